@@ -1,0 +1,136 @@
+// One error tree for everything the client can throw. Every error has a stable
+// `code` that callers (collectors, the CLI) match on, and keeps its `cause`.
+import type { OperationName } from './operations.js';
+
+export type ApiErrorCode =
+  | 'EDGE_VALIDATION'
+  | 'EDGE_AUTH'
+  | 'EDGE_PERMISSION'
+  | 'EDGE_NOT_FOUND'
+  | 'EDGE_UPSTREAM'
+  | 'EDGE_RATE_LIMITED'
+  | 'EDGE_HTTP'
+  | 'EDGE_BAD_RESPONSE'
+  | 'EDGE_BODY_TOO_LARGE'
+  | 'EDGE_TIMEOUT'
+  | 'EDGE_NETWORK'
+  | 'EDGE_ABORTED';
+
+export interface ApiErrorDetails {
+  operation: OperationName;
+  status?: number;
+  /** The envelope `code`, when the body had one. */
+  upstreamCode?: number;
+  /** The envelope `msg` (business messages are often Chinese), when the body had one. */
+  upstreamMsg?: string;
+  cause?: unknown;
+}
+
+export abstract class ApiError extends Error {
+  abstract readonly code: ApiErrorCode;
+  readonly operation: OperationName;
+  readonly status: number | undefined;
+  readonly upstreamCode: number | undefined;
+  readonly upstreamMsg: string | undefined;
+  /** Whether repeating the same read could succeed. */
+  abstract readonly retryable: boolean;
+
+  constructor(message: string, details: ApiErrorDetails) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = new.target.name;
+    this.operation = details.operation;
+    this.status = details.status;
+    this.upstreamCode = details.upstreamCode;
+    this.upstreamMsg = details.upstreamMsg;
+  }
+}
+
+export interface ValidationIssue {
+  /** Dotted path of the offending request field, e.g. `action.0.metricName`. */
+  path: string;
+  message: string;
+}
+
+/** The request was rejected locally; nothing was sent. */
+export class ValidationError extends ApiError {
+  readonly code = 'EDGE_VALIDATION';
+  readonly retryable = false;
+  readonly issues: readonly ValidationIssue[];
+  constructor(operation: OperationName, issues: readonly ValidationIssue[]) {
+    super(
+      `${operation}: invalid request: ${issues.map((i) => `${i.path || '(body)'}: ${i.message}`).join('; ')}`,
+      { operation },
+    );
+    this.issues = issues;
+  }
+}
+
+/** HTTP 401: missing or invalid token. */
+export class AuthError extends ApiError {
+  readonly code = 'EDGE_AUTH';
+  readonly retryable = false;
+}
+
+/** HTTP 403: authenticated but lacking a permission label. */
+export class PermissionError extends ApiError {
+  readonly code = 'EDGE_PERMISSION';
+  readonly retryable = false;
+}
+
+/** HTTP 404: wrong path (check the path override) or unknown resource. */
+export class NotFoundError extends ApiError {
+  readonly code = 'EDGE_NOT_FOUND';
+  readonly retryable = false;
+}
+
+/** HTTP 429 / the documented per-user limit on order operations. */
+export class RateLimitedError extends ApiError {
+  readonly code = 'EDGE_RATE_LIMITED';
+  readonly retryable = true;
+}
+
+/** The envelope's `code` was not 200: a business error with the upstream's msg. */
+export class UpstreamError extends ApiError {
+  readonly code = 'EDGE_UPSTREAM';
+  readonly retryable = false;
+}
+
+/** Any other non-2xx HTTP status; 5xx is retryable. */
+export class HttpError extends ApiError {
+  readonly code = 'EDGE_HTTP';
+  get retryable(): boolean {
+    return (this.status ?? 0) >= 500;
+  }
+}
+
+/** Body was not JSON or not of the documented shape. */
+export class BadResponseError extends ApiError {
+  readonly code = 'EDGE_BAD_RESPONSE';
+  readonly retryable = true;
+}
+
+export class BodyTooLargeError extends ApiError {
+  readonly code = 'EDGE_BODY_TOO_LARGE';
+  readonly retryable = false;
+}
+
+export class TimeoutError extends ApiError {
+  readonly code = 'EDGE_TIMEOUT';
+  readonly retryable = true;
+}
+
+/** Connection refused/reset, DNS failure and similar transport errors. */
+export class NetworkError extends ApiError {
+  readonly code = 'EDGE_NETWORK';
+  readonly retryable = true;
+}
+
+/** The caller's AbortSignal fired (shutdown). */
+export class AbortedError extends ApiError {
+  readonly code = 'EDGE_ABORTED';
+  readonly retryable = false;
+}
+
+export function isApiError(err: unknown): err is ApiError {
+  return err instanceof ApiError;
+}
