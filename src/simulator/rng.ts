@@ -33,7 +33,7 @@ export class Rng {
   }
   next(): number {
     this.state = (this.state + 0x6d2b79f5) >>> 0;
-    return mix(this.state - 0x6d2b79f5 + 0x6d2b79f5) / 4294967296;
+    return mix(this.state) / 4294967296;
   }
   int(min: number, maxInclusive: number): number {
     return min + Math.floor(this.next() * (maxInclusive - min + 1));
