@@ -1,0 +1,223 @@
+// The typed upstream client: one method per operation. A call validates the
+// request locally (nothing is sent when it is wrong), waits for a concurrency
+// slot and, for the order operations, the documented 10 req/s, sends one
+// attempt, and retries reads only. Writes are never repeated automatically:
+// a timed-out write may still have happened upstream.
+import { Agent, type Dispatcher } from 'undici';
+import pLimit, { type LimitFunction } from 'p-limit';
+import pRetry from 'p-retry';
+import pThrottle from 'p-throttle';
+import { OPERATIONS, expandPath, type OperationName, type OperationSpec } from './operations.js';
+import { operationSchemas, type RequestOf, type ResponseOf, type SentRequestOf } from './schemas/index.js';
+import { ApiError, BadResponseError, ValidationError, type ValidationIssue } from './errors.js';
+import { attempt } from './transport.js';
+
+export interface RetryOptions {
+  /** Total attempts for a read, the first included. */
+  attempts: number;
+  minDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** Events for whoever wants to count them; the client itself knows nothing about metrics. */
+export interface ClientObserver {
+  onResponse?(e: { operation: OperationName; outcome: 'success' | ApiError['code']; durationMs: number; status?: number }): void;
+  onRetry?(e: { operation: OperationName; attempt: number; error: ApiError }): void;
+  onRateLimitWait?(e: { operation: OperationName }): void;
+}
+
+export interface ClientOptions {
+  apiUrl: string;
+  /** Host for the WAF log query; defaults to apiUrl. */
+  loginUrl?: string;
+  token: string;
+  /** How operations other than describeLogV2 carry the token. */
+  authScheme?: 'bearer' | 'raw';
+  timeoutMs?: number;
+  maxBodyBytes?: number;
+  concurrency?: number;
+  /** Pooled connections per origin, used when no dispatcher is given. */
+  connections?: number;
+  orderRateLimit?: number;
+  retry?: Partial<RetryOptions>;
+  paths?: Partial<Record<OperationName, string>>;
+  dispatcher?: Dispatcher;
+  observer?: ClientObserver;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export const CLIENT_DEFAULTS = {
+  authScheme: 'bearer',
+  timeoutMs: 15_000,
+  maxBodyBytes: 32 * 1024 * 1024,
+  concurrency: 8,
+  connections: 16,
+  orderRateLimit: 10,
+  retry: { attempts: 4, minDelayMs: 250, maxDelayMs: 10_000 },
+} as const;
+
+type Method<K extends OperationName> = (request: RequestOf<K>, options?: CallOptions) => Promise<ResponseOf<K>>;
+
+export class EdgeClient {
+  private readonly opts: Required<Omit<ClientOptions, 'loginUrl' | 'paths' | 'dispatcher' | 'observer' | 'retry'>> & { retry: RetryOptions };
+  private readonly loginUrl: string;
+  private readonly paths: Partial<Record<OperationName, string>>;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly observer: ClientObserver;
+  private readonly limit: LimitFunction;
+  private closing: Promise<void> | undefined;
+  private readonly orderGate: (operation: OperationName) => Promise<void>;
+
+  constructor(options: ClientOptions) {
+    this.opts = {
+      apiUrl: options.apiUrl,
+      token: options.token,
+      authScheme: options.authScheme ?? CLIENT_DEFAULTS.authScheme,
+      timeoutMs: options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs,
+      maxBodyBytes: options.maxBodyBytes ?? CLIENT_DEFAULTS.maxBodyBytes,
+      concurrency: options.concurrency ?? CLIENT_DEFAULTS.concurrency,
+      connections: options.connections ?? CLIENT_DEFAULTS.connections,
+      orderRateLimit: options.orderRateLimit ?? CLIENT_DEFAULTS.orderRateLimit,
+      retry: { ...CLIENT_DEFAULTS.retry, ...options.retry },
+    };
+    this.loginUrl = options.loginUrl ?? options.apiUrl;
+    this.paths = options.paths ?? {};
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher = options.dispatcher ?? new Agent({ connections: this.opts.connections });
+    this.observer = options.observer ?? {};
+    this.limit = pLimit(this.opts.concurrency);
+    // strict: no sliding 1-second window may hold more than the limit, which
+    // is how the upstream (and the simulator) count.
+    this.orderGate = pThrottle({
+      limit: this.opts.orderRateLimit,
+      interval: 1000,
+      strict: true,
+      onDelay: (operation: OperationName) => this.observer.onRateLimitWait?.({ operation }),
+    })(async (_operation: OperationName) => undefined);
+  }
+
+  /** Closes pooled connections the client opened itself. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= this.ownsDispatcher ? this.dispatcher.close() : Promise.resolve();
+    return this.closing;
+  }
+
+  /** Validates a request the way a call would, without sending it. */
+  validate<K extends OperationName>(operation: K, request: unknown): SentRequestOf<K> {
+    const result = operationSchemas[operation].request.safeParse(request);
+    if (result.success) return result.data as SentRequestOf<K>;
+    const issues: ValidationIssue[] = result.error.issues.map((i) => ({
+      path: i.path.map(String).join('.'),
+      message: i.message,
+    }));
+    throw new ValidationError(operation, issues);
+  }
+
+  /** Sends any operation by name; the typed methods below are the usual way in. */
+  async call<K extends OperationName>(operation: K, request: RequestOf<K>, options: CallOptions = {}): Promise<ResponseOf<K>> {
+    const spec = OPERATIONS[operation];
+    const body = this.validate(operation, request);
+    const send = (): Promise<ResponseOf<K>> => this.limit(() => this.once(spec, body, options.signal));
+    if (spec.write) return send();
+    const { attempts, minDelayMs, maxDelayMs } = this.opts.retry;
+    return pRetry(send, {
+      retries: attempts - 1,
+      minTimeout: minDelayMs,
+      maxTimeout: maxDelayMs,
+      randomize: true,
+      signal: options.signal,
+      unref: true,
+      shouldRetry: ({ error }) => error instanceof ApiError && error.retryable,
+      onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
+        if (retriesLeft > 0 && error instanceof ApiError && error.retryable) {
+          this.observer.onRetry?.({ operation, attempt: attemptNumber, error });
+        }
+      },
+    });
+  }
+
+  private async once<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, signal?: AbortSignal): Promise<ResponseOf<K>> {
+    const operation = spec.name as K;
+    if (spec.rateLimited) await this.orderGate(operation);
+    const started = performance.now();
+    const done = (outcome: 'success' | ApiError['code'], status?: number): void =>
+      this.observer.onResponse?.({ operation, outcome, durationMs: performance.now() - started, ...(status === undefined ? {} : { status }) });
+    try {
+      const { url, body } = this.target(spec, request);
+      const result = await attempt({
+        operation, method: spec.method, url, body,
+        headers: this.headers(spec),
+        dispatcher: this.dispatcher,
+        timeoutMs: this.opts.timeoutMs,
+        maxBodyBytes: this.opts.maxBodyBytes,
+        signal,
+      });
+      const parsed = operationSchemas[operation].response.safeParse(result.json);
+      if (!parsed.success) {
+        const where = parsed.error.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`);
+        throw new BadResponseError(`${operation}: response does not match the documented shape: ${where.join('; ')}`, {
+          operation, status: result.status, cause: parsed.error,
+        });
+      }
+      done('success', result.status);
+      return parsed.data as ResponseOf<K>;
+    } catch (err) {
+      if (err instanceof ApiError) done(err.code, err.status);
+      throw err;
+    }
+  }
+
+  private target(spec: OperationSpec, request: unknown): { url: string; body: string | undefined } {
+    const base = spec.host === 'login' ? this.loginUrl : this.opts.apiUrl;
+    const template = this.paths[spec.name] ?? spec.path;
+    const params = spec.method === 'GET' && typeof request === 'object' && request !== null ? stringValues(request) : {};
+    const url = joinUrl(base, expandPath(template, params));
+    return { url, body: spec.method === 'POST' ? JSON.stringify(request) : undefined };
+  }
+
+  private headers(spec: OperationSpec): Record<string, string> {
+    const bearer = spec.host === 'login' || this.opts.authScheme === 'bearer';
+    return {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      authorization: bearer ? `Bearer ${this.opts.token}` : this.opts.token,
+    };
+  }
+
+  readonly describeLogV2: Method<'describeLogV2'> = (r, o) => this.call('describeLogV2', r, o);
+  readonly batchUpdateDomainCertInfo: Method<'batchUpdateDomainCertInfo'> = (r, o) => this.call('batchUpdateDomainCertInfo', r, o);
+  readonly getPackages: Method<'getPackages'> = (r, o) => this.call('getPackages', r, o);
+  readonly describeL7UsageData: Method<'describeL7UsageData'> = (r, o) => this.call('describeL7UsageData', r, o);
+  readonly describeL7DataV2: Method<'describeL7DataV2'> = (r, o) => this.call('describeL7DataV2', r, o);
+  readonly describeL7Data: Method<'describeL7Data'> = (r, o) => this.call('describeL7Data', r, o);
+  readonly describeL7MostData: Method<'describeL7MostData'> = (r, o) => this.call('describeL7MostData', r, o);
+  readonly describeL7CCAttack: Method<'describeL7CCAttack'> = (r, o) => this.call('describeL7CCAttack', r, o);
+  readonly listLayer4Packages: Method<'listLayer4Packages'> = (r, o) => this.call('listLayer4Packages', r, o);
+  readonly getPackageDetails: Method<'getPackageDetails'> = (r, o) => this.call('getPackageDetails', r, o);
+  readonly insertRule: Method<'insertRule'> = (r, o) => this.call('insertRule', r, o);
+  readonly updateRule: Method<'updateRule'> = (r, o) => this.call('updateRule', r, o);
+  readonly listDomains: Method<'listDomains'> = (r, o) => this.call('listDomains', r, o);
+  readonly describeHosting: Method<'describeHosting'> = (r, o) => this.call('describeHosting', r, o);
+  readonly getCacheRecordList: Method<'getCacheRecordList'> = (r, o) => this.call('getCacheRecordList', r, o);
+  readonly pushUrlsCache: Method<'pushUrlsCache'> = (r, o) => this.call('pushUrlsCache', r, o);
+  readonly createHostAcceleratePackOrder: Method<'createHostAcceleratePackOrder'> = (r, o) => this.call('createHostAcceleratePackOrder', r, o);
+  readonly updateHostAcceleratePackOrder: Method<'updateHostAcceleratePackOrder'> = (r, o) => this.call('updateHostAcceleratePackOrder', r, o);
+  readonly modifyHostAcceleratePackOrder: Method<'modifyHostAcceleratePackOrder'> = (r, o) => this.call('modifyHostAcceleratePackOrder', r, o);
+  readonly describeHostAcceleratePackOrder: Method<'describeHostAcceleratePackOrder'> = (r, o) => this.call('describeHostAcceleratePackOrder', r, o);
+  readonly describeVQUserData: Method<'describeVQUserData'> = (r, o) => this.call('describeVQUserData', r, o);
+}
+
+function stringValues(obj: object): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(obj)) if (typeof v === 'string' || typeof v === 'number') out[k] = String(v);
+  return out;
+}
+
+/** Joins a base that may carry a path prefix with an absolute operation path. */
+export function joinUrl(base: string, path: string): string {
+  return base.replace(/\/+$/, '') + path;
+}

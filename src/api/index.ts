@@ -1,0 +1,6 @@
+// The typed upstream client and everything a caller needs to use it.
+export { EdgeClient, CLIENT_DEFAULTS, type ClientOptions, type ClientObserver, type CallOptions, type RetryOptions } from './client.js';
+export { OPERATIONS, OPERATION_NAMES, isOperationName, type OperationName, type OperationSpec } from './operations.js';
+export * from './errors.js';
+export { platformClock, parseUtcOffset, type PlatformClock } from './time.js';
+export type * from './schemas/index.js';

@@ -1,0 +1,122 @@
+// One HTTP attempt: send, read the body under a size cap, and turn every way
+// it can go wrong into a typed ApiError. Retrying and limiting live in client.ts.
+import { request, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { OperationName } from './operations.js';
+import {
+  AbortedError, AuthError, BadResponseError, BodyTooLargeError, HttpError, NetworkError,
+  NotFoundError, PermissionError, RateLimitedError, TimeoutError, UpstreamError, type ApiError,
+} from './errors.js';
+
+export interface AttemptInput {
+  operation: OperationName;
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  dispatcher: Dispatcher;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  signal: AbortSignal | undefined;
+}
+
+export interface AttemptResult {
+  status: number;
+  /** The parsed JSON envelope, its `code` already checked to be 200. */
+  json: unknown;
+}
+
+export async function attempt(input: AttemptInput): Promise<AttemptResult> {
+  const { operation } = input;
+  const timeout = AbortSignal.timeout(input.timeoutMs);
+  const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
+  let status: number;
+  let text: string;
+  try {
+    const res = await request(input.url, {
+      method: input.method,
+      headers: input.headers,
+      body: input.body,
+      dispatcher: input.dispatcher,
+      signal,
+    });
+    status = res.statusCode;
+    text = await readCapped(res.body, input.maxBodyBytes, operation, status);
+  } catch (err) {
+    throw transportError(err, input, timeout);
+  }
+  const json = parseJson(text);
+  const envelope = readEnvelope(json);
+  const details = { operation, status, upstreamCode: envelope.code, upstreamMsg: envelope.msg };
+  const statusError = errorForStatus(status, details);
+  if (statusError) throw statusError;
+  if (json === undefined) {
+    throw new BadResponseError(`${operation}: response body is not JSON (HTTP ${status})`, details);
+  }
+  if (envelope.code !== undefined && envelope.code !== 200) {
+    throw new UpstreamError(`${operation}: upstream code ${envelope.code}: ${envelope.msg ?? '(no msg)'}`, details);
+  }
+  if (envelope.code === undefined) {
+    throw new BadResponseError(`${operation}: response has no envelope code`, details);
+  }
+  return { status, json };
+}
+
+async function readCapped(
+  body: Dispatcher.ResponseData['body'], max: number, operation: OperationName, status: number,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > max) {
+      body.destroy();
+      throw new BodyTooLargeError(`${operation}: response body exceeds ${max} bytes`, { operation, status });
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function readEnvelope(json: unknown): { code?: number; msg?: string } {
+  if (typeof json !== 'object' || json === null) return {};
+  const record = json as Record<string, unknown>;
+  const rawCode = record['code'];
+  // The document types several codes as strings that arrive as integers.
+  const code = typeof rawCode === 'number' ? rawCode : typeof rawCode === 'string' && /^\d+$/.test(rawCode) ? Number(rawCode) : undefined;
+  const msg = typeof record['msg'] === 'string' ? record['msg'] : undefined;
+  return { ...(code === undefined ? {} : { code }), ...(msg === undefined ? {} : { msg }) };
+}
+
+type Details = ConstructorParameters<typeof HttpError>[1];
+
+function errorForStatus(status: number, details: Details): ApiError | undefined {
+  const op = details.operation;
+  const suffix = details.upstreamMsg ? `: ${details.upstreamMsg}` : '';
+  if (status === 401) return new AuthError(`${op}: HTTP 401, token missing or invalid${suffix}`, details);
+  if (status === 403) return new PermissionError(`${op}: HTTP 403, token lacks the permission for this operation${suffix}`, details);
+  if (status === 404) return new NotFoundError(`${op}: HTTP 404, path not found (check upstream.paths.${op})${suffix}`, details);
+  if (status === 429) return new RateLimitedError(`${op}: HTTP 429, rate limited${suffix}`, details);
+  if (status < 200 || status > 299) return new HttpError(`${op}: HTTP ${status}${suffix}`, details);
+  return undefined;
+}
+
+function transportError(err: unknown, input: AttemptInput, timeout: AbortSignal): ApiError {
+  const { operation } = input;
+  if (err instanceof BodyTooLargeError) return err;
+  if (timeout.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+    return new TimeoutError(`${operation}: no complete response within ${input.timeoutMs} ms`, { operation, cause: err });
+  }
+  if (input.signal?.aborted) return new AbortedError(`${operation}: aborted`, { operation, cause: err });
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown';
+  return new NetworkError(`${operation}: network error (${code})`, { operation, cause: err });
+}
