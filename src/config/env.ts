@@ -1,0 +1,101 @@
+// What the environment can do to the configuration: `${VAR}` / `${VAR:-default}`
+// in string values, and a few variables that override file settings outright
+// (the twelve-factor way to hand a container its endpoint and secret).
+
+export type Env = Readonly<Record<string, string | undefined>>;
+export type YamlPath = readonly (string | number)[];
+
+export interface EnvOverride {
+  /** Environment variable name. */
+  readonly name: string;
+  /** Config key it sets. */
+  readonly path: readonly string[];
+  /** Keys removed when it is set (a token from the environment replaces a token file). */
+  readonly clears: readonly (readonly string[])[];
+}
+
+/** Variables that win over the file. An empty value counts as unset. */
+export const ENV_OVERRIDES: readonly EnvOverride[] = [
+  { name: 'EDGE_API_URL', path: ['upstream', 'api_url'], clears: [] },
+  { name: 'EDGE_LOGIN_URL', path: ['upstream', 'login_url'], clears: [] },
+  { name: 'EDGE_API_TOKEN', path: ['upstream', 'token'], clears: [['upstream', 'token_file']] },
+];
+
+export interface PathProblem {
+  readonly path: YamlPath;
+  readonly message: string;
+}
+
+type Plain = Record<string, unknown>;
+
+const isPlain = (value: unknown): value is Plain =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// `$${` is a literal `${`; `${NAME}` or `${NAME:-default}` a reference; any other `${` is a mistake.
+const REFERENCE_RE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{/g;
+
+/**
+ * Replaces `${VAR}` and `${VAR:-default}` in every string value (never in
+ * keys, numbers or booleans). Problems name the variable, never a value.
+ */
+export function interpolate(value: unknown, env: Env, path: YamlPath = []): { value: unknown; problems: PathProblem[] } {
+  const problems: PathProblem[] = [];
+  const walk = (node: unknown, at: YamlPath): unknown => {
+    if (typeof node === 'string') return interpolateString(node, env, at, problems);
+    if (Array.isArray(node)) return node.map((item, i) => walk(item, [...at, i]));
+    if (isPlain(node)) return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v, [...at, k])]));
+    return node;
+  };
+  return { value: walk(value, path), problems };
+}
+
+function interpolateString(text: string, env: Env, path: YamlPath, problems: PathProblem[]): string {
+  return text.replace(REFERENCE_RE, (match, name: string | undefined, fallback: string | undefined) => {
+    if (match === '$${') return '${';
+    if (name === undefined) {
+      problems.push({ path, message: 'malformed ${...} reference: write ${NAME} or ${NAME:-default}, or $${ for a literal ${' });
+      return match;
+    }
+    const current = env[name];
+    if (fallback !== undefined) return current === undefined || current === '' ? fallback : current;
+    if (current === undefined) {
+      problems.push({ path, message: `environment variable ${name} is not set (write \${${name}:-default} for a fallback)` });
+      return '';
+    }
+    return current;
+  });
+}
+
+/**
+ * Applies {@link ENV_OVERRIDES} to the parsed document. Returns the new
+ * document and the overrides that took effect, so problems with those values
+ * can be blamed on the variable instead of a file position.
+ */
+export function applyEnvOverrides(document: unknown, env: Env): { document: unknown; applied: EnvOverride[] } {
+  if (!isPlain(document)) return { document, applied: [] };
+  let result: Plain = document;
+  const applied: EnvOverride[] = [];
+  for (const override of ENV_OVERRIDES) {
+    const value = env[override.name];
+    if (value === undefined || value === '') continue;
+    const next = setIn(result, override.path, value);
+    if (next === undefined) continue; // a non-mapping in the way: the schema reports it
+    result = override.clears.reduce<Plain>((doc, key) => setIn(doc, key, undefined) ?? doc, next);
+    applied.push(override);
+  }
+  return { document: result, applied };
+}
+
+/** Copy of `root` with `path` set (or removed when `value` is undefined); undefined if a non-mapping is in the way. */
+function setIn(root: Plain, path: readonly string[], value: unknown): Plain | undefined {
+  const [head, ...rest] = path;
+  if (head === undefined) return undefined;
+  if (rest.length === 0) {
+    const { [head]: _removed, ...others } = root;
+    return value === undefined ? others : { ...others, [head]: value };
+  }
+  const child = root[head] ?? {};
+  if (!isPlain(child)) return undefined;
+  const updated = setIn(child, rest, value);
+  return updated === undefined ? undefined : { ...root, [head]: updated };
+}

@@ -1,0 +1,76 @@
+// Small zod field builders shared by the config sections, so a rule (what a
+// URL or a listen address is) is written once and reads the same everywhere.
+import { z } from 'zod';
+import { parseUtcOffset } from '../api/time.js';
+
+/** An absolute http:// or https:// URL; a trailing slash is dropped so paths can be appended. */
+export function httpUrl() {
+  return z
+    .url({ protocol: /^https?$/, error: 'expected an http:// or https:// URL' })
+    .transform((url) => url.replace(/\/+$/, ''));
+}
+
+/** A fixed UTC offset such as `+08:00`, `UTC+8` or `-0530`, checked by the same parser the client uses. */
+export function utcOffset() {
+  return z.string().refine(
+    (text) => {
+      try {
+        parseUtcOffset(text);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { error: 'expected a UTC offset like +08:00, UTC+8 or -05:30' },
+  ).meta({ 'x-type': 'UTC offset' });
+}
+
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
+const HOST_PORT_RE = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
+
+/** `'127.0.0.1:9100'` / `'[::1]:0'` -> `{ host, port }` (brackets removed); undefined when malformed. */
+export function parseHostPort(text: string): HostPort | undefined {
+  const m = HOST_PORT_RE.exec(text);
+  if (!m?.[1] || m[2] === undefined) return undefined;
+  const port = Number(m[2]);
+  if (port > 65_535) return undefined;
+  return { host: m[1].replace(/^\[|\]$/g, ''), port };
+}
+
+/** A `HOST:PORT` listen address, kept as written; port 0 asks for an ephemeral port. */
+export function listenAddress() {
+  return z.string().refine((text) => parseHostPort(text) !== undefined, {
+    error: 'expected HOST:PORT like 127.0.0.1:9100 or [::1]:0 (port 0-65535)',
+  }).meta({ 'x-type': 'HOST:PORT' });
+}
+
+/** A bearer-style secret: any printable text, but never a line break that could split a header. */
+export function secret() {
+  return z
+    .string()
+    .min(1, { error: 'must not be empty' })
+    .refine((text) => !/\p{Cc}/u.test(text), {
+      error: 'must not contain control characters or line breaks',
+    });
+}
+
+/** Whether `text` passes {@link secret}; used for secrets read from files after validation. */
+export function isUsableSecret(text: string): boolean {
+  return text.length > 0 && !/\p{Cc}/u.test(text);
+}
+
+/**
+ * An integer field. Use this, not `z.int()`: zod marks a fractional number as
+ * an aborting issue, which would skip the cross-field rules of every enclosing
+ * object and hide their problems until the number is fixed.
+ */
+export function integer() {
+  return z
+    .number()
+    .refine(Number.isSafeInteger, { error: 'expected an integer' })
+    .meta({ type: 'integer' });
+}

@@ -1,0 +1,125 @@
+// Loading is one pass at start-up: read the file, parse YAML, interpolate
+// ${VAR}, apply the EDGE_* overrides, read the token file, validate with the
+// schema. Every problem found is collected and thrown as one ConfigError.
+// This is the only module that reads process.env.
+import { readFileSync } from 'node:fs';
+import { redactSecrets } from '../log/redact.js';
+import { applyEnvOverrides, interpolate } from './env.js';
+import type { Env, EnvOverride, PathProblem } from './env.js';
+import { ConfigError } from './errors.js';
+import type { ConfigProblem } from './errors.js';
+import { isUsableSecret } from './fields.js';
+import { dottedPath, issueMessage, issueProblems } from './issues.js';
+import { configJsonSchema } from './json-schema.js';
+import { configSchema } from './schema.js';
+import type { Config } from './schema.js';
+import { parseYaml } from './yaml-source.js';
+import type { YamlSource } from './yaml-source.js';
+
+export interface LoadConfigOptions {
+  /** Path of the YAML file; also names the source in messages when `text` is given. */
+  file?: string;
+  /** YAML text, used instead of reading `file`. With neither, the config is empty (environment only). */
+  text?: string;
+  /** Environment for ${VAR} and the EDGE_* overrides; defaults to process.env. */
+  env?: Env;
+}
+
+const INLINE_SOURCE = '<config>';
+
+/** Reads, interpolates, overrides and validates the configuration; throws ConfigError listing every problem. */
+export function loadConfig(opts: LoadConfigOptions = {}): Config {
+  const env = opts.env ?? process.env;
+  const source = opts.file ?? INLINE_SOURCE;
+  const yaml = parseYaml(opts.text ?? (opts.file === undefined ? '' : readConfigFile(opts.file)));
+  if (yaml.errors.length > 0) {
+    // The document is unreadable, so only the environment's token is known to mask.
+    const secrets = secretsIn(undefined, env);
+    throw new ConfigError(
+      source,
+      yaml.errors.map((e) => ({ path: '', message: redactSecrets(e.message, secrets), ...e.position })),
+    );
+  }
+
+  const interpolated = interpolate(yaml.data ?? {}, env);
+  const { document, applied } = applyEnvOverrides(interpolated.value, env);
+  const tokenFile = readTokenFile(document);
+  const parsed = configSchema.safeParse(document, { error: issueMessage });
+
+  const interpolationPaths = new Set(interpolated.problems.map((p) => dottedPath(p.path)));
+  const schemaProblems = parsed.success
+    ? []
+    : issueProblems(parsed.error.issues, configJsonSchema()).filter((p) => !interpolationPaths.has(dottedPath(p.path)));
+  const problems = [...interpolated.problems, ...schemaProblems, ...tokenFile.problems];
+
+  if (problems.length > 0 || !parsed.success) {
+    const secrets = [...secretsIn(document, env), ...(tokenFile.token === undefined ? [] : [tokenFile.token])];
+    const located = problems.map((p) => locate(p, yaml, applied, secrets));
+    throw new ConfigError(source, located.sort(byPosition));
+  }
+  const config = parsed.data;
+  return tokenFile.token === undefined ? config : { ...config, upstream: { ...config.upstream, token: tokenFile.token } };
+}
+
+function readConfigFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(file, [{ path: '', message: `cannot read the config file (${errorCode(err)})` }], { cause: err });
+  }
+}
+
+/** Reads upstream.token_file when it is the token's source; problems never include the content. */
+function readTokenFile(document: unknown): { token?: string; problems: PathProblem[] } {
+  const upstream = get(document, 'upstream');
+  const file = get(upstream, 'token_file');
+  if (typeof file !== 'string' || file === '' || get(upstream, 'token') !== undefined) return { problems: [] };
+  const path = ['upstream', 'token_file'];
+  let content: string;
+  try {
+    content = readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    return { problems: [{ path, message: `cannot read the token file (${errorCode(err)})` }] };
+  }
+  if (!isUsableSecret(content)) {
+    const problem = content === '' ? 'the token file is empty' : 'the token file must hold one line without control characters';
+    return { token: content, problems: [{ path, message: problem }] };
+  }
+  return { token: content, problems: [] };
+}
+
+/** Every secret value the messages must not show. */
+function secretsIn(document: unknown, env: Env): string[] {
+  const candidates = [
+    env.EDGE_API_TOKEN,
+    get(get(document, 'upstream'), 'token'),
+    get(get(document, 'simulator'), 'token'),
+  ];
+  return candidates.filter((s): s is string => typeof s === 'string');
+}
+
+/** Adds where the value came from: the overriding variable, or the key's line:col in the file. */
+function locate(problem: PathProblem, yaml: YamlSource, applied: readonly EnvOverride[], secrets: readonly string[]): ConfigProblem {
+  const path = dottedPath(problem.path);
+  const message = redactSecrets(problem.message, secrets);
+  const override = applied.find((o) => o.path.every((segment, i) => problem.path[i] === segment));
+  if (override) return { path, message, env: override.name };
+  const position = yaml.locate(problem.path);
+  return position ? { path, message, line: position.line, col: position.col } : { path, message };
+}
+
+/** File order first (as an editor walks them), then problems from the environment or without a position. */
+function byPosition(a: ConfigProblem, b: ConfigProblem): number {
+  return (a.line ?? Infinity) - (b.line ?? Infinity) || (a.col ?? 0) - (b.col ?? 0);
+}
+
+function get(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
+
+function errorCode(err: unknown): string {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
+  return typeof code === 'string' ? code : 'unknown error';
+}

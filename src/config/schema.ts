@@ -1,0 +1,53 @@
+// The configuration's single source of truth: types, defaults, validation and
+// the descriptions docs/config.md is generated from. Keys are snake_case, as
+// users write them in YAML. A new section is one file under sections/ plus one
+// line in `configSchema` below; cross-section rules live in `crossSectionRules`.
+import { z } from 'zod';
+import { logSchema } from './sections/log.js';
+import { simulatorSchema } from './sections/simulator.js';
+import { upstreamSchema } from './sections/upstream.js';
+
+/** Rules spanning sections. Runs even when other fields failed, so every problem is reported at once. */
+function crossSectionRules(config: unknown, ctx: z.RefinementCtx): void {
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) return; // already reported
+  const upstream = field(config, 'upstream');
+  const apiUrl = field(upstream, 'api_url');
+  const simulatorEnabled = field(field(config, 'simulator'), 'enabled') === true;
+  if (apiUrl === undefined && !simulatorEnabled) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['upstream', 'api_url'],
+      message: 'set upstream.api_url (or EDGE_API_URL), or enable the bundled simulator (simulator.enabled: true)',
+    });
+  }
+  if (apiUrl !== undefined && field(upstream, 'token') === undefined && field(upstream, 'token_file') === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['upstream', 'token'],
+      message: 'set upstream.token, upstream.token_file or EDGE_API_TOKEN to reach a real account',
+    });
+  }
+}
+
+/** Reads `key` of a value that may still be unvalidated input. */
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+export const configSchema = z
+  .strictObject({
+    upstream: upstreamSchema.prefault({}).describe('The platform management API and how to call it.'),
+    simulator: simulatorSchema.prefault({}).describe('The bundled simulator, used when upstream.api_url is not set.'),
+    log: logSchema.prefault({}).describe("The exporter's own log."),
+    state_dir: z
+      .string()
+      .min(1)
+      .default('./state')
+      .describe('Directory for persisted state (watermarks, checkpoints), relative to the working directory (default ./state).'),
+  })
+  .superRefine(crossSectionRules, { when: () => true });
+
+/** The validated configuration: defaults filled, durations in milliseconds, token resolved. */
+export type Config = z.output<typeof configSchema>;
+/** The configuration as written in YAML, before defaults and transforms. */
+export type ConfigInput = z.input<typeof configSchema>;

@@ -1,0 +1,36 @@
+// Masks literal secret values (the API token) wherever they appear in text:
+// a token that leaks into an error message or a URL is still not printed.
+
+export const REDACTED = '[REDACTED]';
+
+/** Secrets this short would mangle ordinary output if masked, so they are skipped. */
+export const MIN_SECRET_LENGTH = 4;
+
+/**
+ * The forms a secret takes in text: as is, escaped inside a JSON string, and
+ * percent-encoded in a URL. Longest first, so no shorter form splits a longer one.
+ */
+export function secretForms(secrets: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET_LENGTH) continue;
+    forms.add(secret);
+    forms.add(JSON.stringify(secret).slice(1, -1));
+    forms.add(encodeURIComponent(secret));
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every occurrence of each secret (see {@link secretForms}) with `[REDACTED]`. */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  return scrub(text, secretForms(secrets));
+}
+
+/** {@link redactSecrets} with the forms precomputed, for hot paths such as every log line. */
+export function scrub(text: string, forms: readonly string[]): string {
+  let result = text;
+  for (const form of forms) {
+    if (result.includes(form)) result = result.split(form).join(REDACTED);
+  }
+  return result;
+}

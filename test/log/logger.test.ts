@@ -1,0 +1,108 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createLogger, redactSecrets } from '../../src/log/logger.js';
+
+const TOKEN = 'tok-SECRET-7f3a9c+/=';
+
+/** A logger writing into memory; `lines()` returns the parsed JSON lines and the raw text. */
+function memoryLogger(secrets: readonly string[] = [TOKEN]) {
+  const chunks: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      chunks.push(chunk.toString());
+      callback();
+    },
+  });
+  const logger = createLogger({ level: 'trace', secrets, destination });
+  const raw = (): string => chunks.join('');
+  const lines = (): Record<string, unknown>[] =>
+    raw()
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { logger, lines, raw };
+}
+
+describe('createLogger: redaction by key', () => {
+  it.each([
+    ['token', { token: 'a-plain-value' }, ['token']],
+    ['nested token', { upstream: { token: 'a-plain-value' } }, ['upstream', 'token']],
+    ['two levels deep', { config: { upstream: { token: 'a-plain-value' } } }, ['config', 'upstream', 'token']],
+    ['authorization', { authorization: 'Bearer a-plain-value' }, ['authorization']],
+    ['Authorization', { Authorization: 'Bearer a-plain-value' }, ['Authorization']],
+    ['headers.authorization', { headers: { authorization: 'Bearer x' } }, ['headers', 'authorization']],
+    ['req.headers.authorization', { req: { headers: { authorization: 'Bearer x' } } }, ['req', 'headers', 'authorization']],
+    ['request.headers.Authorization', { request: { headers: { Authorization: 'x' } } }, ['request', 'headers', 'Authorization']],
+    ['password', { password: 'hunter22' }, ['password']],
+    ['nested password', { db: { password: 'hunter22' } }, ['db', 'password']],
+    ['sslKey', { tls: { sslKey: '-----BEGIN KEY-----' } }, ['tls', 'sslKey']],
+  ])('%s is [REDACTED]', (_name, fields, path) => {
+    const { logger, lines } = memoryLogger([]);
+    logger.info(fields, 'hello');
+    let value: unknown = lines()[0];
+    for (const key of path) value = (value as Record<string, unknown>)[key];
+    expect(value).toBe('[REDACTED]');
+  });
+
+  it('redacts the Authorization header of an error config', () => {
+    const { logger, lines } = memoryLogger([]);
+    const err = Object.assign(new Error('request failed'), { config: { headers: { Authorization: 'Bearer x' } } });
+    logger.error({ err }, 'failed');
+    expect(lines()[0]).toMatchObject({ err: { message: 'request failed', config: { headers: { Authorization: '[REDACTED]' } } } });
+  });
+
+  it('leaves other fields untouched', () => {
+    const { logger, lines } = memoryLogger();
+    logger.info({ operation: 'listDomains', domain: 'a.example', count: 3, headers: { 'content-type': 'json' } }, 'polled');
+    expect(lines()[0]).toMatchObject({
+      level: 'info',
+      msg: 'polled',
+      operation: 'listDomains',
+      domain: 'a.example',
+      count: 3,
+      headers: { 'content-type': 'json' },
+    });
+  });
+});
+
+describe('createLogger: scrubbing the literal token', () => {
+  it.each([
+    ['in the message', (l: ReturnType<typeof memoryLogger>['logger']) => l.warn(`token ${TOKEN} rejected`)],
+    ['in an error message', (l: ReturnType<typeof memoryLogger>['logger']) => l.error({ err: new Error(`bad header Bearer ${TOKEN}`) }, 'failed')],
+    ['in a URL', (l: ReturnType<typeof memoryLogger>['logger']) => l.info({ url: `https://a.example/x?token=${encodeURIComponent(TOKEN)}` }, 'GET')],
+    ['in an unlisted field', (l: ReturnType<typeof memoryLogger>['logger']) => l.info({ note: `the token is ${TOKEN}` })],
+    ['JSON-escaped', (l: ReturnType<typeof memoryLogger>['logger']) => l.info({ body: JSON.stringify({ t: TOKEN }) })],
+    ['in a child logger binding', (l: ReturnType<typeof memoryLogger>['logger']) => l.child({ auth: TOKEN }).info('x')],
+  ])('%s', (_name, log) => {
+    const memory = memoryLogger();
+    log(memory.logger);
+    expect(memory.raw()).not.toContain(TOKEN);
+    expect(memory.raw()).not.toContain(encodeURIComponent(TOKEN));
+    expect(memory.raw()).toContain('[REDACTED]');
+    expect(memory.lines()).toHaveLength(1);
+  });
+
+  it('keeps the rest of the line', () => {
+    const { logger, lines } = memoryLogger();
+    logger.info({ url: `https://a.example/x?token=${TOKEN}&page=2` }, 'GET');
+    expect(lines()[0]).toMatchObject({ url: 'https://a.example/x?token=[REDACTED]&page=2', msg: 'GET' });
+  });
+
+  it('ignores secrets shorter than 4 characters', () => {
+    const { logger, lines } = memoryLogger(['abc', '']);
+    logger.info({ word: 'abcdef' }, 'fine');
+    expect(lines()[0]).toMatchObject({ word: 'abcdef', msg: 'fine' });
+  });
+});
+
+describe('redactSecrets', () => {
+  it.each([
+    [`Authorization: Bearer ${TOKEN}`, [TOKEN], 'Authorization: Bearer [REDACTED]'],
+    [`${TOKEN} and ${TOKEN}`, [TOKEN], '[REDACTED] and [REDACTED]'],
+    ['nothing secret here', [TOKEN], 'nothing secret here'],
+    ['key=abc', ['abc'], 'key=abc'],
+    ['longer-secret and longer', ['longer', 'longer-secret'], '[REDACTED] and [REDACTED]'],
+  ])('%j', (text, secrets, expected) => {
+    expect(redactSecrets(text, secrets)).toBe(expected);
+  });
+});
