@@ -1,0 +1,105 @@
+// The simulator's own control endpoints (no authentication; they exist for
+// tests, demos and soak runs on loopback):
+//   GET    /__admin/state   clock, faults, request counts, seed and size
+//   GET    /__admin/faults  the active fault rules
+//   POST   /__admin/faults  replace the rules: a rule, an array of rules, or {rules: [...]}
+//   DELETE /__admin/faults  clear every rule
+//   POST   /__admin/clock   {set?: epoch ms | 'yyyy-MM-dd HH:mm:ss', advance?: ms, speed?: n} (applied in that order)
+//   POST   /__admin/reset   rebuild the world, clear faults, counts and rate-limit windows (the clock is kept)
+// Answers use the platform envelope: {code: 200, msg: 'ok', data}.
+import type { PlatformClock } from '../api/time.js';
+import type { SimClock } from './clock.js';
+import { FaultSpecError, type FaultRule, type Faults } from './faults.js';
+import type { Incoming, Reply } from './server.js';
+
+export interface AdminTarget {
+  readonly clock: SimClock;
+  readonly faults: Faults;
+  readonly tz: PlatformClock;
+  state(): Record<string, unknown>;
+  reset(): void;
+}
+
+class AdminError extends Error {}
+
+const done = (data: unknown): Reply => ({ status: 200, body: { code: 200, msg: 'ok', data } });
+const bad = (status: number, msg: string): Reply => ({ status, body: { code: status, msg } });
+
+export function adminHandler(target: AdminTarget): (incoming: Incoming) => Reply {
+  return (incoming) => {
+    try {
+      return route(target, incoming);
+    } catch (err) {
+      if (err instanceof AdminError || err instanceof FaultSpecError || err instanceof RangeError) return bad(400, err.message);
+      throw err;
+    }
+  };
+}
+
+function route(target: AdminTarget, { method, path, bodyText }: Incoming): Reply {
+  const key = `${method} ${path.replace(/\/+$/, '')}`;
+  switch (key) {
+    case 'GET /__admin/state':
+      return done(target.state());
+    case 'GET /__admin/faults':
+      return done(target.faults.list());
+    case 'POST /__admin/faults':
+      target.faults.set(faultRules(parse(bodyText)));
+      return done(target.faults.list());
+    case 'DELETE /__admin/faults':
+      target.faults.clear();
+      return done([]);
+    case 'POST /__admin/clock':
+      setClock(target, parse(bodyText));
+      return done(target.clock.state());
+    case 'POST /__admin/reset':
+      target.reset();
+      return done(target.state());
+    default:
+      return bad(404, `unknown admin endpoint ${key}`);
+  }
+}
+
+function parse(text: string): unknown {
+  try {
+    return text.trim() === '' ? {} : (JSON.parse(text) as unknown);
+  } catch {
+    throw new AdminError('body is not valid JSON');
+  }
+}
+
+function faultRules(body: unknown): readonly FaultRule[] {
+  if (Array.isArray(body)) return body as FaultRule[];
+  if (typeof body === 'object' && body !== null && 'rules' in body) {
+    const rules = (body as { rules: unknown }).rules;
+    if (!Array.isArray(rules)) throw new AdminError('rules must be an array');
+    return rules as FaultRule[];
+  }
+  return [body as FaultRule];
+}
+
+function setClock(target: AdminTarget, body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AdminError('body must be an object');
+  const { set, advance, speed } = body as Record<string, unknown>;
+  if (set !== undefined) {
+    if (typeof set === 'number') target.clock.set(set);
+    else if (typeof set === 'string') target.clock.set(parseTime(target.tz, set));
+    else throw new AdminError('set must be epoch ms or yyyy-MM-dd HH:mm:ss');
+  }
+  if (advance !== undefined) {
+    if (typeof advance !== 'number' || !Number.isFinite(advance)) throw new AdminError('advance must be a number of ms');
+    target.clock.advance(advance);
+  }
+  if (speed !== undefined) {
+    if (typeof speed !== 'number') throw new AdminError('speed must be a number');
+    target.clock.setSpeed(speed);
+  }
+}
+
+function parseTime(tz: PlatformClock, text: string): number {
+  try {
+    return tz.parseDateTime(text);
+  } catch (err) {
+    throw new AdminError(err instanceof Error ? err.message : String(err));
+  }
+}

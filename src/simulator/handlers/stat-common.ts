@@ -1,0 +1,68 @@
+// Pieces the statistics handlers (4-8) share: which domains a request means,
+// series as [ms, value] points, ranked name/value lists, and the request
+// fields every statistics operation reads the same way.
+import type { SimContext } from '../context.js';
+import type { Sample } from '../stats.js';
+import type { SeriesPoint } from '../stats-series.js';
+import { BadRequest, obj, optArr, optStr, pageOf, strings, type Obj, type Paging } from './common.js';
+
+export type Point = [number, number];
+
+export function pointsOf(series: readonly SeriesPoint[], value: (s: Sample) => number): Point[] {
+  return series.map((p) => [p.start, value(p.sample)]);
+}
+
+/** `domains`: [] or absent means every domain of the account; unknown names simply have no traffic. */
+export function domainsOf(ctx: SimContext, names: readonly string[]): string[] {
+  return names.length === 0 ? ctx.stats.domainNames() : [...new Set(names)];
+}
+
+export function requestDomains(ctx: SimContext, b: Obj): string[] {
+  return domainsOf(ctx, strings(optArr(b, 'domains'), 'domains'));
+}
+
+/**
+ * Usage `oids` ("domains/packages"): a layer-7 package oid or alias stands for
+ * its domains, anything else for the domain of that name. [] means all.
+ */
+export function oidDomains(ctx: SimContext, oids: readonly string[]): string[] {
+  if (oids.length === 0) return ctx.stats.domainNames();
+  const out = new Set<string>();
+  for (const oid of oids) {
+    const pkg = ctx.world.l7Packages.find((p) => p.oid === oid || p.alias === oid);
+    if (pkg) ctx.world.domains.filter((d) => d.doid === pkg.alias).forEach((d) => out.add(d.domainName));
+    else out.add(oid);
+  }
+  return [...out];
+}
+
+export interface Ranked {
+  readonly list: Array<{ name: string; value: number }>;
+  readonly total: number;
+}
+
+/** Sorted by value descending, then name; `total` counts all entries before paging. */
+export function ranked(entries: Iterable<readonly [string, number]>, page: Paging): Ranked {
+  const all = [...entries]
+    .map(([name, value]) => ({ name, value }))
+    .sort((a, b) => b.value - a.value || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { list: pageOf(all, page), total: all.length };
+}
+
+/** StatisticOtherFilter items: their oneVal/twoVal values are not documented, so they are checked for shape only. */
+export function checkOtherFilter(b: Obj): void {
+  (optArr(b, 'otherFilter') ?? []).forEach((item, i) => {
+    const f = obj(item, `otherFilter[${i}]`);
+    optStr(f, 'oneVal');
+    optStr(f, 'twoVal');
+    strings(optArr(f, 'threeVal'), `otherFilter[${i}].threeVal`);
+    strings(optArr(f, 'threeVals'), `otherFilter[${i}].threeVals`);
+  });
+}
+
+export function nonEmptyActions(b: Obj, required: boolean): readonly unknown[] {
+  const raw = optArr(b, 'action');
+  if (raw === undefined && !required) return [];
+  if (!raw || raw.length === 0) throw new BadRequest('action must hold at least one item');
+  return raw;
+}

@@ -1,0 +1,21 @@
+// The upstream simulator: an independent implementation of the vendor
+// document (docs: /work/shared/upstream-api.md) serving all 21 operations on
+// one port, with seeded data, a controllable clock, late-arriving statistics
+// and logs, fault injection, and a ground-truth API for tests.
+import { createOrderBook, orderHandlers } from './orders/index.js';
+import { buildSimulator, type Simulator, type SimulatorOptions } from './simulator.js';
+
+export type { Simulator, SimulatorOptions } from './simulator.js';
+export { DEFAULT_TOKEN } from './simulator.js';
+export type { SimToken } from './router.js';
+export type { FaultRule, Faults } from './faults.js';
+export type { SimClock, ClockMode } from './clock.js';
+export type { Truth } from './truth.js';
+export type { World, Domain, L7Package, L4Package, L4Rule, Certificate, CacheRecord } from './world.js';
+export type { WafEvent, WafRecord } from './waf.js';
+export { INTERVALS, STAT_METRICS, type Interval, type Sample, type StatMetric } from './stats.js';
+
+/** A simulator with every operation, the live-acceleration orders included. */
+export function createSimulator(opts: SimulatorOptions = {}): Simulator {
+  return buildSimulator(opts, [(o) => orderHandlers(createOrderBook(o), o.tz)]);
+}

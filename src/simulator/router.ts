@@ -1,0 +1,120 @@
+// Turns an HTTP request into an operation call: route (404/405), count,
+// faults, authentication (401), permission (403), rate limit (429), JSON body
+// (400), handler. Statuses the document does not show are chosen here:
+// 405 for a wrong method, 429 {code:429,msg} over the rate limit, 400 for a
+// body that is not JSON, 501 for an operation without a handler.
+import type { OperationName, OperationSpec } from '../api/operations.js';
+import type { SimClock } from './clock.js';
+import type { FaultEffect, Faults } from './faults.js';
+import type { RateLimiter } from './ratelimit.js';
+import { compileRoutes, matchRoute } from './routes.js';
+import type { App, Incoming, Plan, Reply } from './server.js';
+import type { HandlerTable, SimResponse } from './types.js';
+
+export interface SimToken {
+  readonly token: string;
+  /** '*' for every permission, else the permission labels held (e.g. 'statistics:access:query'). */
+  readonly permissions: '*' | readonly string[];
+}
+
+export interface RouterDeps {
+  readonly clock: SimClock;
+  readonly faults: Faults;
+  readonly limiter: RateLimiter;
+  readonly tokens: readonly SimToken[];
+  readonly counts: Map<OperationName, number>;
+  /** Read per request: a reset swaps the handlers. */
+  readonly handlers: () => HandlerTable;
+  /** Requests under /__admin/ go here. */
+  readonly admin: (incoming: Incoming) => Reply;
+}
+
+export const MSG_UNAUTHORIZED = '认证失败，无法访问系统资源';
+export const MSG_FORBIDDEN = '没有权限，请联系管理员授权';
+export const MSG_RATE_LIMITED = '请求过于频繁,每个用户每秒最多 10 次';
+
+const envelope = (status: number, msg: string): Reply => ({ status, body: { code: status, msg } });
+const now = (reply: Reply): Plan => ({ delayMs: 0, hang: false, respond: () => reply });
+
+export function createRouter(deps: RouterDeps): App {
+  const routes = compileRoutes();
+  return (incoming) => {
+    if (incoming.path.startsWith('/__admin/')) return now(deps.admin(incoming));
+    const match = matchRoute(routes, incoming.method, incoming.path);
+    if (match.kind === 'none') return now(envelope(404, `Not Found: ${incoming.path}`));
+    if (match.kind === 'badPath') return now(envelope(400, 'malformed path parameter'));
+    if (match.kind === 'wrongMethod') {
+      return now({ ...envelope(405, `请求方法 '${incoming.method}' 不支持`), headers: { allow: match.allow } });
+    }
+    const { spec, pathParams } = match;
+    deps.counts.set(spec.name, (deps.counts.get(spec.name) ?? 0) + 1);
+    const effect = deps.faults.take(spec.name);
+    return {
+      delayMs: effect.latencyMs,
+      hang: effect.hang,
+      respond: () => shape(serve(deps, spec, pathParams, incoming, effect), effect),
+    };
+  };
+}
+
+function serve(deps: RouterDeps, spec: OperationSpec, pathParams: Record<string, string>, incoming: Incoming, effect: FaultEffect): Reply {
+  if (effect.status !== undefined) return envelope(effect.status, faultMessage(effect.status));
+  const token = tokenOf(incoming.authorization, spec);
+  const holder = token === undefined ? undefined : deps.tokens.find((t) => t.token === token);
+  if (!holder || token === undefined) return envelope(401, MSG_UNAUTHORIZED);
+  if (spec.permission && holder.permissions !== '*' && !holder.permissions.includes(spec.permission)) return envelope(403, MSG_FORBIDDEN);
+  const at = deps.clock.now();
+  if (spec.rateLimited && !deps.limiter.allow(token, at)) return envelope(429, MSG_RATE_LIMITED);
+  const body = parseBody(spec, incoming.bodyText);
+  if (body instanceof Error) return envelope(400, `请求体不是合法的 JSON: ${body.message}`);
+  const handler = deps.handlers()[spec.name];
+  if (!handler) return envelope(501, `simulator has no handler for ${spec.name}`);
+  const res: SimResponse = handler({ operation: spec.name, body, pathParams, token, now: at });
+  return { status: res.status, body: res.body };
+}
+
+/**
+ * `Bearer <token>` works everywhere; the bare token is accepted too except on
+ * the WAF log query, which the document says sends Bearer.
+ */
+function tokenOf(header: string | undefined, spec: OperationSpec): string | undefined {
+  if (!header) return undefined;
+  const m = /^Bearer\s+(\S.*)$/i.exec(header.trim());
+  if (m) return m[1]?.trim();
+  return spec.name === 'describeLogV2' ? undefined : header.trim();
+}
+
+function parseBody(spec: OperationSpec, text: string): unknown {
+  if (spec.method === 'GET') return {};
+  if (text.trim() === '') return new Error('empty body');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+function faultMessage(status: number): string {
+  if (status === 401) return MSG_UNAUTHORIZED;
+  if (status === 403) return MSG_FORBIDDEN;
+  return `simulated upstream failure (HTTP ${status})`;
+}
+
+/** Applies the body faults to whatever answer was produced. */
+function shape(reply: Reply, effect: FaultEffect): Reply {
+  let out = reply;
+  if (effect.dataNull && isObject(out.body)) {
+    const key = 'data' in out.body ? 'data' : 'rows' in out.body ? 'rows' : undefined;
+    if (key) out = { ...out, body: { ...out.body, [key]: null } };
+  }
+  if (effect.malformedJson) {
+    const text = JSON.stringify(out.body ?? null);
+    out = { ...out, raw: `${text.slice(0, Math.max(1, text.length - 1))},<<not json>>` };
+  }
+  if (effect.truncatedBody) out = { ...out, truncated: true };
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

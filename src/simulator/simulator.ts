@@ -1,0 +1,118 @@
+// Assembles a simulator: clock, world, statistics, WAF logs, handlers, faults,
+// rate limit and the HTTP server. Handler sets beyond operations 1-16 (the
+// live-acceleration orders) are passed in as factories so a reset can rebuild
+// them from the same seed; index.ts wires the real ones.
+import type { OperationName } from '../api/operations.js';
+import { platformClock, type PlatformClock } from '../api/time.js';
+import { adminHandler } from './admin.js';
+import { SimClock, type ClockMode } from './clock.js';
+import type { SimContext } from './context.js';
+import { Faults, type FaultRule } from './faults.js';
+import { platformHandlers } from './handlers/index.js';
+import { RateLimiter } from './ratelimit.js';
+import { createRouter, type SimToken } from './router.js';
+import { SimServer } from './server.js';
+import { Stats } from './stats.js';
+import { createTruth, type Truth } from './truth.js';
+import type { HandlerTable } from './types.js';
+import { WafLog } from './waf.js';
+import { createWorld, type World } from './world.js';
+
+export interface SimulatorOptions {
+  /** World seed (default 1). */
+  seed?: number;
+  /** Number of domains (default 20). */
+  domains?: number;
+  /** Accepted tokens (default: `sim-token` with every permission). */
+  tokens?: readonly SimToken[];
+  /** How long after a bucket ends its statistics keep being revised (default 180000 ms). */
+  revisionDelayMs?: number;
+  /** Clock: mode (default `real`), start (epoch ms or platform `yyyy-MM-dd HH:mm:ss`; default now), speed (default 1). */
+  clock?: { mode?: ClockMode; start?: number | string; speed?: number };
+  /** Platform UTC offset (default '+08:00'). */
+  tz?: string;
+  /** Fault rules active from the start (default none). */
+  faults?: readonly FaultRule[];
+}
+
+export interface Simulator {
+  /** Starts serving (host default 127.0.0.1, port default 0 = ephemeral). One URL serves both api and login hosts. */
+  listen(host?: string, port?: number): Promise<{ url: string }>;
+  /** Stops serving and destroys open sockets, hanging requests included. Idempotent. */
+  close(): Promise<void>;
+  readonly clock: SimClock;
+  /** The current world (replaced by reset()). */
+  readonly world: World;
+  readonly truth: Truth;
+  readonly faults: Faults;
+  readonly tz: PlatformClock;
+  /** Requests routed to each operation since start or reset, whatever their outcome. */
+  requestCounts(): Partial<Record<OperationName, number>>;
+  /** Rebuilds the world and extra handlers, clears faults, counts and rate-limit windows; keeps the clock. */
+  reset(): void;
+}
+
+export interface HandlerFactoryOptions {
+  seed: number;
+  now: number;
+  tz: PlatformClock;
+}
+
+export type HandlerFactory = (options: HandlerFactoryOptions) => HandlerTable;
+
+export const DEFAULT_TOKEN = 'sim-token';
+
+export function buildSimulator(options: SimulatorOptions = {}, extra: readonly HandlerFactory[] = []): Simulator {
+  const seed = options.seed ?? 1;
+  const tz = platformClock(options.tz ?? '+08:00');
+  const start = options.clock?.start;
+  const clock = new SimClock({
+    ...(options.clock?.mode ? { mode: options.clock.mode } : {}),
+    ...(options.clock?.speed !== undefined ? { speed: options.clock.speed } : {}),
+    ...(start !== undefined ? { start: typeof start === 'string' ? tz.parseDateTime(start) : start } : {}),
+  });
+  const builtAt = clock.now();
+  const faults = new Faults(seed, options.faults ?? []);
+  const limiter = new RateLimiter();
+  const counts = new Map<OperationName, number>();
+  const build = (): { ctx: SimContext; handlers: HandlerTable } => {
+    const world = createWorld({ seed, domains: options.domains ?? 20, now: builtAt, tz });
+    const stats = new Stats({ seed, domains: world.domains, tz, ...(options.revisionDelayMs !== undefined ? { revisionDelayMs: options.revisionDelayMs } : {}) });
+    const waf = new WafLog({ seed, domains: world.domains, offsetMinutes: tz.offsetMinutes });
+    const ctx: SimContext = { world, stats, waf, tz };
+    const handlers: HandlerTable = platformHandlers(ctx);
+    for (const factory of extra) Object.assign(handlers, factory({ seed, now: builtAt, tz }));
+    return { ctx, handlers };
+  };
+  let current = build();
+  const requestCounts = (): Partial<Record<OperationName, number>> => Object.fromEntries(counts);
+  const reset = (): void => {
+    current = build();
+    faults.clear();
+    limiter.reset();
+    counts.clear();
+  };
+  const state = (): Record<string, unknown> => ({
+    seed, domains: current.ctx.world.domains.length, clock: clock.state(), time: tz.formatDateTime(clock.now()),
+    revisionDelayMs: current.ctx.stats.revisionDelayMs, faults: faults.list(), requestCounts: requestCounts(),
+  });
+  const server = new SimServer(createRouter({
+    clock, faults, limiter, counts,
+    tokens: options.tokens ?? [{ token: DEFAULT_TOKEN, permissions: '*' }],
+    handlers: () => current.handlers,
+    admin: adminHandler({ clock, faults, tz, state, reset }),
+  }));
+  return {
+    listen: async (host = '127.0.0.1', port = 0) => ({ url: (await server.listen(host, port)).url }),
+    close: () => server.close(),
+    clock,
+    get world() {
+      return current.ctx.world;
+    },
+    truth: createTruth(() => current.ctx),
+    faults,
+    tz,
+    requestCounts,
+    reset,
+  };
+}
