@@ -1,0 +1,48 @@
+// `edge-exporter call OPERATION [--body JSON | --body-file FILE] [--config FILE]`:
+// a shell for every operation, the management ones included (push URLs, set
+// certificates, add layer-4 rules, manage orders).
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { OPERATION_NAMES, isOperationName } from '../api/index.js';
+import type { RequestOf } from '../api/index.js';
+import { loadConfig } from '../config/index.js';
+import { createLogger } from '../log/logger.js';
+import { UsageError, type Io } from './args.js';
+import { openUpstream } from './upstream.js';
+
+export const CALL_USAGE = `usage: edge-exporter call OPERATION [--body JSON | --body-file FILE] [--config FILE]
+
+Runs one upstream operation and prints its JSON response. Without --config the
+upstream comes from EDGE_API_URL, EDGE_LOGIN_URL and EDGE_API_TOKEN.
+A path parameter (getPackageDetails' oid) goes in the body like any other field.
+Operations: ${OPERATION_NAMES.join(', ')}`;
+
+export async function callCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { body: { type: 'string' }, 'body-file': { type: 'string' }, config: { type: 'string', short: 'c' } },
+  });
+  const operation = positionals[0];
+  if (operation === undefined || positionals.length > 1) throw new UsageError('call takes exactly one OPERATION');
+  if (!isOperationName(operation)) throw new UsageError(`unknown operation "${operation}"`);
+  if (values.body !== undefined && values['body-file'] !== undefined) throw new UsageError('give --body or --body-file, not both');
+  const text = values['body-file'] !== undefined ? await readFile(values['body-file'], 'utf8') : (values.body ?? '{}');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`the request body is not valid JSON: ${(err as Error).message}`);
+  }
+  const config = loadConfig(values.config === undefined ? { text: '{}' } : { file: values.config });
+  // Logs go to stderr so stdout stays pure JSON for pipes (jq).
+  const logger = createLogger({ level: 'warn', secrets: [config.upstream.token ?? ''], destination: process.stderr });
+  const upstream = await openUpstream(config, logger);
+  try {
+    const response = await upstream.client.call(operation, body as RequestOf<typeof operation>);
+    io.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
+    return 0;
+  } finally {
+    await upstream.close();
+  }
+}

@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// Entry point: picks the sub-command, turns SIGTERM/SIGINT into an AbortSignal,
+// and maps errors to exit codes (2: usage, config or invalid request; 1: upstream).
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { callCommand, CALL_USAGE } from './call.js';
+import { runCommand, RUN_USAGE } from './run.js';
+import { simulateCommand } from './simulate.js';
+import { checkConfigCommand, CHECK_CONFIG_USAGE } from './check-config.js';
+import { UsageError, type Io } from './args.js';
+import { isApiError, ValidationError } from '../api/index.js';
+import { ConfigError } from '../config/index.js';
+
+const USAGE = `usage: edge-exporter <command> [options]
+
+commands:
+  run            run the exporter daemon          (${RUN_USAGE})
+  simulate       serve the bundled upstream simulator
+  call           run one upstream operation and print the JSON response
+  check-config   validate a config file           (${CHECK_CONFIG_USAGE})
+
+Run 'edge-exporter call --help' for the list of operations.`;
+
+export async function main(argv: string[], io: Io, signal: AbortSignal): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'run':
+        return await runCommand(rest, io, signal);
+      case 'simulate':
+        return await simulateCommand(rest, io.stdout, signal);
+      case 'call':
+        if (rest.includes('--help')) return print(io.stdout, CALL_USAGE, 0);
+        return await callCommand(rest, io);
+      case 'check-config':
+        return await checkConfigCommand(rest, io);
+      case undefined:
+      case '--help':
+      case 'help':
+        return print(io.stdout, USAGE, command === undefined ? 2 : 0);
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (err) {
+    return report(err, io);
+  }
+}
+
+function report(err: unknown, io: Io): number {
+  if (err instanceof UsageError) return print(io.stderr, `edge-exporter: ${err.message}\n\n${USAGE}`, 2);
+  if (err instanceof ConfigError) return print(io.stderr, `edge-exporter: ${err.message}`, 2);
+  if (err instanceof ValidationError) return print(io.stderr, `edge-exporter: ${err.message}`, 2);
+  if (isApiError(err)) {
+    const where = [err.status && `HTTP ${err.status}`, err.upstreamCode !== undefined && `code ${err.upstreamCode}`].filter(Boolean).join(', ');
+    return print(io.stderr, `edge-exporter: ${err.code}: ${err.message}${where ? ` (${where})` : ''}`, 1);
+  }
+  if (err instanceof Error && String((err as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS')) {
+    return print(io.stderr, `edge-exporter: ${err.message}\n\n${USAGE}`, 2);
+  }
+  return print(io.stderr, `edge-exporter: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, 1);
+}
+
+function print(stream: NodeJS.WritableStream, text: string, code: number): number {
+  stream.write(`${text}\n`);
+  return code;
+}
+
+// Resolve the npm bin symlink so both `node dist/cli/main.js` and `edge-exporter` count as entry.
+const invoked = process.argv[1];
+const isEntry = invoked !== undefined && import.meta.url === pathToFileURL(realpathSync(invoked)).href;
+if (isEntry) {
+  const controller = new AbortController();
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => controller.abort());
+  const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr }, controller.signal);
+  process.exitCode = code;
+}
