@@ -16,4 +16,6 @@ export function parseListen(text: string): { host: string; port: number } {
 export interface Io {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  /** The environment config may read; the process environment when absent. */
+  env?: Readonly<Record<string, string | undefined>>;
 }

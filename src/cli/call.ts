@@ -34,9 +34,9 @@ export async function callCommand(argv: string[], io: Io): Promise<number> {
   } catch (err) {
     throw new UsageError(`the request body is not valid JSON: ${(err as Error).message}`);
   }
-  const config = loadConfig(values.config === undefined ? { text: '{}' } : { file: values.config });
+  const config = loadConfig({ ...(values.config === undefined ? { text: '{}' } : { file: values.config }), ...(io.env ? { env: io.env } : {}) });
   // Logs go to stderr so stdout stays pure JSON for pipes (jq).
-  const logger = createLogger({ level: 'warn', secrets: [config.upstream.token ?? ''], destination: process.stderr });
+  const logger = createLogger({ level: 'warn', secrets: [config.upstream.token ?? ''], destination: io.stderr });
   const upstream = await openUpstream(config, logger);
   try {
     const response = await upstream.client.call(operation, body as RequestOf<typeof operation>);

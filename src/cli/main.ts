@@ -50,10 +50,8 @@ function report(err: unknown, io: Io): number {
   if (err instanceof UsageError) return print(io.stderr, `edge-exporter: ${err.message}\n\n${USAGE}`, 2);
   if (err instanceof ConfigError) return print(io.stderr, `edge-exporter: ${err.message}`, 2);
   if (err instanceof ValidationError) return print(io.stderr, `edge-exporter: ${err.message}`, 2);
-  if (isApiError(err)) {
-    const where = [err.status && `HTTP ${err.status}`, err.upstreamCode !== undefined && `code ${err.upstreamCode}`].filter(Boolean).join(', ');
-    return print(io.stderr, `edge-exporter: ${err.code}: ${err.message}${where ? ` (${where})` : ''}`, 1);
-  }
+  // ApiError messages already carry the operation, HTTP status and envelope msg.
+  if (isApiError(err)) return print(io.stderr, `edge-exporter: ${err.code}: ${err.message}`, 1);
   if (err instanceof Error && String((err as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS')) {
     return print(io.stderr, `edge-exporter: ${err.message}\n\n${USAGE}`, 2);
   }

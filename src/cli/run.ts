@@ -10,11 +10,11 @@ import { openUpstream } from './upstream.js';
 
 export const RUN_USAGE = 'usage: edge-exporter run [--config FILE]';
 
-export async function runCommand(argv: string[], _io: Io, signal: AbortSignal): Promise<number> {
+export async function runCommand(argv: string[], io: Io, signal: AbortSignal): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { config: { type: 'string', short: 'c' } } });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  const config = loadConfig(values.config === undefined ? { text: '{}' } : { file: values.config });
-  const logger = createLogger({ level: config.log.level, secrets: [config.upstream.token ?? '', config.simulator.token] });
+  const config = loadConfig({ ...(values.config === undefined ? { text: '{}' } : { file: values.config }), ...(io.env ? { env: io.env } : {}) });
+  const logger = createLogger({ level: config.log.level, secrets: [config.upstream.token ?? '', config.simulator.token], destination: io.stdout });
   const upstream = await openUpstream(config, logger);
   try {
     const packages = await upstream.client.getPackages({}, { signal });

@@ -17,5 +17,15 @@ export { INTERVALS, STAT_METRICS, type Interval, type Sample, type StatMetric } 
 
 /** A simulator with every operation, the live-acceleration orders included. */
 export function createSimulator(opts: SimulatorOptions = {}): Simulator {
-  return buildSimulator(opts, [(o) => orderHandlers(createOrderBook(o), o.tz)]);
+  return buildSimulator(opts, [
+    (o) => {
+      const book = createOrderBook(o);
+      // The platform users are not listed by any operation; the admin state
+      // shows them so a demo or test can create orders for a real binding.
+      const users = (): Record<string, unknown> => ({
+        users: book.users().map((u) => ({ uid: u.uid, platformId: u.platformId, nickName: u.nickName })),
+      });
+      return { handlers: orderHandlers(book, o.tz), state: users };
+    },
+  ]);
 }

@@ -58,7 +58,13 @@ export interface HandlerFactoryOptions {
   tz: PlatformClock;
 }
 
-export type HandlerFactory = (options: HandlerFactoryOptions) => HandlerTable;
+/** Extra handlers, and what they add to /__admin/state (e.g. the order book's users). */
+export interface HandlerSet {
+  handlers: HandlerTable;
+  state?: () => Record<string, unknown>;
+}
+
+export type HandlerFactory = (options: HandlerFactoryOptions) => HandlerSet;
 
 export const DEFAULT_TOKEN = 'sim-token';
 
@@ -75,14 +81,19 @@ export function buildSimulator(options: SimulatorOptions = {}, extra: readonly H
   const faults = new Faults(seed, options.faults ?? []);
   const limiter = new RateLimiter();
   const counts = new Map<OperationName, number>();
-  const build = (): { ctx: SimContext; handlers: HandlerTable } => {
+  const build = (): { ctx: SimContext; handlers: HandlerTable; extraState: Array<() => Record<string, unknown>> } => {
     const world = createWorld({ seed, domains: options.domains ?? 20, now: builtAt, tz });
     const stats = new Stats({ seed, domains: world.domains, tz, ...(options.revisionDelayMs !== undefined ? { revisionDelayMs: options.revisionDelayMs } : {}) });
     const waf = new WafLog({ seed, domains: world.domains, offsetMinutes: tz.offsetMinutes });
     const ctx: SimContext = { world, stats, waf, tz };
     const handlers: HandlerTable = platformHandlers(ctx);
-    for (const factory of extra) Object.assign(handlers, factory({ seed, now: builtAt, tz }));
-    return { ctx, handlers };
+    const extraState: Array<() => Record<string, unknown>> = [];
+    for (const factory of extra) {
+      const set = factory({ seed, now: builtAt, tz });
+      Object.assign(handlers, set.handlers);
+      if (set.state) extraState.push(set.state);
+    }
+    return { ctx, handlers, extraState };
   };
   let current = build();
   const requestCounts = (): Partial<Record<OperationName, number>> => Object.fromEntries(counts);
@@ -95,6 +106,7 @@ export function buildSimulator(options: SimulatorOptions = {}, extra: readonly H
   const state = (): Record<string, unknown> => ({
     seed, domains: current.ctx.world.domains.length, clock: clock.state(), time: tz.formatDateTime(clock.now()),
     revisionDelayMs: current.ctx.stats.revisionDelayMs, faults: faults.list(), requestCounts: requestCounts(),
+    ...Object.assign({}, ...current.extraState.map((f) => f())),
   });
   const server = new SimServer(createRouter({
     clock, faults, limiter, counts,
