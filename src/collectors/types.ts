@@ -1,0 +1,108 @@
+// The contract between collectors, the poller that runs them, and whoever
+// exports what they produce. Collectors deal in plain samples; they never see
+// prom-client or OTel (the exporters implement SampleSink).
+import type { EdgeClient, OperationName } from '../api/index.js';
+
+/** Base units the metrics use (Prometheus conventions); documented per family. */
+export type Unit =
+  | 'bytes'
+  | 'bits_per_second'
+  | 'seconds'
+  | 'timestamp_seconds'
+  | 'requests'
+  | 'events'
+  | 'days'
+  | 'ports'
+  | 'rules'
+  | 'ratio'
+  | 'info'
+  | 'state'
+  | 'count';
+
+/** One metric family: the single definition docs, rendering and tests read. */
+export interface MetricDef {
+  /** Full name, `edge_` prefix; counters end in `_total`. */
+  readonly name: string;
+  readonly type: 'counter' | 'gauge';
+  readonly help: string;
+  readonly unit: Unit;
+  /** Label names, in exposition order. Never instance/job/zone/region/service/env. */
+  readonly labels: readonly string[];
+  /** Upstream operation and field the value comes from, for docs/metrics.md. */
+  readonly source: { readonly operation: OperationName; readonly field: string };
+}
+
+export interface Sample {
+  /** MetricDef.name */
+  readonly name: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly value: number;
+  /** Bucket time, attached only when the collector is configured with `timestamps: true`. */
+  readonly timestampMs?: number;
+}
+
+/** What a collector returns from one cycle. Conversions build these; nothing here does I/O. */
+export interface CollectOutput {
+  /**
+   * Gauge families this cycle produced completely: each replaces the family's
+   * previous series (a top-N entry that dropped out disappears). Families not
+   * listed keep their last values.
+   */
+  readonly gauges: ReadonlyMap<string, readonly Sample[]>;
+  /** Counter increments from buckets counted for the first time this cycle. */
+  readonly increments: readonly Sample[];
+  /** Watermarks to persist with the counters: series key -> start (ms) of the last counted bucket. */
+  readonly watermarks: Readonly<Record<string, number>>;
+  /** Newest bucket end (ms) counted or seen settled, for the data-lag self-metric. */
+  readonly newestBucketEndMs?: number;
+  /** Requests that failed but did not fail the whole cycle (partial data). */
+  readonly errors: readonly Error[];
+}
+
+/** The subset of the typed client collectors use. */
+export type UpstreamClient = Pick<EdgeClient, OperationName>;
+
+export interface CollectorLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  child(bindings: Record<string, unknown>): CollectorLogger;
+}
+
+export interface Targets {
+  /** Domain names to collect, after include/exclude filtering. */
+  readonly domains: readonly string[];
+  /** Layer-7 package ids (getPackages `value`), after filtering. */
+  readonly packages: readonly string[];
+}
+
+export interface CollectContext {
+  readonly client: UpstreamClient;
+  /** Start of this cycle, epoch ms (from the poller's clock, never Date.now in a collector). */
+  readonly now: number;
+  readonly signal: AbortSignal;
+  readonly log: CollectorLogger;
+  readonly targets: Targets;
+  /** Watermarks persisted by earlier cycles (series key -> start ms of the last counted bucket). */
+  readonly watermarks: Readonly<Record<string, number>>;
+  /** False for families denied by the metrics allow/deny patterns: skip the requests that feed only them. */
+  enabled(family: string): boolean;
+}
+
+export interface Collector {
+  /** Config key and `collector` label, e.g. `access`. */
+  readonly name: string;
+  readonly operations: readonly OperationName[];
+  readonly families: readonly MetricDef[];
+  collect(ctx: CollectContext): Promise<CollectOutput>;
+}
+
+/** Where the poller publishes: the exporters implement it. */
+export interface SampleSink {
+  /**
+   * Publishes a collector's state after a cycle: absolute counter values for
+   * every counter series it has ever produced, and the gauge families it
+   * replaced this cycle.
+   */
+  publish(collector: string, update: { counters: readonly Sample[]; gauges: ReadonlyMap<string, readonly Sample[]> }): void;
+}
