@@ -1,15 +1,15 @@
 // The typed upstream client: one method per operation. A call validates the
 // request locally (nothing is sent when it is wrong), waits for a concurrency
-// slot and, for the order operations, the documented 10 req/s, sends one
+// slot and, for the order operations, the documented 10 req/s (order-gate.ts), sends one
 // attempt, and retries reads only. Writes are never repeated automatically:
 // a timed-out write may still have happened upstream.
 import { Agent, type Dispatcher } from 'undici';
 import pLimit, { type LimitFunction } from 'p-limit';
 import pRetry from 'p-retry';
-import pThrottle from 'p-throttle';
 import { OPERATIONS, expandPath, type OperationName, type OperationSpec } from './operations.js';
 import { operationSchemas, type RequestOf, type ResponseOf, type SentRequestOf } from './schemas/index.js';
 import { ApiError, BadResponseError, ValidationError, type ValidationIssue } from './errors.js';
+import { OrderGate } from './order-gate.js';
 import { attempt } from './transport.js';
 
 export interface RetryOptions {
@@ -70,7 +70,7 @@ export class EdgeClient {
   private readonly observer: ClientObserver;
   private readonly limit: LimitFunction;
   private closing: Promise<void> | undefined;
-  private readonly orderGate: (operation: OperationName) => Promise<void>;
+  private readonly orderGate: OrderGate;
 
   constructor(options: ClientOptions) {
     this.opts = {
@@ -90,14 +90,7 @@ export class EdgeClient {
     this.dispatcher = options.dispatcher ?? new Agent({ connections: this.opts.connections });
     this.observer = options.observer ?? {};
     this.limit = pLimit(this.opts.concurrency);
-    // strict: no sliding 1-second window may hold more than the limit, which
-    // is how the upstream (and the simulator) count.
-    this.orderGate = pThrottle({
-      limit: this.opts.orderRateLimit,
-      interval: 1000,
-      strict: true,
-      onDelay: (operation: OperationName) => this.observer.onRateLimitWait?.({ operation }),
-    })(async (_operation: OperationName) => undefined);
+    this.orderGate = new OrderGate(this.opts.orderRateLimit);
   }
 
   /** Closes pooled connections the client opened itself. Idempotent. */
@@ -142,7 +135,14 @@ export class EdgeClient {
 
   private async once<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, signal?: AbortSignal): Promise<ResponseOf<K>> {
     const operation = spec.name as K;
-    if (spec.rateLimited) await this.orderGate(operation);
+    if (spec.rateLimited) {
+      return this.orderGate.run(() => this.timed(spec, request, signal), () => this.observer.onRateLimitWait?.({ operation }));
+    }
+    return this.timed(spec, request, signal);
+  }
+
+  private async timed<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, signal?: AbortSignal): Promise<ResponseOf<K>> {
+    const operation = spec.name as K;
     const started = performance.now();
     const done = (outcome: 'success' | ApiError['code'], status?: number): void =>
       this.observer.onResponse?.({ operation, outcome, durationMs: performance.now() - started, ...(status === undefined ? {} : { status }) });

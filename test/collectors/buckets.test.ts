@@ -95,7 +95,7 @@ describe('latestSettled', () => {
 // reported value grows until `delay` after its end, then stays final.
 function revisingSource(interval: BucketInterval, delay: number) {
   const size = INTERVAL_MS[interval];
-  const final = (start: number): number => ((start / size) % 97) * 10 + 5;
+  const final = (start: number): number => (Math.floor(start / size) % 97) * 10 + 5;
   const reported = (start: number, now: number): number | undefined => {
     if (start > now) return undefined;
     const fraction = Math.min(1, (now - start) / (size + delay));
