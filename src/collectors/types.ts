@@ -1,7 +1,7 @@
 // The contract between collectors, the poller that runs them, and whoever
 // exports what they produce. Collectors deal in plain samples; they never see
 // prom-client or OTel (the exporters implement SampleSink).
-import type { EdgeClient, OperationName } from '../api/index.js';
+import type { EdgeClient, OperationName, PlatformClock } from '../api/index.js';
 
 /** Base units the metrics use (Prometheus conventions); documented per family. */
 export type Unit =
@@ -81,6 +81,8 @@ export interface CollectContext {
   /** Start of this cycle, epoch ms (from the poller's clock, never Date.now in a collector). */
   readonly now: number;
   readonly signal: AbortSignal;
+  /** Formats request times and parses response times in the platform zone. */
+  readonly tz: PlatformClock;
   readonly log: CollectorLogger;
   readonly targets: Targets;
   /** Watermarks persisted by earlier cycles (series key -> start ms of the last counted bucket). */
