@@ -1,0 +1,111 @@
+// The daemon's HTTP side: /metrics (rendered from what the last cycles
+// collected, never from the upstream), /healthz (alive), /readyz (a first
+// successful cycle happened), and a landing page. Optional basic auth and TLS.
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { checkBasicAuth, type BasicAuthCredentials } from './auth.js';
+import { renderLanding } from './landing.js';
+import type { MetricsSource, StatusSource } from './types.js';
+
+export interface HttpServerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly metrics: MetricsSource;
+  readonly status: StatusSource;
+  /** True once the first collection cycle succeeded. */
+  readonly ready: () => boolean;
+  readonly version: string;
+  readonly basicAuth?: BasicAuthCredentials;
+  /** PEM contents, not paths: the config layer reads the files. */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
+}
+
+export class HttpServer {
+  private readonly server: Server;
+  private started: Promise<string> | undefined;
+  private stopped: Promise<void> | undefined;
+
+  constructor(private readonly options: HttpServerOptions) {
+    const handler = (req: IncomingMessage, res: ServerResponse): void => {
+      this.handle(req, res).catch((err: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end(`internal error: ${err instanceof Error ? err.name : 'unknown'}\n`);
+      });
+    };
+    this.server = options.tls
+      ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler)
+      : createHttpServer(handler);
+  }
+
+  /** Starts listening; resolves to the base URL. Idempotent. */
+  start(): Promise<string> {
+    this.started ??= new Promise<string>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.options.port, this.options.host, () => {
+        this.server.off('error', reject);
+        const { address, port } = this.server.address() as AddressInfo;
+        const host = address.includes(':') ? `[${address}]` : address;
+        resolve(`${this.options.tls ? 'https' : 'http'}://${host}:${port}`);
+      });
+    });
+    return this.started;
+  }
+
+  /** Stops accepting, closes idle and open connections. Idempotent. */
+  stop(): Promise<void> {
+    this.stopped ??= new Promise<void>((resolve) => {
+      if (!this.server.listening) return resolve();
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+    return this.stopped;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed\n', { allow: 'GET, HEAD' });
+    // Probes stay open so a kubelet or HEALTHCHECK needs no credentials; they reveal nothing.
+    if (path === '/healthz') return send(res, 200, 'ok\n');
+    if (path === '/readyz') return this.options.ready() ? send(res, 200, 'ready\n') : send(res, 503, 'not ready: no successful collection yet\n');
+    if (this.options.basicAuth && !checkBasicAuth(req.headers.authorization, this.options.basicAuth)) {
+      return send(res, 401, 'unauthorized\n', { 'www-authenticate': 'Basic realm="edge-exporter", charset="UTF-8"' });
+    }
+    if (path === '/metrics') return this.metrics(req, res);
+    if (path === '/') {
+      const html = renderLanding(this.options.version, this.options.status.status());
+      return send(res, 200, html, { 'content-type': 'text/html; charset=utf-8' });
+    }
+    return send(res, 404, 'not found\n');
+  }
+
+  private async metrics(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { metrics } = this.options;
+    const format = metrics.negotiate(req.headers.accept);
+    const gzip = acceptsGzip(req.headers['accept-encoding']);
+    const out = gzip ? await metrics.renderGzip(format) : await metrics.render(format);
+    res.writeHead(200, {
+      'content-type': out.contentType,
+      'content-length': out.body.length,
+      vary: 'Accept, Accept-Encoding',
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+    });
+    res.end(req.method === 'HEAD' ? undefined : out.body);
+  }
+}
+
+function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+/** True when the client accepts gzip with a non-zero quality. */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().split(';');
+    if (coding?.trim().toLowerCase() !== 'gzip') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}

@@ -1,0 +1,148 @@
+// The HTTP surface against fakes of what it serves: formats, compression,
+// probes, auth, TLS and escaping.
+import { afterEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { Agent, request } from 'undici';
+import { HttpServer, acceptsGzip, type HttpServerOptions } from '../../src/server/index.js';
+import type { CollectorRunStatus, ExpositionFormat, MetricsSource } from '../../src/server/index.js';
+
+const TEXT = '# HELP edge_x X.\n# TYPE edge_x gauge\nedge_x 1\n';
+const OM = `${TEXT}# EOF\n`;
+const TYPES = { text: 'text/plain; version=0.0.4; charset=utf-8', openmetrics: 'application/openmetrics-text; version=1.0.0; charset=utf-8' };
+
+const fakeMetrics: MetricsSource = {
+  negotiate: (accept) => (accept?.includes('application/openmetrics-text') ? 'openmetrics' : 'text'),
+  render: async (f: ExpositionFormat) => ({ body: Buffer.from(f === 'text' ? TEXT : OM), contentType: TYPES[f] }),
+  renderGzip: async (f: ExpositionFormat) => ({ body: gzipSync(f === 'text' ? TEXT : OM), contentType: TYPES[f] }),
+};
+
+let servers: HttpServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  servers = [];
+});
+
+async function start(extra: Partial<HttpServerOptions> = {}, statuses: CollectorRunStatus[] = [], ready = true): Promise<string> {
+  const server = new HttpServer({
+    host: '127.0.0.1', port: 0, metrics: fakeMetrics, version: '1.2.3',
+    status: { status: () => statuses }, ready: () => ready, ...extra,
+  });
+  servers.push(server);
+  return server.start();
+}
+
+async function get(url: string, headers: Record<string, string> = {}, dispatcher?: Agent) {
+  const res = await request(url, { headers, ...(dispatcher ? { dispatcher } : {}) });
+  const body = Buffer.from(await res.body.arrayBuffer());
+  return { status: res.statusCode, headers: res.headers, body };
+}
+
+describe('/metrics', () => {
+  it('serves the text format by default', async () => {
+    const base = await start();
+    const r = await get(`${base}/metrics`);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe(TYPES.text);
+    expect(r.body.toString()).toBe(TEXT);
+  });
+  it('serves OpenMetrics when asked for it', async () => {
+    const base = await start();
+    const r = await get(`${base}/metrics`, { accept: 'application/openmetrics-text;version=1.0.0,text/plain;q=0.5' });
+    expect(r.headers['content-type']).toBe(TYPES.openmetrics);
+    expect(r.body.toString()).toBe(OM);
+  });
+  it('gzips when the client accepts it', async () => {
+    const base = await start();
+    const r = await get(`${base}/metrics`, { 'accept-encoding': 'gzip, deflate' });
+    expect(r.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(r.body).toString()).toBe(TEXT);
+    expect(r.headers.vary).toBe('Accept, Accept-Encoding');
+  });
+  it('answers HEAD without a body and refuses POST', async () => {
+    const base = await start();
+    const head = await request(`${base}/metrics`, { method: 'HEAD' });
+    expect(head.statusCode).toBe(200);
+    expect((await head.body.arrayBuffer()).byteLength).toBe(0);
+    const post = await request(`${base}/metrics`, { method: 'POST', body: 'x' });
+    await post.body.dump();
+    expect(post.statusCode).toBe(405);
+  });
+});
+
+describe('probes and pages', () => {
+  it('is alive always and ready only after a successful cycle', async () => {
+    const notReady = await start({}, [], false);
+    expect((await get(`${notReady}/healthz`)).status).toBe(200);
+    expect((await get(`${notReady}/readyz`)).status).toBe(503);
+    const isReady = await start({}, [], true);
+    expect((await get(`${isReady}/readyz`)).status).toBe(200);
+  });
+  it('shows each collector on the landing page, escaped', async () => {
+    const base = await start({}, [
+      { name: 'access', running: false, lastRunAt: 0, lastSuccessAt: 0, lastOutcome: 'success' },
+      { name: 'usage', running: false, lastRunAt: 1000, lastOutcome: 'error', lastError: { code: 'EDGE_UPSTREAM', message: '<script>alert(1)</script> 查询失败' } },
+    ]);
+    const html = (await get(`${base}/`)).body.toString();
+    expect(html).toContain('<a href="/metrics">');
+    expect(html).toContain('access');
+    expect(html).toContain('EDGE_UPSTREAM: &#60;script&#62;alert(1)&#60;/script&#62; 查询失败');
+    expect(html).not.toContain('<script>');
+  });
+  it('answers 404 elsewhere', async () => {
+    const base = await start();
+    expect((await get(`${base}/nope`)).status).toBe(404);
+  });
+});
+
+describe('basic auth', () => {
+  const creds = { username: 'prom', password: 's3cret:with colon' };
+  const header = (u: string, p: string) => ({ authorization: `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}` });
+  it.each([
+    ['no credentials', {}, 401],
+    ['a wrong password', header('prom', 'nope'), 401],
+    ['a wrong user', header('root', creds.password), 401],
+    ['a malformed header', { authorization: 'Basic !!!' }, 401],
+    ['the right credentials', header(creds.username, creds.password), 200],
+  ])('/metrics with %s -> %i', async (_name, headers, status) => {
+    const base = await start({ basicAuth: creds });
+    const r = await get(`${base}/metrics`, headers);
+    expect(r.status).toBe(status);
+    if (status === 401) expect(r.headers['www-authenticate']).toMatch(/^Basic/);
+  });
+  it('protects the landing page but not the probes', async () => {
+    const base = await start({ basicAuth: creds });
+    expect((await get(`${base}/`)).status).toBe(401);
+    expect((await get(`${base}/healthz`)).status).toBe(200);
+  });
+});
+
+describe('TLS', () => {
+  it('serves /metrics over HTTPS with the configured certificate', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'edge-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+      '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    const cert = readFileSync(join(dir, 'cert.pem'));
+    const base = await start({ tls: { cert, key: readFileSync(join(dir, 'key.pem')) } });
+    expect(base).toMatch(/^https:/);
+    const agent = new Agent({ connect: { ca: cert } });
+    try {
+      const r = await get(`${base}/metrics`, {}, agent);
+      expect(r.status).toBe(200);
+      expect(r.body.toString()).toBe(TEXT);
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
+describe('acceptsGzip', () => {
+  it.each([
+    [undefined, false], ['gzip', true], ['deflate, gzip;q=0.5', true], ['gzip;q=0', false], ['identity', false], ['GZIP', true],
+  ])('%j -> %s', (header, expected) => {
+    expect(acceptsGzip(header)).toBe(expected);
+  });
+});
