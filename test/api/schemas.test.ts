@@ -77,7 +77,7 @@ const validRequests: { [K in OperationName]: RequestOf<K> } = {
   modifyHostAcceleratePackOrder: {
     modifyOrders: [{ orderId: 'o1', oldUid: 'u1', newUid: 'u2', newPlatformId: 'p2', executeTime: '2026-03-02' }],
   },
-  describeHostAcceleratePackOrder: { pageNum: 1, pageSize: 10, source: '移动', startTime: '2026-03-01' },
+  describeHostAcceleratePackOrder: { pageNum: 1, pageSize: 10, source: '移动', startTime: '2026-03-01 00:00:00' },
   describeVQUserData: { pageNum: 1, pageSize: 10, filters: [{ label: 'dataId', value: ['17'] }] },
 };
 

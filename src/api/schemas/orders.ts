@@ -11,6 +11,7 @@ import {
   carrier,
   dateOrDateTimeString,
   dateString,
+  dateTimeString,
   int64,
   looseInt,
   looseText,
@@ -21,6 +22,7 @@ import {
   searchFilter,
   withList,
 } from './common.js';
+import { isDateTimeString } from '../time.js';
 
 export const VQ_FILTER_LABELS = ['dataId', 'uid'] as const;
 
@@ -70,16 +72,26 @@ export const modifyHostAcceleratePackOrderRequest = z.looseObject({
   modifyOrders: z.array(modifyPackOrder).min(1, 'at least one order is required'),
 });
 
-export const describeHostAcceleratePackOrderRequest = z.looseObject({
-  pageNum: pageNumber,
-  pageSize: pageNumber,
-  startTime: dateOrDateTimeString.optional(),
-  endTime: dateOrDateTimeString.optional(),
-  source: carrier.optional(),
-  uid: z.string().optional(),
-  params: openObject.optional(),
-  userId: int64.optional(),
-});
+// startTime/endTime have no format of their own, so the document's request
+// convention (yyyy-MM-dd HH:mm:ss) applies: a bare date would leave open which
+// instant of that day an end means. Checked like Params, so a reversed range
+// is named here rather than refused upstream.
+export const describeHostAcceleratePackOrderRequest = z
+  .looseObject({
+    pageNum: pageNumber,
+    pageSize: pageNumber,
+    startTime: dateTimeString.optional(),
+    endTime: dateTimeString.optional(),
+    source: carrier.optional(),
+    uid: z.string().optional(),
+    params: openObject.optional(),
+    userId: int64.optional(),
+  })
+  .refine(
+    // Fixed-width text: string order is time order; only compared once both are well-formed.
+    (r) => r.startTime === undefined || r.endTime === undefined || !isDateTimeString(r.startTime) || !isDateTimeString(r.endTime) || r.startTime <= r.endTime,
+    { path: ['endTime'], message: 'endTime must not be earlier than startTime' },
+  );
 
 export const describeVQUserDataRequest = z.looseObject({
   pageNum: pageNumber.optional(),
