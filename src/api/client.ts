@@ -141,6 +141,7 @@ export class EdgeClient {
     return this.timed(spec, request, signal);
   }
 
+  /** One attempt, reported to the observer. */
   private async timed<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, signal?: AbortSignal): Promise<ResponseOf<K>> {
     const operation = spec.name as K;
     const started = performance.now();
