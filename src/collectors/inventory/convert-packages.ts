@@ -4,7 +4,7 @@ import type { GetPackageDetailsResponse, GetPackagesResponse, ListLayer4Packages
 import {
   L4_DETAIL_FAMILIES,
   L4_LIST_FAMILIES,
-  L4_PACKAGE_DAYS_LEFT,
+  L4_PACKAGE_TIME_LEFT,
   L4_PACKAGE_EXPIRY,
   L4_PACKAGE_INFO,
   L4_PACKAGE_PORTS,
@@ -47,7 +47,7 @@ export function convertLayer4List(rows: readonly Layer4Row[], tz: PlatformClock)
     out.gauge(L4_PACKAGE_INFO, { ...oid, name: row.packageName, alias: row.alias ?? '', official }, 1);
     out.stateSet(L4_PACKAGE_STATE, oid, row.activate, row.oid);
     out.timestamp(L4_PACKAGE_EXPIRY, oid, row.mday, row.oid, tz);
-    if (row.lastday !== null && row.lastday !== undefined) out.gauge(L4_PACKAGE_DAYS_LEFT, oid, row.lastday);
+    if (row.lastday !== null && row.lastday !== undefined) out.gauge(L4_PACKAGE_TIME_LEFT, oid, row.lastday * 86_400);
     out.gauge(L4_PACKAGE_RULES, oid, row.ruleCnt);
   }
   return out.build();

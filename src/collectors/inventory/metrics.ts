@@ -98,9 +98,10 @@ export const L4_PACKAGE_STATE = stateSet('edge_l4_package_state', 'Layer-4 packa
 export const L4_PACKAGE_EXPIRY = gauge('edge_l4_package_expiry_timestamp_seconds',
   'Layer-4 package expiry as a Unix timestamp (mday, platform zone); absent when mday is null.',
   'timestamp_seconds', ['oid'], L4, 'rows[].mday');
-export const L4_PACKAGE_DAYS_LEFT = gauge('edge_l4_package_days_left',
-  'Days until the layer-4 package expires, as the upstream reports them (lastday; negative once expired); absent when null.',
-  'days', ['oid'], L4, 'rows[].lastday');
+// Seconds, not days: Prometheus base units (promtool rejects a _days metric).
+export const L4_PACKAGE_TIME_LEFT = gauge('edge_l4_package_time_left_seconds',
+  'Time until the layer-4 package expires, from the whole days the upstream reports (lastday x 86400; negative once expired); absent when null.',
+  'seconds', ['oid'], L4, 'rows[].lastday');
 export const L4_PACKAGE_RULES = gauge('edge_l4_package_rules',
   'Forwarding rules configured on the layer-4 package.', 'rules', ['oid'], L4, 'rows[].ruleCnt');
 export const L4_PACKAGE_PORTS_USED = gauge('edge_l4_package_ports_used',
@@ -168,7 +169,7 @@ export const LIVE_QUALITY_LAST_REPORT = gauge('edge_live_quality_last_report_tim
 // ----------------------------------------------------------------- groups
 
 export const PACKAGE_FAMILIES = [PACKAGE_INFO] as const;
-export const L4_LIST_FAMILIES = [L4_PACKAGE_INFO, L4_PACKAGE_STATE, L4_PACKAGE_EXPIRY, L4_PACKAGE_DAYS_LEFT, L4_PACKAGE_RULES] as const;
+export const L4_LIST_FAMILIES = [L4_PACKAGE_INFO, L4_PACKAGE_STATE, L4_PACKAGE_EXPIRY, L4_PACKAGE_TIME_LEFT, L4_PACKAGE_RULES] as const;
 export const L4_DETAIL_FAMILIES = [L4_PACKAGE_PORTS_USED, L4_PACKAGE_PORTS] as const;
 export const DOMAIN_FAMILIES = [DOMAIN_INFO, DOMAIN_STATE, DOMAIN_SSL_ENABLED, DOMAIN_CERT_EXPIRY] as const;
 export const CERTIFICATE_FAMILIES = [CERTIFICATE_INFO, CERTIFICATE_STATUS, CERTIFICATE_EXPIRY] as const;

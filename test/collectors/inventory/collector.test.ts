@@ -66,7 +66,7 @@ describe('inventory collector against the simulator', () => {
     const expiring = l4.filter((p) => p.mday !== null);
     expect(expiring.length).toBeLessThan(l4.length);
     expect(of(M.L4_PACKAGE_EXPIRY)).toEqual(Object.fromEntries(expiring.map((p) => [p.oid, (p.mday ?? 0) / 1000])));
-    expect(of(M.L4_PACKAGE_DAYS_LEFT)).toEqual(Object.fromEntries(expiring.map((p) => [p.oid, Math.ceil(((p.mday ?? 0) - T0) / DAY)])));
+    expect(of(M.L4_PACKAGE_TIME_LEFT)).toEqual(Object.fromEntries(expiring.map((p) => [p.oid, Math.ceil(((p.mday ?? 0) - T0) / DAY) * 86_400])));
     const l4States = current(family(out, M.L4_PACKAGE_STATE), 'oid', 'state');
     for (const p of l4) expect(l4States.get(p.oid)).toEqual([L4_STATE_OF[String(p.activate)]]);
     expect(new Set(family(out, M.L4_PACKAGE_INFO).map((s) => `${s.labels.oid}/${s.labels.official}`))).toEqual(

@@ -23,7 +23,7 @@ describe('layer-4 list', () => {
       { name: M.L4_PACKAGE_INFO.name, labels: { oid: 'L4-1', name: '四层套餐', alias: 'l4-alias', official: 'false' }, value: 1 },
     ]);
     expect(family(out, M.L4_PACKAGE_EXPIRY)).toEqual([{ name: M.L4_PACKAGE_EXPIRY.name, labels: { oid: 'L4-1' }, value: secs(2026, 3, 1, 10, 30) }]);
-    expect(family(out, M.L4_PACKAGE_DAYS_LEFT).map((s) => s.value)).toEqual([-2]);
+    expect(family(out, M.L4_PACKAGE_TIME_LEFT).map((s) => s.value)).toEqual([-2 * 86_400]);
     expect(family(out, M.L4_PACKAGE_RULES).map((s) => s.value)).toEqual([5]);
   });
 
@@ -34,7 +34,7 @@ describe('layer-4 list', () => {
   ])('%s: no expiry and no days-left sample', (_, over) => {
     const out = convertLayer4List(listLayer4PackagesResponse.parse(paged([l4Row(over)], 1)).rows, tz);
     expect(family(out, M.L4_PACKAGE_EXPIRY)).toEqual([]);
-    expect(family(out, M.L4_PACKAGE_DAYS_LEFT)).toEqual([]);
+    expect(family(out, M.L4_PACKAGE_TIME_LEFT)).toEqual([]);
     expect(family(out, M.L4_PACKAGE_INFO)).toHaveLength(1);
     expect(out.issues).toEqual([]);
   });

@@ -1,0 +1,234 @@
+// The latest published series of every registered metric family: the SampleSink collectors publish into.
+import type { MetricDef, Sample, SampleSink } from '../../collectors/types.js';
+import { MetricDefinitionError, capLabelValue, metricDefProblems } from './naming.js';
+import { baseName, compareSeries, compareStrings, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
+
+export interface FamilyStoreOptions {
+  /** Longest label value kept, in UTF-16 code units including the '…' marker. Default 128. */
+  readonly maxLabelValueLength?: number;
+  /** Most series one family keeps; the rest are dropped and counted (see `publish`). Default 10000. */
+  readonly maxSeriesPerFamily?: number;
+}
+
+export const DEFAULT_MAX_LABEL_VALUE_LENGTH = 128;
+export const DEFAULT_MAX_SERIES_PER_FAMILY = 10_000;
+
+/** Why a published sample was not stored (the `reason` label of the rejected-samples self-metric). */
+export type RejectReason =
+  | 'unknown_family'
+  | 'wrong_type'
+  | 'wrong_family'
+  | 'owner_conflict'
+  | 'label_mismatch'
+  | 'invalid_value'
+  | 'duplicate_series';
+
+export interface FamilyStats {
+  readonly family: string;
+  /** Series currently exposed. */
+  readonly series: number;
+  /** Series the cap dropped, summed over every publish since start. */
+  readonly dropped: number;
+}
+
+interface FamilyState {
+  readonly def: MetricDef;
+  /** The collector that first published the family; others may not overwrite it. */
+  owner: string | undefined;
+  series: readonly SeriesSnapshot[];
+  dropped: number;
+}
+
+type Update = Parameters<SampleSink['publish']>[1];
+
+export class FamilyStore implements SampleSink {
+  private readonly families = new Map<string, FamilyState>();
+  private readonly rejected = new Map<RejectReason, number>();
+  private readonly maxLabelValueLength: number;
+  private readonly maxSeriesPerFamily: number;
+  private changes = 0;
+
+  constructor(options: FamilyStoreOptions = {}) {
+    this.maxLabelValueLength = positiveInteger('maxLabelValueLength', options.maxLabelValueLength ?? DEFAULT_MAX_LABEL_VALUE_LENGTH);
+    this.maxSeriesPerFamily = positiveInteger('maxSeriesPerFamily', options.maxSeriesPerFamily ?? DEFAULT_MAX_SERIES_PER_FAMILY);
+  }
+
+  /** Increases on every change, so a cached rendering knows when it is stale. */
+  get generation(): number {
+    return this.changes;
+  }
+
+  /**
+   * Adds families. Throws MetricDefinitionError listing every problem (and
+   * registers none of them) when a name or label breaks the naming rules, a
+   * name is taken by a different definition, or two families would produce
+   * the same sample name in OpenMetrics. Registering an identical def again is a no-op.
+   */
+  register(defs: readonly MetricDef[]): void {
+    const problems = defs.flatMap(metricDefProblems);
+    const merged = new Map<string, MetricDef>([...this.families].map(([name, state]) => [name, state.def]));
+    for (const def of defs) {
+      const existing = merged.get(def.name);
+      if (existing !== undefined && !sameDef(existing, def)) problems.push(`${def.name}: registered twice with different definitions`);
+      merged.set(def.name, def);
+    }
+    for (const def of merged.values()) {
+      const base = baseName(def);
+      if (base !== def.name && merged.has(base)) problems.push(`${def.name}: its OpenMetrics family name ${base} is another family`);
+    }
+    if (problems.length > 0) throw new MetricDefinitionError(problems);
+    for (const def of defs) {
+      if (!this.families.has(def.name)) this.families.set(def.name, { def, owner: undefined, series: [], dropped: 0 });
+    }
+    this.changes++;
+  }
+
+  /**
+   * Replaces all of `collector`'s counter series with `counters` (absolute
+   * values; a counter family of the collector absent from the update is
+   * emptied), and each gauge family in `gauges` wholesale. Samples that do not
+   * fit a registered family are rejected and counted, never stored.
+   */
+  publish(collector: string, update: Update): void {
+    const counters = new Map<FamilyState, Sample[]>();
+    for (const sample of update.counters) {
+      const state = this.claim(collector, sample.name, 'counter', 1);
+      if (state === undefined) continue;
+      const list = counters.get(state);
+      if (list === undefined) counters.set(state, [sample]);
+      else list.push(sample);
+    }
+    for (const state of this.families.values()) {
+      if (state.def.type === 'counter' && state.owner === collector && !counters.has(state)) state.series = [];
+    }
+    for (const [state, samples] of counters) this.replace(state, collector, samples);
+
+    for (const [name, samples] of update.gauges) {
+      const state = this.claim(collector, name, 'gauge', samples.length);
+      if (state === undefined) continue;
+      const own = samples.filter((s) => s.name === name);
+      this.reject('wrong_family', samples.length - own.length);
+      this.replace(state, collector, own);
+    }
+    this.changes++;
+  }
+
+  /** Registered families in name order with their current series (sorted by label values). */
+  snapshot(): readonly FamilySnapshot[] {
+    return [...this.families.values()]
+      .sort((a, b) => compareStrings(a.def.name, b.def.name))
+      .map((state) => ({ def: state.def, series: state.series }));
+  }
+
+  /** Series of `family` dropped by the series cap, summed over every publish. */
+  droppedSeries(family: string): number {
+    return this.families.get(family)?.dropped ?? 0;
+  }
+
+  /** Samples rejected since start, by reason. */
+  rejectedSamples(): ReadonlyMap<RejectReason, number> {
+    return this.rejected;
+  }
+
+  stats(): readonly FamilyStats[] {
+    return this.snapshot().map(({ def }) => {
+      const state = this.families.get(def.name);
+      return { family: def.name, series: state?.series.length ?? 0, dropped: state?.dropped ?? 0 };
+    });
+  }
+
+  private claim(collector: string, name: string, type: MetricDef['type'], count: number): FamilyState | undefined {
+    const state = this.families.get(name);
+    const reason: RejectReason | undefined =
+      state === undefined
+        ? 'unknown_family'
+        : state.def.type !== type
+          ? 'wrong_type'
+          : state.owner !== undefined && state.owner !== collector
+            ? 'owner_conflict'
+            : undefined;
+    if (reason !== undefined) {
+      this.reject(reason, count);
+      return undefined;
+    }
+    return state;
+  }
+
+  /**
+   * Over the cap, the first `maxSeriesPerFamily` series in label-value order
+   * are kept: the same series survive every cycle, so a counter never flickers
+   * in and out (which a by-value choice would cause and rate() would read as resets).
+   */
+  private replace(state: FamilyState, collector: string, samples: readonly Sample[]): void {
+    const byKey = new Map<string, SeriesSnapshot>();
+    for (const sample of samples) {
+      const labelValues = this.labelValues(state.def, sample.labels);
+      if (labelValues === undefined) {
+        this.reject('label_mismatch', 1);
+        continue;
+      }
+      if (!validValue(state.def.type, sample.value) || !validTimestamp(sample.timestampMs)) {
+        this.reject('invalid_value', 1);
+        continue;
+      }
+      // Label values are capped first, so two long values may now collide: the first one published wins.
+      const key = JSON.stringify(labelValues);
+      if (byKey.has(key)) {
+        this.reject('duplicate_series', 1);
+        continue;
+      }
+      byKey.set(
+        key,
+        sample.timestampMs === undefined
+          ? { labelValues, value: sample.value }
+          : { labelValues, value: sample.value, timestampMs: Math.round(sample.timestampMs) },
+      );
+    }
+    const series = [...byKey.values()].sort(compareSeries);
+    const over = series.length - this.maxSeriesPerFamily;
+    if (over > 0) state.dropped += over;
+    state.series = over > 0 ? series.slice(0, this.maxSeriesPerFamily) : series;
+    state.owner = collector;
+  }
+
+  /** The label values in the def's order, capped; undefined unless the label names match exactly. */
+  private labelValues(def: MetricDef, labels: Readonly<Record<string, string>>): string[] | undefined {
+    if (Object.keys(labels).length !== def.labels.length) return undefined;
+    const values: string[] = [];
+    for (const name of def.labels) {
+      const value = Object.hasOwn(labels, name) ? labels[name] : undefined;
+      if (typeof value !== 'string') return undefined;
+      values.push(capLabelValue(value, this.maxLabelValueLength));
+    }
+    return values;
+  }
+
+  private reject(reason: RejectReason, count: number): void {
+    if (count > 0) this.rejected.set(reason, (this.rejected.get(reason) ?? 0) + count);
+  }
+}
+
+/** Counters are finite and non-negative (OpenMetrics: a Total is never NaN); gauges may be anything. */
+function validValue(type: MetricDef['type'], value: number): boolean {
+  if (typeof value !== 'number') return false;
+  return type === 'gauge' || (Number.isFinite(value) && value >= 0);
+}
+
+function validTimestamp(ms: number | undefined): boolean {
+  return ms === undefined || Number.isFinite(ms);
+}
+
+function sameDef(a: MetricDef, b: MetricDef): boolean {
+  return (
+    a.type === b.type &&
+    a.help === b.help &&
+    a.unit === b.unit &&
+    a.labels.length === b.labels.length &&
+    a.labels.every((label, i) => label === b.labels[i])
+  );
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
+}

@@ -1,0 +1,127 @@
+// The exporter's own metrics as constants: self-metrics.ts builds the instruments and docs.ts the table from them.
+
+export interface SelfMetricDef {
+  readonly name: string;
+  readonly type: 'counter' | 'gauge' | 'histogram';
+  readonly help: string;
+  /** Base unit for the docs; a count's unit names what is counted. */
+  readonly unit: string;
+  readonly labels: readonly string[];
+  /** Histogram bucket upper bounds, in the metric's unit. */
+  readonly buckets?: readonly number[];
+}
+
+/** Collector runs last from well under a second (inventory) to tens of seconds (1,000-domain cycles). */
+const RUN_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30, 60, 120, 300] as const;
+/** One upstream request: tens of milliseconds when healthy, up to the client timeout when not. */
+const REQUEST_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
+
+export const SELF_METRICS = {
+  collectorUp: {
+    name: 'edge_exporter_collector_up',
+    type: 'gauge',
+    help: 'Whether the last run of the collector succeeded (1) or failed (0).',
+    unit: 'boolean',
+    labels: ['collector'],
+  },
+  collectorLastSuccess: {
+    name: 'edge_exporter_collector_last_success_timestamp_seconds',
+    type: 'gauge',
+    help: 'Unix time at which the last successful run of the collector finished.',
+    unit: 'timestamp_seconds',
+    labels: ['collector'],
+  },
+  collectorLastRunDuration: {
+    name: 'edge_exporter_collector_last_run_duration_seconds',
+    type: 'gauge',
+    help: 'Duration of the last run of the collector, successful or not.',
+    unit: 'seconds',
+    labels: ['collector'],
+  },
+  collectorRunDuration: {
+    name: 'edge_exporter_collector_run_duration_seconds',
+    type: 'histogram',
+    help: 'Durations of the collector runs, successful or not.',
+    unit: 'seconds',
+    labels: ['collector'],
+    buckets: RUN_BUCKETS,
+  },
+  collectorDataLag: {
+    name: 'edge_exporter_collector_data_lag_seconds',
+    type: 'gauge',
+    help: 'At the end of the last successful run, seconds since the end of the newest bucket the collector counted or saw settled.',
+    unit: 'seconds',
+    labels: ['collector'],
+  },
+  collectorRuns: {
+    name: 'edge_exporter_collector_runs_total',
+    type: 'counter',
+    help: 'Collector runs, by outcome (success or error).',
+    unit: 'runs',
+    labels: ['collector', 'outcome'],
+  },
+  upstreamRequests: {
+    name: 'edge_exporter_upstream_requests_total',
+    type: 'counter',
+    help: 'Requests made to the upstream API, by operation and outcome.',
+    unit: 'requests',
+    labels: ['operation', 'outcome'],
+  },
+  upstreamRequestDuration: {
+    name: 'edge_exporter_upstream_request_duration_seconds',
+    type: 'histogram',
+    help: 'Durations of the requests made to the upstream API, by operation.',
+    unit: 'seconds',
+    labels: ['operation'],
+    buckets: REQUEST_BUCKETS,
+  },
+  upstreamRetries: {
+    name: 'edge_exporter_upstream_retries_total',
+    type: 'counter',
+    help: 'Upstream requests retried after a retryable failure, by operation.',
+    unit: 'retries',
+    labels: ['operation'],
+  },
+  upstreamRateLimitWaits: {
+    name: 'edge_exporter_upstream_rate_limit_waits_total',
+    type: 'counter',
+    help: 'Upstream requests that waited for the client rate limiter, by operation.',
+    unit: 'waits',
+    labels: ['operation'],
+  },
+  series: {
+    name: 'edge_exporter_series',
+    type: 'gauge',
+    help: 'Series currently exposed per metric family.',
+    unit: 'series',
+    labels: ['family'],
+  },
+  seriesDropped: {
+    name: 'edge_exporter_series_dropped_total',
+    type: 'counter',
+    help: 'Series dropped by the per-family series cap, counted again on every publish that drops them.',
+    unit: 'series',
+    labels: ['family'],
+  },
+  samplesRejected: {
+    name: 'edge_exporter_samples_rejected_total',
+    type: 'counter',
+    help: 'Published samples not stored (unknown family, label set not matching the definition, invalid value, ...), by reason.',
+    unit: 'samples',
+    labels: ['reason'],
+  },
+  buildInfo: {
+    name: 'edge_exporter_build_info',
+    type: 'gauge',
+    help: 'Always 1; the labels carry the exporter and Node.js versions.',
+    unit: 'info',
+    labels: ['version', 'node_version'],
+  },
+} as const satisfies Record<string, SelfMetricDef>;
+
+/** prom-client default metrics left out: gauges named `_total` (promtool rejects them) that only sum their per-type siblings. */
+export const EXCLUDED_PROCESS_METRICS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+] as const;

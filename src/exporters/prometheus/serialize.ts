@@ -1,0 +1,157 @@
+// Pure rendering of metric families in the Prometheus text format 0.0.4 and OpenMetrics 1.0.0.
+import type { MetricDef, Unit } from '../../collectors/types.js';
+
+export type ExpositionFormat = 'text' | 'openmetrics';
+
+export const CONTENT_TYPES: Readonly<Record<ExpositionFormat, string>> = {
+  text: 'text/plain; version=0.0.4; charset=utf-8',
+  openmetrics: 'application/openmetrics-text; version=1.0.0; charset=utf-8',
+};
+
+/**
+ * Terminates a whole OpenMetrics exposition. Not part of `serialize`: the
+ * exposition also carries the self-metrics, and exactly one EOF ends it all.
+ */
+export const OPENMETRICS_EOF = '# EOF\n';
+
+/** The parts of a MetricDef the exposition needs. */
+export type FamilyDef = Pick<MetricDef, 'name' | 'type' | 'help' | 'unit' | 'labels'>;
+
+export interface SeriesSnapshot {
+  /** Values of `def.labels`, in the same order. */
+  readonly labelValues: readonly string[];
+  readonly value: number;
+  readonly timestampMs?: number;
+}
+
+export interface FamilySnapshot {
+  readonly def: FamilyDef;
+  readonly series: readonly SeriesSnapshot[];
+}
+
+/**
+ * Base units OpenMetrics may announce in `# UNIT`, when they are also the
+ * suffix of the family name. Counts (requests, events, info, state, ...) are
+ * not units, and days are not a base unit.
+ */
+const OPENMETRICS_UNITS: Partial<Record<Unit, string>> = {
+  bytes: 'bytes',
+  bits_per_second: 'bits_per_second',
+  seconds: 'seconds',
+  timestamp_seconds: 'seconds',
+  ratio: 'ratio',
+};
+
+/**
+ * Renders the families sorted by name, each family's series sorted by label
+ * values, so equal input gives byte-identical output. Families without series
+ * are left out entirely (as client_golang's gatherer does): a family a config
+ * disabled should not appear as empty metadata. No `# EOF` (see OPENMETRICS_EOF).
+ */
+export function serialize(families: readonly FamilySnapshot[], options: { readonly format: ExpositionFormat }): string {
+  const open = options.format === 'openmetrics';
+  const out: string[] = [];
+  const sorted = [...families].sort((a, b) => compareStrings(a.def.name, b.def.name));
+  for (const family of sorted) {
+    if (family.series.length === 0) continue;
+    if (open) writeOpenMetricsHeader(out, family.def);
+    else writeTextHeader(out, family.def);
+    const sampleName = open && family.def.type === 'counter' ? `${baseName(family.def)}_total` : family.def.name;
+    // Label names are fixed per family: `name{a="` , `",b="` and `"}` are built once.
+    const prefixes = family.def.labels.map((label, i) => `${i === 0 ? `${sampleName}{` : '",'}${label}="`);
+    const close = prefixes.length === 0 ? sampleName : '"}';
+    for (const s of sortedSeries(family.series)) {
+      let line = '';
+      for (let i = 0; i < prefixes.length; i++) line += prefixes[i] + escapeLabelValue(s.labelValues[i] ?? '');
+      line += `${close} ${formatValue(s.value)}`;
+      if (s.timestampMs !== undefined) {
+        line += ` ${open ? formatOpenMetricsTimestamp(s.timestampMs) : String(Math.round(s.timestampMs))}`;
+      }
+      out.push(`${line}\n`);
+    }
+  }
+  return out.join('');
+}
+
+/** The store hands series over sorted already; check in one pass before paying for a copy and a sort. */
+function sortedSeries(series: readonly SeriesSnapshot[]): readonly SeriesSnapshot[] {
+  for (let i = 1; i < series.length; i++) {
+    const previous = series[i - 1];
+    const current = series[i];
+    if (previous !== undefined && current !== undefined && compareSeries(previous, current) > 0) return [...series].sort(compareSeries);
+  }
+  return series;
+}
+
+function writeTextHeader(out: string[], def: FamilyDef): void {
+  out.push(`# HELP ${def.name} ${escapeTextHelp(def.help)}\n# TYPE ${def.name} ${def.type}\n`);
+}
+
+// OpenMetrics: metadata in the recommended order TYPE, UNIT, HELP, named after
+// the family (a counter's family name has no `_total`).
+function writeOpenMetricsHeader(out: string[], def: FamilyDef): void {
+  const name = baseName(def);
+  out.push(`# TYPE ${name} ${def.type}\n`);
+  const unit = OPENMETRICS_UNITS[def.unit];
+  if (unit !== undefined && name.endsWith(`_${unit}`)) out.push(`# UNIT ${name} ${unit}\n`);
+  out.push(`# HELP ${name} ${escapeOpenMetricsString(def.help)}\n`);
+}
+
+/** The OpenMetrics MetricFamily name: a counter's name without `_total`. */
+export function baseName(def: Pick<MetricDef, 'name' | 'type'>): string {
+  return def.type === 'counter' && def.name.endsWith('_total') ? def.name.slice(0, -'_total'.length) : def.name;
+}
+
+const LABEL_SPECIALS = /[\\"\n]/;
+
+/** Label values, both formats: backslash, double quote and line feed. */
+export function escapeLabelValue(value: string): string {
+  if (!LABEL_SPECIALS.test(value)) return value;
+  return value.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
+}
+
+/** Text 0.0.4 HELP: only backslash and line feed are escapes there. */
+export function escapeTextHelp(help: string): string {
+  return help.replace(/[\\\n]/g, (c) => (c === '\n' ? '\\n' : '\\\\'));
+}
+
+/** OpenMetrics escaped-string (HELP): a raw `"` is not a normal-char either. */
+export function escapeOpenMetricsString(help: string): string {
+  return escapeLabelValue(help);
+}
+
+/**
+ * Both formats read the same numbers: integers print without exponent below
+ * 1e21 (JavaScript's shortest round-trip form), and the specials are spelled
+ * as the OpenMetrics ABNF and Go's ParseFloat both accept.
+ */
+export function formatValue(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Infinity) return '+Inf';
+  if (value === -Infinity) return '-Inf';
+  return String(value);
+}
+
+/** OpenMetrics timestamps are seconds; printed exactly from whole milliseconds. */
+export function formatOpenMetricsTimestamp(ms: number): string {
+  const whole = Math.round(ms);
+  const abs = Math.abs(whole);
+  const seconds = Math.floor(abs / 1000);
+  const millis = abs % 1000;
+  const fraction = millis === 0 ? '' : `.${String(millis).padStart(3, '0').replace(/0+$/, '')}`;
+  return `${whole < 0 ? '-' : ''}${seconds}${fraction}`;
+}
+
+export function compareSeries(a: SeriesSnapshot, b: SeriesSnapshot): number {
+  const n = Math.min(a.labelValues.length, b.labelValues.length);
+  for (let i = 0; i < n; i++) {
+    const c = compareStrings(a.labelValues[i] ?? '', b.labelValues[i] ?? '');
+    if (c !== 0) return c;
+  }
+  return a.labelValues.length - b.labelValues.length;
+}
+
+/** Code-unit order: locale-independent, so output never depends on the host. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

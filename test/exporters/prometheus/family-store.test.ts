@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import type { Sample } from '../../../src/collectors/types.js';
+import { FamilyStore, type RejectReason } from '../../../src/exporters/prometheus/family-store.js';
+import { MetricDefinitionError } from '../../../src/exporters/prometheus/naming.js';
+import { def, sample } from './fixtures.js';
+
+const requests = def('edge_domain_requests_total', 'counter', ['domain'], 'requests');
+const traffic = def('edge_domain_traffic_bytes_total', 'counter', ['domain', 'source'], 'bytes');
+const topn = def('edge_topn_requests', 'gauge', ['dimension', 'key'], 'requests');
+const bandwidth = def('edge_domain_bandwidth_bits_per_second', 'gauge', ['domain'], 'bits_per_second');
+
+function store(options?: ConstructorParameters<typeof FamilyStore>[0]): FamilyStore {
+  const s = new FamilyStore(options);
+  s.register([requests, traffic, topn, bandwidth]);
+  return s;
+}
+
+const noGauges = new Map<string, readonly Sample[]>();
+const gauges = (name: string, samples: readonly Sample[]) => new Map([[name, samples]]);
+
+/** family -> "label values=value" lines, for compact expectations. */
+function view(s: FamilyStore, family: string): string[] {
+  const f = s.snapshot().find((x) => x.def.name === family);
+  return (f?.series ?? []).map((x) => `${x.labelValues.join(',')}=${x.value}`);
+}
+
+describe('FamilyStore.publish', () => {
+  it('stores counters as the absolute values given, replacing the previous ones', () => {
+    const s = store();
+    s.publish('access', { counters: [sample(requests.name, { domain: 'a' }, 10)], gauges: noGauges });
+    s.publish('access', { counters: [sample(requests.name, { domain: 'a' }, 15), sample(requests.name, { domain: 'b' }, 1)], gauges: noGauges });
+    expect(view(s, requests.name)).toEqual(['a=15', 'b=1']);
+  });
+
+  it("replaces all of the collector's counter series: a counter family it no longer sends is emptied", () => {
+    const s = store();
+    s.publish('access', {
+      counters: [sample(requests.name, { domain: 'a' }, 1), sample(traffic.name, { domain: 'a', source: 'edge' }, 5)],
+      gauges: noGauges,
+    });
+    s.publish('access', { counters: [sample(requests.name, { domain: 'a' }, 2)], gauges: noGauges });
+    expect(view(s, requests.name)).toEqual(['a=2']);
+    expect(view(s, traffic.name)).toEqual([]);
+  });
+
+  it('replaces a gauge family wholesale: a top-N key that drops out disappears', () => {
+    const s = store();
+    const top = (keys: string[]) => keys.map((key, i) => sample(topn.name, { dimension: 'url', key }, 100 - i));
+    s.publish('topn', { counters: [], gauges: gauges(topn.name, top(['/a', '/b', '/c'])) });
+    s.publish('topn', { counters: [], gauges: gauges(topn.name, top(['/c', '/d'])) });
+    expect(view(s, topn.name)).toEqual(['url,/c=100', 'url,/d=99']);
+  });
+
+  it('leaves gauge families not in the update as they were', () => {
+    const s = store();
+    s.publish('inv', { counters: [], gauges: gauges(bandwidth.name, [sample(bandwidth.name, { domain: 'a' }, 3)]) });
+    s.publish('inv', { counters: [], gauges: new Map() });
+    expect(view(s, bandwidth.name)).toEqual(['a=3']);
+  });
+
+  it('keeps a family with the collector that first published it', () => {
+    const s = store();
+    s.publish('one', { counters: [], gauges: gauges(bandwidth.name, [sample(bandwidth.name, { domain: 'a' }, 1)]) });
+    s.publish('two', { counters: [], gauges: gauges(bandwidth.name, [sample(bandwidth.name, { domain: 'b' }, 2)]) });
+    s.publish('two', { counters: [sample(requests.name, { domain: 'x' }, 1)], gauges: noGauges });
+    s.publish('one', { counters: [], gauges: noGauges });
+    expect(view(s, bandwidth.name)).toEqual(['a=1']);
+    expect(view(s, requests.name)).toEqual(['x=1']);
+    expect(s.rejectedSamples().get('owner_conflict')).toBe(1);
+  });
+
+  it('caps label values, and counts values that collide after the cap as duplicates', () => {
+    const s = store({ maxLabelValueLength: 8 });
+    s.publish('topn', {
+      counters: [],
+      gauges: gauges(topn.name, [
+        sample(topn.name, { dimension: 'url', key: '/very/long/one' }, 1),
+        sample(topn.name, { dimension: 'url', key: '/very/long/two' }, 2),
+      ]),
+    });
+    expect(view(s, topn.name)).toEqual(['url,/very/l…=1']);
+    expect(s.rejectedSamples().get('duplicate_series')).toBe(1);
+  });
+
+  it('keeps the first N series in label order over the cap, the same ones every cycle, and counts the drops', () => {
+    const s = store({ maxSeriesPerFamily: 2 });
+    const counters = ['d', 'b', 'a', 'c'].map((domain) => sample(requests.name, { domain }, 1));
+    s.publish('access', { counters, gauges: noGauges });
+    expect(view(s, requests.name)).toEqual(['a=1', 'b=1']);
+    expect(s.droppedSeries(requests.name)).toBe(2);
+    s.publish('access', { counters: [...counters].reverse(), gauges: noGauges });
+    expect(view(s, requests.name)).toEqual(['a=1', 'b=1']);
+    expect(s.droppedSeries(requests.name)).toBe(4);
+    expect(s.stats().find((x) => x.family === requests.name)).toEqual({ family: requests.name, series: 2, dropped: 4 });
+    expect(s.droppedSeries(topn.name)).toBe(0);
+  });
+
+  const REJECTIONS: readonly [string, () => Parameters<FamilyStore['publish']>[1], RejectReason, number][] = [
+    ['an unknown counter family', () => ({ counters: [sample('edge_nope_total', {}, 1)], gauges: noGauges }), 'unknown_family', 1],
+    ['an unknown gauge family', () => ({ counters: [], gauges: gauges('edge_nope', [sample('edge_nope', {}, 1), sample('edge_nope', {}, 2)]) }), 'unknown_family', 2],
+    ['a gauge family sent as counters', () => ({ counters: [sample(bandwidth.name, { domain: 'a' }, 1)], gauges: noGauges }), 'wrong_type', 1],
+    ['a counter family sent as gauges', () => ({ counters: [], gauges: gauges(requests.name, [sample(requests.name, { domain: 'a' }, 1)]) }), 'wrong_type', 1],
+    ['a sample filed under another gauge family', () => ({ counters: [], gauges: gauges(bandwidth.name, [sample(topn.name, { dimension: 'u', key: 'k' }, 1)]) }), 'wrong_family', 1],
+    ['a missing label', () => ({ counters: [sample(traffic.name, { domain: 'a' }, 1)], gauges: noGauges }), 'label_mismatch', 1],
+    ['an extra label', () => ({ counters: [sample(requests.name, { domain: 'a', instance: 'x' }, 1)], gauges: noGauges }), 'label_mismatch', 1],
+    ['a misspelt label', () => ({ counters: [sample(requests.name, { domian: 'a' }, 1)], gauges: noGauges }), 'label_mismatch', 1],
+    ['a negative counter', () => ({ counters: [sample(requests.name, { domain: 'a' }, -1)], gauges: noGauges }), 'invalid_value', 1],
+    ['a NaN counter', () => ({ counters: [sample(requests.name, { domain: 'a' }, NaN)], gauges: noGauges }), 'invalid_value', 1],
+    ['an infinite counter', () => ({ counters: [sample(requests.name, { domain: 'a' }, Infinity)], gauges: noGauges }), 'invalid_value', 1],
+    ['a NaN timestamp', () => ({ counters: [sample(requests.name, { domain: 'a' }, 1, NaN)], gauges: noGauges }), 'invalid_value', 1],
+    ['the same series twice', () => ({ counters: [sample(requests.name, { domain: 'a' }, 1), sample(requests.name, { domain: 'a' }, 2)], gauges: noGauges }), 'duplicate_series', 1],
+  ];
+
+  it.each(REJECTIONS)('rejects and counts %s, and never stores it', (_, update, reason, count) => {
+    const s = store();
+    s.publish('c', update());
+    expect(Object.fromEntries(s.rejectedSamples())).toEqual({ [reason]: count });
+    const stored = s.snapshot().flatMap((f) => f.series.map((x) => `${f.def.name}:${x.labelValues.join(',')}=${x.value}`));
+    // Only the first of two identical series survives; nothing else rejected is stored.
+    expect(stored).toEqual(reason === 'duplicate_series' ? [`${requests.name}:a=1`] : []);
+  });
+
+  it('accepts NaN and infinite gauges (the serializer spells them)', () => {
+    const s = store();
+    const values = [NaN, Infinity, -Infinity, -3];
+    s.publish('g', { counters: [], gauges: gauges(bandwidth.name, values.map((v, i) => sample(bandwidth.name, { domain: `d${i}` }, v))) });
+    expect(view(s, bandwidth.name)).toEqual(['d0=NaN', 'd1=Infinity', 'd2=-Infinity', 'd3=-3']);
+  });
+
+  it('keeps timestamps (rounded to whole milliseconds)', () => {
+    const s = store();
+    s.publish('c', { counters: [sample(requests.name, { domain: 'a' }, 1, 1700000000123.6)], gauges: noGauges });
+    expect(s.snapshot().find((f) => f.def.name === requests.name)?.series[0]?.timestampMs).toBe(1700000000124);
+  });
+
+  it('advances the generation on every publish and register', () => {
+    const s = new FamilyStore();
+    const g0 = s.generation;
+    s.register([requests]);
+    s.publish('c', { counters: [], gauges: noGauges });
+    expect(s.generation).toBe(g0 + 2);
+  });
+});
+
+describe('FamilyStore.register', () => {
+  it('is idempotent for an identical definition', () => {
+    const s = store();
+    expect(() => s.register([requests])).not.toThrow();
+    expect(s.snapshot().map((f) => f.def.name)).toEqual([
+      'edge_domain_bandwidth_bits_per_second',
+      'edge_domain_requests_total',
+      'edge_domain_traffic_bytes_total',
+      'edge_topn_requests',
+    ]);
+  });
+
+  it.each([
+    ['a reserved label', [def('edge_x', 'gauge', ['job'])], /"job" is reserved/],
+    ['an invalid label name', [def('edge_x', 'gauge', ['a-b'])], /must match/],
+    ['a counter without _total', [def('edge_x', 'counter', [])], /_total/],
+    ['a different definition under a taken name', [def('edge_domain_requests_total', 'counter', ['host'])], /registered twice/],
+    ['an OpenMetrics name clash', [def('edge_domain_requests', 'gauge', [])], /OpenMetrics family name/],
+  ])('rejects %s, registering none of the batch', (_, defs, problem) => {
+    const s = store();
+    const before = s.snapshot().length;
+    let error: unknown;
+    try {
+      s.register([def('edge_fine', 'gauge', []), ...defs]);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(MetricDefinitionError);
+    expect(error instanceof MetricDefinitionError && error.problems.some((p) => problem.test(p))).toBe(true);
+    expect(error instanceof MetricDefinitionError && error.code).toBe('EDGE_METRIC_DEF_INVALID');
+    expect(s.snapshot()).toHaveLength(before);
+  });
+
+  it.each([
+    ['maxLabelValueLength', { maxLabelValueLength: 0 }],
+    ['maxSeriesPerFamily', { maxSeriesPerFamily: 1.5 }],
+  ])('rejects a bad %s', (_, options) => {
+    expect(() => new FamilyStore(options)).toThrow(RangeError);
+  });
+});

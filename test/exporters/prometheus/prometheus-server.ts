@@ -1,0 +1,104 @@
+// Starts a real Prometheus (Debian's package) scraping given targets, and reads its HTTP API.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface ScrapeJob {
+  readonly name: string;
+  readonly target: string;
+  readonly path: string;
+}
+
+export interface TargetState {
+  readonly job: string;
+  readonly health: string;
+  readonly lastError: string;
+}
+
+export interface RunningPrometheus {
+  readonly url: string;
+  /** Waits until every job has been scraped at least once; returns the targets' state. */
+  waitForScrapes(timeoutMs: number): Promise<TargetState[]>;
+  query(promql: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]>;
+  /** GET an API path (under /api/v1) and return its `data`. */
+  api<T>(path: string): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export async function startPrometheus(jobs: readonly ScrapeJob[]): Promise<RunningPrometheus> {
+  const bin = process.env.PROMETHEUS ?? 'prometheus';
+  const dir = await mkdtemp(join(tmpdir(), 'edge-exporter-prom-'));
+  const config = [
+    'global: { scrape_interval: 1s, scrape_timeout: 1s }',
+    'scrape_configs:',
+    ...jobs.map((j) => `  - { job_name: ${j.name}, metrics_path: ${j.path}, static_configs: [{ targets: ['${j.target}'] }] }`),
+  ].join('\n');
+  await writeFile(join(dir, 'prometheus.yml'), config);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(bin, [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'ENOENT' ? new Error(`${bin} not found: run scripts/install-test-deps.sh (Debian package "prometheus")`, { cause: error }) : error),
+    );
+  });
+
+  const api = async <T>(path: string): Promise<T> => {
+    const response = await fetch(`${url}${path}`);
+    const body = (await response.json()) as { status: string; data: T; error?: string };
+    if (body.status !== 'success') throw new Error(`Prometheus API ${path}: ${body.error ?? response.status}`);
+    return body.data;
+  };
+
+  return {
+    url,
+    async waitForScrapes(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const targets = await api<{ activeTargets: { labels: Record<string, string>; health: string; lastError: string }[] }>('/api/v1/targets').catch(() => undefined);
+        const scraped = targets?.activeTargets.filter((t) => t.health !== 'unknown') ?? [];
+        if (targets !== undefined && scraped.length === jobs.length) {
+          return scraped.map((t) => ({ job: t.labels.job ?? '', health: t.health, lastError: t.lastError }));
+        }
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`Prometheus did not scrape every job in time; its log:\n${log}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    },
+    async query(promql) {
+      const data = await api<{ result: { metric: Record<string, string>; value: [number, string] }[] }>(`/api/v1/query?query=${encodeURIComponent(promql)}`);
+      return data.result;
+    },
+    api: (path) => api(`/api/v1${path}`),
+    async stop() {
+      await stopChild(child);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

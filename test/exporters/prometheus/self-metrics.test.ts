@@ -1,0 +1,136 @@
+import { register as globalRegistry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import { FamilyStore } from '../../../src/exporters/prometheus/family-store.js';
+import { SELF_METRICS } from '../../../src/exporters/prometheus/self-metric-defs.js';
+import { SelfMetrics } from '../../../src/exporters/prometheus/self-metrics.js';
+import { def, sample } from './fixtures.js';
+
+const requests = def('edge_domain_requests_total', 'counter', ['domain'], 'requests');
+
+function setup() {
+  const store = new FamilyStore({ maxSeriesPerFamily: 1 });
+  store.register([requests]);
+  const self = new SelfMetrics({ families: store, version: '1.2.3', processMetrics: false });
+  return { store, self };
+}
+
+/** Sample lines of the text rendering, without comments. */
+async function samples(self: SelfMetrics): Promise<string[]> {
+  return (await self.render('text')).split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+describe('SelfMetrics', () => {
+  it('records a successful run', async () => {
+    const { self } = setup();
+    self.recordRun({ collector: 'access', ok: true, durationSeconds: 1.5, finishedAtMs: 1_700_000_000_500, newestBucketEndMs: 1_699_999_700_000, nowMs: 1_700_000_000_500 });
+    const lines = await samples(self);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'edge_exporter_collector_up{collector="access"} 1',
+        'edge_exporter_collector_last_success_timestamp_seconds{collector="access"} 1700000000.5',
+        'edge_exporter_collector_last_run_duration_seconds{collector="access"} 1.5',
+        'edge_exporter_collector_data_lag_seconds{collector="access"} 300.5',
+        'edge_exporter_collector_runs_total{collector="access",outcome="success"} 1',
+        'edge_exporter_collector_runs_total{collector="access",outcome="error"} 0',
+        'edge_exporter_collector_run_duration_seconds_bucket{le="2.5",collector="access"} 1',
+        'edge_exporter_collector_run_duration_seconds_count{collector="access"} 1',
+      ]),
+    );
+  });
+
+  it('keeps the last success and the lag when a run fails', async () => {
+    const { self } = setup();
+    self.recordRun({ collector: 'usage', ok: true, durationSeconds: 1, finishedAtMs: 1_000_000, newestBucketEndMs: 940_000, nowMs: 1_000_000 });
+    self.recordRun({ collector: 'usage', ok: false, durationSeconds: 9, finishedAtMs: 2_000_000, nowMs: 2_000_000 });
+    const lines = await samples(self);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'edge_exporter_collector_up{collector="usage"} 0',
+        'edge_exporter_collector_last_success_timestamp_seconds{collector="usage"} 1000',
+        'edge_exporter_collector_data_lag_seconds{collector="usage"} 60',
+        'edge_exporter_collector_last_run_duration_seconds{collector="usage"} 9',
+        'edge_exporter_collector_runs_total{collector="usage",outcome="success"} 1',
+        'edge_exporter_collector_runs_total{collector="usage",outcome="error"} 1',
+      ]),
+    );
+  });
+
+  it("takes the poller's RunReport (cycle start + duration) as a run", async () => {
+    const { self } = setup();
+    self.onRun({ collector: 'topn', ok: true, now: 1_000_000, durationMs: 2_500, partialErrors: 0, newestBucketEndMs: 942_500 });
+    expect(await samples(self)).toEqual(
+      expect.arrayContaining([
+        'edge_exporter_collector_last_success_timestamp_seconds{collector="topn"} 1002.5',
+        'edge_exporter_collector_last_run_duration_seconds{collector="topn"} 2.5',
+        'edge_exporter_collector_data_lag_seconds{collector="topn"} 60',
+      ]),
+    );
+  });
+
+  it('records upstream requests, retries and rate-limit waits by plain operation strings', async () => {
+    const { self } = setup();
+    self.recordUpstream({ operation: 'describeL7DataV2', outcome: 'success', durationSeconds: 0.04 });
+    self.recordUpstream({ operation: 'describeL7DataV2', outcome: 'http_error', durationSeconds: 0.3 });
+    self.recordRetry('describeL7DataV2');
+    self.recordRateLimitWait('getPackages');
+    const lines = await samples(self);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'edge_exporter_upstream_requests_total{operation="describeL7DataV2",outcome="success"} 1',
+        'edge_exporter_upstream_requests_total{operation="describeL7DataV2",outcome="http_error"} 1',
+        'edge_exporter_upstream_request_duration_seconds_bucket{le="0.05",operation="describeL7DataV2"} 1',
+        'edge_exporter_upstream_request_duration_seconds_count{operation="describeL7DataV2"} 2',
+        'edge_exporter_upstream_retries_total{operation="describeL7DataV2"} 1',
+        'edge_exporter_upstream_rate_limit_waits_total{operation="getPackages"} 1',
+      ]),
+    );
+  });
+
+  it('reads series, dropped series and rejected samples from the store when scraped', async () => {
+    const { store, self } = setup();
+    expect(await samples(self)).toEqual(
+      expect.arrayContaining(['edge_exporter_series{family="edge_domain_requests_total"} 0', 'edge_exporter_series_dropped_total{family="edge_domain_requests_total"} 0']),
+    );
+    const counters = ['a', 'b', 'c'].map((domain) => sample(requests.name, { domain }, 1));
+    store.publish('access', { counters: [...counters, sample('edge_nope_total', {}, 1)], gauges: new Map() });
+    expect(await samples(self)).toEqual(
+      expect.arrayContaining([
+        'edge_exporter_series{family="edge_domain_requests_total"} 1',
+        'edge_exporter_series_dropped_total{family="edge_domain_requests_total"} 2',
+        'edge_exporter_samples_rejected_total{reason="unknown_family"} 1',
+      ]),
+    );
+  });
+
+  it('exposes build info', async () => {
+    const { self } = setup();
+    expect(await samples(self)).toContain(`edge_exporter_build_info{version="1.2.3",node_version="${process.version}"} 1`);
+  });
+
+  it('renders OpenMetrics without # EOF, and the text format keeps _total after an OpenMetrics scrape', async () => {
+    const { self } = setup();
+    self.recordRetry('getPackages');
+    const open = await self.render('openmetrics');
+    expect(open).toContain('# TYPE edge_exporter_upstream_retries counter\n');
+    expect(open).toContain('edge_exporter_upstream_retries_total{operation="getPackages"} 1\n');
+    expect(open).not.toContain('# EOF');
+    const text = await self.render('text');
+    expect(text).toContain('# TYPE edge_exporter_upstream_retries_total counter\n');
+    expect(text).toContain('edge_exporter_upstream_retries_total{operation="getPackages"} 1\n');
+  });
+
+  it('registers every SELF_METRICS constant, in its own registries (not the global one)', async () => {
+    const { self } = setup();
+    const text = await self.render('text');
+    for (const m of Object.values(SELF_METRICS)) expect(text).toContain(`# TYPE ${m.name} ${m.type}\n`);
+    expect(await globalRegistry.metrics()).not.toContain('edge_exporter_');
+  });
+
+  it('adds process metrics, without the _total-named gauges promtool rejects', async () => {
+    const store = new FamilyStore();
+    const text = await new SelfMetrics({ families: store, version: '1' }).render('text');
+    expect(text).toContain('# TYPE process_cpu_seconds_total counter');
+    expect(text).toContain('# TYPE nodejs_heap_size_used_bytes gauge');
+    expect(text).not.toContain('nodejs_active_handles_total');
+  });
+});

@@ -1,0 +1,233 @@
+// Golden expositions written by hand from the text 0.0.4 and OpenMetrics 1.0.0 specifications.
+import { describe, expect, it } from 'vitest';
+import {
+  formatOpenMetricsTimestamp,
+  formatValue,
+  serialize,
+  type FamilyDef,
+  type FamilySnapshot,
+  type SeriesSnapshot,
+} from '../../../src/exporters/prometheus/serialize.js';
+
+const requests: FamilyDef = { name: 'edge_domain_requests_total', type: 'counter', help: 'Requests served.', unit: 'requests', labels: ['domain'] };
+const traffic: FamilyDef = { name: 'edge_domain_traffic_bytes_total', type: 'counter', help: 'Bytes served.', unit: 'bytes', labels: ['domain', 'source'] };
+const requestTime: FamilyDef = { name: 'edge_domain_request_time_seconds', type: 'gauge', help: 'Average request time.', unit: 'seconds', labels: ['domain'] };
+const expiry: FamilyDef = { name: 'edge_certificate_expiry_timestamp_seconds', type: 'gauge', help: 'Expiry.', unit: 'timestamp_seconds', labels: [] };
+const daysLeft: FamilyDef = { name: 'edge_l4_package_days_left', type: 'gauge', help: 'Days left.', unit: 'days', labels: ['oid'] };
+const info: FamilyDef = { name: 'edge_package_info', type: 'gauge', help: 'Packages.', unit: 'info', labels: ['package', 'name'] };
+const attack: FamilyDef = { name: 'edge_cc_attack_requests_total', type: 'counter', help: 'Attack requests.', unit: 'requests', labels: [] };
+const level: FamilyDef = { name: 'edge_test_level', type: 'gauge', help: 'A level.', unit: 'count', labels: [] };
+
+const s = (labelValues: string[], value: number, timestampMs?: number): SeriesSnapshot =>
+  timestampMs === undefined ? { labelValues, value } : { labelValues, value, timestampMs };
+const fam = (def: FamilyDef, ...series: SeriesSnapshot[]): FamilySnapshot => ({ def, series });
+
+interface Golden {
+  readonly name: string;
+  readonly families: readonly FamilySnapshot[];
+  readonly text: string;
+  readonly openmetrics: string;
+}
+
+const GOLDEN: readonly Golden[] = [
+  {
+    name: 'counter with a label: OpenMetrics family name drops _total, samples keep it',
+    families: [fam(requests, s(['b.example'], 2), s(['a.example'], 10))],
+    text: `# HELP edge_domain_requests_total Requests served.
+# TYPE edge_domain_requests_total counter
+edge_domain_requests_total{domain="a.example"} 10
+edge_domain_requests_total{domain="b.example"} 2
+`,
+    openmetrics: `# TYPE edge_domain_requests counter
+# HELP edge_domain_requests Requests served.
+edge_domain_requests_total{domain="a.example"} 10
+edge_domain_requests_total{domain="b.example"} 2
+`,
+  },
+  {
+    name: 'counter with a unit suffix gets # UNIT in OpenMetrics only; labels in definition order',
+    families: [fam(traffic, s(['a.example', 'origin'], 5), s(['a.example', 'edge'], 1234567890123))],
+    text: `# HELP edge_domain_traffic_bytes_total Bytes served.
+# TYPE edge_domain_traffic_bytes_total counter
+edge_domain_traffic_bytes_total{domain="a.example",source="edge"} 1234567890123
+edge_domain_traffic_bytes_total{domain="a.example",source="origin"} 5
+`,
+    openmetrics: `# TYPE edge_domain_traffic_bytes counter
+# UNIT edge_domain_traffic_bytes bytes
+# HELP edge_domain_traffic_bytes Bytes served.
+edge_domain_traffic_bytes_total{domain="a.example",source="edge"} 1234567890123
+edge_domain_traffic_bytes_total{domain="a.example",source="origin"} 5
+`,
+  },
+  {
+    name: 'gauges: seconds and timestamp_seconds announce seconds; days (not a suffix) and info announce nothing',
+    families: [
+      fam(requestTime, s(['a.example'], 0.125)),
+      fam(expiry, s([], 1767225600)),
+      fam(daysLeft, s(['l4-1'], 42)),
+      fam(info, s(['p1', 'Main'], 1)),
+    ],
+    text: `# HELP edge_certificate_expiry_timestamp_seconds Expiry.
+# TYPE edge_certificate_expiry_timestamp_seconds gauge
+edge_certificate_expiry_timestamp_seconds 1767225600
+# HELP edge_domain_request_time_seconds Average request time.
+# TYPE edge_domain_request_time_seconds gauge
+edge_domain_request_time_seconds{domain="a.example"} 0.125
+# HELP edge_l4_package_days_left Days left.
+# TYPE edge_l4_package_days_left gauge
+edge_l4_package_days_left{oid="l4-1"} 42
+# HELP edge_package_info Packages.
+# TYPE edge_package_info gauge
+edge_package_info{package="p1",name="Main"} 1
+`,
+    openmetrics: `# TYPE edge_certificate_expiry_timestamp_seconds gauge
+# UNIT edge_certificate_expiry_timestamp_seconds seconds
+# HELP edge_certificate_expiry_timestamp_seconds Expiry.
+edge_certificate_expiry_timestamp_seconds 1767225600
+# TYPE edge_domain_request_time_seconds gauge
+# UNIT edge_domain_request_time_seconds seconds
+# HELP edge_domain_request_time_seconds Average request time.
+edge_domain_request_time_seconds{domain="a.example"} 0.125
+# TYPE edge_l4_package_days_left gauge
+# HELP edge_l4_package_days_left Days left.
+edge_l4_package_days_left{oid="l4-1"} 42
+# TYPE edge_package_info gauge
+# HELP edge_package_info Packages.
+edge_package_info{package="p1",name="Main"} 1
+`,
+  },
+  {
+    name: 'escaping: label values escape \\ " and newline; HELP escapes \\ and newline (and " in OpenMetrics)',
+    families: [
+      fam(
+        { ...info, help: 'Path C:\\dir "quoted"\nsecond line' },
+        s(['p\\1', 'say "hi"\nbye'], 1),
+        s(['p2', '日本語 ✓ 😀'], 1),
+      ),
+    ],
+    text: `# HELP edge_package_info Path C:\\\\dir "quoted"\\nsecond line
+# TYPE edge_package_info gauge
+edge_package_info{package="p2",name="日本語 ✓ 😀"} 1
+edge_package_info{package="p\\\\1",name="say \\"hi\\"\\nbye"} 1
+`,
+    openmetrics: `# TYPE edge_package_info gauge
+# HELP edge_package_info Path C:\\\\dir \\"quoted\\"\\nsecond line
+edge_package_info{package="p2",name="日本語 ✓ 😀"} 1
+edge_package_info{package="p\\\\1",name="say \\"hi\\"\\nbye"} 1
+`,
+  },
+  {
+    name: 'timestamps: milliseconds in text, seconds with a fraction in OpenMetrics',
+    families: [fam(requests, s(['a'], 1, 1700000000123), s(['b'], 2, 1700000000000), s(['c'], 3, 1700000000500), s(['d'], 4, 1700000000050))],
+    text: `# HELP edge_domain_requests_total Requests served.
+# TYPE edge_domain_requests_total counter
+edge_domain_requests_total{domain="a"} 1 1700000000123
+edge_domain_requests_total{domain="b"} 2 1700000000000
+edge_domain_requests_total{domain="c"} 3 1700000000500
+edge_domain_requests_total{domain="d"} 4 1700000000050
+`,
+    openmetrics: `# TYPE edge_domain_requests counter
+# HELP edge_domain_requests Requests served.
+edge_domain_requests_total{domain="a"} 1 1700000000.123
+edge_domain_requests_total{domain="b"} 2 1700000000
+edge_domain_requests_total{domain="c"} 3 1700000000.5
+edge_domain_requests_total{domain="d"} 4 1700000000.05
+`,
+  },
+  {
+    name: 'NaN and infinities; a label-less counter',
+    families: [
+      fam({ ...requestTime, labels: ['case'] }, s(['nan'], NaN), s(['pinf'], Infinity), s(['ninf'], -Infinity)),
+      fam(attack, s([], 0)),
+    ],
+    text: `# HELP edge_cc_attack_requests_total Attack requests.
+# TYPE edge_cc_attack_requests_total counter
+edge_cc_attack_requests_total 0
+# HELP edge_domain_request_time_seconds Average request time.
+# TYPE edge_domain_request_time_seconds gauge
+edge_domain_request_time_seconds{case="nan"} NaN
+edge_domain_request_time_seconds{case="ninf"} -Inf
+edge_domain_request_time_seconds{case="pinf"} +Inf
+`,
+    openmetrics: `# TYPE edge_cc_attack_requests counter
+# HELP edge_cc_attack_requests Attack requests.
+edge_cc_attack_requests_total 0
+# TYPE edge_domain_request_time_seconds gauge
+# UNIT edge_domain_request_time_seconds seconds
+# HELP edge_domain_request_time_seconds Average request time.
+edge_domain_request_time_seconds{case="nan"} NaN
+edge_domain_request_time_seconds{case="ninf"} -Inf
+edge_domain_request_time_seconds{case="pinf"} +Inf
+`,
+  },
+  {
+    name: 'families without series are left out in both formats',
+    families: [fam(requests), fam(level, s([], 3))],
+    text: `# HELP edge_test_level A level.
+# TYPE edge_test_level gauge
+edge_test_level 3
+`,
+    openmetrics: `# TYPE edge_test_level gauge
+# HELP edge_test_level A level.
+edge_test_level 3
+`,
+  },
+  { name: 'nothing at all', families: [fam(requests)], text: '', openmetrics: '' },
+];
+
+describe('serialize', () => {
+  it.each(GOLDEN)('text: $name', ({ families, text }) => {
+    expect(serialize(families, { format: 'text' })).toBe(text);
+  });
+
+  it.each(GOLDEN)('openmetrics: $name', ({ families, openmetrics }) => {
+    expect(serialize(families, { format: 'openmetrics' })).toBe(openmetrics);
+  });
+
+  it('is deterministic whatever the input order, and does not mutate its input', () => {
+    const a = fam(requests, s(['b'], 1), s(['a'], 2));
+    const b = fam(level, s([], 1));
+    const forward = serialize([a, b], { format: 'text' });
+    expect(serialize([b, fam(requests, s(['a'], 2), s(['b'], 1))], { format: 'text' })).toBe(forward);
+    expect(a.series.map((x) => x.labelValues[0])).toEqual(['b', 'a']);
+  });
+
+  it('never prints a # EOF (the exposition appends one after the self-metrics)', () => {
+    expect(serialize([fam(level, s([], 1))], { format: 'openmetrics' })).not.toContain('# EOF');
+  });
+});
+
+describe('formatValue', () => {
+  it.each([
+    [0, '0'],
+    [-0, '0'],
+    [42, '42'],
+    [-7, '-7'],
+    [0.1, '0.1'],
+    [1.5e-7, '1.5e-7'],
+    [2 ** 53, '9007199254740992'],
+    [123456789012345680000, '123456789012345680000'],
+    [1e21, '1e+21'],
+    [-1.5e300, '-1.5e+300'],
+    [NaN, 'NaN'],
+    [Infinity, '+Inf'],
+    [-Infinity, '-Inf'],
+  ])('%s -> %s', (value, expected) => {
+    expect(formatValue(value)).toBe(expected);
+  });
+});
+
+describe('formatOpenMetricsTimestamp', () => {
+  it.each([
+    [0, '0'],
+    [1000, '1'],
+    [1700000000123, '1700000000.123'],
+    [1700000000100, '1700000000.1'],
+    [1700000000001, '1700000000.001'],
+    [1700000000123.4, '1700000000.123'],
+    [-1500, '-1.5'],
+    [-500, '-0.5'],
+  ])('%s ms -> %s s', (ms, expected) => {
+    expect(formatOpenMetricsTimestamp(ms)).toBe(expected);
+  });
+});
