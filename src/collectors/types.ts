@@ -108,3 +108,62 @@ export interface SampleSink {
    */
   publish(collector: string, update: { counters: readonly Sample[]; gauges: ReadonlyMap<string, readonly Sample[]> }): void;
 }
+
+// ---------------------------------------------------------------- the poller
+// What the poller reports, for the exporters (self-metrics) and the server
+// (landing page). Plain data: no upstream error classes cross this line.
+
+/** Time source of the poller; tests pass a fake one (or fake timers). */
+export interface Clock {
+  now(): number;
+}
+
+/** An error as reported: stable `code` (EDGE_AUTH, EDGE_TIMEOUT, EDGE_STATE, ...), never a secret. */
+export interface RunError {
+  readonly code: string;
+  readonly message: string;
+  readonly operation?: string;
+  readonly status?: number;
+}
+
+/**
+ * One collector run. `ok` (the `up` self-metric) is true when the cycle
+ * produced output and it was persisted and published, even if some requests
+ * failed (`partialErrors` > 0, logged); a cycle with no failed request and
+ * nothing new is ok too. It is false when collect threw, when requests
+ * failed and the cycle produced nothing, or when state could not be saved
+ * (nothing is published then).
+ */
+export interface RunReport {
+  readonly collector: string;
+  readonly ok: boolean;
+  /** Cycle start, epoch ms, from the poller's clock. */
+  readonly now: number;
+  readonly durationMs: number;
+  readonly error?: RunError;
+  /** Requests that failed inside a cycle that still counted as ok. */
+  readonly partialErrors: number;
+  /** From CollectOutput, for the data-lag self-metric; absent when the run failed or saw no bucket. */
+  readonly newestBucketEndMs?: number;
+}
+
+/** Implemented by the exporter (self-metrics: up, last success, duration, data lag). */
+export interface PollerObserver {
+  onRun(report: RunReport): void;
+  /** A scheduled tick arrived while the previous run was still in flight, and was skipped. */
+  onSkippedTick?(event: { readonly collector: string; readonly now: number }): void;
+}
+
+/** Run state of one collector for the landing page. */
+export interface CollectorStatus {
+  readonly name: string;
+  readonly running: boolean;
+  readonly lastRunAt?: number;
+  readonly lastSuccessAt?: number;
+  readonly lastOutcome?: 'success' | 'error';
+  readonly lastError?: { readonly code: string; readonly message: string };
+  /** Ticks skipped because a run was still in flight, since start. */
+  readonly skippedTicks: number;
+  /** When the schedule fires next, epoch ms (absent while stopped). */
+  readonly nextRunAt?: number;
+}

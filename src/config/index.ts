@@ -12,3 +12,21 @@ export { parseDuration } from './duration.js';
 export { parseHostPort } from './fields.js';
 export type { HostPort } from './fields.js';
 export { renderConfigDocs } from './docs.js';
+export { COLLECTOR_KEYS, resolveCollectorOptions } from './collector-options.js';
+export type {
+  AccessOptions,
+  CcAttackOptions,
+  CollectorKey,
+  InventoryOptions,
+  ResolvedCollectorOptions,
+  TopnOptions,
+  UsageOptions,
+  WafTrendOptions,
+  WithDefaults,
+} from './collector-options.js';
+export type { CollectorsConfig } from './sections/collectors.js';
+export type { TargetsConfig } from './sections/targets.js';
+export type { MetricsConfig } from './sections/metrics.js';
+export type { LimitsConfig } from './sections/limits.js';
+export { compileMetricPattern, compileNameRegex, PatternError } from './patterns.js';
+export { cronProblem } from './cron.js';

@@ -3,8 +3,12 @@
 // users write them in YAML. A new section is one file under sections/ plus one
 // line in `configSchema` below; cross-section rules live in `crossSectionRules`.
 import { z } from 'zod';
+import { COLLECTORS_DESCRIPTION, collectorsSchema } from './sections/collectors.js';
+import { limitsSchema } from './sections/limits.js';
 import { logSchema } from './sections/log.js';
+import { metricsSchema } from './sections/metrics.js';
 import { simulatorSchema } from './sections/simulator.js';
+import { targetsSchema } from './sections/targets.js';
 import { upstreamSchema } from './sections/upstream.js';
 
 /** Rules spanning sections. Runs even when other fields failed, so every problem is reported at once. */
@@ -39,6 +43,10 @@ export const configSchema = z
     upstream: upstreamSchema.prefault({}).describe('The platform management API and how to call it.'),
     simulator: simulatorSchema.prefault({}).describe('The bundled simulator, used when upstream.api_url is not set.'),
     log: logSchema.prefault({}).describe("The exporter's own log."),
+    collectors: collectorsSchema.prefault({}).describe(COLLECTORS_DESCRIPTION),
+    targets: targetsSchema.prefault({}).describe('The domains and packages the collectors ask about.'),
+    metrics: metricsSchema.prefault({}).describe('Metric families to collect; a denied family costs no upstream request.'),
+    limits: limitsSchema.prefault({}).describe('Caps on label values and series per family.'),
     state_dir: z
       .string()
       .min(1)

@@ -1,0 +1,138 @@
+// One cycle of one collector, and restoring its state at start-up. A cycle: refresh targets when due, collect, then, in
+// this order, add the increments to the ledger, persist it, and publish. State
+// is on disk before anything is published, so a value Prometheus has seen is
+// never lost or counted twice by a restart. Never throws: every outcome is a
+// RunReport.
+import type { PlatformClock } from '../api/time.js';
+import { isStateError, StateError } from '../state/store.js';
+import type { FamilyFilter } from './filter.js';
+import type { CounterLedger, LedgerStorage } from './ledger.js';
+import { describeError, errorFields, failureMessage } from './poller-errors.js';
+import type { TargetSource } from './targets.js';
+import type { Clock, CollectOutput, Collector, CollectorLogger, RunReport, SampleSink, UpstreamClient } from './types.js';
+
+/** The poller's logger: a collector's one plus `error`, for failures that need an operator. */
+export interface PollerLogger extends CollectorLogger {
+  error(obj: object, msg?: string): void;
+  child(bindings: Record<string, unknown>): PollerLogger;
+}
+
+export interface CycleDeps {
+  readonly client: UpstreamClient;
+  readonly tz: PlatformClock;
+  readonly sink: SampleSink;
+  readonly ledger: CounterLedger;
+  readonly store: LedgerStorage;
+  readonly targets: TargetSource;
+  readonly filter: FamilyFilter;
+  readonly clock: Clock;
+  /** True once the poller has given up waiting for this run (stop timed out): its result is discarded. */
+  readonly abandoned: () => boolean;
+  /** Called when increments were applied but could not be saved; stop() retries the save. */
+  readonly markDirty: (collector: string) => void;
+  readonly markClean: (collector: string) => void;
+}
+
+/** Whether a cycle that reported partial errors still produced something worth keeping. */
+function producedOutput(out: CollectOutput): boolean {
+  return out.gauges.size > 0 || out.increments.length > 0 || Object.keys(out.watermarks).length > 0;
+}
+
+export async function runCycle(deps: CycleDeps, collector: Collector, log: PollerLogger, signal: AbortSignal): Promise<RunReport> {
+  const name = collector.name;
+  const now = deps.clock.now();
+  const report = (fields: Omit<RunReport, 'collector' | 'now' | 'durationMs'>): RunReport => ({
+    collector: name,
+    now,
+    durationMs: Math.max(0, deps.clock.now() - now),
+    ...fields,
+  });
+
+  let out: CollectOutput;
+  try {
+    await deps.targets.refreshIfDue(now, signal);
+    out = await collector.collect({
+      client: deps.client,
+      now,
+      signal,
+      tz: deps.tz,
+      log,
+      targets: deps.targets.current(),
+      watermarks: deps.ledger.watermarks(name),
+      enabled: (family) => deps.filter.enabled(family),
+    });
+  } catch (err) {
+    if (signal.aborted) log.info(errorFields(err), 'collector run aborted: stopping');
+    else log.warn(errorFields(err), failureMessage(err, 'collector run'));
+    return report({ ok: false, error: describeError(err), partialErrors: 0 });
+  }
+
+  for (const err of out.errors) log.warn(errorFields(err), failureMessage(err, 'request (partial data)'));
+  const partialErrors = out.errors.length;
+  if (partialErrors > 0 && !producedOutput(out)) {
+    return report({ ok: false, error: describeError(out.errors[0]), partialErrors });
+  }
+  if (deps.abandoned()) return report({ ok: false, error: { code: 'EDGE_ABORTED', message: 'stopped before the run finished' }, partialErrors });
+
+  const { rejected } = deps.ledger.apply(name, out);
+  if (rejected > 0) log.warn({ rejected }, 'negative or non-finite increments ignored');
+  try {
+    await deps.ledger.save(deps.store, name);
+    deps.markClean(name);
+  } catch (err) {
+    // The ledger keeps the increments (the next save carries them), but they
+    // are not published until they are on disk.
+    deps.markDirty(name);
+    log.error(errorFields(err), 'saving collector state failed; results not published');
+    return report({ ok: false, error: describeError(err), partialErrors });
+  }
+  try {
+    deps.sink.publish(name, { counters: deps.ledger.snapshot(name), gauges: out.gauges });
+  } catch (err) {
+    log.error(errorFields(err), 'publishing samples failed');
+    return report({ ok: false, error: describeError(err), partialErrors });
+  }
+  log.debug(
+    { increments: out.increments.length, gauges: out.gauges.size, partialErrors, durationMs: deps.clock.now() - now },
+    'collector run finished',
+  );
+  return report({
+    ok: true,
+    partialErrors,
+    ...(out.newestBucketEndMs === undefined ? {} : { newestBucketEndMs: out.newestBucketEndMs }),
+  });
+}
+
+/**
+ * Loads a collector's ledger. A damaged state file fails with its path and
+ * what to do: silently starting the counters from 0 would make Prometheus
+ * see a reset nobody asked for.
+ */
+export async function restoreLedger(ledger: CounterLedger, store: LedgerStorage, name: string, log: CollectorLogger): Promise<void> {
+  try {
+    const found = await ledger.load(store, name);
+    log.info({ restored: found }, found ? 'collector state restored' : 'no collector state: counters start at 0');
+  } catch (err) {
+    if (!isStateError(err)) throw err;
+    throw new StateError(
+      err.file,
+      `${err.problem}. Refusing to start rather than reset its counters silently: restore the file from a ` +
+        `backup, or remove it to start "${name}" from 0 (Prometheus will see a counter reset)`,
+      { cause: err },
+    );
+  }
+}
+
+/** Whether `promise` settles before `ms` elapse; the timer never keeps the process alive. */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

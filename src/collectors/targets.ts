@@ -1,0 +1,167 @@
+// Which domains and packages the collectors ask about: listed in config, or
+// discovered with listDomains (paged to the end) and getPackages, then
+// narrowed by include/exclude regexes. Discovery is refreshed when due (the
+// poller asks before each run); a failed refresh keeps the last good list and
+// is retried sooner, so an upstream that was down at start-up is picked up on
+// the next cycle rather than after a whole refresh period.
+import { compileNameRegex } from '../config/patterns.js';
+import type { TargetsConfig } from '../config/sections/targets.js';
+import { errorFields, failureMessage } from './poller-errors.js';
+import type { CollectorLogger, Targets, UpstreamClient } from './types.js';
+
+/** What the poller needs: the current lists, and a refresh when one is due. */
+export interface TargetSource {
+  current(): Targets;
+  /** Refreshes every kind whose refresh is due at `now`; never throws (a failure keeps the last good list). */
+  refreshIfDue(now: number, signal?: AbortSignal): Promise<unknown>;
+}
+
+export type TargetKind = keyof Targets;
+export type DiscoveryClient = Pick<UpstreamClient, 'listDomains' | 'getPackages'>;
+
+export interface TargetRefresh {
+  readonly kind: TargetKind;
+  readonly ok: boolean;
+  /** Names after filtering: the new list, or the one kept after a failure. */
+  readonly count: number;
+  readonly error?: unknown;
+}
+
+export interface TargetDiscoveryOptions {
+  readonly client: DiscoveryClient;
+  readonly config: TargetsConfig;
+  readonly log: CollectorLogger;
+  /** Wait after a failed refresh before trying again (default 30s, at most `config.refresh`). */
+  readonly retryMs?: number;
+}
+
+/** Most pages walked when the upstream gives no total, against a server that ignores paging. */
+const MAX_PAGES = 10_000;
+const DEFAULT_RETRY_MS = 30_000;
+
+interface KindState {
+  names: readonly string[];
+  dueAt: number;
+  inFlight: Promise<TargetRefresh> | undefined;
+  readonly fetch: ((signal?: AbortSignal) => Promise<string[]>) | undefined;
+  readonly include: readonly RegExp[];
+  readonly exclude: readonly RegExp[];
+}
+
+export class TargetDiscovery implements TargetSource {
+  private readonly kinds: Record<TargetKind, KindState>;
+  private readonly refreshMs: number;
+  private readonly retryMs: number;
+  private readonly log: CollectorLogger;
+
+  constructor(options: TargetDiscoveryOptions) {
+    const { client, config } = options;
+    this.refreshMs = config.refresh;
+    this.retryMs = Math.min(options.retryMs ?? DEFAULT_RETRY_MS, config.refresh);
+    this.log = options.log;
+    const d = config.domains;
+    const p = config.packages;
+    this.kinds = {
+      domains: kindState(d, (signal) => listAllDomains(client, { states: d.states, pageSize: d.page_size }, signal)),
+      packages: kindState(p, (signal) => listPackages(client, signal)),
+    };
+  }
+
+  current(): Targets {
+    return { domains: this.kinds.domains.names, packages: this.kinds.packages.names };
+  }
+
+  refreshIfDue(now: number, signal?: AbortSignal): Promise<TargetRefresh[]> {
+    const runs = (Object.keys(this.kinds) as TargetKind[]).flatMap((kind) => {
+      const state = this.kinds[kind];
+      if (state.inFlight) return [state.inFlight];
+      if (!state.fetch || state.dueAt > now) return [];
+      state.inFlight = this.refreshKind(kind, state, state.fetch, now, signal).finally(() => {
+        state.inFlight = undefined;
+      });
+      return [state.inFlight];
+    });
+    return Promise.all(runs);
+  }
+
+  private async refreshKind(
+    kind: TargetKind,
+    state: KindState,
+    fetch: (signal?: AbortSignal) => Promise<string[]>,
+    now: number,
+    signal: AbortSignal | undefined,
+  ): Promise<TargetRefresh> {
+    try {
+      const names = filterNames(await fetch(signal), state.include, state.exclude);
+      if (names.length !== state.names.length || names.some((n, i) => n !== state.names[i])) {
+        this.log.info({ targets: kind, count: names.length }, 'target list updated');
+      }
+      state.names = names;
+      state.dueAt = now + this.refreshMs;
+      return { kind, ok: true, count: names.length };
+    } catch (error) {
+      state.dueAt = now + this.retryMs;
+      this.log.warn(
+        { targets: kind, kept: state.names.length, retryInMs: this.retryMs, ...errorFields(error) },
+        `${failureMessage(error, 'target discovery')}; keeping the last good list`,
+      );
+      return { kind, ok: false, count: state.names.length, error };
+    }
+  }
+}
+
+function kindState(
+  config: { readonly static?: readonly string[] | undefined; readonly include: readonly string[]; readonly exclude: readonly string[] },
+  discover: (signal?: AbortSignal) => Promise<string[]>,
+): KindState {
+  const include = config.include.map(compileNameRegex);
+  const exclude = config.exclude.map(compileNameRegex);
+  const fixed = config.static;
+  return fixed === undefined
+    ? { names: [], dueAt: Number.NEGATIVE_INFINITY, inFlight: undefined, fetch: discover, include, exclude }
+    : { names: filterNames(fixed, include, exclude), dueAt: Number.POSITIVE_INFINITY, inFlight: undefined, fetch: undefined, include, exclude };
+}
+
+/** Distinct names, sorted, that match an include regex (or there are none) and no exclude regex. */
+export function filterNames(names: readonly string[], include: readonly RegExp[], exclude: readonly RegExp[]): string[] {
+  const kept = names.filter((n) => (include.length === 0 || include.some((re) => re.test(n))) && !exclude.some((re) => re.test(n)));
+  return [...new Set(kept)].sort();
+}
+
+/**
+ * Every domain name, paged to the end. With a `total`, the remaining pages are
+ * requested together (the client bounds concurrency); without one, pages are
+ * walked until a short page, or one that brings no new name.
+ */
+export async function listAllDomains(
+  client: Pick<UpstreamClient, 'listDomains'>,
+  opts: { readonly states: readonly ('0' | '1' | '2')[]; readonly pageSize: number },
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const page = async (pageNum: number): Promise<{ names: string[]; total: number | undefined }> => {
+    const body = { filters: [], searchHeader: { isActive: [...opts.states] }, pageNum, pageSize: opts.pageSize };
+    const reply = await client.listDomains(body, { signal });
+    return { names: reply.rows.map((r) => r.domainName), total: reply.total };
+  };
+  const first = await page(1);
+  if (first.total !== undefined) {
+    const pages = Math.min(MAX_PAGES, Math.ceil(first.total / opts.pageSize));
+    const rest = await Promise.all(Array.from({ length: Math.max(0, pages - 1) }, (_, i) => page(i + 2)));
+    return first.names.concat(...rest.map((r) => r.names));
+  }
+  const names = new Set(first.names);
+  for (let n = 2, last = first.names.length; last >= opts.pageSize && n <= MAX_PAGES; n++) {
+    const next = await page(n);
+    const before = names.size;
+    for (const name of next.names) names.add(name);
+    // A server that ignores pageNum repeats the first page forever.
+    last = names.size === before ? 0 : next.names.length;
+  }
+  return [...names];
+}
+
+/** Layer-7 package ids: the `value` of each getPackages entry. */
+export async function listPackages(client: Pick<UpstreamClient, 'getPackages'>, signal?: AbortSignal): Promise<string[]> {
+  const reply = await client.getPackages({}, { signal });
+  return reply.data.map((p) => p.value);
+}

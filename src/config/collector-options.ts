@@ -1,0 +1,55 @@
+// Collector options as the collectors take them: each block of `collectors:`
+// with `collectors.defaults` merged in, so no collector reads the defaults or
+// falls back with `??` chains of its own. Pure; keys stay as written in YAML,
+// durations are milliseconds (as everywhere past the schema).
+import type { CollectorsConfig } from './sections/collectors.js';
+
+/** Config keys of the collectors; also their `collector` label and state file names. */
+export const COLLECTOR_KEYS = ['access', 'usage', 'topn', 'cc_attack', 'waf_trend', 'inventory'] as const;
+export type CollectorKey = (typeof COLLECTOR_KEYS)[number];
+
+/** The keys a bucketed collector may override; after resolution they are always present. */
+type Inherited = 'delay' | 'max_backfill' | 'timestamps';
+export type WithDefaults<B> = Omit<B, Inherited> & {
+  /** Milliseconds; the block's value or collectors.defaults.delay. */
+  readonly delay: number;
+  /** Milliseconds; the block's value or collectors.defaults.max_backfill. */
+  readonly max_backfill: number;
+  readonly timestamps: boolean;
+};
+
+export type AccessOptions = WithDefaults<CollectorsConfig['access']>;
+export type UsageOptions = WithDefaults<CollectorsConfig['usage']>;
+export type TopnOptions = WithDefaults<CollectorsConfig['topn']>;
+export type CcAttackOptions = WithDefaults<CollectorsConfig['cc_attack']>;
+export type WafTrendOptions = WithDefaults<CollectorsConfig['waf_trend']>;
+/** Inventory is not bucketed: nothing to inherit, `interval` is a duration in ms. */
+export type InventoryOptions = CollectorsConfig['inventory'];
+
+export interface ResolvedCollectorOptions {
+  readonly access: AccessOptions;
+  readonly usage: UsageOptions;
+  readonly topn: TopnOptions;
+  readonly cc_attack: CcAttackOptions;
+  readonly waf_trend: WafTrendOptions;
+  readonly inventory: InventoryOptions;
+}
+
+/** Every collector block with collectors.defaults merged in (a block's own value wins). */
+export function resolveCollectorOptions(config: { readonly collectors: CollectorsConfig }): ResolvedCollectorOptions {
+  const { defaults, access, usage, topn, cc_attack, waf_trend, inventory } = config.collectors;
+  const inherit = <B extends { delay?: number; max_backfill?: number; timestamps?: boolean }>(block: B): WithDefaults<B> => ({
+    ...block,
+    delay: block.delay ?? defaults.delay,
+    max_backfill: block.max_backfill ?? defaults.max_backfill,
+    timestamps: block.timestamps ?? defaults.timestamps,
+  });
+  return {
+    access: inherit(access),
+    usage: inherit(usage),
+    topn: inherit(topn),
+    cc_attack: inherit(cc_attack),
+    waf_trend: inherit(waf_trend),
+    inventory: { ...inventory },
+  };
+}
