@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { COLLECTORS_DESCRIPTION, collectorsSchema } from './sections/collectors.js';
 import { limitsSchema } from './sections/limits.js';
+import { serverSchema } from './sections/server.js';
 import { logSchema } from './sections/log.js';
 import { metricsSchema } from './sections/metrics.js';
 import { simulatorSchema } from './sections/simulator.js';
@@ -47,6 +48,7 @@ export const configSchema = z
     targets: targetsSchema.prefault({}).describe('The domains and packages the collectors ask about.'),
     metrics: metricsSchema.prefault({}).describe('Metric families to collect; a denied family costs no upstream request.'),
     limits: limitsSchema.prefault({}).describe('Caps on label values and series per family.'),
+    server: serverSchema.prefault({}).describe('The HTTP server Prometheus scrapes.'),
     state_dir: z
       .string()
       .min(1)

@@ -51,6 +51,7 @@ describe('loadConfig: valid configs', () => {
       targets: expect.any(Object),
       metrics: { allow: [], deny: [] },
       limits: { label_value_length: 128, series_per_family: 10_000 },
+      server: { listen: '0.0.0.0:9810' },
       state_dir: './state',
     });
   });

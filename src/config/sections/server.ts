@@ -1,0 +1,30 @@
+// `server:` — where /metrics is served and how it is protected.
+import { z } from 'zod';
+import { listenAddress, secret } from '../fields.js';
+
+const basicAuthSchema = z
+  .strictObject({
+    username: z.string().min(1).describe('User name Prometheus sends (no default).'),
+    password: secret().optional().describe('Password; supports ${ENV} interpolation. Mutually exclusive with password_file.'),
+    password_file: z.string().min(1).optional().describe('File whose content (trimmed) is the password.'),
+  })
+  .superRefine((auth, ctx) => {
+    if ((auth.password === undefined) === (auth.password_file === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['password'], message: 'set exactly one of server.basic_auth.password and server.basic_auth.password_file' });
+    }
+  });
+
+const tlsSchema = z.strictObject({
+  cert_file: z.string().min(1).describe('PEM certificate (chain) file.'),
+  key_file: z.string().min(1).describe('PEM private key file.'),
+});
+
+export const serverSchema = z.strictObject({
+  listen: listenAddress()
+    .default('0.0.0.0:9810')
+    .describe('HOST:PORT for /metrics, /healthz, /readyz and the landing page (default 0.0.0.0:9810). `run --listen` overrides it.'),
+  basic_auth: basicAuthSchema.optional().describe('Require HTTP basic auth for /metrics and the landing page (the probes stay open). Default: off.'),
+  tls: tlsSchema.optional().describe('Serve HTTPS with this certificate and key. Default: plain HTTP.'),
+});
+
+export type ServerConfig = z.output<typeof serverSchema>;
