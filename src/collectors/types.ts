@@ -6,12 +6,11 @@ import type { EdgeClient, OperationName, PlatformClock } from '../api/index.js';
 /** Base units the metrics use (Prometheus conventions); documented per family. */
 export type Unit =
   | 'bytes'
-  | 'bits_per_second'
+  | 'bytes_per_second'
   | 'seconds'
   | 'timestamp_seconds'
   | 'requests'
   | 'events'
-  | 'days'
   | 'ports'
   | 'rules'
   | 'ratio'

@@ -1,0 +1,119 @@
+// describeL7DataV2 responses of one domain -> counter increments, watermarks
+// and gauges. Pure. Units: bytes as reported; bandwidth is taken as bits per
+// second (the document does not say; the simulator, and a traffic chart of
+// that granularity, compute bytes x 8 / bucket seconds); requestTime is
+// milliseconds in the upstream and seconds here.
+import type { DescribeL7DataV2Response } from '../../api/index.js';
+import { latestSettled, type Plan, type RawPoint } from '../buckets.js';
+import {
+  bitsToBytes, countTarget, gauge, seriesKey, type CounterSpec, type Grid, type Piece, type TargetResult,
+} from '../series/index.js';
+import type { Sample } from '../types.js';
+import {
+  CODE_CLASSES, DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_P95, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUEST_TIME, DOMAIN_REQUESTS,
+  DOMAIN_RESPONSES, DOMAIN_TRAFFIC_BYTES, type Source,
+} from './metrics.js';
+
+type V2 = DescribeL7DataV2Response;
+type V2Item = V2['data'][number];
+type SeriesName = 'upstreamBytesSent' | 'totalBytesSent' | 'bytesSent' | 'requestCounter' | 'list1xx' | 'list2xx' | 'list3xx' | 'list4xx' | 'list5xx' | 'requestTime';
+
+export type V2TrendMetric = 'trafficTrend' | 'bandwidthTrend' | 'requestTrend' | 'statusCodeTrend' | 'requestTimeTrend';
+/** Request order of the metricNames (the response follows it, but items are looked up by name). */
+export const V2_METRIC_ORDER: readonly V2TrendMetric[] = ['trafficTrend', 'bandwidthTrend', 'requestTrend', 'statusCodeTrend', 'requestTimeTrend'];
+
+const BYTES_KEY: Readonly<Record<Source, 'bytesSent' | 'upstreamBytesSent'>> = { edge: 'bytesSent', origin: 'upstreamBytesSent' };
+
+export function v2Item(response: V2, metric: V2TrendMetric): V2Item | undefined {
+  return response.data.find((i) => i.metricName === metric);
+}
+
+/** A series of a metric item; undefined when the item or its key is missing (the response does not cover it). */
+export function v2Points(response: V2, metric: V2TrendMetric, key: SeriesName): readonly RawPoint[] | undefined {
+  return v2Item(response, metric)?.objectArrayListMap?.[key] ?? undefined;
+}
+
+function spec(family: string, labels: Record<string, string>, metric: V2TrendMetric, key: SeriesName): CounterSpec<V2> {
+  return { family, labels, key: seriesKey(family, labels), metric, points: (r) => v2Points(r, metric, key) };
+}
+
+/** Every counter series of a domain (the caller drops denied families). */
+export function accessCounters(domain: string): CounterSpec<V2>[] {
+  return [
+    spec(DOMAIN_TRAFFIC_BYTES.name, { domain, source: 'edge' }, 'trafficTrend', 'bytesSent'),
+    spec(DOMAIN_TRAFFIC_BYTES.name, { domain, source: 'origin' }, 'trafficTrend', 'upstreamBytesSent'),
+    spec(DOMAIN_REQUESTS.name, { domain }, 'requestTrend', 'requestCounter'),
+    ...CODE_CLASSES.map((c) => spec(DOMAIN_RESPONSES.name, { domain, code_class: c }, 'statusCodeTrend', `list${c}`)),
+  ];
+}
+
+/** Gauge families and the metric that feeds them. */
+export const V2_GAUGES: ReadonlyArray<readonly [string, V2TrendMetric]> = [
+  [DOMAIN_BANDWIDTH.name, 'bandwidthTrend'],
+  [DOMAIN_BANDWIDTH_PEAK.name, 'bandwidthTrend'],
+  [DOMAIN_BANDWIDTH_P95.name, 'bandwidthTrend'],
+  [DOMAIN_REQUEST_TIME.name, 'requestTimeTrend'],
+];
+
+/** metricNames a request needs: those of the enabled counter series, plus (main request only) of the enabled gauges. */
+export function v2Metrics(specs: readonly CounterSpec<V2>[], gaugeFamilies: readonly string[]): V2TrendMetric[] {
+  const wanted = new Set<string>(specs.map((s) => s.metric));
+  for (const [family, metric] of V2_GAUGES) if (gaugeFamilies.includes(family)) wanted.add(metric);
+  return V2_METRIC_ORDER.filter((m) => wanted.has(m));
+}
+
+export interface GaugeInput {
+  readonly domain: string;
+  /** Start of the newest settled bucket: the latest-bucket gauges show it. */
+  readonly lastSettled: number;
+  /** Start of the newest bucket of the summary window: window gauges (peak, p95) are stamped with it. */
+  readonly windowBucket: number;
+  readonly timestamps: boolean;
+  /** Enabled gauge families. */
+  readonly families: readonly string[];
+}
+
+export function accessGauges(main: V2, input: GaugeInput): Sample[] {
+  const out: Sample[] = [];
+  const { domain, timestamps } = input;
+  const add = (family: string, labels: Record<string, string>, value: number | undefined, at: number | undefined): void => {
+    if (value !== undefined && Number.isFinite(value) && input.families.includes(family)) out.push(gauge(family, labels, value, at, timestamps));
+  };
+  const bw = v2Item(main, 'bandwidthTrend');
+  for (const source of ['edge', 'origin'] as const) {
+    const key = BYTES_KEY[source];
+    const labels = { domain, source };
+    const latest = latestSettled(bw?.objectArrayListMap?.[key] ?? [], input.lastSettled);
+    const peak = bw?.maxMap?.[key];
+    const p95 = bw?.maxMap?.[`${key}95Peak`];
+    add(DOMAIN_BANDWIDTH.name, labels, latest && bitsToBytes(latest.value), latest?.start);
+    add(DOMAIN_BANDWIDTH_PEAK.name, labels, peak === undefined ? undefined : bitsToBytes(peak), input.windowBucket);
+    add(DOMAIN_BANDWIDTH_P95.name, labels, p95 === undefined ? undefined : bitsToBytes(p95), input.windowBucket);
+  }
+  const rt = latestSettled(v2Points(main, 'requestTimeTrend', 'requestTime') ?? [], input.lastSettled);
+  add(DOMAIN_REQUEST_TIME.name, { domain }, rt === undefined ? undefined : rt.value / 1000, rt?.start);
+  return out;
+}
+
+export interface ConvertInput<R> {
+  readonly specs: readonly CounterSpec<R>[];
+  readonly plans: ReadonlyMap<string, Plan>;
+  readonly pieces: readonly Piece<R>[];
+  readonly main: R | undefined;
+  readonly grid: Grid;
+  readonly gauges: GaugeInput;
+}
+
+/** One domain's cycle. Gauges come from the main response only; counters from every piece. */
+export function convertAccessV2(input: ConvertInput<V2>): TargetResult {
+  return convertTarget(input, input.main ? accessGauges(input.main, input.gauges) : []);
+}
+
+/** Joins counted series and gauges into a target result (shared with the v1 conversion). */
+export function convertTarget<R>(input: ConvertInput<R>, gauges: Sample[]): TargetResult {
+  const counted = countTarget(input.specs, input.plans, input.pieces, input.grid, input.gauges.timestamps);
+  return {
+    increments: counted.increments, watermarks: counted.watermarks, gauges,
+    newestBucketEndMs: counted.newestBucketEndMs, uncovered: counted.uncovered,
+  };
+}

@@ -1,0 +1,77 @@
+// Parsed describeL7CCAttack answers -> the attack counter (same exactly-once
+// accounting as every trend) and the summary-window gauges. Pure.
+import type { Plan } from '../buckets.js';
+import { countTarget, gauge, seriesKey, type CounterSpec, type Grid, type Piece, type TargetResult } from '../series/index.js';
+import type { Sample } from '../types.js';
+import type { CcParsed, Ranked } from './parse.js';
+import {
+  CC_ATTACK_PEAK_REQUESTS, CC_ATTACK_REQUESTS, CC_ATTACKED_DOMAINS, CC_TOP_DOMAIN_ATTACK_REQUESTS, CC_TOP_USER_AGENT_ATTACK_REQUESTS,
+} from './metrics.js';
+
+export type CcMetric = 'ccPolicyTrend' | 'attack_detail' | 'domain' | 'http_user_agent';
+
+/** The counter series: account-wide (no labels), or one domain's. */
+export function ccCounter(domain?: string): CounterSpec<CcParsed> {
+  const labels: Record<string, string> = domain === undefined ? {} : { domain };
+  return { family: CC_ATTACK_REQUESTS.name, labels, key: seriesKey(CC_ATTACK_REQUESTS.name, labels), metric: 'ccPolicyTrend', points: (r) => r.trend };
+}
+
+const GAUGE_METRIC: ReadonlyArray<readonly [string, CcMetric]> = [
+  [CC_ATTACKED_DOMAINS.name, 'attack_detail'],
+  [CC_ATTACK_PEAK_REQUESTS.name, 'attack_detail'],
+  [CC_TOP_DOMAIN_ATTACK_REQUESTS.name, 'domain'],
+  [CC_TOP_USER_AGENT_ATTACK_REQUESTS.name, 'http_user_agent'],
+];
+
+/** metricNames of a request: ccPolicyTrend for the counter, plus (main request only) those feeding enabled gauges. */
+export function ccMetrics(counter: boolean, gaugeFamilies: readonly string[]): CcMetric[] {
+  const wanted = new Set<CcMetric>(counter ? ['ccPolicyTrend'] : []);
+  for (const [family, metric] of GAUGE_METRIC) if (gaugeFamilies.includes(family)) wanted.add(metric);
+  return (['ccPolicyTrend', 'attack_detail', 'domain', 'http_user_agent'] as const).filter((m) => wanted.has(m));
+}
+
+export interface CcGaugeInput {
+  /** Start of the newest bucket of the summary window, attached with `timestamps`. */
+  readonly windowBucket: number;
+  readonly timestamps: boolean;
+  readonly families: readonly string[];
+}
+
+export function ccGauges(main: CcParsed, input: CcGaugeInput): Sample[] {
+  const out: Sample[] = [];
+  const add = (family: string, labels: Record<string, string>, value: number | undefined): void => {
+    if (value !== undefined && input.families.includes(family)) out.push(gauge(family, labels, value, input.windowBucket, input.timestamps));
+  };
+  add(CC_ATTACKED_DOMAINS.name, {}, main.detail?.attackedDomains);
+  add(CC_ATTACK_PEAK_REQUESTS.name, {}, main.detail?.peakRequests);
+  const ranking = (family: string, label: string, list: readonly Ranked[] | undefined): void => {
+    const seen = new Set<string>();
+    for (const { name, value } of list ?? []) {
+      // A name listed twice would make two series with one label set; the first is kept.
+      if (seen.has(name)) continue;
+      seen.add(name);
+      add(family, { [label]: name }, value);
+    }
+  };
+  ranking(CC_TOP_DOMAIN_ATTACK_REQUESTS.name, 'domain', main.domains);
+  ranking(CC_TOP_USER_AGENT_ATTACK_REQUESTS.name, 'user_agent', main.userAgents);
+  return out;
+}
+
+export interface CcConvertInput {
+  readonly specs: readonly CounterSpec<CcParsed>[];
+  readonly plans: ReadonlyMap<string, Plan>;
+  readonly pieces: readonly Piece<CcParsed>[];
+  /** The response carrying the gauges; undefined when it failed or none is enabled. */
+  readonly main: CcParsed | undefined;
+  readonly grid: Grid;
+  readonly gauges: CcGaugeInput;
+}
+
+export function convertCc(input: CcConvertInput): TargetResult {
+  const counted = countTarget(input.specs, input.plans, input.pieces, input.grid, input.gauges.timestamps);
+  return {
+    increments: counted.increments, watermarks: counted.watermarks, newestBucketEndMs: counted.newestBucketEndMs,
+    uncovered: counted.uncovered, gauges: input.main ? ccGauges(input.main, input.gauges) : [],
+  };
+}

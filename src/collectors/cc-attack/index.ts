@@ -1,0 +1,84 @@
+// The CC-attack collector: attack requests as a counter (account-wide, or
+// per domain with `perDomain`), and whatever of attack_detail and the
+// domain / user-agent rankings the response holds as summary-window gauges.
+// Account-wide it is one describeL7CCAttack per cycle with every metricName;
+// per domain, one per domain for the trend plus one account-wide for the gauges.
+import type { Collector, CollectContext, CollectOutput, CollectorLogger } from '../types.js';
+import {
+  assemble, checkSeriesOptions, logUncovered, nonNegative, runTrendTarget, type CounterSpec, type Labels, type SeriesOptions, type TargetResult,
+  type Tally, type TrendTargetRun,
+} from '../series/index.js';
+import { ccCounter, ccMetrics, convertCc } from './convert.js';
+import { ccSender } from './fetch.js';
+import { CC_ATTACK_REQUESTS, CC_ATTACK_REQUESTS_BY_DOMAIN, CC_GAUGES } from './metrics.js';
+import type { CcParsed } from './parse.js';
+
+export * from './metrics.js';
+
+export interface CcAttackOptions extends SeriesOptions {
+  /** One counter series per domain (one request per domain) instead of one account-wide series. */
+  readonly perDomain: boolean;
+  /** Window of the attack_detail and ranking gauges, ending now (rounded down to a bucket boundary). */
+  readonly summaryWindowMs: number;
+}
+
+export function createCcAttackCollector(options: CcAttackOptions): Collector {
+  checkSeriesOptions('cc-attack', options);
+  nonNegative('cc-attack', 'summaryWindowMs', options.summaryWindowMs);
+  return {
+    name: 'cc-attack',
+    operations: ['describeL7CCAttack'],
+    families: [options.perDomain ? CC_ATTACK_REQUESTS_BY_DOMAIN : CC_ATTACK_REQUESTS, ...CC_GAUGES],
+    collect: (ctx) => collect(ctx, options),
+  };
+}
+
+interface Unit {
+  readonly target: Labels;
+  readonly domains: readonly string[];
+  readonly specs: readonly CounterSpec<CcParsed>[];
+  readonly gaugeFamilies: readonly string[];
+}
+
+async function collect(ctx: CollectContext, options: CcAttackOptions): Promise<CollectOutput> {
+  const log = ctx.log.child({ collector: 'cc-attack' });
+  const gaugeFamilies = CC_GAUGES.filter((f) => ctx.enabled(f.name)).map((f) => f.name);
+  const counter = ctx.enabled(CC_ATTACK_REQUESTS.name);
+  const all = ctx.targets.domains;
+  // Account-wide: one unit with everything. Per domain: the gauges account-wide, the counter per domain.
+  const units: Unit[] = options.perDomain
+    ? [
+      { target: {}, domains: all, specs: [], gaugeFamilies },
+      ...(counter ? all.map((d) => ({ target: { domain: d }, domains: [d], specs: [ccCounter(d)], gaugeFamilies: [] })) : []),
+    ]
+    : [{ target: {}, domains: all, specs: counter ? [ccCounter()] : [], gaugeFamilies }];
+  // No domain selected means nothing to ask ([] would mean every domain of the account).
+  const active = all.length === 0 ? [] : units.filter((u) => u.specs.length > 0 || u.gaugeFamilies.length > 0);
+  const outcomes = await Promise.all(active.map((u) => runUnit(ctx, options, log, u)));
+  return assemble({
+    collector: 'cc-attack', previous: ctx.watermarks, gaugeFamilies,
+    results: outcomes.map(([r]) => r), tallies: outcomes.map(([, t]) => t),
+  });
+}
+
+async function runUnit(ctx: CollectContext, options: CcAttackOptions, log: CollectorLogger, unit: Unit): Promise<[TargetResult, Tally]> {
+  const unitLog = Object.keys(unit.target).length > 0 ? log.child(unit.target) : log;
+  const gauges = unit.gaugeFamilies.length > 0;
+  const send = ccSender(
+    { client: ctx.client, tz: ctx.tz, signal: ctx.signal, interval: options.interval, domains: unit.domains },
+    ccMetrics(unit.specs.length > 0, unit.gaugeFamilies),
+  );
+  const run: TrendTargetRun<CcParsed> = await runTrendTarget({
+    ctx, options, log: unitLog, target: unit.target, specs: unit.specs, send, gauges,
+    gaugeWindowMs: gauges ? options.summaryWindowMs : undefined,
+  });
+  for (const piece of run.fetched.pieces) {
+    if (piece.response && piece.response.issues.length > 0) unitLog.debug({ issues: piece.response.issues }, 'unrecognised CC attack items skipped');
+  }
+  const result = convertCc({
+    specs: unit.specs, plans: run.plans, pieces: run.fetched.pieces, main: run.fetched.main, grid: run.grid,
+    gauges: { windowBucket: run.currentBucket, timestamps: options.timestamps, families: unit.gaugeFamilies },
+  });
+  logUncovered(unitLog, result);
+  return [result, run.fetched];
+}

@@ -1,0 +1,16 @@
+// Shared machinery of the time-series collectors (access, usage, top-N,
+// cc-attack, waf-trend): series keys, the request window built from per-series
+// watermarks, back-fill chunking, counting responses into increments, and
+// assembling a cycle's output. Written once so the five agree on every rule.
+export { bitsToBytes, seriesKey, type Labels } from './keys.js';
+export {
+  bucketMs, checkSeriesOptions, nonNegative, positiveInteger, type Grid, type SeriesOptions,
+} from './options.js';
+export {
+  MAX_BUCKETS_PER_REQUEST, chunkRange, paramsOf, planSeries, requestWindow, spanOf,
+  type BucketRange, type RequestWindow, type TimeSpan, type WindowInput,
+} from './window.js';
+export { countTarget, type CounterSpec, type CountOutcome, type Piece } from './count.js';
+export { fetchChunks, fetchWindow, type FetchInput, type Fetched } from './fetch.js';
+export { asError, assemble, gauge, logUncovered, type CycleInput, type Tally, type TargetResult } from './output.js';
+export { runTrendTarget, type TrendTargetInput, type TrendTargetRun } from './target.js';

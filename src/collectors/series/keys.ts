@@ -1,0 +1,20 @@
+// Series identity. A series key names one counter series (family + labels)
+// in the persisted watermark map, so it must be stable across releases and
+// restarts: label names are sorted and values JSON-quoted (escapes included).
+export type Labels = Readonly<Record<string, string>>;
+
+export function seriesKey(family: string, labels: Labels): string {
+  const parts = Object.entries(labels)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  return `${family}{${parts.join(',')}}`;
+}
+
+/**
+ * The upstream reports bandwidth in bits per second (bytes x 8 / bucket
+ * seconds, see docs/upstream-notes.md); the metrics use the base unit bytes
+ * per second, as Prometheus conventions (and promtool) require.
+ */
+export function bitsToBytes(bitsPerSecond: number): number {
+  return bitsPerSecond / 8;
+}

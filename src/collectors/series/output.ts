@@ -1,0 +1,70 @@
+// Assembling a cycle's CollectOutput from per-target results, shared by the
+// time-series collectors so they agree on what a partial failure means:
+// a gauge family is replaced by whatever the successful requests produced (a
+// target whose request failed has no gauge this cycle rather than a stale
+// one), counters of a failed target simply do not advance, and a cycle in
+// which every request failed throws so the poller backs off and reports it.
+import type { CollectOutput, CollectorLogger, Sample } from '../types.js';
+import type { Labels } from './keys.js';
+
+export interface TargetResult {
+  readonly increments: readonly Sample[];
+  readonly watermarks: Readonly<Record<string, number>>;
+  readonly gauges: readonly Sample[];
+  readonly newestBucketEndMs: number | undefined;
+  /** Counter series with buckets to count that no response covered (they did not advance). */
+  readonly uncovered?: readonly string[];
+}
+
+/** Requests a target made and the errors of those that failed. */
+export interface Tally {
+  readonly requests: number;
+  readonly errors: readonly Error[];
+}
+
+export interface CycleInput {
+  readonly collector: string;
+  /** Watermarks persisted so far; series not touched this cycle keep theirs. */
+  readonly previous: Readonly<Record<string, number>>;
+  readonly results: readonly TargetResult[];
+  readonly tallies: readonly Tally[];
+  /** Enabled gauge families this cycle produced (each replaces its previous series, even when empty). */
+  readonly gaugeFamilies: readonly string[];
+}
+
+export function assemble(input: CycleInput): CollectOutput {
+  const errors = input.tallies.flatMap((t) => t.errors);
+  const requests = input.tallies.reduce((n, t) => n + t.requests, 0);
+  if (requests > 0 && errors.length === requests) {
+    throw errors.length === 1 && errors[0] ? errors[0] : new AggregateError(errors, `${input.collector}: every request failed`);
+  }
+  const gauges = new Map<string, Sample[]>(input.gaugeFamilies.map((f) => [f, []]));
+  const increments: Sample[] = [];
+  const watermarks: Record<string, number> = { ...input.previous };
+  let newest: number | undefined;
+  for (const r of input.results) {
+    increments.push(...r.increments);
+    Object.assign(watermarks, r.watermarks);
+    for (const g of r.gauges) gauges.get(g.name)?.push(g);
+    if (r.newestBucketEndMs !== undefined) newest = Math.max(newest ?? r.newestBucketEndMs, r.newestBucketEndMs);
+  }
+  return { gauges, increments, watermarks, errors, ...(newest === undefined ? {} : { newestBucketEndMs: newest }) };
+}
+
+/** A gauge sample, with the bucket time only when the collector is configured with `timestamps`. */
+export function gauge(name: string, labels: Labels, value: number, bucketStart: number | undefined, timestamps: boolean): Sample {
+  return timestamps && bucketStart !== undefined ? { name, labels, value, timestampMs: bucketStart } : { name, labels, value };
+}
+
+export function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * Series that had buckets to count but no covering answer (a failed request,
+ * or `data: null` / a missing item): they keep their watermark and are asked
+ * again next cycle. Debug only: the data-lag self-metric makes a lasting gap visible.
+ */
+export function logUncovered(log: CollectorLogger, result: TargetResult): void {
+  if (result.uncovered && result.uncovered.length > 0) log.debug({ series: result.uncovered }, 'no answer covered these series; they wait for the next cycle');
+}

@@ -1,0 +1,89 @@
+// describeL7UsageData responses of one package -> traffic counters and
+// bandwidth gauges. Pure. Bandwidth arrives as bits per second (the document
+// does not say; the simulator computes bytes x 8 / bucket seconds) and is exported in bytes per second.
+import type { DescribeL7UsageDataResponse } from '../../api/index.js';
+import { latestSettled, type Plan, type RawPoint } from '../buckets.js';
+import {
+  bitsToBytes, countTarget, gauge, seriesKey, type CounterSpec, type Grid, type Piece, type TargetResult,
+} from '../series/index.js';
+import type { Sample } from '../types.js';
+import { PACKAGE_BANDWIDTH, PACKAGE_BANDWIDTH_PEAK, PACKAGE_TRAFFIC_BYTES } from './metrics.js';
+
+type Usage = DescribeL7UsageDataResponse;
+export type UsageTrendMetric = 'trafficTrend' | 'bandwidthTrend';
+
+export function usageItem(response: Usage, metric: UsageTrendMetric): Usage['data'][number] | undefined {
+  return response.data.find((i) => i.metricName === metric);
+}
+
+/** Inbound traffic; undefined when the response does not carry it. */
+function inTraffic(r: Usage): readonly RawPoint[] | undefined {
+  return usageItem(r, 'trafficTrend')?.objectArrayListMap?.inTraffic ?? undefined;
+}
+
+/** Outbound traffic: the vendor spells the key ouTraffic; outTraffic is read too in case that is fixed. */
+function outTraffic(r: Usage): readonly RawPoint[] | undefined {
+  const map = usageItem(r, 'trafficTrend')?.objectArrayListMap;
+  return map?.ouTraffic ?? map?.outTraffic ?? undefined;
+}
+
+export function usageCounters(pkg: string): CounterSpec<Usage>[] {
+  const spec = (direction: 'in' | 'out', points: (r: Usage) => readonly RawPoint[] | undefined): CounterSpec<Usage> => {
+    const labels = { package: pkg, direction };
+    return { family: PACKAGE_TRAFFIC_BYTES.name, labels, key: seriesKey(PACKAGE_TRAFFIC_BYTES.name, labels), metric: 'trafficTrend', points };
+  };
+  return [spec('in', inTraffic), spec('out', outTraffic)];
+}
+
+/** metricNames of a request: trafficTrend for the counters, bandwidthTrend (main request only) for the gauges. */
+export function usageMetrics(specs: readonly CounterSpec<Usage>[], gaugeFamilies: readonly string[]): UsageTrendMetric[] {
+  const out: UsageTrendMetric[] = [];
+  if (specs.length > 0) out.push('trafficTrend');
+  if (gaugeFamilies.length > 0) out.push('bandwidthTrend');
+  return out;
+}
+
+export interface UsageGaugeInput {
+  readonly pkg: string;
+  readonly lastSettled: number;
+  /** Start of the newest bucket of the summary window (the peak's timestamp). */
+  readonly windowBucket: number;
+  readonly timestamps: boolean;
+  readonly families: readonly string[];
+}
+
+export function usageGauges(main: Usage, input: UsageGaugeInput): Sample[] {
+  const out: Sample[] = [];
+  const bw = usageItem(main, 'bandwidthTrend');
+  const keys = { in: ['inBandwidth', 'maxInBandwidth'], out: ['outBandwidth', 'maxOutBandwidth'] } as const;
+  for (const direction of ['in', 'out'] as const) {
+    const [trend, max] = keys[direction];
+    const labels = { package: input.pkg, direction };
+    const latest = latestSettled(bw?.objectArrayListMap?.[trend] ?? [], input.lastSettled);
+    if (latest && input.families.includes(PACKAGE_BANDWIDTH.name)) {
+      out.push(gauge(PACKAGE_BANDWIDTH.name, labels, bitsToBytes(latest.value), latest.start, input.timestamps));
+    }
+    const peak = bw?.totalMap?.[max];
+    if (peak !== undefined && Number.isFinite(peak) && input.families.includes(PACKAGE_BANDWIDTH_PEAK.name)) {
+      out.push(gauge(PACKAGE_BANDWIDTH_PEAK.name, labels, bitsToBytes(peak), input.windowBucket, input.timestamps));
+    }
+  }
+  return out;
+}
+
+export interface UsageConvertInput {
+  readonly specs: readonly CounterSpec<Usage>[];
+  readonly plans: ReadonlyMap<string, Plan>;
+  readonly pieces: readonly Piece<Usage>[];
+  readonly main: Usage | undefined;
+  readonly grid: Grid;
+  readonly gauges: UsageGaugeInput;
+}
+
+export function convertUsage(input: UsageConvertInput): TargetResult {
+  const counted = countTarget(input.specs, input.plans, input.pieces, input.grid, input.gauges.timestamps);
+  return {
+    increments: counted.increments, watermarks: counted.watermarks, newestBucketEndMs: counted.newestBucketEndMs,
+    uncovered: counted.uncovered, gauges: input.main ? usageGauges(input.main, input.gauges) : [],
+  };
+}

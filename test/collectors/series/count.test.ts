@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { RawPoint } from '../../../src/collectors/buckets.js';
+import { assemble, countTarget, seriesKey, type CounterSpec, type Piece } from '../../../src/collectors/series/index.js';
+import { MIN, T0, UTC8, plan, pts, sumOf, val } from './fixtures.js';
+
+// A response here is just the series it carries (absent key: not carried).
+type R = { x?: RawPoint[] };
+const spec: CounterSpec<R> = { family: 'f_total', labels: { k: 'v' }, key: seriesKey('f_total', { k: 'v' }), metric: 'm', points: (r) => r.x };
+const grid = { interval: '1m' as const, offsetMinutes: UTC8 };
+// now T0, delay 3 min: last settled bucket T0 - 4 min.
+const now = T0;
+const series = pts(T0 - 60 * MIN, 61, '1m', val);
+const first = T0 - 60 * MIN;
+const sum = (from: number, to: number) => sumOf(first, from, to, '1m', val);
+const piece = (from: number, to: number, r: R | undefined): Piece<R> => ({ range: { first: from, last: to }, response: r });
+
+describe('countTarget', () => {
+  it.each<[string, number | undefined, Piece<R>[], { inc: number | undefined; wm: number | undefined; uncovered: boolean }]>([
+    ['first sight: starts at 0 after the last settled bucket', undefined, [], { inc: 0, wm: T0 - 4 * MIN, uncovered: false }],
+    ['idle: nothing new settled', T0 - 4 * MIN, [piece(T0 - 10 * MIN, T0, { x: series })], { inc: undefined, wm: undefined, uncovered: false }],
+    ['counts from after the watermark to the last settled bucket', T0 - 10 * MIN,
+      [piece(T0 - 30 * MIN, T0, { x: series })], { inc: sum(T0 - 9 * MIN, T0 - 4 * MIN), wm: T0 - 4 * MIN, uncovered: false }],
+    ['a failed request covers nothing', T0 - 10 * MIN, [piece(T0 - 30 * MIN, T0, undefined)], { inc: undefined, wm: undefined, uncovered: true }],
+    ['a response without the series covers nothing', T0 - 10 * MIN, [piece(T0 - 30 * MIN, T0, {})], { inc: undefined, wm: undefined, uncovered: true }],
+    ['a request that began after the first bucket to count covers nothing', T0 - 10 * MIN,
+      [piece(T0 - 5 * MIN, T0, { x: series })], { inc: undefined, wm: undefined, uncovered: true }],
+    ['an empty series covers its range with nothing', T0 - 10 * MIN, [piece(T0 - 30 * MIN, T0, { x: [] })], { inc: 0, wm: T0 - 4 * MIN, uncovered: false }],
+    ['chunks and main add up', T0 - 50 * MIN,
+      [piece(T0 - 49 * MIN, T0 - 40 * MIN, { x: series }), piece(T0 - 39 * MIN, T0 - 31 * MIN, { x: series }), piece(T0 - 30 * MIN, T0, { x: series })],
+      { inc: sum(T0 - 49 * MIN, T0 - 4 * MIN), wm: T0 - 4 * MIN, uncovered: false }],
+    ['a failed middle chunk stops the watermark before it', T0 - 50 * MIN,
+      [piece(T0 - 49 * MIN, T0 - 40 * MIN, { x: series }), piece(T0 - 39 * MIN, T0 - 31 * MIN, undefined), piece(T0 - 30 * MIN, T0, { x: series })],
+      { inc: sum(T0 - 49 * MIN, T0 - 40 * MIN), wm: T0 - 40 * MIN, uncovered: false }],
+    ['a chunk counts only its own buckets (an inclusive end adds nothing twice)', T0 - 50 * MIN,
+      [piece(T0 - 49 * MIN, T0 - 31 * MIN, { x: series }), piece(T0 - 30 * MIN, T0, { x: series })],
+      { inc: sum(T0 - 49 * MIN, T0 - 4 * MIN), wm: T0 - 4 * MIN, uncovered: false }],
+  ])('%s', (_name, watermark, pieces, expected) => {
+    const p = plan(watermark, now, '1m', 3 * MIN);
+    const out = countTarget([spec], new Map([[spec.key, p]]), pieces, grid, false);
+    expect(out.increments.find((s) => s.name === 'f_total')?.value).toBe(expected.inc);
+    expect(out.watermarks[spec.key]).toBe(expected.wm);
+    expect(out.uncovered.includes(spec.key)).toBe(expected.uncovered);
+  });
+
+  it.each([[false, undefined], [true, T0 - 4 * MIN]])('timestamps %s: the increment carries its newest bucket (%s)', (timestamps, at) => {
+    const out = countTarget([spec], new Map([[spec.key, plan(T0 - 6 * MIN, now, '1m', 3 * MIN)]]), [piece(T0 - 30 * MIN, T0, { x: series })], grid, timestamps);
+    expect(out.increments).toEqual([{ name: 'f_total', labels: { k: 'v' }, value: sum(T0 - 5 * MIN, T0 - 4 * MIN), ...(at === undefined ? {} : { timestampMs: at }) }]);
+    expect(out.newestBucketEndMs).toBe(T0 - 3 * MIN);
+  });
+});
+
+describe('assemble', () => {
+  const result = { increments: [], watermarks: { b: 2 }, gauges: [{ name: 'g', labels: {}, value: 1 }], newestBucketEndMs: 5 };
+  it('keeps untouched watermarks, replaces gauge families (empty ones too) and reports partial failures', () => {
+    const out = assemble({
+      collector: 'c', previous: { a: 1, b: 1 }, results: [result], gaugeFamilies: ['g', 'h'],
+      tallies: [{ requests: 2, errors: [new Error('one failed')] }],
+    });
+    expect(out.watermarks).toEqual({ a: 1, b: 2 });
+    expect(Object.fromEntries(out.gauges)).toEqual({ g: [{ name: 'g', labels: {}, value: 1 }], h: [] });
+    expect(out.errors.map((e) => e.message)).toEqual(['one failed']);
+    expect(out.newestBucketEndMs).toBe(5);
+  });
+  it('throws when every request failed', () => {
+    const boom = new Error('down');
+    expect(() => assemble({ collector: 'c', previous: {}, results: [], gaugeFamilies: [], tallies: [{ requests: 1, errors: [boom] }] })).toThrow(boom);
+    expect(() => assemble({
+      collector: 'c', previous: {}, results: [], gaugeFamilies: [], tallies: [{ requests: 2, errors: [boom, boom] }],
+    })).toThrow(AggregateError);
+  });
+  it('is fine with no requests at all', () => {
+    expect(assemble({ collector: 'c', previous: { a: 1 }, results: [], gaugeFamilies: [], tallies: [] }).watermarks).toEqual({ a: 1 });
+  });
+});
