@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { renderConfigDocs } from '../src/config/docs.js';
+import { renderMetricsReference } from '../src/daemon/docs.js';
 
 interface Generated {
   /** Path relative to the repository root. */
@@ -11,7 +12,10 @@ interface Generated {
   readonly render: () => string;
 }
 
-export const GENERATED: readonly Generated[] = [{ file: 'docs/config.md', render: renderConfigDocs }];
+export const GENERATED: readonly Generated[] = [
+  { file: 'docs/config.md', render: renderConfigDocs },
+  { file: 'docs/metrics.md', render: renderMetricsReference },
+];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const check = process.argv.includes('--check');

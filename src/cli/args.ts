@@ -1,16 +1,16 @@
 // Small helpers shared by the sub-commands' argument handling.
+import { parseHostPort } from '../config/fields.js';
 
 /** Thrown for a wrong command line; main prints it with the usage and exits 2. */
 export class UsageError extends Error {
   readonly code = 'EDGE_USAGE';
 }
 
-/** Splits `HOST:PORT` (IPv6 as `[::1]:9400`). */
-export function parseListen(text: string): { host: string; port: number } {
-  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(text);
-  const port = m ? Number(m[3]) : NaN;
-  if (!m || port > 65535) throw new UsageError(`invalid listen address "${text}" (expected HOST:PORT, e.g. 127.0.0.1:9400)`);
-  return { host: m[1] ?? (m[2] || '0.0.0.0'), port };
+/** `HOST:PORT` from the command line, or a UsageError naming the flag. */
+export function parseListen(text: string, flag = '--listen'): { host: string; port: number } {
+  const parsed = parseHostPort(text);
+  if (!parsed) throw new UsageError(`invalid ${flag} "${text}" (expected HOST:PORT, e.g. 127.0.0.1:9400)`);
+  return parsed;
 }
 
 export interface Io {

@@ -1,33 +1,45 @@
-// `edge-exporter run [--config FILE]`: the daemon. Until the collectors land it
-// brings up the upstream (starting the bundled simulator when configured),
-// checks that the token works, and waits for SIGTERM.
+// `edge-exporter run [--config FILE] [--listen HOST:PORT] [--once]`: the daemon.
+// --once runs every enabled collector once, prints the exposition and exits
+// (non-zero when every collector failed); state carries over between runs.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { createLogger } from '../log/logger.js';
-import { isApiError } from '../api/index.js';
-import { UsageError, type Io } from './args.js';
-import { openUpstream } from './upstream.js';
+import { Daemon } from '../daemon/daemon.js';
+import { parseListen, UsageError, type Io } from './args.js';
+import { packageVersion } from './version.js';
 
-export const RUN_USAGE = 'usage: edge-exporter run [--config FILE]';
+export const RUN_USAGE = 'usage: edge-exporter run [--config FILE] [--listen HOST:PORT] [--once]';
 
 export async function runCommand(argv: string[], io: Io, signal: AbortSignal): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { config: { type: 'string', short: 'c' } } });
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  const config = loadConfig({ ...(values.config === undefined ? { text: '{}' } : { file: values.config }), ...(io.env ? { env: io.env } : {}) });
-  const logger = createLogger({ level: config.log.level, secrets: [config.upstream.token ?? '', config.simulator.token], destination: io.stdout });
-  const upstream = await openUpstream(config, logger);
-  try {
-    const packages = await upstream.client.getPackages({}, { signal });
-    logger.info({ apiUrl: upstream.apiUrl, packages: packages.data?.length ?? 0 }, 'upstream reachable');
-  } catch (err) {
-    // Not fatal: the upstream may come up later; the collectors will retry.
-    logger.warn({ err: isApiError(err) ? { code: err.code, message: err.message } : err }, 'upstream check failed');
-  }
-  await new Promise<void>((resolve) => {
-    if (signal.aborted) resolve();
-    signal.addEventListener('abort', () => resolve(), { once: true });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { config: { type: 'string', short: 'c' }, listen: { type: 'string' }, once: { type: 'boolean' } },
   });
-  logger.info('shutting down');
-  await upstream.close();
-  return 0;
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  if (values.listen !== undefined) parseListen(values.listen);
+  const config = loadConfig({ ...(values.config === undefined ? { text: '{}' } : { file: values.config }), ...(io.env ? { env: io.env } : {}) });
+  const secrets = [config.upstream.token ?? '', config.simulator.token, config.server.basic_auth?.password ?? ''];
+  // With --once, stdout carries the exposition, so the log goes to stderr.
+  const logger = createLogger({ level: config.log.level, secrets, destination: values.once ? io.stderr : io.stdout });
+  const daemon = new Daemon({ config, logger, version: packageVersion(), ...(values.listen !== undefined ? { listen: values.listen } : {}) });
+  try {
+    if (values.once) {
+      const reports = await daemon.runOnce();
+      io.stdout.write(await daemon.renderText());
+      const failed = reports.filter((r) => !r.ok).map((r) => r.collector);
+      if (failed.length > 0) logger.warn({ failed }, 'collectors failed');
+      return reports.length > 0 && failed.length === reports.length ? 1 : 0;
+    }
+    const url = await daemon.start();
+    logger.info({ url: `${url}/metrics` }, 'serving metrics');
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    logger.info('shutting down: stopping schedules, saving state, closing the server');
+    return 0;
+  } finally {
+    await daemon.stop();
+  }
 }

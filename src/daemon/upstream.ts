@@ -5,7 +5,7 @@ import { EdgeClient, type ClientObserver } from '../api/index.js';
 import type { Config } from '../config/index.js';
 import { createSimulator, type Simulator } from '../simulator/index.js';
 import type { Logger } from '../log/logger.js';
-import { parseListen } from './args.js';
+import { parseHostPort } from '../config/fields.js';
 
 export interface Upstream {
   client: EdgeClient;
@@ -30,7 +30,8 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
   } else {
     const sim = config.simulator;
     simulator = createSimulator({ seed: sim.seed, domains: sim.domains, tokens: [{ token: sim.token, permissions: '*' }] });
-    const { host, port } = parseListen(sim.listen);
+    // simulator.listen was validated as HOST:PORT when the config loaded.
+    const { host, port } = parseHostPort(sim.listen) ?? { host: '127.0.0.1', port: 0 };
     ({ url: apiUrl } = await simulator.listen(host, port));
     token = sim.token;
     logger.info({ url: apiUrl, domains: sim.domains, seed: sim.seed }, 'bundled simulator listening (set upstream.api_url or EDGE_API_URL for a real account)');

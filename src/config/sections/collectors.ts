@@ -106,6 +106,7 @@ export const collectorsSchema = z.strictObject({
       .boolean()
       .default(false)
       .describe('Count attack requests per domain (one request per domain) instead of account-wide (default false).'),
+    summary_window: summaryWindow(),
   })
     .prefault({})
     .describe('CC attack trend and the attacked domains and user agents (describeL7CCAttack).'),

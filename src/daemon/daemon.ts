@@ -1,0 +1,148 @@
+// Wires one daemon: config -> api -> collectors -> exporters -> server, and
+// takes it down in reverse on stop (schedules first, state persisted, then the
+// server, then the upstream connections).
+import { readFile } from 'node:fs/promises';
+import type { Dispatcher } from 'undici';
+import { platformClock } from '../api/index.js';
+import { CounterLedger, MetricFilter, Poller, TargetDiscovery, type Clock, type RunReport } from '../collectors/index.js';
+import { buildCollectors } from '../collectors/registry.js';
+import { resolveCollectorOptions, type Config } from '../config/index.js';
+import { Exposition, FamilyStore, SelfMetrics, negotiate, type ExpositionFormat } from '../exporters/prometheus/index.js';
+import type { Logger } from '../log/logger.js';
+import { HttpServer, type MetricsSource } from '../server/index.js';
+import { StateStore } from '../state/index.js';
+import { openUpstream, type Upstream } from './upstream.js';
+import { parseHostPort } from '../config/fields.js';
+
+export interface DaemonOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly version: string;
+  /** Overrides server.listen (`run --listen`). */
+  readonly listen?: string;
+  /** The poller's clock; the system clock by default. */
+  readonly clock?: Clock;
+  readonly dispatcher?: Dispatcher;
+}
+
+export class Daemon {
+  readonly families: FamilyStore;
+  readonly exposition: Exposition;
+  readonly self: SelfMetrics;
+  private upstream: Upstream | undefined;
+  private poller: Poller | undefined;
+  private server: HttpServer | undefined;
+  private started: Promise<string> | undefined;
+  private stopping: Promise<void> | undefined;
+
+  constructor(private readonly options: DaemonOptions) {
+    const { limits } = options.config;
+    this.families = new FamilyStore({ maxLabelValueLength: limits.label_value_length, maxSeriesPerFamily: limits.series_per_family });
+    this.self = new SelfMetrics({ families: this.families, version: options.version });
+    this.exposition = new Exposition({ families: this.families, self: this.self });
+  }
+
+  /** Brings up the upstream and the poller (restoring counters), without the HTTP server. */
+  private async open(): Promise<Poller> {
+    if (this.poller) return this.poller;
+    const { config, logger } = this.options;
+    const self = this.self;
+    this.upstream = await openUpstream(config, logger, {
+      ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
+      observer: {
+        onResponse: (e) => self.recordUpstream({ operation: e.operation, outcome: e.outcome, durationSeconds: e.durationMs / 1000 }),
+        onRetry: (e) => self.recordRetry(e.operation),
+        onRateLimitWait: (e) => self.recordRateLimitWait(e.operation),
+      },
+    });
+    const collectors = buildCollectors(resolveCollectorOptions(config));
+    this.families.register(collectors.flatMap((c) => c.collector.families));
+    const log = logger.child({ component: 'poller' });
+    this.poller = new Poller({
+      collectors,
+      client: this.upstream.client,
+      tz: platformClock(config.upstream.timezone),
+      sink: this.families,
+      ledger: new CounterLedger(),
+      store: new StateStore(config.state_dir),
+      targets: new TargetDiscovery({ client: this.upstream.client, config: config.targets, log: logger.child({ component: 'targets' }) }),
+      filter: new MetricFilter({ allow: config.metrics.allow, deny: config.metrics.deny }),
+      observer: self,
+      ...(this.options.clock ? { clock: this.options.clock } : {}),
+      logger: log,
+      jitterMs: config.collectors.defaults.jitter,
+    });
+    return this.poller;
+  }
+
+  /** Runs every enabled collector once; for `run --once`. */
+  async runOnce(): Promise<RunReport[]> {
+    const poller = await this.open();
+    return poller.runOnce();
+  }
+
+  /** Starts the schedules and the HTTP server; resolves to the server's URL. Idempotent. */
+  start(): Promise<string> {
+    this.started ??= (async () => {
+      const { config } = this.options;
+      const listen = parseHostPort(this.options.listen ?? config.server.listen);
+      if (!listen) throw new Error(`invalid listen address "${this.options.listen ?? config.server.listen}"`);
+      const poller = await this.open();
+      this.server = new HttpServer({
+        host: listen.host,
+        port: listen.port,
+        metrics: this.metricsSource(),
+        status: poller,
+        ready: () => poller.status().some((s) => s.lastSuccessAt !== undefined),
+        version: this.options.version,
+        ...(await readServerSecrets(config)),
+      });
+      // Server first: /metrics and /healthz answer while the first cycle (or a down upstream) takes its time.
+      const url = await this.server.start();
+      await poller.start();
+      return url;
+    })();
+    return this.started;
+  }
+
+  /** Stops schedules and persists state, then closes the server and the upstream. Idempotent. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      await this.poller?.stop();
+      await this.server?.stop();
+      await this.upstream?.close();
+    })();
+    return this.stopping;
+  }
+
+  /** The exposition as the text format, for `run --once`. */
+  async renderText(): Promise<string> {
+    return (await this.exposition.render('text')).body.toString('utf8');
+  }
+
+  private metricsSource(): MetricsSource {
+    const exposition = this.exposition;
+    return {
+      negotiate,
+      render: (format: ExpositionFormat) => exposition.render(format),
+      renderGzip: (format: ExpositionFormat) => exposition.renderGzip(format),
+    };
+  }
+}
+
+/** Reads the basic-auth password file and the TLS files named in the config. */
+async function readServerSecrets(config: Config): Promise<{ basicAuth?: { username: string; password: string }; tls?: { cert: Buffer; key: Buffer } }> {
+  const { basic_auth: auth, tls } = config.server;
+  const read = async (file: string, path: string): Promise<Buffer> => {
+    try {
+      return await readFile(file);
+    } catch (err) {
+      throw new Error(`${path}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
+    }
+  };
+  const password = auth && (auth.password ?? (await read(auth.password_file ?? '', 'server.basic_auth.password_file')).toString('utf8').trim());
+  return {
+    ...(auth && password !== undefined ? { basicAuth: { username: auth.username, password } } : {}),
+    ...(tls ? { tls: { cert: await read(tls.cert_file, 'server.tls.cert_file'), key: await read(tls.key_file, 'server.tls.key_file') } } : {}),
+  };
+}

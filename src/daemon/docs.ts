@@ -1,0 +1,11 @@
+// docs/metrics.md, generated from the collectors' metric definitions (with
+// the default config, so it lists what a default install exports) and the
+// self-metric table. A test fails when the committed file differs.
+import { allCollectors } from '../collectors/registry.js';
+import { configSchema, resolveCollectorOptions } from '../config/index.js';
+import { renderAllMetricsDocs } from '../exporters/prometheus/index.js';
+
+export function renderMetricsReference(): string {
+  const defaults = configSchema.parse({ simulator: { enabled: true } });
+  return renderAllMetricsDocs(allCollectors(resolveCollectorOptions(defaults)));
+}
