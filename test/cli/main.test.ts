@@ -2,7 +2,7 @@
 // loopback, exit codes, and what reaches stdout and stderr.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
@@ -120,16 +120,29 @@ describe('check-config', () => {
 });
 
 describe('run', () => {
-  it('starts the bundled simulator from config.example.yaml, checks it, and stops on abort', async () => {
+  it('serves /metrics from the bundled simulator, and stops cleanly on abort', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'edge-run-'));
+    const config = join(dir, 'config.yaml');
+    writeFileSync(config, readFileSync('config.example.yaml', 'utf8').replace(/^state_dir: .*$/m, `state_dir: ${join(dir, 'state')}`));
     const stdout = new Capture();
     const controller = new AbortController();
-    const running = main(['run', '--config', 'config.example.yaml'], { stdout, stderr: new Capture(), env: {} }, controller.signal);
-    await expect.poll(() => stdout.text, { timeout: 5000 }).toMatch(/upstream reachable/);
+    const running = main(['run', '--config', config, '--listen', '127.0.0.1:0'], { stdout, stderr: new Capture(), env: {} }, controller.signal);
+    await expect.poll(() => stdout.text, { timeout: 10_000 }).toMatch(/serving metrics/);
+    const lines = () => stdout.text.trim().split('\n').map((l) => JSON.parse(l) as { msg: string; url?: string });
+    const url = lines().find((l) => l.msg === 'serving metrics')?.url ?? '';
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    await expect.poll(async () => (await fetch(url)).text(), { timeout: 10_000 }).toMatch(/^edge_exporter_collector_up\{collector="access"\} 1$/m);
     controller.abort();
     expect(await running).toBe(0);
-    const lines = stdout.text.trim().split('\n').map((l) => JSON.parse(l) as { msg: string; url?: string });
-    expect(lines[0]?.msg).toMatch(/bundled simulator listening/);
-    expect(lines[0]?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(lines.at(-1)?.msg).toBe('shutting down');
+    expect(lines()[0]?.msg).toMatch(/bundled simulator listening/);
+    expect(lines().map((l) => l.msg)).toEqual(expect.arrayContaining([expect.stringMatching(/^shutting down/), 'poller stopped']));
+    // State was saved on the way out.
+    expect(readdirSync(join(dir, 'state')).sort()).toContain('ledger-access.json');
+  });
+
+  it('rejects a malformed --listen before starting anything', async () => {
+    const r = await cli(['run', '--config', 'config.example.yaml', '--listen', 'nope']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/invalid --listen "nope"/);
   });
 });
