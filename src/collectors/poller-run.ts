@@ -51,6 +51,10 @@ export async function runCycle(deps: CycleDeps, collector: Collector, log: Polle
   let out: CollectOutput;
   try {
     await deps.targets.refreshIfDue(now, signal);
+    for (const kind of collector.targets ?? []) {
+      const missing = deps.targets.unavailable(kind);
+      if (missing !== undefined) throw missing;
+    }
     out = await collector.collect({
       client: deps.client,
       now,

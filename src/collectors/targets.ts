@@ -14,6 +14,12 @@ export interface TargetSource {
   current(): Targets;
   /** Refreshes every kind whose refresh is due at `now`; never throws (a failure keeps the last good list). */
   refreshIfDue(now: number, signal?: AbortSignal): Promise<unknown>;
+  /**
+   * The error that has kept a kind from ever being listed, if any. An empty
+   * list that was never loaded is not "no targets": a collector needing it
+   * must fail rather than report success with nothing collected.
+   */
+  unavailable(kind: TargetKind): unknown;
 }
 
 export type TargetKind = keyof Targets;
@@ -41,6 +47,8 @@ const DEFAULT_RETRY_MS = 30_000;
 
 interface KindState {
   names: readonly string[];
+  /** Set until the first successful listing (static lists never have it). */
+  neverLoaded: { error: unknown } | undefined;
   dueAt: number;
   inFlight: Promise<TargetRefresh> | undefined;
   readonly fetch: ((signal?: AbortSignal) => Promise<string[]>) | undefined;
@@ -71,6 +79,10 @@ export class TargetDiscovery implements TargetSource {
     return { domains: this.kinds.domains.names, packages: this.kinds.packages.names };
   }
 
+  unavailable(kind: TargetKind): unknown {
+    return this.kinds[kind].neverLoaded?.error;
+  }
+
   refreshIfDue(now: number, signal?: AbortSignal): Promise<TargetRefresh[]> {
     const runs = (Object.keys(this.kinds) as TargetKind[]).flatMap((kind) => {
       const state = this.kinds[kind];
@@ -97,9 +109,11 @@ export class TargetDiscovery implements TargetSource {
         this.log.info({ targets: kind, count: names.length }, 'target list updated');
       }
       state.names = names;
+      state.neverLoaded = undefined;
       state.dueAt = now + this.refreshMs;
       return { kind, ok: true, count: names.length };
     } catch (error) {
+      if (state.neverLoaded) state.neverLoaded = { error };
       state.dueAt = now + this.retryMs;
       this.log.warn(
         { targets: kind, kept: state.names.length, retryInMs: this.retryMs, ...errorFields(error) },
@@ -118,8 +132,8 @@ function kindState(
   const exclude = config.exclude.map(compileNameRegex);
   const fixed = config.static;
   return fixed === undefined
-    ? { names: [], dueAt: Number.NEGATIVE_INFINITY, inFlight: undefined, fetch: discover, include, exclude }
-    : { names: filterNames(fixed, include, exclude), dueAt: Number.POSITIVE_INFINITY, inFlight: undefined, fetch: undefined, include, exclude };
+    ? { names: [], neverLoaded: { error: new Error('not listed yet') }, dueAt: Number.NEGATIVE_INFINITY, inFlight: undefined, fetch: discover, include, exclude }
+    : { names: filterNames(fixed, include, exclude), neverLoaded: undefined, dueAt: Number.POSITIVE_INFINITY, inFlight: undefined, fetch: undefined, include, exclude };
 }
 
 /** Distinct names, sorted, that match an include regex (or there are none) and no exclude regex. */

@@ -93,6 +93,8 @@ export interface CollectContext {
 export interface Collector {
   /** Config key and `collector` label, e.g. `access`. */
   readonly name: string;
+  /** Target lists the collector asks about; a run fails while one of them could never be listed. */
+  readonly targets?: ReadonlyArray<keyof Targets>;
   readonly operations: readonly OperationName[];
   readonly families: readonly MetricDef[];
   collect(ctx: CollectContext): Promise<CollectOutput>;

@@ -135,6 +135,7 @@ export function fixedTargets(): TargetSource & { refreshes: number[] } {
   return {
     refreshes,
     current: () => ({ domains: ['a.example.com'], packages: ['pkg-1'] }),
+    unavailable: () => undefined,
     refreshIfDue: (now) => {
       refreshes.push(now);
       return Promise.resolve([]);

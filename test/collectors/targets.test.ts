@@ -111,11 +111,16 @@ describe('TargetDiscovery against the simulator', () => {
     sim.faults.add({ unauthorized: true, count: 2 });
     const log = memoryLog();
     const d = discovery({}, log);
+    expect(d.unavailable('domains')).toBeInstanceOf(Error);
     await d.refreshIfDue(T0);
     expect(d.current()).toEqual({ domains: [], packages: [] });
+    // Never listed: an empty list here is "unknown", not "no domains".
+    expect(d.unavailable('domains')).toMatchObject({ code: 'EDGE_AUTH' });
     expect(log.entries.some((e) => e.msg?.includes('token may be invalid / lacks permission'))).toBe(true);
     await d.refreshIfDue(T0 + MIN);
     expect(d.current().domains).toHaveLength(DOMAINS);
+    expect(d.unavailable('domains')).toBeUndefined();
+    expect(d.unavailable('packages')).toBeUndefined();
   });
 
   it('shares one refresh between concurrent callers', async () => {

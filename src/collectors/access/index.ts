@@ -43,6 +43,7 @@ export function createAccessCollector(options: AccessOptions): Collector {
   if (options.api !== 'v2' && options.api !== 'v1') throw new RangeError(`access: api must be v2 or v1, got ${String(options.api)}`);
   return {
     name: 'access',
+    targets: ['domains'],
     operations: [options.api === 'v2' ? 'describeL7DataV2' : 'describeL7Data'],
     families: options.api === 'v2' ? ACCESS_V2_FAMILIES : ACCESS_V1_FAMILIES,
     // Spelled out per variant so each call keeps its response type.

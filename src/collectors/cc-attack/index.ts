@@ -27,6 +27,7 @@ export function createCcAttackCollector(options: CcAttackOptions): Collector {
   nonNegative('cc-attack', 'summaryWindowMs', options.summaryWindowMs);
   return {
     name: 'cc-attack',
+    targets: ['domains'],
     operations: ['describeL7CCAttack'],
     families: [options.perDomain ? CC_ATTACK_REQUESTS_BY_DOMAIN : CC_ATTACK_REQUESTS, ...CC_GAUGES],
     collect: (ctx) => collect(ctx, options),

@@ -47,6 +47,7 @@ export function createTopnCollector(options: TopnOptions): Collector {
   if (by.length === 0 || by.some((b) => !Object.hasOwn(FAMILY_BY, b))) throw new RangeError('topn: by must list requestCount and/or trafficSum');
   return {
     name: 'topn',
+    targets: ['domains'],
     operations: ['describeL7MostData'],
     families: by.map((b) => FAMILY_BY[b]),
     collect: (ctx) => collect(ctx, options, dimensions, by),

@@ -21,6 +21,7 @@ export function createUsageCollector(options: UsageOptions): Collector {
   nonNegative('usage', 'summaryWindowMs', options.summaryWindowMs);
   return {
     name: 'usage',
+    targets: ['packages'],
     operations: ['describeL7UsageData'],
     families: USAGE_FAMILIES,
     collect: (ctx) => collect(ctx, options),

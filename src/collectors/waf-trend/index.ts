@@ -21,6 +21,7 @@ export function createWafTrendCollector(options: WafTrendOptions): Collector {
   checkSeriesOptions('waf-trend', options);
   return {
     name: 'waf-trend',
+    targets: ['domains'],
     operations: ['describeLogV2'],
     families: WAF_TREND_FAMILIES,
     collect: (ctx) => collect(ctx, options),
