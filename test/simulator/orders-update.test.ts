@@ -1,61 +1,8 @@
 // Every per-item result code of update-unactivated and update-activated
 // (modify), on a fixed clock: 2026-03-10 16:59:59 UTC+8.
 import { describe, expect, it } from 'vitest';
-import type { OperationName } from '../../src/api/operations.js';
-import { platformClock } from '../../src/api/time.js';
-import { createOrderBook, orderHandlers } from '../../src/simulator/orders/index.js';
-import type { OrderBook, OrderRow, PlatformUser } from '../../src/simulator/orders/index.js';
-import type { SimResponse } from '../../src/simulator/types.js';
-
-const tz = platformClock('+08:00');
-const at = (text: string): number => tz.parseDateTime(text);
-const NOW = at('2026-03-10 16:59:59');
-type Fields = Record<string, unknown>;
-
-function world(maxModifications?: number) {
-  const book: OrderBook = createOrderBook({ seed: 7, now: at('2026-03-10 09:00:00'), tz, maxModifications });
-  const handlers = orderHandlers(book, tz);
-  const call = (operation: OperationName, body: unknown, now = NOW): SimResponse => {
-    const handler = handlers[operation];
-    if (!handler) throw new Error(`no handler for ${operation}`);
-    return handler({ operation, body, pathParams: {}, token: 'test', now });
-  };
-  const rows = (now = NOW): OrderRow[] =>
-    (call('describeHostAcceleratePackOrder', { pageNum: 1, pageSize: 1000 }, now).body as { rows: OrderRow[] }).rows;
-  const orderIn = (status: number): OrderRow => must(rows().find((r) => r.status === status));
-  const booked = new Set(book.orders().map((o) => o.identity.uid));
-  const free = book.users().filter((u) => !booked.has(u.uid));
-  return { book, call, rows, orderIn, free };
-}
-type World = ReturnType<typeof world>;
-
-function must<T>(value: T | undefined): T {
-  if (value === undefined) throw new Error('fixture missing');
-  return value;
-}
-
-function data(res: SimResponse): Fields[] {
-  expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ code: 200, msg: '操作成功' });
-  return (res.body as { data: Fields[] }).data;
-}
-
-function lastStatus(res: SimResponse): unknown {
-  return data(res).at(-1)?.status;
-}
-
-const newOrder = (u: PlatformUser, extra: Fields = {}): Fields => ({
-  uid: u.uid, platformId: u.platformId, source: '电信', endMonthTime: '2026-04-30 00:00:00',
-  isRenew: true, province: '粤', nickname: '测试主播', ...extra,
-});
-
-interface Case {
-  readonly code: number;
-  readonly when: string;
-  readonly max?: number;
-  /** Items sent as one batch; the last one's status is asserted. */
-  readonly items: (w: World) => Fields[];
-}
+import type { OrderRow, PlatformUser } from '../../src/simulator/orders/index.js';
+import { data, lastStatus, must, newOrder, tz, world, type Case, type Fields, type World } from './orders-fixture.js';
 
 const updateOf = (row: OrderRow, extra: Fields = {}): Fields => ({
   orderId: row.orderId, uid: row.uid, endMonthTime: '2026-06-30', isRenew: false,
