@@ -32,11 +32,11 @@ export interface FamilySnapshot {
 /**
  * Base units OpenMetrics may announce in `# UNIT`, when they are also the
  * suffix of the family name. Counts (requests, events, info, state, ...) are
- * not units, and days are not a base unit.
+ * not units.
  */
 const OPENMETRICS_UNITS: Partial<Record<Unit, string>> = {
   bytes: 'bytes',
-  bits_per_second: 'bits_per_second',
+  bytes_per_second: 'bytes_per_second',
   seconds: 'seconds',
   timestamp_seconds: 'seconds',
   ratio: 'ratio',

@@ -7,7 +7,7 @@ import { def, sample } from './fixtures.js';
 const requests = def('edge_domain_requests_total', 'counter', ['domain'], 'requests');
 const traffic = def('edge_domain_traffic_bytes_total', 'counter', ['domain', 'source'], 'bytes');
 const topn = def('edge_topn_requests', 'gauge', ['dimension', 'key'], 'requests');
-const bandwidth = def('edge_domain_bandwidth_bits_per_second', 'gauge', ['domain'], 'bits_per_second');
+const bandwidth = def('edge_domain_bandwidth_bytes_per_second', 'gauge', ['domain'], 'bytes_per_second');
 
 function store(options?: ConstructorParameters<typeof FamilyStore>[0]): FamilyStore {
   const s = new FamilyStore(options);
@@ -147,7 +147,7 @@ describe('FamilyStore.register', () => {
     const s = store();
     expect(() => s.register([requests])).not.toThrow();
     expect(s.snapshot().map((f) => f.def.name)).toEqual([
-      'edge_domain_bandwidth_bits_per_second',
+      'edge_domain_bandwidth_bytes_per_second',
       'edge_domain_requests_total',
       'edge_domain_traffic_bytes_total',
       'edge_topn_requests',

@@ -13,7 +13,7 @@ const requests: FamilyDef = { name: 'edge_domain_requests_total', type: 'counter
 const traffic: FamilyDef = { name: 'edge_domain_traffic_bytes_total', type: 'counter', help: 'Bytes served.', unit: 'bytes', labels: ['domain', 'source'] };
 const requestTime: FamilyDef = { name: 'edge_domain_request_time_seconds', type: 'gauge', help: 'Average request time.', unit: 'seconds', labels: ['domain'] };
 const expiry: FamilyDef = { name: 'edge_certificate_expiry_timestamp_seconds', type: 'gauge', help: 'Expiry.', unit: 'timestamp_seconds', labels: [] };
-const daysLeft: FamilyDef = { name: 'edge_l4_package_days_left', type: 'gauge', help: 'Days left.', unit: 'days', labels: ['oid'] };
+const rules: FamilyDef = { name: 'edge_l4_package_rules', type: 'gauge', help: 'Rules.', unit: 'rules', labels: ['oid'] };
 const info: FamilyDef = { name: 'edge_package_info', type: 'gauge', help: 'Packages.', unit: 'info', labels: ['package', 'name'] };
 const attack: FamilyDef = { name: 'edge_cc_attack_requests_total', type: 'counter', help: 'Attack requests.', unit: 'requests', labels: [] };
 const level: FamilyDef = { name: 'edge_test_level', type: 'gauge', help: 'A level.', unit: 'count', labels: [] };
@@ -60,11 +60,11 @@ edge_domain_traffic_bytes_total{domain="a.example",source="origin"} 5
 `,
   },
   {
-    name: 'gauges: seconds and timestamp_seconds announce seconds; days (not a suffix) and info announce nothing',
+    name: 'gauges: seconds and timestamp_seconds announce seconds; rules (a count, not a unit) and info announce nothing',
     families: [
       fam(requestTime, s(['a.example'], 0.125)),
       fam(expiry, s([], 1767225600)),
-      fam(daysLeft, s(['l4-1'], 42)),
+      fam(rules, s(['l4-1'], 42)),
       fam(info, s(['p1', 'Main'], 1)),
     ],
     text: `# HELP edge_certificate_expiry_timestamp_seconds Expiry.
@@ -73,9 +73,9 @@ edge_certificate_expiry_timestamp_seconds 1767225600
 # HELP edge_domain_request_time_seconds Average request time.
 # TYPE edge_domain_request_time_seconds gauge
 edge_domain_request_time_seconds{domain="a.example"} 0.125
-# HELP edge_l4_package_days_left Days left.
-# TYPE edge_l4_package_days_left gauge
-edge_l4_package_days_left{oid="l4-1"} 42
+# HELP edge_l4_package_rules Rules.
+# TYPE edge_l4_package_rules gauge
+edge_l4_package_rules{oid="l4-1"} 42
 # HELP edge_package_info Packages.
 # TYPE edge_package_info gauge
 edge_package_info{package="p1",name="Main"} 1
@@ -88,9 +88,9 @@ edge_certificate_expiry_timestamp_seconds 1767225600
 # UNIT edge_domain_request_time_seconds seconds
 # HELP edge_domain_request_time_seconds Average request time.
 edge_domain_request_time_seconds{domain="a.example"} 0.125
-# TYPE edge_l4_package_days_left gauge
-# HELP edge_l4_package_days_left Days left.
-edge_l4_package_days_left{oid="l4-1"} 42
+# TYPE edge_l4_package_rules gauge
+# HELP edge_l4_package_rules Rules.
+edge_l4_package_rules{oid="l4-1"} 42
 # TYPE edge_package_info gauge
 # HELP edge_package_info Packages.
 edge_package_info{package="p1",name="Main"} 1
