@@ -22,6 +22,12 @@ export interface DaemonOptions {
   readonly listen?: string;
   /** The poller's clock; the system clock by default. */
   readonly clock?: Clock;
+  /**
+   * false: start() serves HTTP but neither runs a collector nor arms a
+   * schedule; cycles run only through runOnce(), whose first call loads the
+   * state. For tests that drive cycles on a fake clock. Default true.
+   */
+  readonly schedules?: boolean;
   readonly dispatcher?: Dispatcher;
 }
 
@@ -81,7 +87,7 @@ export class Daemon {
     return poller.runOnce();
   }
 
-  /** Starts the schedules and the HTTP server; resolves to the server's URL. Idempotent. */
+  /** Starts the HTTP server and the schedules (unless `schedules: false`); resolves to the server's URL. Idempotent. */
   start(): Promise<string> {
     this.started ??= (async () => {
       const { config } = this.options;
@@ -99,7 +105,7 @@ export class Daemon {
       });
       // Server first: /metrics and /healthz answer while the first cycle (or a down upstream) takes its time.
       const url = await this.server.start();
-      await poller.start();
+      if (this.options.schedules !== false) await poller.start();
       return url;
     })();
     return this.started;

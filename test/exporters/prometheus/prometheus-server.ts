@@ -17,11 +17,20 @@ export interface TargetState {
   readonly lastError: string;
 }
 
+/** One series of a range-vector selection: its raw samples, oldest first, as [seconds, value]. */
+export interface RangeSeries {
+  readonly metric: Record<string, string>;
+  readonly values: [number, string][];
+}
+
 export interface RunningPrometheus {
   readonly url: string;
   /** Waits until every job has been scraped at least once; returns the targets' state. */
   waitForScrapes(timeoutMs: number): Promise<TargetState[]>;
-  query(promql: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]>;
+  /** An instant query; at `timeSec` (Unix seconds, millisecond precision) or Prometheus' now. */
+  query(promql: string, timeSec?: number): Promise<{ metric: Record<string, string>; value: [number, string] }[]>;
+  /** The raw samples a range selector (`metric{...}[10m]`) selects, at `timeSec` or now. */
+  select(rangeSelector: string, timeSec?: number): Promise<RangeSeries[]>;
   /** GET an API path (under /api/v1) and return its `data`. */
   api<T>(path: string): Promise<T>;
   stop(): Promise<void>;
@@ -48,6 +57,9 @@ export async function startPrometheus(jobs: readonly ScrapeJob[]): Promise<Runni
     child.once('error', (error: NodeJS.ErrnoException) =>
       reject(error.code === 'ENOENT' ? new Error(`${bin} not found: run scripts/install-test-deps.sh (Debian package "prometheus")`, { cause: error }) : error),
     );
+  }).catch(async (error: unknown) => {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
   });
 
   const api = async <T>(path: string): Promise<T> => {
@@ -71,8 +83,13 @@ export async function startPrometheus(jobs: readonly ScrapeJob[]): Promise<Runni
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     },
-    async query(promql) {
-      const data = await api<{ result: { metric: Record<string, string>; value: [number, string] }[] }>(`/api/v1/query?query=${encodeURIComponent(promql)}`);
+    async query(promql, timeSec) {
+      const data = await api<{ result: { metric: Record<string, string>; value: [number, string] }[] }>(queryPath(promql, timeSec));
+      return data.result;
+    },
+    async select(rangeSelector, timeSec) {
+      const data = await api<{ resultType: string; result: RangeSeries[] }>(queryPath(rangeSelector, timeSec));
+      if (data.resultType !== 'matrix') throw new Error(`${rangeSelector} is not a range selector (Prometheus answered a ${data.resultType})`);
       return data.result;
     },
     api: (path) => api(`/api/v1${path}`),
@@ -83,10 +100,19 @@ export async function startPrometheus(jobs: readonly ScrapeJob[]): Promise<Runni
   };
 }
 
+function queryPath(promql: string, timeSec: number | undefined): string {
+  return `/api/v1/query?query=${encodeURIComponent(promql)}${timeSec === undefined ? '' : `&time=${timeSec.toFixed(3)}`}`;
+}
+
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    child.once('exit', () => resolve());
+    // A Prometheus that does not shut down within 5 s (a stuck TSDB flush) is killed, so a test never hangs here.
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
     child.kill('SIGTERM');
   });
 }
