@@ -86,11 +86,18 @@ export class HttpServer {
     const out = gzip ? await metrics.renderGzip(format) : await metrics.render(format);
     res.writeHead(200, {
       'content-type': out.contentType,
-      'content-length': out.body.length,
+      'content-length': out.byteLength ?? out.body.length,
       vary: 'Accept, Accept-Encoding',
       ...(gzip ? { 'content-encoding': 'gzip' } : {}),
     });
-    res.end(req.method === 'HEAD' ? undefined : out.body);
+    if (req.method === 'HEAD') return void res.end();
+    // Writing the cached pieces avoids copying a 10 MB exposition into one buffer per scrape.
+    if (out.chunks) {
+      for (const chunk of out.chunks) res.write(chunk);
+      res.end();
+    } else {
+      res.end(out.body);
+    }
   }
 }
 

@@ -4,7 +4,11 @@
 export type ExpositionFormat = 'text' | 'openmetrics';
 
 export interface RenderedMetrics {
+  /** The whole body; may be assembled on access, so the server prefers `chunks`. */
   readonly body: Buffer;
+  /** The same bytes in cached pieces, written without copying them into one buffer. */
+  readonly chunks?: readonly Buffer[];
+  readonly byteLength?: number;
   readonly contentType: string;
 }
 
