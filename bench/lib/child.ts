@@ -1,0 +1,39 @@
+// Helper processes of the benchmarks: started with tsx from the project root,
+// ready when they print one JSON line, stopped with SIGTERM by their pid.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { z } from 'zod';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface Child<T> {
+  readonly ready: T;
+  stop(): Promise<void>;
+}
+
+/** Runs `bench/lib/<script>` with `args`; resolves with its first stdout line parsed by `schema`. */
+export async function startChild<S extends z.ZodType>(script: string, args: readonly string[], schema: S): Promise<Child<z.infer<S>>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/lib', script), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  const lines = createInterface({ input: child.stdout });
+  for await (const line of lines) {
+    lines.close();
+    try {
+      return { ready: schema.parse(JSON.parse(line)), stop };
+    } catch (err) {
+      await stop();
+      throw err;
+    }
+  }
+  await stop();
+  throw new Error(`${script} exited before it was ready`);
+}
