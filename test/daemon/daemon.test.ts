@@ -1,7 +1,7 @@
 // The daemon as a whole against a simulator whose faults the test controls:
 // it serves /metrics whatever the upstream does, and recovers on its own.
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -29,15 +29,16 @@ class Lines extends Writable {
   }
 }
 
-async function setUp(faults: Parameters<Simulator['faults']['set']>[0]): Promise<{ url: string; log: Lines }> {
+async function setUp(faults: Parameters<Simulator['faults']['set']>[0], extra: string[] = []): Promise<{ url: string; log: Lines }> {
   sim = createSimulator({ clock: { mode: 'fixed', start: '2026-03-02 12:00:00' }, domains: 5, tokens: [{ token: TOKEN, permissions: '*' }], faults });
   const { url: apiUrl } = await sim.listen('127.0.0.1', 0);
   const text = [
     `upstream: { api_url: "${apiUrl}", token: "${TOKEN}", timeout: 300ms, retry: { attempts: 1 } }`,
     `state_dir: ${mkdtempSync(join(tmpdir(), 'edge-daemon-'))}`,
-    'server: { listen: "127.0.0.1:0" }',
+    ...(extra.some((line) => line.startsWith('server:')) ? [] : ['server: { listen: "127.0.0.1:0" }']),
     'collectors: { access: { interval: 1m } }',
     'targets: { refresh: 10s }',
+    ...extra,
   ].join('\n');
   const log = new Lines();
   const current = sim;
@@ -83,5 +84,16 @@ describe('daemon', () => {
       await res.text();
       expect(performance.now() - started).toBeLessThan(1000);
     }
+  });
+
+  it('protects /metrics with the basic-auth password read from server.basic_auth.password_file', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'edge-pw-')), 'password');
+    writeFileSync(file, 'scrape-secret-42\n');
+    const { url, log } = await setUp([], [`server: { listen: "127.0.0.1:0", basic_auth: { username: prom, password_file: "${file}" } }`]);
+    expect((await fetch(`${url}/metrics`)).status).toBe(401);
+    const auth = `Basic ${Buffer.from('prom:scrape-secret-42').toString('base64')}`;
+    expect((await fetch(`${url}/metrics`, { headers: { authorization: auth } })).status).toBe(200);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect(log.text).not.toContain('scrape-secret-42');
   });
 });
