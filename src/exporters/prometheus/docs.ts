@@ -44,7 +44,7 @@ export function renderAllMetricsDocs(collectors: readonly CollectorFamilies[]): 
     '',
     renderSelfMetricsDocs(),
     'Plus the Node.js process metrics of prom-client (`process_*`, `nodejs_*`), except',
-    `${EXCLUDED_PROCESS_METRICS.map(code).join(', ')} (gauges named like counters; they only sum their per-type siblings).`,
+    `${EXCLUDED_PROCESS_METRICS.map(code).join(', ')}: the \`_total\` ones are gauges named like counters that only sum their per-type siblings, and the event-loop lag gauge waits for a setImmediate on every scrape while the \`nodejs_eventloop_lag_*_seconds\` percentiles report the same lag.`,
     '',
   ].join('\n');
 }
