@@ -1,0 +1,55 @@
+// Log events shaped like the WAF collector's, and a sink factory for tests against the OTLP receiver.
+import type { LogEvent } from '../../../src/collectors/types.js';
+import { OtlpLogSink, type OtlpLogSinkOptions } from '../../../src/exporters/otel-logs/index.js';
+
+export const RESOURCE = {
+  serviceName: 'edge-exporter',
+  serviceVersion: '0.1.0-test',
+  serviceInstanceId: 'test-instance-1',
+} as const;
+
+/** A deny event; `i` makes the uid and timestamps distinct. */
+export function denyEvent(i: number, overrides: Partial<LogEvent> = {}): LogEvent {
+  return {
+    uid: `req-${String(i).padStart(4, '0')}`,
+    timestampMs: 1_750_000_000_123 + i * 1000,
+    observedMs: 1_750_000_090_456 + i,
+    severity: 'ERROR',
+    severityText: '高风险',
+    eventName: 'edge.waf.deny',
+    body: `GET /login?id=${i} from 203.0.113.7 denied: SQL injection`,
+    attributes: {
+      'http.request.method': 'GET',
+      'url.path': '/login',
+      'url.query': `id=${i}`,
+      'http.response.status_code': 403,
+      'client.address': '203.0.113.7',
+      'server.port': 443,
+      'security_rule.id': '100001',
+      'edge.waf.rule_ids': ['100001', '100002'],
+      'edge.waf.blocked': true,
+      'edge.waf.score': 0.75,
+    },
+    ...overrides,
+  };
+}
+
+export function denyEvents(from: number, count: number): LogEvent[] {
+  return Array.from({ length: count }, (_, k) => denyEvent(from + k));
+}
+
+/** A started sink against `endpoint`, small time budgets so failure tests stay fast. */
+export async function startedSink(endpoint: string, options: Partial<OtlpLogSinkOptions> = {}): Promise<OtlpLogSink> {
+  const sink = new OtlpLogSink({ endpoint, resource: RESOURCE, timeoutMs: 5_000, ackMarginMs: 1_000, ...options });
+  await sink.start();
+  return sink;
+}
+
+/** Polls until `check` holds (bounded); for states reached by another party's I/O. */
+export async function waitFor(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

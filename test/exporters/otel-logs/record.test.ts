@@ -1,0 +1,67 @@
+import { SeverityNumber } from '@opentelemetry/api-logs';
+import { describe, expect, it } from 'vitest';
+import type { LogEvent } from '../../../src/collectors/types.js';
+import { ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, msToHrTime, toLogRecord } from '../../../src/exporters/otel-logs/index.js';
+import { denyEvent } from './fixtures.js';
+
+describe('toLogRecord', () => {
+  const event = denyEvent(7);
+  const record = toLogRecord(event);
+
+  it.each([
+    ['timestamp', [1_750_000_007, 123_000_000]],
+    ['observedTimestamp', [1_750_000_090, 463_000_000]],
+    ['severityNumber', SeverityNumber.ERROR],
+    ['severityText', '高风险'],
+    ['eventName', 'edge.waf.deny'],
+    ['body', 'GET /login?id=7 from 203.0.113.7 denied: SQL injection'],
+  ] as const)('maps %s', (field, expected) => {
+    expect(record[field]).toEqual(expected);
+  });
+
+  it('puts log.record.uid first, then every event attribute unchanged', () => {
+    expect(Object.keys(record.attributes ?? {})[0]).toBe(ATTR_LOG_RECORD_UID);
+    expect(record.attributes).toEqual({ [ATTR_LOG_RECORD_UID]: 'req-0007', ...event.attributes });
+  });
+
+  it('copies array attributes rather than sharing the event’s array', () => {
+    const rules = record.attributes?.['edge.waf.rule_ids'];
+    expect(rules).toEqual(['100001', '100002']);
+    expect(rules).not.toBe(event.attributes['edge.waf.rule_ids']);
+  });
+
+  it('lets the uid win over a log.record.uid attribute', () => {
+    const clash = toLogRecord(denyEvent(1, { attributes: { [ATTR_LOG_RECORD_UID]: 'other', 'url.path': '/' } }));
+    expect(clash.attributes).toEqual({ [ATTR_LOG_RECORD_UID]: 'req-0001', 'url.path': '/' });
+  });
+
+  it('sets no deprecated event.name attribute and no trace context', () => {
+    expect(record.attributes).not.toHaveProperty('event.name');
+    expect(record.context).toBeUndefined();
+  });
+
+  it.each([
+    ['ERROR', 17],
+    ['WARN', 13],
+    ['INFO', 9],
+    ['UNSPECIFIED', 0],
+  ] as const)('severity %s -> %i', (severity: LogEvent['severity'], number) => {
+    expect(SEVERITY_NUMBERS[severity]).toBe(number);
+    expect(toLogRecord(denyEvent(1, { severity })).severityNumber).toBe(number);
+  });
+});
+
+describe('msToHrTime', () => {
+  it.each([
+    [0, [0, 0]],
+    [1, [0, 1_000_000]],
+    [999, [0, 999_000_000]],
+    [1_750_000_000_123, [1_750_000_000, 123_000_000]],
+    // Below performance.timeOrigin / 2: a plain number would be read as a performance.now() offset.
+    [631_152_000_000, [631_152_000, 0]],
+    [1.5, [0, 1_500_000]],
+    [-1, [-1, 999_000_000]],
+  ] as const)('%d ms -> %j', (ms, expected) => {
+    expect(msToHrTime(ms)).toEqual(expected);
+  });
+});
