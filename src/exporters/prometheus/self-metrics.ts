@@ -113,6 +113,15 @@ export class SelfMetrics implements PollerObserver {
     for (const m of this.sets) m.upstreamRateLimitWaits.inc({ operation });
   }
 
+  /** The WAF event forwarder's observer (collectors' WafEventsObserver, structurally). */
+  readonly wafEvents = {
+    onRead: (count: number): void => this.sets.forEach((m) => m.wafEventsRead.inc(count)),
+    onDeduplicated: (count: number): void => this.sets.forEach((m) => m.wafEventsDeduplicated.inc(count)),
+    onForwarded: (count: number): void => this.sets.forEach((m) => m.wafEventsForwarded.inc(count)),
+    onExportFailure: (failure: { readonly code: string }): void => this.sets.forEach((m) => m.wafExportFailures.inc({ code: failure.code })),
+    onCheckpointLag: (seconds: number): void => this.sets.forEach((m) => m.wafCheckpointLag.set(seconds)),
+  };
+
   /**
    * The self-metrics in `format`, without the OpenMetrics `# EOF` (the
    * exposition appends exactly one after everything).
@@ -145,6 +154,11 @@ function createInstruments(registry: AnyRegistry, options: SelfMetricsOptions) {
     upstreamRequestDuration: histogram(m.upstreamRequestDuration),
     upstreamRetries: counter(m.upstreamRetries),
     upstreamRateLimitWaits: counter(m.upstreamRateLimitWaits),
+    wafEventsRead: counter(m.wafEventsRead),
+    wafEventsDeduplicated: counter(m.wafEventsDeduplicated),
+    wafEventsForwarded: counter(m.wafEventsForwarded),
+    wafExportFailures: counter(m.wafExportFailures),
+    wafCheckpointLag: gauge(m.wafCheckpointLag),
     // Read from the store when scraped, so they can never disagree with what is exposed.
     series: new Gauge({
       ...base(m.series, registers),
