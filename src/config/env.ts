@@ -12,14 +12,58 @@ export interface EnvOverride {
   readonly path: readonly string[];
   /** Keys removed when it is set (a token from the environment replaces a token file). */
   readonly clears: readonly (readonly string[])[];
+  /** The value to set from the variable's text and the current value (default: the text itself). */
+  readonly value?: (text: string, current: unknown) => unknown;
 }
 
-/** Variables that win over the file. An empty value counts as unset. */
+/**
+ * Variables that win over the file, applied in this order (a later one wins
+ * over an earlier one for the same key). An empty value counts as unset. The
+ * OTEL_* ones follow the OTLP exporter specification: the logs-specific
+ * variable wins over the generic one, and a generic endpoint is a base URL
+ * to which `/v1/logs` is appended.
+ */
 export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { name: 'EDGE_API_URL', path: ['upstream', 'api_url'], clears: [] },
   { name: 'EDGE_LOGIN_URL', path: ['upstream', 'login_url'], clears: [] },
   { name: 'EDGE_API_TOKEN', path: ['upstream', 'token'], clears: [['upstream', 'token_file']] },
+  { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', path: ['otlp', 'endpoint'], clears: [], value: logsEndpoint },
+  { name: 'OTEL_EXPORTER_OTLP_LOGS_ENDPOINT', path: ['otlp', 'endpoint'], clears: [] },
+  { name: 'OTEL_EXPORTER_OTLP_HEADERS', path: ['otlp', 'headers'], clears: [], value: mergeHeaders },
+  { name: 'OTEL_EXPORTER_OTLP_LOGS_HEADERS', path: ['otlp', 'headers'], clears: [], value: mergeHeaders },
+  { name: 'OTEL_EXPORTER_OTLP_PROTOCOL', path: ['otlp', 'protocol'], clears: [] },
+  { name: 'OTEL_EXPORTER_OTLP_LOGS_PROTOCOL', path: ['otlp', 'protocol'], clears: [] },
+  // Milliseconds, which is what a bare number means to a duration field.
+  { name: 'OTEL_EXPORTER_OTLP_TIMEOUT', path: ['otlp', 'timeout'], clears: [] },
+  { name: 'OTEL_EXPORTER_OTLP_LOGS_TIMEOUT', path: ['otlp', 'timeout'], clears: [] },
 ];
+
+/** The signal path appended to a generic OTLP/HTTP base endpoint. */
+function logsEndpoint(base: string): string {
+  return `${base.replace(/\/+$/, '')}/v1/logs`;
+}
+
+/**
+ * OTEL_EXPORTER_OTLP_*HEADERS: `key=value,key2=value2`, each part percent-decoded,
+ * merged over the headers already set. A malformed list is passed on as text,
+ * so the schema reports it against the variable without echoing the value.
+ */
+function mergeHeaders(text: string, current: unknown): unknown {
+  const parsed: Record<string, string> = {};
+  for (const item of text.split(',')) {
+    if (item.trim() === '') continue;
+    const eq = item.indexOf('=');
+    if (eq <= 0) return text;
+    try {
+      const key = decodeURIComponent(item.slice(0, eq).trim());
+      if (key === '') return text;
+      parsed[key] = decodeURIComponent(item.slice(eq + 1).trim());
+    } catch {
+      return text;
+    }
+  }
+  return isPlain(current) ? { ...current, ...parsed } : parsed;
+}
 
 export interface PathProblem {
   readonly path: YamlPath;
@@ -76,14 +120,22 @@ export function applyEnvOverrides(document: unknown, env: Env): { document: unkn
   let result: Plain = document;
   const applied: EnvOverride[] = [];
   for (const override of ENV_OVERRIDES) {
-    const value = env[override.name];
-    if (value === undefined || value === '') continue;
+    const text = env[override.name];
+    if (text === undefined || text === '') continue;
+    const value = override.value ? override.value(text, getIn(result, override.path)) : text;
     const next = setIn(result, override.path, value);
     if (next === undefined) continue; // a non-mapping in the way: the schema reports it
     result = override.clears.reduce<Plain>((doc, key) => setIn(doc, key, undefined) ?? doc, next);
+    // The variable that set a key last is the one a problem with it is blamed on.
+    const earlier = applied.findIndex((o) => o.path.join('.') === override.path.join('.'));
+    if (earlier >= 0) applied.splice(earlier, 1);
     applied.push(override);
   }
   return { document: result, applied };
+}
+
+function getIn(root: Plain, path: readonly string[]): unknown {
+  return path.reduce<unknown>((node, key) => (isPlain(node) ? node[key] : undefined), root);
 }
 
 /** Copy of `root` with `path` set (or removed when `value` is undefined); undefined if a non-mapping is in the way. */

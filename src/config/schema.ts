@@ -11,6 +11,7 @@ import { metricsSchema } from './sections/metrics.js';
 import { simulatorSchema } from './sections/simulator.js';
 import { targetsSchema } from './sections/targets.js';
 import { upstreamSchema } from './sections/upstream.js';
+import { OTLP_DESCRIPTION, otlpSchema, WAF_EVENTS_DESCRIPTION, wafEventsSchema } from './sections/waf-events.js';
 
 /** Rules spanning sections. Runs even when other fields failed, so every problem is reported at once. */
 function crossSectionRules(config: unknown, ctx: z.RefinementCtx): void {
@@ -49,6 +50,8 @@ export const configSchema = z
     metrics: metricsSchema.prefault({}).describe('Metric families to collect; a denied family costs no upstream request.'),
     limits: limitsSchema.prefault({}).describe('Caps on label values and series per family.'),
     server: serverSchema.prefault({}).describe('The HTTP server Prometheus scrapes.'),
+    waf_events: wafEventsSchema.prefault({}).describe(WAF_EVENTS_DESCRIPTION),
+    otlp: otlpSchema.prefault({}).describe(OTLP_DESCRIPTION),
     state_dir: z
       .string()
       .min(1)

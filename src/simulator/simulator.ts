@@ -33,6 +33,8 @@ export interface SimulatorOptions {
   tz?: string;
   /** Fault rules active from the start (default none). */
   faults?: readonly FaultRule[];
+  /** Largest WAF log ingest lag: each event becomes visible 0..this many ms after it happened (default 90000). */
+  wafIngestLagMs?: number;
 }
 
 export interface Simulator {
@@ -84,7 +86,10 @@ export function buildSimulator(options: SimulatorOptions = {}, extra: readonly H
   const build = (): { ctx: SimContext; handlers: HandlerTable; extraState: Array<() => Record<string, unknown>> } => {
     const world = createWorld({ seed, domains: options.domains ?? 20, now: builtAt, tz });
     const stats = new Stats({ seed, domains: world.domains, tz, ...(options.revisionDelayMs !== undefined ? { revisionDelayMs: options.revisionDelayMs } : {}) });
-    const waf = new WafLog({ seed, domains: world.domains, offsetMinutes: tz.offsetMinutes });
+    const waf = new WafLog({
+      seed, domains: world.domains, offsetMinutes: tz.offsetMinutes,
+      ...(options.wafIngestLagMs !== undefined ? { maxIngestLagMs: options.wafIngestLagMs } : {}),
+    });
     const ctx: SimContext = { world, stats, waf, tz };
     const handlers: HandlerTable = platformHandlers(ctx);
     const extraState: Array<() => Record<string, unknown>> = [];

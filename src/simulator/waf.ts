@@ -1,5 +1,5 @@
 // WAF log events, generated deterministically per (seed, domain, minute) and
-// never stored. Each event has an ingest lag of 0-90 s and becomes visible to
+// never stored. Each event has an ingest lag of 0-90 s (configurable: wafIngestLagMs) and becomes visible to
 // the log query only once now >= timeStamp + lag, as late-arriving log lines do
 // in a real search cluster.
 import { hash32, Rng } from './rng.js';
@@ -14,6 +14,7 @@ const DENY_RULES = RULES.filter((x) => x.severityLevel !== '低风险');
 const PASS_RULES = RULES.filter((x) => x.severityLevel !== '高风险');
 const LOW_RULES = RULES.filter((x) => x.severityLevel === '低风险');
 const TOOL_AGENTS = USER_AGENTS.filter((u) => !u.parsed);
+/** Default upper bound of the ingest lag (SimulatorOptions.wafIngestLagMs). */
 export const MAX_INGEST_LAG_MS = 90_000;
 /** The documented meaning of action=deny: the response status is 417. */
 export const DENY_STATUS = 417;
@@ -71,16 +72,21 @@ export interface WafLogOptions {
   domains: readonly WafDomain[];
   /** Platform offset in minutes east of UTC, used in timeStamp. */
   offsetMinutes: number;
+  /** Largest ingest lag, ms (default MAX_INGEST_LAG_MS). */
+  maxIngestLagMs?: number;
 }
 
 export class WafLog {
   private readonly seed: number;
   private readonly domains: ReadonlyArray<WafDomain & { readonly index: number; readonly rate: number }>;
   private readonly offsetMinutes: number;
+  private readonly maxLagMs: number;
 
   constructor(options: WafLogOptions) {
     this.seed = options.seed;
     this.offsetMinutes = options.offsetMinutes;
+    this.maxLagMs = options.maxIngestLagMs ?? MAX_INGEST_LAG_MS;
+    if (!Number.isSafeInteger(this.maxLagMs) || this.maxLagMs < 0) throw new RangeError(`WAF ingest lag must be a non-negative integer of ms, got ${this.maxLagMs}`);
     this.domains = options.domains.map((d, index) => ({ ...d, index, rate: 1 + (hash32(options.seed, d.domainName, 'waf-rate') % 4) }));
   }
 
@@ -123,7 +129,8 @@ export class WafLog {
 
   private event(r: Rng, d: WafDomain, minuteStart: number, unique: string): WafEvent {
     const time = minuteStart + r.int(0, MINUTE_MS - 1);
-    const lagMs = r.int(0, MAX_INGEST_LAG_MS);
+    // One draw whatever the bound, so a different bound changes lags only, not the events.
+    const lagMs = r.int(0, this.maxLagMs);
     const deny = r.chance(0.4);
     const primary = r.pick(deny ? DENY_RULES : PASS_RULES);
     const extra = r.chance(0.3) ? r.pick(LOW_RULES) : undefined;

@@ -52,6 +52,9 @@ describe('loadConfig: valid configs', () => {
       metrics: { allow: [], deny: [] },
       limits: { label_value_length: 128, series_per_family: 10_000 },
       server: { listen: '0.0.0.0:9810' },
+      // Key by key in waf-events.test.ts.
+      waf_events: expect.any(Object),
+      otlp: expect.any(Object),
       state_dir: './state',
     });
   });

@@ -1,0 +1,142 @@
+// One WAF log record (describeLogV2 `logs`) -> one LogEvent. Pure: no clock,
+// no I/O; the caller says when the record was read. Field by field mapping in
+// attributes.ts. Credentials never pass: headers are forwarded only from an
+// allow-list, and NEVER_FORWARDED_HEADERS are removed from any list given.
+import type { WafLogRecord } from '../../api/index.js';
+import { DEFAULT_FORWARDED_HEADERS, NEVER_FORWARDED_HEADERS } from '../../config/sections/waf-events.js';
+import type { LogEvent } from '../types.js';
+import { ATTR, EDGE_ATTR, EVENT_NAME, KNOWN_METHODS, REDACTED_QUERY_KEYS, requestHeaderAttr } from './attributes.js';
+
+/** The documented meaning of action=deny: the response status is 417. */
+export const DENY_STATUS = 417;
+/** The URL in the body is cut here: the body is a summary, url.path/url.query hold it whole. */
+const BODY_URL_MAX = 256;
+
+const SEVERITY: Readonly<Record<string, LogEvent['severity']>> = { 高风险: 'ERROR', 中风险: 'WARN', 低风险: 'INFO' };
+
+type Attributes = Record<string, LogEvent['attributes'][string]>;
+
+/** Lower-case header names that may be forwarded. Build once with headerPolicy(). */
+export type HeaderPolicy = ReadonlySet<string>;
+
+/** The allow-list, lower-cased, minus the headers that are never forwarded. */
+export function headerPolicy(allow: readonly string[] = DEFAULT_FORWARDED_HEADERS): HeaderPolicy {
+  return new Set(allow.map((h) => h.toLowerCase()).filter((h) => !NEVER_FORWARDED_HEADERS.includes(h)));
+}
+
+export function toLogEvent(record: WafLogRecord, observedMs: number, headers: HeaderPolicy = headerPolicy()): LogEvent {
+  const parsedTime = Date.parse(record.timeStamp);
+  const action = record.response.httpCode === DENY_STATUS ? 'deny' : 'pass';
+  const requestHeaders = headerMap(record.request.headers);
+  const host = hostOf(requestHeaders.get('host')?.[0]);
+  const { path, query } = splitTarget(record.request.uri);
+  const primary = record.rules[0];
+  const attributes: Attributes = {
+    ...methodAttributes(record.request.method),
+    [ATTR.URL_PATH]: path,
+    ...(query === undefined ? {} : { [ATTR.URL_QUERY]: query }),
+    [ATTR.HTTP_RESPONSE_STATUS_CODE]: record.response.httpCode,
+    [ATTR.CLIENT_ADDRESS]: record.clientIp,
+    ...(host === undefined ? {} : { [ATTR.SERVER_ADDRESS]: host }),
+    [ATTR.SERVER_PORT]: record.hostPort,
+    ...optional(ATTR.USER_AGENT_ORIGINAL, requestHeaders.get('user-agent')?.[0]),
+    ...optional(ATTR.USER_AGENT_NAME, record.ua?.name),
+    ...optional(ATTR.USER_AGENT_VERSION, record.ua?.version),
+    ...optional(ATTR.USER_AGENT_OS_NAME, record.ua?.os_name),
+    ...optional(ATTR.USER_AGENT_OS_VERSION, record.ua?.os_version),
+    ...optional(EDGE_ATTR.UA_DEVICE, record.ua?.device),
+    ...optional(ATTR.GEO_COUNTRY_ISO_CODE, record.geoip?.country_code2),
+    ...optional(ATTR.GEO_LOCALITY_NAME, record.geoip?.city_name),
+    ...optional(EDGE_ATTR.GEO_COUNTRY_NAME, record.geoip?.country_name),
+    ...optional(EDGE_ATTR.GEO_REGION_NAME, record.geoip?.region_name),
+    ...optional(EDGE_ATTR.GEO_TIMEZONE, record.geoip?.timezone),
+    ...(primary === undefined
+      ? {}
+      : {
+          [ATTR.SECURITY_RULE_UUID]: primary.ruleId,
+          ...optional(ATTR.SECURITY_RULE_DESCRIPTION, primary.ruleMessage),
+          ...optional(ATTR.SECURITY_RULE_CATEGORY, primary.group),
+          ...optional(EDGE_ATTR.RULE_SEVERITY, primary.severity),
+          ...optional(EDGE_ATTR.RULE_SEVERITY_LEVEL, primary.severityLevel),
+        }),
+    [EDGE_ATTR.ACTION]: action,
+    ...optional(EDGE_ATTR.POLICY_ID, record.wafId),
+    ...optional(EDGE_ATTR.PACKAGE_ID, record.oid),
+    [EDGE_ATTR.SEVERITY_LEVEL]: record.severityLevel,
+    [EDGE_ATTR.RULES]: JSON.stringify(record.rules),
+    [EDGE_ATTR.RULE_COUNT]: record.rules.length,
+  };
+  for (const [name, values] of requestHeaders) {
+    if (headers.has(name) && !NEVER_FORWARDED_HEADERS.includes(name)) attributes[requestHeaderAttr(name)] = values;
+  }
+  const url = `${host ?? ''}${path}${query === undefined ? '' : `?${query}`}`;
+  const rule = primary === undefined ? 'no rule' : `${primary.ruleMessage} (rule ${primary.ruleId})`;
+  return {
+    uid: record.requestId,
+    // An unreadable time must not stop forwarding; the read time is the best bound we have.
+    timestampMs: Number.isFinite(parsedTime) ? parsedTime : observedMs,
+    observedMs,
+    severity: SEVERITY[record.severityLevel] ?? 'UNSPECIFIED',
+    severityText: record.severityLevel,
+    eventName: EVENT_NAME[action],
+    body: `${action} ${record.request.method} ${truncate(url, BODY_URL_MAX)} from ${record.clientIp}: ${rule}`,
+    attributes,
+  };
+}
+
+function methodAttributes(method: string): Attributes {
+  const upper = method.toUpperCase();
+  if (KNOWN_METHODS.has(upper)) return { [ATTR.HTTP_REQUEST_METHOD]: upper };
+  return { [ATTR.HTTP_REQUEST_METHOD]: '_OTHER', [ATTR.HTTP_REQUEST_METHOD_ORIGINAL]: method };
+}
+
+function optional(name: string, value: unknown): Attributes {
+  return typeof value === 'string' && value !== '' ? { [name]: value } : {};
+}
+
+/** Header name (lower case) -> values; names differing in case are one header, as in HTTP. */
+function headerMap(raw: Readonly<Record<string, unknown>> | null | undefined): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [name, value] of Object.entries(raw ?? {})) {
+    const values = (Array.isArray(value) ? value : [value]).flatMap((v): string[] =>
+      typeof v === 'string' ? [v] : typeof v === 'number' || typeof v === 'boolean' ? [String(v)] : []);
+    if (values.length === 0) continue;
+    const key = name.toLowerCase();
+    out.set(key, [...(out.get(key) ?? []), ...values]);
+  }
+  return out;
+}
+
+/** Host header -> host name without port (IPv6 brackets removed), lower case. */
+export function hostOf(header: string | undefined): string | undefined {
+  const text = header?.trim().toLowerCase();
+  if (!text) return undefined;
+  const v6 = /^\[([^\]]+)\](?::\d*)?$/.exec(text);
+  if (v6?.[1]) return v6[1];
+  const colon = text.indexOf(':');
+  return colon >= 0 && colon === text.lastIndexOf(':') ? text.slice(0, colon) || undefined : text;
+}
+
+/** Request target -> url.path and url.query (fragment dropped; absolute-form reduced to its path). */
+export function splitTarget(uri: string): { path: string; query: string | undefined } {
+  const target = uri.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/, '').replace(/#.*$/s, '');
+  const q = target.indexOf('?');
+  const path = (q < 0 ? target : target.slice(0, q)) || '/';
+  const query = q < 0 ? undefined : redactQuery(target.slice(q + 1));
+  return { path, query: query === '' ? undefined : query };
+}
+
+function redactQuery(query: string): string {
+  return query
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const key = eq < 0 ? part : part.slice(0, eq);
+      return REDACTED_QUERY_KEYS.has(key) ? `${key}=REDACTED` : part;
+    })
+    .join('&');
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

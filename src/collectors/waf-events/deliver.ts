@@ -1,0 +1,86 @@
+// Delivering one batch until the receiver confirms all of it. Failures are
+// retried without limit, with exponential backoff and jitter capped at
+// maxDelayMs, until the signal aborts (stop). While this runs the forwarder
+// reads nothing more: the checkpoint holds the position upstream, so a long
+// outage costs no memory beyond this batch. When the sink confirms part of a
+// batch (DeliveryError naming the rest), the confirmed part is recorded
+// first and only the rest is sent again.
+import pRetry, { AbortError } from 'p-retry';
+import { describeError } from '../poller-errors.js';
+import { DeliveryError } from '../types.js';
+import type { CollectorLogger, LogEvent, LogSink } from '../types.js';
+
+export interface DeliveryRetry {
+  /** First backoff (default 1s). */
+  readonly minDelayMs: number;
+  /** Largest backoff (default 60s). */
+  readonly maxDelayMs: number;
+}
+
+export const DEFAULT_DELIVERY_RETRY: DeliveryRetry = Object.freeze({ minDelayMs: 1000, maxDelayMs: 60_000 });
+
+export interface DeliveryContext {
+  readonly sink: LogSink;
+  readonly signal: AbortSignal;
+  readonly retry: DeliveryRetry;
+  readonly log: CollectorLogger;
+  /** Records confirmed events (and persists them); a failure here stops the delivery. */
+  confirm(events: readonly LogEvent[]): Promise<void>;
+  /** A failed attempt, for the export-failure self-metric. */
+  failed(events: number, code: string): void;
+}
+
+export async function deliverBatch(batch: readonly LogEvent[], ctx: DeliveryContext): Promise<void> {
+  let pending = batch;
+  await pRetry(
+    async () => {
+      try {
+        await ctx.sink.deliver(pending, ctx.signal);
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        ctx.failed(pending.length, describeError(err).code);
+        if (err instanceof DeliveryError) {
+          const { confirmed, rest } = split(pending, err.failedUids);
+          if (confirmed.length > 0) await confirmOrAbort(ctx, confirmed);
+          pending = rest;
+        }
+        throw err;
+      }
+      await confirmOrAbort(ctx, pending);
+    },
+    {
+      retries: Number.POSITIVE_INFINITY,
+      factor: 2,
+      minTimeout: ctx.retry.minDelayMs,
+      maxTimeout: ctx.retry.maxDelayMs,
+      randomize: true,
+      signal: ctx.signal,
+      unref: true,
+      onFailedAttempt: ({ error, attemptNumber }) => {
+        if (ctx.signal.aborted) return;
+        ctx.log.warn({ ...describeError(error), attempt: attemptNumber, events: pending.length }, 'delivering WAF events failed; retrying with backoff (polling waits)');
+      },
+    },
+  );
+}
+
+/** A confirmed batch that cannot be recorded must not be retried: that would send it again. */
+async function confirmOrAbort(ctx: DeliveryContext, events: readonly LogEvent[]): Promise<void> {
+  try {
+    await ctx.confirm(events);
+  } catch (err) {
+    throw new AbortError(err instanceof Error ? err : new Error(String(err)));
+  }
+}
+
+/**
+ * The events the receiver confirmed and those it did not. A DeliveryError
+ * that names none of the batch is taken as "nothing confirmed": sending an
+ * event twice is recoverable (log.record.uid), losing one is not.
+ */
+function split(batch: readonly LogEvent[], failedUids: readonly string[]): { confirmed: LogEvent[]; rest: LogEvent[] } {
+  const failed = new Set(failedUids);
+  const rest = batch.filter((e) => failed.has(e.uid));
+  if (rest.length === 0) return { confirmed: [], rest: [...batch] };
+  return { confirmed: batch.filter((e) => !failed.has(e.uid)), rest };
+}

@@ -1,0 +1,56 @@
+// Reading one window of deny records from describeLogV2 (`logs`), page by
+// page until a short page. The upstream orders records by timeStamp
+// descending: a record ingested while we page lands ahead of our position and
+// pushes the rest down, so a record may show up on two pages (the caller
+// drops repeats by requestId) but none is skipped.
+import type { DescribeLogV2Request, PlatformClock, WafLogRecord } from '../../api/index.js';
+import type { UpstreamClient } from '../types.js';
+import type { TimeWindow } from './window.js';
+
+export type WafSeverity = '高风险' | '中风险' | '低风险';
+
+export interface WafOtherFilter {
+  readonly oneVal: NonNullable<DescribeLogV2Request['otherFilter']>[number]['oneVal'];
+  readonly twoVal: NonNullable<DescribeLogV2Request['otherFilter']>[number]['twoVal'];
+  readonly threeVal: readonly string[];
+}
+
+/** What is asked besides action=deny (waf_events config). */
+export interface WafQuery {
+  /** Records per page (default 100). */
+  readonly pageSize: number;
+  readonly severity?: WafSeverity | undefined;
+  /** Absent or empty: every domain of the account. */
+  readonly domains?: readonly string[] | undefined;
+  readonly otherFilter?: readonly WafOtherFilter[] | undefined;
+}
+
+export function logsRequest(window: TimeWindow, pageNo: number, query: WafQuery, tz: PlatformClock): DescribeLogV2Request {
+  return {
+    action: [{ metricName: 'logs', pageNo, pageSize: query.pageSize }],
+    ...(query.domains && query.domains.length > 0 ? { domains: [...query.domains] } : {}),
+    otherFilter: (query.otherFilter ?? []).map((f) => ({ oneVal: f.oneVal, twoVal: f.twoVal, threeVal: [...f.threeVal] })),
+    searchHeader: { action: 'deny', ...(query.severity === undefined ? {} : { severityLevel: query.severity }) },
+    // [begin, end): whole seconds, the format the query takes.
+    params: { beginTime: tz.formatDateTime(window.startMs), endTime: tz.formatDateTime(window.endMs) },
+  };
+}
+
+export interface PageReader {
+  readonly client: Pick<UpstreamClient, 'describeLogV2'>;
+  readonly tz: PlatformClock;
+  readonly query: WafQuery;
+  readonly signal: AbortSignal;
+}
+
+/** The window's records, one page at a time (nothing beyond the current page is held). */
+export async function* readWindow(reader: PageReader, window: TimeWindow): AsyncGenerator<readonly WafLogRecord[]> {
+  for (let pageNo = 1; ; pageNo++) {
+    reader.signal.throwIfAborted();
+    const response = await reader.client.describeLogV2(logsRequest(window, pageNo, reader.query, reader.tz), { signal: reader.signal });
+    // `data: null` (nothing matched) arrives as [].
+    const page = response.data.find((item) => item.metricName === 'logs')?.list ?? [];
+    yield page;
+    if (page.length < reader.query.pageSize) return;
+  }
+}

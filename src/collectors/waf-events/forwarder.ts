@@ -1,0 +1,211 @@
+// The WAF event forwarder: polls the deny records window by window
+// (window.ts), drops repeats, converts, and delivers them to a LogSink in
+// batches no larger than the sink takes, saving the checkpoint after every
+// confirmed batch (state.ts). A crash re-sends at most the batch in flight;
+// nothing confirmed before it is sent again, and nothing is skipped. It runs
+// once at start, then every interval, never overlapping itself; upstream
+// failures are logged and retried on the next poll, delivery failures are
+// retried in place (deliver.ts) while polling waits.
+import { describeError, errorFields, failureMessage } from '../poller-errors.js';
+import type { Clock } from '../types.js';
+import { CHECKPOINT_NAME } from './checkpoint.js';
+import { headerPolicy, type HeaderPolicy } from './convert.js';
+import { DEFAULT_DELIVERY_RETRY, deliverBatch, type DeliveryContext, type DeliveryRetry } from './deliver.js';
+import { drainWindow } from './drain.js';
+import type { WafEventsObserver, WafEventsStats } from './metrics.js';
+import type { PollReport, WafEventForwarderOptions } from './options.js';
+import { sleep } from './sleep.js';
+import { ForwardingState } from './state.js';
+import { planWindow, type TimeWindow } from './window.js';
+
+export type { PollReport, WafEventForwarderOptions } from './options.js';
+
+interface Totals {
+  read: number;
+  deduplicated: number;
+  forwarded: number;
+  exportFailures: number;
+}
+
+const SYSTEM_CLOCK: Clock = Object.freeze({ now: () => Date.now() });
+
+export class WafEventForwarder {
+  private readonly o: WafEventForwarderOptions;
+  private readonly clock: Clock;
+  private readonly policy: HeaderPolicy;
+  private readonly retry: DeliveryRetry;
+  private readonly state: ForwardingState;
+  private readonly controller = new AbortController();
+  private readonly totals: Totals = { read: 0, deduplicated: 0, forwarded: 0, exportFailures: 0 };
+  private loading: Promise<void> | undefined;
+  private starting: Promise<void> | undefined;
+  private stopping: Promise<void> | undefined;
+  private polling: Promise<PollReport> | undefined;
+  private loop: Promise<void> | undefined;
+
+  constructor(options: WafEventForwarderOptions) {
+    this.o = options;
+    this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.policy = headerPolicy(options.headers);
+    this.retry = { ...DEFAULT_DELIVERY_RETRY, ...options.retry };
+    this.state = new ForwardingState({
+      store: options.store,
+      samples: options.samples,
+      log: options.log,
+      clock: this.clock,
+      maxSeries: options.maxSeries ?? 10_000,
+      onSaved: (cursorMs) => {
+        const lag = Math.max(0, (this.clock.now() - cursorMs) / 1000);
+        this.notify((ob) => ob.onCheckpointLag?.(lag));
+      },
+    });
+    if (options.signal?.aborted) void this.stop();
+    else options.signal?.addEventListener('abort', () => void this.stop(), { once: true });
+  }
+
+  /** Loads the checkpoint (a damaged one rejects, naming the file), then polls now and every interval. Idempotent. */
+  start(): Promise<void> {
+    this.starting ??= (async () => {
+      await this.load();
+      if (!this.stopping) this.loop = this.run();
+    })();
+    return this.starting;
+  }
+
+  /** Aborts a poll or retry in flight, waits for it, saves unsaved state. Idempotent. */
+  stop(): Promise<void> {
+    this.stopping ??= this.doStop();
+    return this.stopping;
+  }
+
+  /** One poll, joining the one in flight: the forwarder never reads two windows at once. */
+  pollOnce(): Promise<PollReport> {
+    this.polling ??= this.poll().finally(() => {
+      this.polling = undefined;
+    });
+    return this.polling;
+  }
+
+  stats(): WafEventsStats {
+    const cursor = this.state.cursorMs;
+    return {
+      ...this.totals,
+      checkpointLagSeconds: cursor === undefined ? undefined : Math.max(0, (this.clock.now() - cursor) / 1000),
+      droppedFromCounter: this.state.droppedFromCounter,
+    };
+  }
+
+  private load(): Promise<void> {
+    this.loading ??= (async () => {
+      const restored = await this.state.load(this.o.startBackMs);
+      const { originMs, cursorMs } = this.state.checkpoint;
+      this.o.log.info({ restored, originMs, cursorMs, file: this.o.store.pathOf(CHECKPOINT_NAME) }, 'WAF event checkpoint loaded');
+    })();
+    return this.loading;
+  }
+
+  private async run(): Promise<void> {
+    const signal = this.controller.signal;
+    while (!signal.aborted) {
+      const began = this.clock.now();
+      await this.pollOnce();
+      await sleep(Math.max(0, began + this.o.intervalMs - this.clock.now()), signal);
+    }
+  }
+
+  private async poll(): Promise<PollReport> {
+    const signal = this.controller.signal;
+    const before = this.totals.forwarded;
+    let windows = 0;
+    const report = (error?: unknown): PollReport => ({
+      ok: error === undefined,
+      windows,
+      forwarded: this.totals.forwarded - before,
+      cursorMs: this.state.cursorMs,
+      ...(error === undefined ? {} : { error: describeError(error) }),
+    });
+    try {
+      await this.load();
+      await this.state.saveIfDirty();
+      for (;;) {
+        signal.throwIfAborted();
+        const now = this.clock.now();
+        const window = planWindow(this.state.checkpoint, now, this.o);
+        if (!window) return report();
+        const behindMs = now - this.o.delayMs - this.state.checkpoint.cursorMs;
+        const delivered = await this.drain(window, signal);
+        await this.state.advance(window.endMs, this.o.overlapMs);
+        windows++;
+        this.logWindow(window, delivered, behindMs);
+      }
+    } catch (err) {
+      if (signal.aborted) this.o.log.info({}, 'WAF event poll stopped');
+      else this.o.log.warn(errorFields(err), failureMessage(err, 'WAF event poll'));
+      return report(err);
+    }
+  }
+
+  private drain(window: TimeWindow, signal: AbortSignal): Promise<number> {
+    const delivery: DeliveryContext = {
+      sink: this.o.sink,
+      signal,
+      retry: this.retry,
+      log: this.o.log,
+      confirm: (events) => {
+        // Forwarded once the receiver confirmed, whether or not the save that follows succeeds.
+        this.count('forwarded', events.length, (ob) => ob.onForwarded?.(events.length));
+        return this.state.confirm(events);
+      },
+      failed: (events, code) => this.count('exportFailures', 1, (ob) => ob.onExportFailure?.({ events, code })),
+    };
+    return drainWindow(window, {
+      reader: { client: this.o.client, tz: this.o.tz, query: this.o.query, signal },
+      policy: this.policy,
+      maxBatch: this.o.sink.maxBatch,
+      now: () => this.clock.now(),
+      isDelivered: (uid) => this.state.has(uid),
+      deliver: (batch) => deliverBatch(batch, delivery),
+      onPage: (read, repeats) => {
+        this.count('read', read, (ob) => ob.onRead?.(read));
+        this.count('deduplicated', repeats, (ob) => ob.onDeduplicated?.(repeats));
+      },
+    });
+  }
+
+  private logWindow(window: TimeWindow, delivered: number, behindMs: number): void {
+    const fields = {
+      from: this.o.tz.formatDateTime(window.startMs),
+      to: this.o.tz.formatDateTime(window.endMs),
+      delivered,
+      remainingLagSeconds: Math.max(0, Math.round((this.clock.now() - this.o.delayMs - window.endMs) / 1000)),
+    };
+    // Catching up a backlog is worth an operator's eye; the steady state is not.
+    if (behindMs > this.o.maxWindowMs) this.o.log.info(fields, 'WAF event backlog: window delivered');
+    else this.o.log.debug(fields, 'WAF event window delivered');
+  }
+
+  private count(total: keyof Totals, n: number, call: (ob: WafEventsObserver) => void): void {
+    if (n === 0) return;
+    this.totals[total] += n;
+    this.notify(call);
+  }
+
+  /** An observer's bug must not stop forwarding. */
+  private notify(call: (ob: WafEventsObserver) => void): void {
+    if (!this.o.observer) return;
+    try {
+      call(this.o.observer);
+    } catch (err) {
+      this.o.log.error(errorFields(err), 'WAF event observer failed');
+    }
+  }
+
+  private async doStop(): Promise<void> {
+    await this.starting?.catch(() => undefined);
+    this.controller.abort();
+    await this.loop;
+    await this.polling?.catch(() => undefined);
+    await this.state.saveIfDirty().catch(() => undefined);
+    this.o.log.info({}, 'WAF event forwarder stopped');
+  }
+}

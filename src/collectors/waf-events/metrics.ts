@@ -1,0 +1,108 @@
+// What the WAF event forwarder reports besides the logs: the denied-request
+// counter (plain Samples to a SampleSink, kept in the checkpoint so a restart
+// continues it) and the self-metrics the daemon exposes, as an observer.
+import type { LogEvent, MetricDef, Sample } from '../types.js';
+import { SEVERITY_LABEL } from '../waf-trend/metrics.js';
+import { ATTR, EDGE_ATTR } from './attributes.js';
+
+/** Collector name: the `collector` of SampleSink.publish and of log lines. */
+export const WAF_EVENTS_COLLECTOR = 'waf-events';
+
+export const WAF_DENIED_REQUESTS: MetricDef = {
+  name: 'edge_waf_denied_requests_total',
+  type: 'counter',
+  help:
+    'Requests the WAF denied (HTTP 417), counted once per event delivered to the OTLP receiver, by domain (the Host ' +
+    'header), the primary rule id and severity (high, medium, low). Continues across restarts.',
+  unit: 'requests',
+  labels: ['domain', 'rule_id', 'severity'],
+  source: { operation: 'describeLogV2', field: 'logs list (action deny): request.headers.host, rules[0].ruleId, severityLevel' },
+};
+
+export const WAF_EVENTS_FAMILIES: readonly MetricDef[] = [WAF_DENIED_REQUESTS];
+
+export interface DeniedLabels {
+  readonly domain: string;
+  readonly rule_id: string;
+  readonly severity: string;
+}
+
+/** The counter's labels of one event, from the attributes the converter set. */
+export function deniedLabels(event: LogEvent): DeniedLabels {
+  const text = (name: string, fallback: string): string => {
+    const v = event.attributes[name];
+    return typeof v === 'string' && v !== '' ? v : fallback;
+  };
+  const severities: Readonly<Record<string, string>> = SEVERITY_LABEL;
+  return {
+    domain: text(ATTR.SERVER_ADDRESS, 'unknown'),
+    rule_id: text(ATTR.SECURITY_RULE_UUID, 'none'),
+    severity: severities[text(EDGE_ATTR.SEVERITY_LEVEL, '')] ?? 'unknown',
+  };
+}
+
+/** Counter values by series; `cap` bounds the series kept (and so the checkpoint file). */
+export class DeniedCounts {
+  private readonly series = new Map<string, { labels: DeniedLabels; value: number }>();
+  private droppedEvents = 0;
+
+  constructor(private readonly cap: number) {}
+
+  add(events: readonly LogEvent[]): void {
+    for (const event of events) {
+      const labels = deniedLabels(event);
+      const key = `${labels.domain}\u0000${labels.rule_id}\u0000${labels.severity}`;
+      const entry = this.series.get(key);
+      if (entry) entry.value += 1;
+      else if (this.series.size < this.cap) this.series.set(key, { labels, value: 1 });
+      else this.droppedEvents += 1;
+    }
+  }
+
+  /** Events not counted because a new series would have passed the cap, since start. */
+  get dropped(): number {
+    return this.droppedEvents;
+  }
+
+  /** For the checkpoint file. */
+  entries(): Array<{ labels: DeniedLabels; value: number }> {
+    return [...this.series.values()].map((e) => ({ labels: { ...e.labels }, value: e.value }));
+  }
+
+  restore(entries: ReadonlyArray<{ labels: DeniedLabels; value: number }>): void {
+    this.series.clear();
+    for (const e of entries) this.series.set(`${e.labels.domain}\u0000${e.labels.rule_id}\u0000${e.labels.severity}`, { labels: { ...e.labels }, value: e.value });
+  }
+
+  samples(): Sample[] {
+    return [...this.series.values()].map((e) => ({ name: WAF_DENIED_REQUESTS.name, labels: { ...e.labels }, value: e.value }));
+  }
+}
+
+/**
+ * Self-metrics, as plain numbers; the daemon wires them to its Prometheus
+ * self-metrics. Counts are increments; an observer that throws is ignored.
+ */
+export interface WafEventsObserver {
+  /** Records the log query returned, duplicates included. */
+  onRead?(count: number): void;
+  /** Records skipped because their requestId was already delivered (window overlap, shifted pages). */
+  onDeduplicated?(count: number): void;
+  /** Events the receiver confirmed. */
+  onForwarded?(count: number): void;
+  /** A delivery attempt failed (it is retried); `events` were not confirmed, `code` is the error's stable code. */
+  onExportFailure?(failure: { readonly events: number; readonly code: string }): void;
+  /** After each checkpoint save: now minus the cursor, in seconds. */
+  onCheckpointLag?(seconds: number): void;
+}
+
+/** Totals since start, for status pages and tests. */
+export interface WafEventsStats {
+  readonly read: number;
+  readonly deduplicated: number;
+  readonly forwarded: number;
+  readonly exportFailures: number;
+  readonly checkpointLagSeconds: number | undefined;
+  /** Events not counted in the denied counter because its series cap was reached. */
+  readonly droppedFromCounter: number;
+}

@@ -1,0 +1,45 @@
+// What the WAF event forwarder is built from and what one poll reports.
+// Durations are milliseconds; the daemon maps the `waf_events` config here.
+import type { PlatformClock } from '../../api/index.js';
+import type { PollerLogger } from '../poller-run.js';
+import type { Clock, LogSink, RunError, SampleSink, UpstreamClient } from '../types.js';
+import type { CheckpointStorage } from './checkpoint.js';
+import type { DeliveryRetry } from './deliver.js';
+import type { WafQuery } from './fetch.js';
+import type { WafEventsObserver } from './metrics.js';
+import type { WindowOptions } from './window.js';
+
+export interface WafEventForwarderOptions extends WindowOptions {
+  readonly client: Pick<UpstreamClient, 'describeLogV2'>;
+  readonly tz: PlatformClock;
+  readonly sink: LogSink;
+  /** Receives edge_waf_denied_requests_total (the Prometheus exporter). */
+  readonly samples: SampleSink;
+  readonly store: CheckpointStorage;
+  readonly log: PollerLogger;
+  /** Poll period, ms (waf_events.interval). */
+  readonly intervalMs: number;
+  readonly query: WafQuery;
+  /** Request headers forwarded (waf_events.headers); credentials are dropped whatever it says. */
+  readonly headers?: readonly string[];
+  /** Delivery backoff (default 1s doubling, jittered, up to 60s). */
+  readonly retry?: Partial<DeliveryRetry>;
+  /** Most series of the denied counter (limits.series_per_family; default 10000). */
+  readonly maxSeries?: number;
+  readonly observer?: WafEventsObserver;
+  /** Defaults to Date.now. */
+  readonly clock?: Clock;
+  /** Aborting it stops the forwarder, as stop() does (the daemon's shutdown signal). */
+  readonly signal?: AbortSignal;
+}
+
+/** The outcome of one poll (every window due, until caught up or failed). */
+export interface PollReport {
+  readonly ok: boolean;
+  /** Windows completely delivered (the cursor moved past each). */
+  readonly windows: number;
+  readonly forwarded: number;
+  readonly cursorMs: number | undefined;
+  readonly error?: RunError;
+}
+

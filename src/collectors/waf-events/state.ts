@@ -1,0 +1,111 @@
+// The forwarder's state in memory, and the rule for keeping it on disk: the
+// checkpoint and the denied counters change together and are saved together
+// (checkpoint.ts) before the counters are published. When a save fails the
+// state is marked dirty and the forwarder sends nothing more until a save
+// succeeds, so a crash never re-sends more than one batch.
+import type { PollerLogger } from '../poller-run.js';
+import { errorFields } from '../poller-errors.js';
+import type { Clock, LogEvent, SampleSink } from '../types.js';
+import { loadCheckpoint, saveCheckpoint, type CheckpointStorage } from './checkpoint.js';
+import { DeniedCounts, WAF_EVENTS_COLLECTOR } from './metrics.js';
+import { advance, initialCheckpoint, remember, type Checkpoint } from './window.js';
+
+export interface ForwardingStateOptions {
+  readonly store: CheckpointStorage;
+  readonly samples: SampleSink;
+  readonly log: PollerLogger;
+  readonly clock: Clock;
+  /** Most series of the denied counter. */
+  readonly maxSeries: number;
+  /** After every successful save, with the cursor saved. */
+  readonly onSaved: (cursorMs: number) => void;
+}
+
+export class ForwardingState {
+  private current: Checkpoint | undefined;
+  private readonly counts: DeniedCounts;
+  private dirty = false;
+
+  constructor(private readonly o: ForwardingStateOptions) {
+    this.counts = new DeniedCounts(o.maxSeries);
+  }
+
+  /** The loaded checkpoint; throws before load(). */
+  get checkpoint(): Checkpoint {
+    if (!this.current) throw new Error('WAF event checkpoint not loaded');
+    return this.current;
+  }
+
+  get cursorMs(): number | undefined {
+    return this.current?.cursorMs;
+  }
+
+  /** Events left out of the denied counter by its series cap. */
+  get droppedFromCounter(): number {
+    return this.counts.dropped;
+  }
+
+  /**
+   * Restores the saved state and publishes its counters; on a first start,
+   * begins startBackMs before now and saves that at once (a restart before the
+   * first batch must not move the starting point and skip events).
+   */
+  async load(startBackMs: number): Promise<boolean> {
+    await this.o.store.init();
+    const saved = await loadCheckpoint(this.o.store);
+    if (!saved) {
+      this.current = initialCheckpoint(this.o.clock.now(), { startBackMs });
+      await this.save();
+      return false;
+    }
+    this.current = saved.checkpoint;
+    this.counts.restore(saved.counters);
+    this.publish();
+    return true;
+  }
+
+  has(uid: string): boolean {
+    return this.current?.delivered.has(uid) ?? false;
+  }
+
+  /** The receiver has these: remember them, count them, save. */
+  confirm(events: readonly LogEvent[]): Promise<void> {
+    this.current = remember(this.checkpoint, events.map((e): [string, number] => [e.uid, e.timestampMs]));
+    this.counts.add(events);
+    return this.save();
+  }
+
+  /** A whole window is delivered: move the cursor to its end, forget ids no window reads again, save. */
+  advance(windowEndMs: number, overlapMs: number): Promise<void> {
+    this.current = advance(this.checkpoint, [], windowEndMs, overlapMs);
+    return this.save();
+  }
+
+  /** Retries a save that failed (before anything else is sent). */
+  async saveIfDirty(): Promise<void> {
+    if (this.dirty) await this.save();
+  }
+
+  private async save(): Promise<void> {
+    const checkpoint = this.checkpoint;
+    this.dirty = true;
+    try {
+      await saveCheckpoint(this.o.store, { checkpoint, counters: this.counts.entries() });
+    } catch (err) {
+      this.o.log.error(errorFields(err), 'saving the WAF event checkpoint failed; nothing more is sent until it succeeds');
+      throw err;
+    }
+    this.dirty = false;
+    this.publish();
+    this.o.onSaved(checkpoint.cursorMs);
+  }
+
+  /** A sink's bug must not undo a delivery that is already saved. */
+  private publish(): void {
+    try {
+      this.o.samples.publish(WAF_EVENTS_COLLECTOR, { counters: this.counts.samples(), gauges: new Map() });
+    } catch (err) {
+      this.o.log.error(errorFields(err), 'publishing the WAF denied-request counter failed');
+    }
+  }
+}

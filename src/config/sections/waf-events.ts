@@ -1,0 +1,120 @@
+// `waf_events:` — forwarding WAF deny events as OpenTelemetry logs, and
+// `otlp:` — where those logs go. Both live here because they are one pipeline
+// (poll -> convert -> deliver -> checkpoint); the header rules are declared
+// here once and enforced again by the converter, so a secret header is
+// refused at load and can never be forwarded even if a caller bypasses config.
+import { z } from 'zod';
+import { SEVERITY_LEVELS, WAF_COMPARISONS, WAF_FILTER_FIELDS } from '../../api/schemas/waf-log.js';
+import { duration } from '../duration.js';
+import { httpUrl, integer } from '../fields.js';
+
+/** Request headers that never leave the daemon, whatever the allow-list says. */
+export const NEVER_FORWARDED_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie'];
+/** Default allow-list of request headers forwarded as `http.request.header.<name>`. */
+export const DEFAULT_FORWARDED_HEADERS: readonly string[] = ['host', 'user-agent', 'referer', 'x-forwarded-for', 'content-type'];
+
+type SeverityLevel = (typeof SEVERITY_LEVELS)[number];
+/** English aliases of the upstream's severity words, for YAML that is easier to type. */
+const toLevel = (s: SeverityLevel | 'high' | 'medium' | 'low'): SeverityLevel =>
+  s === 'high' ? '高风险' : s === 'medium' ? '中风险' : s === 'low' ? '低风险' : s;
+
+// RFC 9110 token: what a header name may contain.
+const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const headerName = () =>
+  z
+    .string()
+    .regex(HEADER_NAME_RE, { error: 'expected an HTTP header name' })
+    .transform((name) => name.toLowerCase());
+
+const otherFilterSchema = z
+  .strictObject({
+    one_val: z.enum(WAF_FILTER_FIELDS).describe('Field filtered (the WAF log query\'s documented oneVal set).'),
+    two_val: z.enum(WAF_COMPARISONS).describe('Comparison: eq, ne, or contain (a wildcard match on the first value only).'),
+    three_val: z.array(z.string()).min(1).describe('Values compared.'),
+  })
+  .refine((f) => f.two_val !== 'contain' || f.three_val.length === 1, {
+    path: ['three_val'],
+    error: 'contain compares only the first value: give exactly one',
+  })
+  .transform((f) => ({ oneVal: f.one_val, twoVal: f.two_val, threeVal: f.three_val }));
+
+export const wafEventsSchema = z
+  .strictObject({
+    enabled: z.boolean().default(false).describe('Forward WAF deny events as OpenTelemetry logs (default false).'),
+    interval: duration({ min: 1000 }).prefault('30s').describe('How often the log query is polled; a poll never overlaps the previous one (default 30s).'),
+    delay: duration({ min: 0 })
+      .prefault('2m')
+      .describe("A window ends this long before now; must exceed the upstream's log ingest lag (the simulator's is up to 90s) (default 2m)."),
+    overlap: duration({ min: 0 })
+      .prefault('5m')
+      .describe('Each window starts this long before the checkpoint, so records ingested later than `delay` are still read; duplicates are dropped by requestId (default 5m).'),
+    max_window: duration({ min: 1000 })
+      .prefault('15m')
+      .describe('Longest time range read in one window; a backlog is caught up window by window (default 15m).'),
+    start_from: duration({ min: 0 })
+      .prefault('1h')
+      .describe('With no checkpoint yet (first start), forwarding begins this long before now (default 1h).'),
+    page_size: integer().min(1).max(10_000).default(100).describe('Log records per page, 1 to 10000 (default 100).'),
+    severity: z
+      .enum([...SEVERITY_LEVELS, 'high', 'medium', 'low'])
+      .transform(toLevel)
+      .optional()
+      .describe('Only events of this severity: 高风险/high, 中风险/medium, 低风险/low (default: all).'),
+    domains: z.array(z.string().min(1)).optional().describe('Only these domains (default: every domain of the account).'),
+    other_filter: z
+      .array(otherFilterSchema)
+      .prefault([])
+      .describe('Extra WAF log filters, each {one_val, two_val, three_val}, all of which must match (default none).'),
+    headers: z
+      .array(headerName())
+      .superRefine((names, ctx) => {
+        names.forEach((name, i) => {
+          if (NEVER_FORWARDED_HEADERS.includes(name)) {
+            ctx.addIssue({ code: 'custom', path: [i], message: `${name} is never forwarded (credentials): remove it from the list` });
+          }
+        });
+      })
+      .prefault([...DEFAULT_FORWARDED_HEADERS])
+      .describe(
+        `Request headers forwarded as http.request.header.<name>, case-insensitive (default ${DEFAULT_FORWARDED_HEADERS.join(', ')}). ` +
+          `${NEVER_FORWARDED_HEADERS.join(', ')} are refused.`,
+      ),
+  })
+  .refine((c) => c.max_window >= c.interval, { path: ['max_window'], error: 'must be at least `interval`' });
+
+export const WAF_EVENTS_DESCRIPTION =
+  'WAF deny events forwarded as OpenTelemetry logs (describeLogV2 `logs`, action deny), to `otlp`. The checkpoint ' +
+  '(window position, the requestIds delivered inside the overlap, and the denied-request counters) is saved in ' +
+  '`<state_dir>/waf-events-checkpoint.json` after every batch the receiver confirmed; a restart resumes there and ' +
+  're-sends at most the batch that was in flight (records carry `log.record.uid` = requestId, so a receiver can drop it). ' +
+  'A damaged checkpoint stops start-up with its path instead of starting over.';
+
+export const otlpSchema = z.strictObject({
+  endpoint: httpUrl()
+    .prefault('http://127.0.0.1:4318/v1/logs')
+    .describe('OTLP/HTTP logs URL, used as is (default http://127.0.0.1:4318/v1/logs). While nothing listens there, delivery is retried with backoff and polling waits.'),
+  protocol: z.enum(['http/protobuf', 'http/json']).default('http/protobuf').describe('Encoding: http/protobuf or http/json (default http/protobuf).'),
+  headers: z
+    .record(z.string(), z.string().refine((v) => !/\p{Cc}/u.test(v), { error: 'must not contain control characters or line breaks' }))
+    // Keys checked here rather than by a key schema, so the problem names the key instead of "Invalid key in record".
+    .superRefine((headers, ctx) => {
+      for (const name of Object.keys(headers)) {
+        if (!HEADER_NAME_RE.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'expected an HTTP header name' });
+      }
+    })
+    .default({})
+    .describe('Headers sent with every export, e.g. an API key; values support ${ENV} (default none).'),
+  timeout: duration().prefault('10s').describe('Per export request (default 10s).'),
+  max_batch: integer().min(1).max(100_000).default(512).describe('Most records per export; also the most re-sent after a crash (default 512).'),
+});
+
+export const OTLP_DESCRIPTION =
+  'The OTLP logs receiver (an OpenTelemetry Collector, or a backend speaking OTLP/HTTP). The standard variables win ' +
+  'over the file, the logs-specific one over the generic one: OTEL_EXPORTER_OTLP_LOGS_ENDPOINT (used as is) over ' +
+  'OTEL_EXPORTER_OTLP_ENDPOINT (`/v1/logs` appended); OTEL_EXPORTER_OTLP_LOGS_HEADERS over OTEL_EXPORTER_OTLP_HEADERS ' +
+  '(`k=v,k2=v2`, percent-decoded, merged key by key over `headers`); OTEL_EXPORTER_OTLP_[LOGS_]PROTOCOL; ' +
+  'OTEL_EXPORTER_OTLP_[LOGS_]TIMEOUT (milliseconds).';
+
+export type WafEventsConfig = z.output<typeof wafEventsSchema>;
+export type OtlpConfig = z.output<typeof otlpSchema>;

@@ -1,0 +1,126 @@
+// Recovery, against the simulator with a fake receiver: receiver outages
+// (retried while polling waits), a checkpoint save that fails, a crash
+// between a confirmed batch and its checkpoint (the re-send bound, measured),
+// and a damaged checkpoint at start-up.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DeliveryError } from '../../../src/collectors/types.js';
+import { CHECKPOINT_NAME } from '../../../src/collectors/waf-events/index.js';
+import { nodeStateFs, type StateFs } from '../../../src/state/store.js';
+import { counterMap, cursorOf, denyIds, expectedCounters, FakeSink, LastSamples, MIN, polls, S, T0, useRig } from './fakes.js';
+
+const rig = useRig();
+const ORIGIN = T0 - 60 * MIN;
+
+describe('WafEventForwarder when the state directory fails', () => {
+  it('a checkpoint save that fails stops sending until a save succeeds; nothing is sent twice', async () => {
+    const sink = new FakeSink(8);
+    let saves = 0;
+    const flaky: StateFs = {
+      ...nodeStateFs,
+      async rename(from, to) {
+        saves++;
+        if (saves === 4) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+        await nodeStateFs.rename(from, to);
+      },
+    };
+    const f = rig.forwarder(sink, new LastSamples(), {}, { fs: flaky });
+    const failed = await f.pollOnce();
+    expect(failed).toMatchObject({ ok: false, error: { code: 'EDGE_STATE' } });
+    const sentBeforeRetry = sink.attempts;
+    rig.sim.clock.advance(30 * S);
+    await polls(f, rig.sim, 3, 30 * S);
+    expect(sink.attempts).toBeGreaterThan(sentBeforeRetry);
+    const uids = sink.uids();
+    expect(uids.length).toBe(new Set(uids).size);
+    expect(new Set(uids)).toEqual(new Set(denyIds(rig.sim, ORIGIN, cursorOf(rig.dir))));
+  });
+});
+
+describe('WafEventForwarder when the receiver fails', () => {
+  it.each<[string, (sink: FakeSink) => void]>([
+    ['DeliveryError naming the whole batch', () => undefined],
+    ['a network error', (sink) => {
+      sink.failure = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4318'), { code: 'ECONNREFUSED' });
+    }],
+    ['DeliveryError naming half of the batch (the rest was confirmed)', (sink) => {
+      sink.failure = (batch) => new DeliveryError('partial', batch.filter((_e, i) => i % 2 === 0).map((e) => e.uid));
+    }],
+  ])('%s: retried while polling waits; nothing lost, nothing doubled', async (_name, configure) => {
+    const sink = new FakeSink(8);
+    configure(sink);
+    sink.failures = 6;
+    const upstreamCalls: number[] = [];
+    sink.onAttempt = () => upstreamCalls.push(rig.sim.requestCounts().describeLogV2 ?? 0);
+    const f = rig.forwarder(sink, new LastSamples());
+    await polls(f, rig.sim, 6, 30 * S);
+    // The 6 failed attempts and the one that succeeded are the same batch: no page was read in between.
+    expect(new Set(upstreamCalls.slice(0, 7)).size).toBe(1);
+    expect(f.stats().exportFailures).toBe(6);
+    expect(rig.logs.filter((l) => l.level === 'warn' && l.msg?.startsWith('delivering WAF events failed'))).toHaveLength(6);
+    const uids = sink.uids();
+    expect(uids.length).toBe(new Set(uids).size);
+    expect(new Set(uids)).toEqual(new Set(denyIds(rig.sim, ORIGIN, cursorOf(rig.dir))));
+  });
+});
+
+describe('WafEventForwarder after a crash between a confirmed batch and its checkpoint', () => {
+  const MAX_BATCH = 8;
+  // Save 1 is the first start's checkpoint; later saves follow batches and windows.
+  it.each([[2], [5], [11], [23], [40]])('crash at checkpoint save %i: re-sends exactly the batch in flight, at most max_batch', async (crashAt) => {
+    const sink = new FakeSink(MAX_BATCH);
+    let saves = 0;
+    let batchesAtLastSave = 0;
+    let crash: { batches: number; afterBatch: boolean } | undefined;
+    const dying: StateFs = {
+      ...nodeStateFs,
+      async rename(from, to) {
+        saves++;
+        // From the crash on, the process is gone: nothing it writes reaches the disk.
+        crash ??= saves >= crashAt ? { batches: sink.batches.length, afterBatch: sink.batches.length > batchesAtLastSave } : undefined;
+        if (crash) throw Object.assign(new Error('process killed'), { code: 'EIO' });
+        batchesAtLastSave = sink.batches.length;
+        await nodeStateFs.rename(from, to);
+      },
+    };
+    const first = rig.forwarder(sink, new LastSamples(), {}, { fs: dying });
+    for (let i = 0; i < 10 && !crash; i++) {
+      await first.pollOnce();
+      rig.sim.clock.advance(30 * S);
+    }
+    await first.stop();
+    if (!crash) throw new Error('no crash happened');
+
+    const samples = new LastSamples();
+    await polls(rig.forwarder(sink, samples), rig.sim, 3, 30 * S);
+    const cursor = cursorOf(rig.dir);
+    const uids = sink.uids();
+    const seen = new Set<string>();
+    const twice = uids.filter((id) => seen.has(id) || !seen.add(id));
+    // The batch whose save was lost is sent again; a lost window save re-sends nothing (its batches were saved).
+    const inFlight = crash.afterBatch ? (sink.batches[crash.batches - 1] ?? []).map((e) => e.uid) : [];
+    expect(new Set(twice)).toEqual(new Set(inFlight));
+    expect(twice.length).toBe(inFlight.length);
+    expect(twice.length).toBeLessThanOrEqual(MAX_BATCH);
+    expect(new Set(uids)).toEqual(new Set(denyIds(rig.sim, ORIGIN, cursor)));
+    // Counted once: the lost save took the batch's counts with it.
+    expect(counterMap(samples.counters)).toEqual(expectedCounters(rig.sim, ORIGIN, cursor));
+  });
+});
+
+describe('WafEventForwarder start-up with a damaged checkpoint', () => {
+  it.each([
+    ['not JSON', '{"version":1,"data":{"originMs":'],
+    ['wrong shape', JSON.stringify({ version: 1, data: { originMs: 1, cursorMs: 0, delivered: {}, counters: [] } })],
+    ['another format version', JSON.stringify({ version: 9, data: {} })],
+  ])('%s: refuses to start, names the file, sends nothing, leaves it alone', async (_name, text) => {
+    const path = join(rig.dir, `${CHECKPOINT_NAME}.json`);
+    writeFileSync(path, text);
+    const sink = new FakeSink(10);
+    const f = rig.forwarder(sink, new LastSamples());
+    await expect(f.start()).rejects.toThrow(new RegExp(`state file ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*Refusing to start`));
+    expect(sink.attempts).toBe(0);
+    expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+});
