@@ -2,12 +2,15 @@
 // takes it down in reverse on stop (schedules first, state persisted, then the
 // server, then the upstream connections).
 import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import type { Dispatcher } from 'undici';
 import { platformClock } from '../api/index.js';
 import { CounterLedger, MetricFilter, Poller, TargetDiscovery, type Clock, type RunReport } from '../collectors/index.js';
 import { buildCollectors } from '../collectors/registry.js';
 import { resolveCollectorOptions, type Config } from '../config/index.js';
 import { Exposition, FamilyStore, SelfMetrics, negotiate, type ExpositionFormat } from '../exporters/prometheus/index.js';
+import { OtlpLogSink } from '../exporters/otel-logs/index.js';
+import { WAF_EVENTS_FAMILIES, WafEventForwarder } from '../collectors/waf-events/index.js';
 import type { Logger } from '../log/logger.js';
 import { HttpServer, type MetricsSource } from '../server/index.js';
 import { StateStore } from '../state/index.js';
@@ -37,6 +40,8 @@ export class Daemon {
   readonly self: SelfMetrics;
   private upstream: Upstream | undefined;
   private poller: Poller | undefined;
+  private logSink: OtlpLogSink | undefined;
+  private forwarder: WafEventForwarder | undefined;
   private server: HttpServer | undefined;
   private started: Promise<string> | undefined;
   private stopping: Promise<void> | undefined;
@@ -78,7 +83,48 @@ export class Daemon {
       logger: log,
       jitterMs: config.collectors.defaults.jitter,
     });
+    if (config.waf_events.enabled) this.openWafEvents(this.upstream);
     return this.poller;
+  }
+
+  /** WAF deny events -> OTLP logs, with its own checkpoint in the state directory. */
+  private openWafEvents(upstream: Upstream): void {
+    const { config, logger, version } = this.options;
+    const waf = config.waf_events;
+    const otlp = config.otlp;
+    this.logSink = new OtlpLogSink({
+      endpoint: otlp.endpoint,
+      protocol: otlp.protocol,
+      headers: otlp.headers,
+      timeoutMs: otlp.timeout,
+      maxBatch: otlp.max_batch,
+      resource: { serviceName: 'edge-exporter', serviceVersion: version, serviceInstanceId: `${hostname()}:${process.pid}` },
+      logger: logger.child({ component: 'otlp' }),
+    });
+    this.families.register(WAF_EVENTS_FAMILIES);
+    this.forwarder = new WafEventForwarder({
+      client: upstream.client,
+      tz: platformClock(config.upstream.timezone),
+      sink: this.logSink,
+      samples: this.families,
+      store: new StateStore(config.state_dir),
+      log: logger.child({ component: 'waf-events', collector: 'waf-events' }),
+      intervalMs: waf.interval,
+      overlapMs: waf.overlap,
+      delayMs: waf.delay,
+      maxWindowMs: waf.max_window,
+      startBackMs: waf.start_from,
+      query: {
+        pageSize: waf.page_size,
+        ...(waf.severity ? { severity: waf.severity } : {}),
+        ...(waf.domains ? { domains: waf.domains } : {}),
+        otherFilter: waf.other_filter,
+      },
+      headers: waf.headers,
+      maxSeries: config.limits.series_per_family,
+      observer: this.self.wafEvents,
+      ...(this.options.clock ? { clock: this.options.clock } : {}),
+    });
   }
 
   /** Runs every enabled collector once; for `run --once`. */
@@ -105,7 +151,11 @@ export class Daemon {
       });
       // Server first: /metrics and /healthz answer while the first cycle (or a down upstream) takes its time.
       const url = await this.server.start();
-      if (this.options.schedules !== false) await poller.start();
+      if (this.options.schedules !== false) {
+        await poller.start();
+        await this.logSink?.start();
+        await this.forwarder?.start();
+      }
       return url;
     })();
     return this.started;
@@ -114,6 +164,9 @@ export class Daemon {
   /** Stops schedules and persists state, then closes the server and the upstream. Idempotent. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
+      // Producers first: the forwarder saves its checkpoint, then the sink flushes what it accepted.
+      await this.forwarder?.stop();
+      await this.logSink?.shutdown();
       await this.poller?.stop();
       await this.server?.stop();
       await this.upstream?.close();
