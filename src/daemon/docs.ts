@@ -4,8 +4,10 @@
 import { allCollectors } from '../collectors/registry.js';
 import { configSchema, resolveCollectorOptions } from '../config/index.js';
 import { renderAllMetricsDocs } from '../exporters/prometheus/index.js';
+import { WAF_EVENTS_COLLECTOR, WAF_EVENTS_FAMILIES } from '../collectors/waf-events/index.js';
 
 export function renderMetricsReference(): string {
   const defaults = configSchema.parse({ simulator: { enabled: true } });
-  return renderAllMetricsDocs(allCollectors(resolveCollectorOptions(defaults)));
+  const wafEvents = { name: WAF_EVENTS_COLLECTOR, families: WAF_EVENTS_FAMILIES };
+  return renderAllMetricsDocs([...allCollectors(resolveCollectorOptions(defaults)), wafEvents]);
 }
