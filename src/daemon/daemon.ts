@@ -145,7 +145,11 @@ export class Daemon {
         port: listen.port,
         metrics: this.metricsSource(),
         status: poller,
-        ready: () => poller.status().some((s) => s.lastSuccessAt !== undefined),
+        // With every metric collector disabled (only WAF events forwarded) there is no cycle to wait for.
+        ready: () => {
+          const status = poller.status();
+          return status.length === 0 || status.some((s) => s.lastSuccessAt !== undefined);
+        },
         version: this.options.version,
         ...(await readServerSecrets(config)),
       });
