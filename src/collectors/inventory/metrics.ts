@@ -3,7 +3,8 @@
 // replaced wholesale each cycle. State-set families carry their documented
 // codes here, so the help text, the docs and the conversion cannot drift apart.
 import type { OperationName } from '../../api/index.js';
-import type { MetricDef, Unit } from '../types.js';
+import { gauge } from '../metric-def.js';
+import type { MetricDef } from '../types.js';
 
 /** One documented code of a state field and the label value it becomes. */
 export interface StateCode {
@@ -66,10 +67,7 @@ export const CACHE_TYPES = [
 ] as const;
 export type CacheTypeCode = (typeof CACHE_TYPES)[number]['code'];
 
-function gauge(name: string, help: string, unit: Unit, labels: readonly string[], operation: OperationName, field: string): MetricDef {
-  return { name, type: 'gauge', help, unit, labels, source: { operation, field } };
-}
-
+/** A gauge whose help lists the states and whose labels end in the state label. */
 function stateSet(
   name: string, what: string, stateLabel: string, states: readonly StateCode[],
   labels: readonly string[], operation: OperationName, field: string,

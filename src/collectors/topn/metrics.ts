@@ -1,25 +1,17 @@
 // Top-N families (describeL7MostData, one request per mostDimension with every
 // configured dimension in it). Both are gauges over a window, replaced each
 // cycle: a key that drops out of the top N disappears.
+import { gauge } from '../metric-def.js';
 import type { MetricDef } from '../types.js';
 
-export const TOPN_REQUESTS: MetricDef = {
-  name: 'edge_topn_requests',
-  type: 'gauge',
-  help: 'Requests of the top N values of a dimension (url, ip, referer, ...) over the configured window; key="__other__" holds the rest when enabled.',
-  unit: 'requests',
-  labels: ['dimension', 'key'],
-  source: { operation: 'describeL7MostData', field: 'mostDimension=requestCount data.list[].value (key: name), data.total' },
-};
+const OP = 'describeL7MostData';
 
-export const TOPN_TRAFFIC_BYTES: MetricDef = {
-  name: 'edge_topn_traffic_bytes',
-  type: 'gauge',
-  help: 'Bytes sent for the top N values of a dimension over the configured window; key="__other__" holds the rest when enabled.',
-  unit: 'bytes',
-  labels: ['dimension', 'key'],
-  source: { operation: 'describeL7MostData', field: 'mostDimension=trafficSum data.list[].value (key: name), data.total' },
-};
+export const TOPN_REQUESTS = gauge('edge_topn_requests',
+  'Requests of the top N values of a dimension (url, ip, referer, ...) over the configured window; key="__other__" holds the rest when enabled.',
+  'requests', ['dimension', 'key'], OP, 'mostDimension=requestCount data.list[].value (key: name), data.total');
+export const TOPN_TRAFFIC_BYTES = gauge('edge_topn_traffic_bytes',
+  'Bytes sent for the top N values of a dimension over the configured window; key="__other__" holds the rest when enabled.',
+  'bytes', ['dimension', 'key'], OP, 'mostDimension=trafficSum data.list[].value (key: name), data.total');
 
 export const TOPN_FAMILIES: readonly MetricDef[] = [TOPN_REQUESTS, TOPN_TRAFFIC_BYTES];
 

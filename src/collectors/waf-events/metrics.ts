@@ -1,6 +1,7 @@
 // What the WAF event forwarder reports besides the logs: the denied-request
 // counter (plain Samples to a SampleSink, kept in the checkpoint so a restart
 // continues it) and the self-metrics the daemon exposes, as an observer.
+import { counter } from '../metric-def.js';
 import type { LogEvent, MetricDef, Sample } from '../types.js';
 import { SEVERITY_LABEL } from '../waf-trend/metrics.js';
 import { ATTR, EDGE_ATTR } from './attributes.js';
@@ -8,16 +9,11 @@ import { ATTR, EDGE_ATTR } from './attributes.js';
 /** Collector name: the `collector` of SampleSink.publish and of log lines. */
 export const WAF_EVENTS_COLLECTOR = 'waf-events';
 
-export const WAF_DENIED_REQUESTS: MetricDef = {
-  name: 'edge_waf_denied_requests_total',
-  type: 'counter',
-  help:
-    'Requests the WAF denied (HTTP 417), counted once per event delivered to the OTLP receiver, by domain (the Host ' +
+export const WAF_DENIED_REQUESTS = counter('edge_waf_denied_requests_total',
+  'Requests the WAF denied (HTTP 417), counted once per event delivered to the OTLP receiver, by domain (the Host ' +
     'header), the primary rule id and severity (high, medium, low). Continues across restarts.',
-  unit: 'requests',
-  labels: ['domain', 'rule_id', 'severity'],
-  source: { operation: 'describeLogV2', field: 'logs list (action deny): request.headers.host, rules[0].ruleId, severityLevel' },
-};
+  'requests', ['domain', 'rule_id', 'severity'], 'describeLogV2',
+  'logs list (action deny): request.headers.host, rules[0].ruleId, severityLevel');
 
 export const WAF_EVENTS_FAMILIES: readonly MetricDef[] = [WAF_DENIED_REQUESTS];
 
