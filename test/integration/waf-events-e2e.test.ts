@@ -5,7 +5,7 @@
 // (duplicates are measured against the documented bound), and no pass event.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
@@ -20,6 +20,7 @@ const KILLS = 4;
 let sim: Simulator;
 let receiver: OtlpReceiver;
 let configFile: string;
+let checkpointFile: string;
 let child: ChildProcess | undefined;
 let metricsUrl: string | undefined;
 
@@ -29,6 +30,7 @@ beforeAll(async () => {
   receiver = await startOtlpReceiver();
   const dir = mkdtempSync(join(tmpdir(), 'edge-waf-e2e-'));
   configFile = join(dir, 'config.yaml');
+  checkpointFile = join(dir, 'state', 'waf-events-checkpoint.json');
   writeFileSync(configFile, [
     `upstream: { api_url: "${url}", token: "${TOKEN}", timeout: 2s, retry: { attempts: 2, min_delay: 50ms, max_delay: 200ms } }`,
     `state_dir: ${join(dir, 'state')}`,
@@ -73,8 +75,11 @@ function denyEvents(from: number, to: number): Map<string, number> {
 
 describe('WAF deny events through SIGKILL and a receiver outage', () => {
   it('delivers every deny event of the range, no pass event, duplicates within one batch per kill', async () => {
-    const firstStart = Date.now();
     child = startDaemon();
+    // The first start saves where forwarding begins (now - start_from) before
+    // it reads anything; that, not the test's clock, is the start of the range.
+    await expect.poll(() => existsSync(checkpointFile), { timeout: 30_000, interval: 100 }).toBe(true);
+    const originMs = (JSON.parse(readFileSync(checkpointFile, 'utf8')) as { data: { originMs: number } }).data.originMs;
     // Seeded, so a failure can be replayed; the pauses are the "random points".
     const rng = new Rng(20261122);
     for (let kill = 0; kill < KILLS; kill++) {
@@ -87,16 +92,17 @@ describe('WAF deny events through SIGKILL and a receiver outage', () => {
     }
     receiver.setDown(false);
     const chaosEnd = Date.now();
-    // The range every event of which must arrive: from the first start's
-    // origin (minus a second for whole-second windows) to the end of the chaos.
-    const expected = denyEvents(firstStart - START_FROM_MS + 1_000, chaosEnd);
+    // Every deny event from the origin to the end of the chaos must arrive.
+    const expected = denyEvents(originMs, chaosEnd);
     expect(expected.size).toBeGreaterThan(20);
-    await expect.poll(() => [...expected.keys()].filter((uid) => !receiver.uids().includes(uid)).length, { timeout: 45_000, interval: 500 }).toBe(0);
+    const missing = () => [...expected].filter(([uid]) => !receiver.uids().includes(uid)).map(([uid, at]) => `${uid} at origin+${at - originMs}ms`);
+    await expect.poll(() => missing().length, { timeout: 60_000, interval: 500 }).toBe(0).catch(() => undefined);
+    expect(missing()).toEqual([]);
 
     const received = receiver.uids();
     const unique = new Set(received);
-    const everything = denyEvents(firstStart - START_FROM_MS - 1_000, Date.now());
-    const passIds = new Set(sim.truth.wafEvents(firstStart - START_FROM_MS - 1_000, Date.now()).filter((e) => e.record.response.httpCode !== 417).map((e) => e.record.requestId));
+    const everything = denyEvents(originMs, Date.now());
+    const passIds = new Set(sim.truth.wafEvents(originMs, Date.now()).filter((e) => e.record.response.httpCode !== 417).map((e) => e.record.requestId));
     expect([...unique].filter((uid) => passIds.has(uid))).toEqual([]);
     expect([...unique].filter((uid) => !everything.has(uid))).toEqual([]);
     const duplicates = received.length - unique.size;
@@ -113,5 +119,5 @@ describe('WAF deny events through SIGKILL and a receiver outage', () => {
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
     child = undefined;
-  }, 120_000);
+  }, 180_000);
 });
