@@ -4,7 +4,7 @@
 // gets, and is stopped by the pid it was started with.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from '../../test/support/ports.js';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 
@@ -13,18 +13,6 @@ export interface StaticServer {
   stop(): Promise<void>;
 }
 
-/** A free loopback port (closed again before nginx binds it; a race only another local process could lose us). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function config(prefix: string, root: string, port: number, contentType: string): string {
   const temp = (name: string): string => join(prefix, 'tmp', name);

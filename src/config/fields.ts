@@ -48,7 +48,7 @@ export function listenAddress() {
   }).meta({ 'x-type': 'HOST:PORT' });
 }
 
-/** A bearer-style secret: any printable text, but never a line break that could split a header. */
+/** A bearer-style secret: printable text, never a line break that could split a header. */
 export function secret() {
   return z
     .string()

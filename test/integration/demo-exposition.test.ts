@@ -11,7 +11,7 @@
 // Date: timers, sockets and promises stay real) is faked and moved in step
 // with the simulator's clock.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from '../support/ports.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -78,18 +78,6 @@ async function exampleCopy(dir: string, changes: readonly [path: string[], value
   return file;
 }
 
-/** A loopback port nothing listens on. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface RunResult {
   readonly code: number;
@@ -219,7 +207,7 @@ describe('the demo through `edge-exporter run --once`', () => {
       [['upstream', 'timeout'], '1s'],
       [['upstream', 'retry', 'attempts'], 1],
     ]);
-    const closed = { EDGE_API_URL: `http://127.0.0.1:${await closedPort()}`, EDGE_API_TOKEN: 'sim-token' };
+    const closed = { EDGE_API_URL: `http://127.0.0.1:${await freePort()}`, EDGE_API_TOKEN: 'sim-token' };
     const { code, series, stderr } = await runAtSimTime(file, closed);
     expect(code, stderr).toBe(1);
     const up = series.filter((s) => s.name === SELF_METRICS.collectorUp.name);

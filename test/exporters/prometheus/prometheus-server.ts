@@ -1,7 +1,7 @@
 // Starts a real Prometheus (Debian's package) scraping given targets, and reads its HTTP API.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { freePort } from '../../support/ports.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -117,14 +117,3 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
