@@ -1,6 +1,7 @@
 // Small fakes for the poller tests: collectors that record their calls, a
 // sink and an in-memory store that log into one shared event list (so tests
 // can check that state is saved before it is published), a recording logger.
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { z } from 'zod';
 import { EdgeClient, platformClock } from '../../src/api/index.js';
 import { MetricFilter } from '../../src/collectors/filter.js';
@@ -210,3 +211,23 @@ export function rig(options: RigOptions): PollerRig {
 }
 
 export const every = (everyMs: number) => ({ kind: 'interval', everyMs }) as const;
+
+/**
+ * Fake timers at T0 around each test, and a `track` that stops every poller
+ * it was given after the test (a running poller keeps timers alive).
+ */
+export function trackRigs(): (r: PollerRig) => PollerRig {
+  let rigs: PollerRig[] = [];
+  beforeEach(() => {
+    vi.useFakeTimers({ now: T0 });
+  });
+  afterEach(async () => {
+    await Promise.all(rigs.map((r) => r.poller.stop()));
+    rigs = [];
+    vi.useRealTimers();
+  });
+  return (r) => {
+    rigs.push(r);
+    return r;
+  };
+}

@@ -1,28 +1,16 @@
 // What the poller makes of each run: the success rule, error logging, the
 // metric filter, the observer.
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { AuthError, HttpError, PermissionError } from '../../src/api/index.js';
 import type { CollectOutput } from '../../src/collectors/types.js';
 import {
-  COUNTER, GAUGE, MIN, T0, every, fakeCollector, family, idleClient, output, rig, type PollerRig,
+  COUNTER, GAUGE, MIN, T0, every, fakeCollector, family, idleClient, output, rig, trackRigs,
 } from './poller-fakes.js';
 
 const client = idleClient();
 afterAll(() => client.close());
 
-let rigs: PollerRig[] = [];
-const track = (r: PollerRig): PollerRig => {
-  rigs.push(r);
-  return r;
-};
-beforeEach(() => {
-  vi.useFakeTimers({ now: T0 });
-});
-afterEach(async () => {
-  await Promise.all(rigs.map((r) => r.poller.stop()));
-  rigs = [];
-  vi.useRealTimers();
-});
+const track = trackRigs();
 
 const upstreamDown = () => new HttpError('describeL7DataV2: HTTP 503', { operation: 'describeL7DataV2', status: 503 });
 const gauge = new Map([[GAUGE, [{ name: GAUGE, labels: { collector: 'x' }, value: 4 }]]]);

@@ -1,9 +1,9 @@
 // The poller's schedule and lifecycle, with fake collectors and fake timers.
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { jitterOffsetMs } from '../../src/collectors/poller-schedule.js';
 import type { Schedule } from '../../src/collectors/poller-schedule.js';
 import {
-  MIN, T0, every, fakeCollector, idleClient, output, rig, sleep, MemoryStore, type PollerRig,
+  MIN, T0, every, fakeCollector, idleClient, output, rig, sleep, trackRigs, MemoryStore,
 } from './poller-fakes.js';
 
 const client = idleClient();
@@ -13,19 +13,7 @@ afterAll(() => client.close());
 const B0 = T0 - 20_000;
 const HOUR = 60 * MIN;
 
-let rigs: PollerRig[] = [];
-const track = (r: PollerRig): PollerRig => {
-  rigs.push(r);
-  return r;
-};
-beforeEach(() => {
-  vi.useFakeTimers({ now: T0 });
-});
-afterEach(async () => {
-  await Promise.all(rigs.map((r) => r.poller.stop()));
-  rigs = [];
-  vi.useRealTimers();
-});
+const track = trackRigs();
 
 describe('Poller: schedule', () => {
   it('runs every collector once at start-up, with the targets and empty watermarks', async () => {
