@@ -1,4 +1,4 @@
-// Runs `promtool check metrics` on an exposition; a missing promtool is an error, never a pass.
+// Runs promtool: `check metrics` on an exposition, `check rules` and `test rules` on rule files. A missing promtool is an error, never a pass.
 import { spawn } from 'node:child_process';
 
 export interface PromtoolResult {
@@ -42,4 +42,43 @@ export function checkMetrics(text: string, options: PromtoolOptions = {}): Promi
     child.stdin.on('error', () => undefined);
     child.stdin.end(text);
   });
+}
+
+/** Runs promtool with `args` (no input); a missing promtool rejects, a failed check resolves with ok false. */
+export function runPromtool(args: readonly string[], options: PromtoolOptions = {}): Promise<PromtoolResult> {
+  const bin = options.bin ?? process.env.PROMTOOL ?? 'promtool';
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const what = `promtool ${args.slice(0, 2).join(' ')}`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${what} did not finish within ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(
+        error.code === 'ENOENT'
+          ? new Error(`${bin} not found: run scripts/install-test-deps.sh (Debian package "prometheus") or set PROMTOOL`, { cause: error })
+          : error,
+      );
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ ok: code === 0, output: Buffer.concat(chunks).toString('utf8') });
+    });
+  });
+}
+
+/** `promtool check rules` with every lint check, lint findings fatal. */
+export function checkRules(files: readonly string[], options: PromtoolOptions = {}): Promise<PromtoolResult> {
+  return runPromtool(['check', 'rules', '--lint=all', '--lint-fatal', ...files], options);
+}
+
+/** `promtool test rules`: the unit tests in `files` (rule_files resolve relative to each test file). */
+export function testRules(files: readonly string[], options: PromtoolOptions = {}): Promise<PromtoolResult> {
+  return runPromtool(['test', 'rules', ...files], options);
 }
