@@ -8,3 +8,4 @@ export { scheduleOf, jitterOffsetMs, type Schedule } from './poller-schedule.js'
 export { CounterLedger, ledgerFileName, ledgerFileSchema, type LedgerFile, type LedgerStorage } from './ledger.js';
 export { MetricFilter, anyFamilyEnabled, type FamilyFilter, type MetricFilterOptions } from './filter.js';
 export { TargetDiscovery, type TargetSource, type TargetDiscoveryOptions, type TargetRefresh } from './targets.js';
+export { UNSHARDED, ownedBy, shardOf, shareOf, type Shard } from './shard.js';

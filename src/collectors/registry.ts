@@ -1,6 +1,26 @@
 // Every collector the daemon knows, built from the resolved config: the one
-// place that maps config keys onto collector options. The docs generator
-// reads ALL_COLLECTORS for docs/metrics.md.
+// place that maps config keys onto collector options, and the one place that
+// decides where each collector runs when the account is sharded. The docs
+// generator reads allCollectors() for docs/metrics.md.
+//
+// Sharding (the `shard` config; its description is the user-facing summary of
+// these rules). Together the shards must export exactly what one unsharded
+// replica would, each series on one replica only, so:
+// - A collector whose series carry a `domain` or `package` label runs on every
+//   shard, for the targets that shard owns: access (domains), usage (packages),
+//   and the cc-attack counter when per_domain.
+// - A figure without such a label runs on shard 0 only, over every target:
+//   - inventory: it describes the account as a whole (and ignores targets).
+//   - topn: a ranking is not additive; per-shard top-N lists cannot be merged
+//     into the account's top N (the N+1st of one shard may beat another's 1st),
+//     and `__other__` would be wrong on each.
+//   - cc-attack account-wide, and its peak and ranking gauges in per_domain mode:
+//     peaks and rankings are not additive either.
+//   - waf-trend: its counts are additive over disjoint domain sets, but its
+//     series ({action, severity}) carry no domain label, so per-shard parts
+//     would be the same series on several replicas, summed only by queries that
+//     know to drop `instance`; and it is six requests per cycle whatever the
+//     number of domains, so splitting it saves nothing and multiplies requests.
 import type { ResolvedCollectorOptions } from '../config/collector-options.js';
 import { createAccessCollector } from './access/index.js';
 import { createCcAttackCollector } from './cc-attack/index.js';
@@ -8,45 +28,98 @@ import { createInventoryCollector } from './inventory/index.js';
 import { scheduleOf } from './poller-schedule.js';
 import type { PolledCollector } from './poller.js';
 import type { SeriesOptions } from './series/options.js';
+import { checkShard, UNSHARDED, type Shard } from './shard.js';
 import { createTopnCollector } from './topn/index.js';
-import type { Collector } from './types.js';
+import type { CollectContext, Collector } from './types.js';
 import { createUsageCollector } from './usage/index.js';
 import { createWafTrendCollector } from './waf-trend/index.js';
 
 type Resolved = ResolvedCollectorOptions;
 type Bucketed = Resolved['access'] | Resolved['usage'] | Resolved['topn'] | Resolved['cc_attack'] | Resolved['waf_trend'];
 
+/** Where a collector runs: on every shard for its own targets, or on shard 0 alone for the whole account. */
+type Placement = 'per-shard' | 'shard-0';
+
+interface Built {
+  readonly enabled: boolean;
+  readonly placement: Placement;
+  readonly polled: PolledCollector;
+}
+
 function series(o: Bucketed): SeriesOptions {
   return { interval: o.interval, delayMs: o.delay, maxBackfillMs: o.max_backfill, timestamps: o.timestamps };
 }
 
-const BUILDERS: ReadonlyArray<(r: Resolved) => { enabled: boolean; polled: PolledCollector }> = [
-  (r) => ({ enabled: r.access.enabled, polled: { collector: createAccessCollector({ ...series(r.access), api: r.access.api, summaryWindowMs: r.access.summary_window }), schedule: scheduleOf(r.access) } }),
-  (r) => ({ enabled: r.usage.enabled, polled: { collector: createUsageCollector({ ...series(r.usage), summaryWindowMs: r.usage.summary_window }), schedule: scheduleOf(r.usage) } }),
+/** The collector asked about every target, whichever shard owns it (the lists are the same when unsharded). */
+function accountWide(collector: Collector): Collector {
+  const collect = (ctx: CollectContext) =>
+    collector.collect({
+      // Field by field: ctx may be a class instance.
+      client: ctx.client, now: ctx.now, signal: ctx.signal, tz: ctx.tz, log: ctx.log,
+      targets: ctx.targets.all ?? ctx.targets, watermarks: ctx.watermarks, enabled: (family) => ctx.enabled(family),
+    });
+  return { ...collector, collect };
+}
+
+const BUILDERS: ReadonlyArray<(r: Resolved, shard: Shard) => Built> = [
+  (r) => ({
+    enabled: r.access.enabled,
+    placement: 'per-shard',
+    polled: { collector: createAccessCollector({ ...series(r.access), api: r.access.api, summaryWindowMs: r.access.summary_window }), schedule: scheduleOf(r.access) },
+  }),
+  (r) => ({
+    enabled: r.usage.enabled,
+    placement: 'per-shard',
+    polled: { collector: createUsageCollector({ ...series(r.usage), summaryWindowMs: r.usage.summary_window }), schedule: scheduleOf(r.usage) },
+  }),
   (r) => ({
     enabled: r.topn.enabled,
+    placement: 'shard-0',
     polled: {
-      collector: createTopnCollector({ ...series(r.topn), dimensions: r.topn.dimensions, by: r.topn.by, top: r.topn.top, other: r.topn.other, windowMs: r.topn.window }),
+      collector: accountWide(
+        createTopnCollector({ ...series(r.topn), dimensions: r.topn.dimensions, by: r.topn.by, top: r.topn.top, other: r.topn.other, windowMs: r.topn.window }),
+      ),
       schedule: scheduleOf(r.topn),
     },
   }),
-  (r) => ({
+  (r, shard) => ({
     enabled: r.cc_attack.enabled,
-    polled: { collector: createCcAttackCollector({ ...series(r.cc_attack), perDomain: r.cc_attack.per_domain, summaryWindowMs: r.cc_attack.summary_window }), schedule: scheduleOf(r.cc_attack) },
+    // Per domain its counter is split by domain and its account gauges stay on shard 0; account-wide it is all one figure.
+    placement: r.cc_attack.per_domain ? 'per-shard' : 'shard-0',
+    polled: {
+      collector: createCcAttackCollector({
+        ...series(r.cc_attack),
+        perDomain: r.cc_attack.per_domain,
+        summaryWindowMs: r.cc_attack.summary_window,
+        accountGauges: shard.index === 0,
+      }),
+      schedule: scheduleOf(r.cc_attack),
+    },
   }),
-  (r) => ({ enabled: r.waf_trend.enabled, polled: { collector: createWafTrendCollector(series(r.waf_trend)), schedule: scheduleOf(r.waf_trend) } }),
+  (r) => ({
+    enabled: r.waf_trend.enabled,
+    placement: 'shard-0',
+    polled: { collector: accountWide(createWafTrendCollector(series(r.waf_trend))), schedule: scheduleOf(r.waf_trend) },
+  }),
   (r) => ({
     enabled: r.inventory.enabled,
-    polled: { collector: createInventoryCollector({ details: r.inventory.details, cacheWindowMs: r.inventory.cache_window }), schedule: scheduleOf(r.inventory) },
+    placement: 'shard-0',
+    polled: {
+      collector: createInventoryCollector({ details: r.inventory.details, cacheWindowMs: r.inventory.cache_window }),
+      schedule: scheduleOf(r.inventory),
+    },
   }),
 ];
 
-/** The enabled collectors with their schedules. */
-export function buildCollectors(resolved: Resolved): PolledCollector[] {
-  return BUILDERS.map((build) => build(resolved)).filter((b) => b.enabled).map((b) => b.polled);
+/** The enabled collectors this shard runs, with their schedules. */
+export function buildCollectors(resolved: Resolved, shard: Shard = UNSHARDED): PolledCollector[] {
+  checkShard(shard);
+  return BUILDERS.map((build) => build(resolved, shard))
+    .filter((b) => b.enabled && (b.placement === 'per-shard' || shard.index === 0))
+    .map((b) => b.polled);
 }
 
 /** Every collector with every family it can export, for the generated docs. */
 export function allCollectors(resolved: Resolved): Collector[] {
-  return BUILDERS.map((build) => build(resolved).polled.collector);
+  return BUILDERS.map((build) => build(resolved, UNSHARDED).polled.collector);
 }

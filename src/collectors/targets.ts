@@ -3,11 +3,14 @@
 // narrowed by include/exclude regexes. Discovery is refreshed when due (the
 // poller asks before each run); a failed refresh keeps the last good list and
 // is retried sooner, so an upstream that was down at start-up is picked up on
-// the next cycle rather than after a whole refresh period.
+// the next cycle rather than after a whole refresh period. With `shard`, each
+// replica keeps its share of the filtered lists (shard.ts), so every domain
+// and package is collected by exactly one replica.
 import { compileNameRegex } from '../config/patterns.js';
 import type { TargetsConfig } from '../config/sections/targets.js';
 import { errorFields, failureMessage } from './poller-errors.js';
-import type { CollectorLogger, Targets, UpstreamClient } from './types.js';
+import { ownedBy, UNSHARDED, type Shard } from './shard.js';
+import type { CollectorLogger, TargetLists, Targets, UpstreamClient } from './types.js';
 
 /** What the poller needs: the current lists, and a refresh when one is due. */
 export interface TargetSource {
@@ -22,7 +25,7 @@ export interface TargetSource {
   unavailable(kind: TargetKind): unknown;
 }
 
-export type TargetKind = keyof Targets;
+export type TargetKind = keyof TargetLists;
 export type DiscoveryClient = Pick<UpstreamClient, 'listDomains' | 'getPackages'>;
 
 export interface TargetRefresh {
@@ -30,6 +33,8 @@ export interface TargetRefresh {
   readonly ok: boolean;
   /** Names after filtering: the new list, or the one kept after a failure. */
   readonly count: number;
+  /** Of those, the names this shard owns. */
+  readonly owned: number;
   readonly error?: unknown;
 }
 
@@ -39,6 +44,8 @@ export interface TargetDiscoveryOptions {
   readonly log: CollectorLogger;
   /** Wait after a failed refresh before trying again (default 30s, at most `config.refresh`). */
   readonly retryMs?: number;
+  /** This replica's shard: current() holds only the names it owns (default unsharded). */
+  readonly shard?: Shard;
 }
 
 /** Most pages walked when the upstream gives no total, against a server that ignores paging. */
@@ -46,7 +53,10 @@ const MAX_PAGES = 10_000;
 const DEFAULT_RETRY_MS = 30_000;
 
 interface KindState {
+  /** Every name after filtering, whichever shard owns it. */
   names: readonly string[];
+  /** The names this shard owns. */
+  owned: readonly string[];
   /** Set until the first successful listing (static lists never have it). */
   neverLoaded: { error: unknown } | undefined;
   dueAt: number;
@@ -61,22 +71,29 @@ export class TargetDiscovery implements TargetSource {
   private readonly refreshMs: number;
   private readonly retryMs: number;
   private readonly log: CollectorLogger;
+  private readonly sharded: boolean;
+  private readonly owns: (name: string) => boolean;
 
   constructor(options: TargetDiscoveryOptions) {
     const { client, config } = options;
+    const shard = options.shard ?? UNSHARDED;
     this.refreshMs = config.refresh;
     this.retryMs = Math.min(options.retryMs ?? DEFAULT_RETRY_MS, config.refresh);
     this.log = options.log;
+    this.sharded = shard.count > 1;
+    this.owns = ownedBy(shard);
     const d = config.domains;
     const p = config.packages;
     this.kinds = {
-      domains: kindState(d, (signal) => listAllDomains(client, { states: d.states, pageSize: d.page_size }, signal)),
-      packages: kindState(p, (signal) => listPackages(client, signal)),
+      domains: kindState(d, this.owns, (signal) => listAllDomains(client, { states: d.states, pageSize: d.page_size }, signal)),
+      packages: kindState(p, this.owns, (signal) => listPackages(client, signal)),
     };
   }
 
   current(): Targets {
-    return { domains: this.kinds.domains.names, packages: this.kinds.packages.names };
+    const { domains, packages } = this.kinds;
+    const share = { domains: domains.owned, packages: packages.owned };
+    return this.sharded ? { ...share, all: { domains: domains.names, packages: packages.names } } : share;
   }
 
   unavailable(kind: TargetKind): unknown {
@@ -105,13 +122,15 @@ export class TargetDiscovery implements TargetSource {
   ): Promise<TargetRefresh> {
     try {
       const names = filterNames(await fetch(signal), state.include, state.exclude);
+      const owned = names.filter(this.owns);
       if (names.length !== state.names.length || names.some((n, i) => n !== state.names[i])) {
-        this.log.info({ targets: kind, count: names.length }, 'target list updated');
+        this.log.info({ targets: kind, count: names.length, ...(this.sharded ? { owned: owned.length } : {}) }, 'target list updated');
       }
       state.names = names;
+      state.owned = owned;
       state.neverLoaded = undefined;
       state.dueAt = now + this.refreshMs;
-      return { kind, ok: true, count: names.length };
+      return { kind, ok: true, count: names.length, owned: owned.length };
     } catch (error) {
       if (state.neverLoaded) state.neverLoaded = { error };
       state.dueAt = now + this.retryMs;
@@ -119,21 +138,24 @@ export class TargetDiscovery implements TargetSource {
         { targets: kind, kept: state.names.length, retryInMs: this.retryMs, ...errorFields(error) },
         `${failureMessage(error, 'target discovery')}; keeping the last good list`,
       );
-      return { kind, ok: false, count: state.names.length, error };
+      return { kind, ok: false, count: state.names.length, owned: state.owned.length, error };
     }
   }
 }
 
 function kindState(
   config: { readonly static?: readonly string[] | undefined; readonly include: readonly string[]; readonly exclude: readonly string[] },
+  owns: (name: string) => boolean,
   discover: (signal?: AbortSignal) => Promise<string[]>,
 ): KindState {
   const include = config.include.map(compileNameRegex);
   const exclude = config.exclude.map(compileNameRegex);
   const fixed = config.static;
-  return fixed === undefined
-    ? { names: [], neverLoaded: { error: new Error('not listed yet') }, dueAt: Number.NEGATIVE_INFINITY, inFlight: undefined, fetch: discover, include, exclude }
-    : { names: filterNames(fixed, include, exclude), neverLoaded: undefined, dueAt: Number.POSITIVE_INFINITY, inFlight: undefined, fetch: undefined, include, exclude };
+  if (fixed === undefined) {
+    return { names: [], owned: [], neverLoaded: { error: new Error('not listed yet') }, dueAt: Number.NEGATIVE_INFINITY, inFlight: undefined, fetch: discover, include, exclude };
+  }
+  const names = filterNames(fixed, include, exclude);
+  return { names, owned: names.filter(owns), neverLoaded: undefined, dueAt: Number.POSITIVE_INFINITY, inFlight: undefined, fetch: undefined, include, exclude };
 }
 
 /** Distinct names, sorted, that match an include regex (or there are none) and no exclude regex. */

@@ -68,11 +68,22 @@ export interface CollectorLogger {
   child(bindings: Record<string, unknown>): CollectorLogger;
 }
 
-export interface Targets {
+export interface TargetLists {
   /** Domain names to collect, after include/exclude filtering. */
   readonly domains: readonly string[];
   /** Layer-7 package ids (getPackages `value`), after filtering. */
   readonly packages: readonly string[];
+}
+
+/** What a cycle asks about: this shard's share of the targets (all of them when unsharded). */
+export interface Targets extends TargetLists {
+  /**
+   * Every target after filtering, whichever shard owns it; absent when
+   * unsharded (the lists above are then all of them). Read by figures that are
+   * not additive across shards (rankings, account totals), which shard 0
+   * computes alone over the whole account.
+   */
+  readonly all?: TargetLists;
 }
 
 export interface CollectContext {
@@ -94,7 +105,7 @@ export interface Collector {
   /** Config key and `collector` label, e.g. `access`. */
   readonly name: string;
   /** Target lists the collector asks about; a run fails while one of them could never be listed. */
-  readonly targets?: ReadonlyArray<keyof Targets>;
+  readonly targets?: ReadonlyArray<keyof TargetLists>;
   readonly operations: readonly OperationName[];
   readonly families: readonly MetricDef[];
   collect(ctx: CollectContext): Promise<CollectOutput>;

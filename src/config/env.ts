@@ -27,6 +27,8 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { name: 'EDGE_API_URL', path: ['upstream', 'api_url'], clears: [] },
   { name: 'EDGE_LOGIN_URL', path: ['upstream', 'login_url'], clears: [] },
   { name: 'EDGE_API_TOKEN', path: ['upstream', 'token'], clears: [['upstream', 'token_file']] },
+  { name: 'EDGE_SHARD_INDEX', path: ['shard', 'index'], clears: [], value: shardIndex },
+  { name: 'EDGE_SHARD_COUNT', path: ['shard', 'count'], clears: [], value: wholeNumber },
   { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', path: ['otlp', 'endpoint'], clears: [], value: logsEndpoint },
   { name: 'OTEL_EXPORTER_OTLP_LOGS_ENDPOINT', path: ['otlp', 'endpoint'], clears: [] },
   { name: 'OTEL_EXPORTER_OTLP_HEADERS', path: ['otlp', 'headers'], clears: [], value: mergeHeaders },
@@ -37,6 +39,23 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { name: 'OTEL_EXPORTER_OTLP_TIMEOUT', path: ['otlp', 'timeout'], clears: [] },
   { name: 'OTEL_EXPORTER_OTLP_LOGS_TIMEOUT', path: ['otlp', 'timeout'], clears: [] },
 ];
+
+/**
+ * EDGE_SHARD_INDEX: a number, or a pod name whose trailing integer is the
+ * index (`edge-exporter-2` -> 2), so a StatefulSet hands each pod its ordinal
+ * through `fieldRef: metadata.name` with no templating. Anything else is
+ * passed on as text for the schema to report against the variable.
+ */
+function shardIndex(text: string): unknown {
+  const match = /(\d+)$/.exec(text.trim());
+  return match?.[1] === undefined ? text : Number(match[1]);
+}
+
+/** A variable holding a number: digits become one, anything else stays text for the schema to report. */
+function wholeNumber(text: string): unknown {
+  const trimmed = text.trim();
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : text;
+}
 
 /** The signal path appended to a generic OTLP/HTTP base endpoint. */
 function logsEndpoint(base: string): string {

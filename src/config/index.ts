@@ -26,6 +26,7 @@ export type {
 } from './collector-options.js';
 export type { CollectorsConfig } from './sections/collectors.js';
 export type { TargetsConfig } from './sections/targets.js';
+export type { ShardConfig } from './sections/shard.js';
 export type { MetricsConfig } from './sections/metrics.js';
 export type { LimitsConfig } from './sections/limits.js';
 export { compileMetricPattern, compileNameRegex, PatternError } from './patterns.js';

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { COLLECTORS_DESCRIPTION, collectorsSchema } from './sections/collectors.js';
 import { limitsSchema } from './sections/limits.js';
 import { serverSchema } from './sections/server.js';
+import { SHARD_DESCRIPTION, shardSchema } from './sections/shard.js';
 import { logSchema } from './sections/log.js';
 import { metricsSchema } from './sections/metrics.js';
 import { simulatorSchema } from './sections/simulator.js';
@@ -47,6 +48,7 @@ export const configSchema = z
     log: logSchema.prefault({}).describe("The exporter's own log."),
     collectors: collectorsSchema.prefault({}).describe(COLLECTORS_DESCRIPTION),
     targets: targetsSchema.prefault({}).describe('The domains and packages the collectors ask about.'),
+    shard: shardSchema.prefault({}).describe(SHARD_DESCRIPTION),
     metrics: metricsSchema.prefault({}).describe('Metric families to collect; a denied family costs no upstream request.'),
     limits: limitsSchema.prefault({}).describe('Caps on label values and series per family.'),
     server: serverSchema.prefault({}).describe('The HTTP server Prometheus scrapes.'),
@@ -56,7 +58,10 @@ export const configSchema = z
       .string()
       .min(1)
       .default('./state')
-      .describe('Directory for persisted state (watermarks, checkpoints), relative to the working directory (default ./state).'),
+      .describe(
+        'Directory for persisted state (watermarks, checkpoints), relative to the working directory (default ./state). ' +
+          'One per replica: shards must not share it (see shard).',
+      ),
   })
   .superRefine(crossSectionRules, { when: () => true });
 

@@ -1,6 +1,8 @@
 // Wires one daemon: config -> api -> collectors -> exporters -> server, and
 // takes it down in reverse on stop (schedules first, state persisted, then the
-// server, then the upstream connections).
+// server, then the upstream connections). With `shard`, the state directory is
+// claimed for this shard first, and target discovery, the collector placement
+// and the WAF event scope all follow the same partition.
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import type { Dispatcher } from 'undici';
@@ -10,12 +12,13 @@ import { buildCollectors } from '../collectors/registry.js';
 import { resolveCollectorOptions, type Config } from '../config/index.js';
 import { Exposition, FamilyStore, SelfMetrics, negotiate, type ExpositionFormat } from '../exporters/prometheus/index.js';
 import { OtlpLogSink } from '../exporters/otel-logs/index.js';
-import { WAF_EVENTS_FAMILIES, WafEventForwarder } from '../collectors/waf-events/index.js';
+import { shardScope, WAF_EVENTS_FAMILIES, WafEventForwarder, type PollReport } from '../collectors/waf-events/index.js';
 import type { Logger } from '../log/logger.js';
 import { HttpServer, type MetricsSource } from '../server/index.js';
 import { StateStore } from '../state/index.js';
 import { openUpstream, type Upstream } from './upstream.js';
 import { parseHostPort } from '../config/fields.js';
+import { claimStateDir } from './state-owner.js';
 
 export interface DaemonOptions {
   readonly config: Config;
@@ -57,7 +60,12 @@ export class Daemon {
   private async open(): Promise<Poller> {
     if (this.poller) return this.poller;
     const { config, logger } = this.options;
+    const { shard } = config;
     const self = this.self;
+    const store = new StateStore(config.state_dir);
+    // Before anything reads or writes state: another shard's directory must stay untouched.
+    await claimStateDir(store, shard, logger);
+    if (shard.count > 1) logger.info({ shard: shard.index, of: shard.count }, 'sharded: collecting this shard\'s domains and packages');
     this.upstream = await openUpstream(config, logger, {
       ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
       observer: {
@@ -66,29 +74,31 @@ export class Daemon {
         onRateLimitWait: (e) => self.recordRateLimitWait(e.operation),
       },
     });
-    const collectors = buildCollectors(resolveCollectorOptions(config));
+    const collectors = buildCollectors(resolveCollectorOptions(config), shard);
     this.families.register(collectors.flatMap((c) => c.collector.families));
     const log = logger.child({ component: 'poller' });
+    // One discovery for the poller and the WAF event scope, so both see the same share.
+    const targets = new TargetDiscovery({ client: this.upstream.client, config: config.targets, shard, log: logger.child({ component: 'targets' }) });
     this.poller = new Poller({
       collectors,
       client: this.upstream.client,
       tz: platformClock(config.upstream.timezone),
       sink: this.families,
       ledger: new CounterLedger(),
-      store: new StateStore(config.state_dir),
-      targets: new TargetDiscovery({ client: this.upstream.client, config: config.targets, log: logger.child({ component: 'targets' }) }),
+      store,
+      targets,
       filter: new MetricFilter({ allow: config.metrics.allow, deny: config.metrics.deny }),
       observer: self,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
       logger: log,
       jitterMs: config.collectors.defaults.jitter,
     });
-    if (config.waf_events.enabled) this.openWafEvents(this.upstream);
+    if (config.waf_events.enabled) this.openWafEvents(this.upstream, store, targets);
     return this.poller;
   }
 
   /** WAF deny events -> OTLP logs, with its own checkpoint in the state directory. */
-  private openWafEvents(upstream: Upstream): void {
+  private openWafEvents(upstream: Upstream, store: StateStore, targets: TargetDiscovery): void {
     const { config, logger, version } = this.options;
     const waf = config.waf_events;
     const otlp = config.otlp;
@@ -107,7 +117,7 @@ export class Daemon {
       tz: platformClock(config.upstream.timezone),
       sink: this.logSink,
       samples: this.families,
-      store: new StateStore(config.state_dir),
+      store,
       log: logger.child({ component: 'waf-events', collector: 'waf-events' }),
       intervalMs: waf.interval,
       overlapMs: waf.overlap,
@@ -120,6 +130,8 @@ export class Daemon {
         ...(waf.domains ? { domains: waf.domains } : {}),
         otherFilter: waf.other_filter,
       },
+      // Unsharded: none, and the query reads waf_events.domains (or every domain) as configured.
+      scope: shardScope({ shard: config.shard, configured: waf.domains, targets }),
       headers: waf.headers,
       maxSeries: config.limits.series_per_family,
       observer: this.self.wafEvents,
@@ -131,6 +143,18 @@ export class Daemon {
   async runOnce(): Promise<RunReport[]> {
     const poller = await this.open();
     return poller.runOnce();
+  }
+
+  /**
+   * One WAF event poll (every window due), starting the log sink if needed;
+   * undefined when waf_events is off. For tests that drive forwarding on a
+   * fake clock with `schedules: false`, as runOnce() drives the collectors.
+   */
+  async forwardOnce(): Promise<PollReport | undefined> {
+    await this.open();
+    if (!this.forwarder) return undefined;
+    await this.logSink?.start();
+    return this.forwarder.pollOnce();
   }
 
   /** Starts the HTTP server and the schedules (unless `schedules: false`); resolves to the server's URL. Idempotent. */

@@ -1,6 +1,7 @@
 // Discovery against the simulator: expected lists come from the simulator's
 // world, never from the code under test.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { shardOf, type Shard } from '../../src/collectors/shard.js';
 import { TargetDiscovery, filterNames, listAllDomains, type DiscoveryClient } from '../../src/collectors/targets.js';
 import type { CollectorLogger } from '../../src/collectors/types.js';
 import { EdgeClient } from '../../src/api/index.js';
@@ -127,6 +128,54 @@ describe('TargetDiscovery against the simulator', () => {
     const d = discovery({});
     await Promise.all([d.refreshIfDue(T0), d.refreshIfDue(T0), d.refreshIfDue(T0)]);
     expect(sim.requestCounts()).toEqual({ listDomains: 1, getPackages: 1 });
+  });
+});
+
+describe('TargetDiscovery with a shard', () => {
+  const COUNT = 3;
+  const sharded = (input: unknown, shard: Shard) => new TargetDiscovery({ client, config: config(input), log: memoryLog(), retryMs: MIN, shard });
+
+  it('gives each shard the names the hash assigns it, after filtering, and every name to exactly one shard', async () => {
+    const input = { domains: { exclude: ['^a'] } };
+    const whole = discovery(input);
+    await whole.refreshIfDue(T0);
+    const all = whole.current();
+    expect(all.all).toBeUndefined(); // unsharded: the lists are everything
+    const parts = [];
+    for (let index = 0; index < COUNT; index++) {
+      const d = sharded(input, { index, count: COUNT });
+      await d.refreshIfDue(T0);
+      const part = d.current();
+      expect(part.domains).toEqual(all.domains.filter((n) => shardOf(n, COUNT) === index));
+      expect(part.packages).toEqual(all.packages.filter((n) => shardOf(n, COUNT) === index));
+      // The whole filtered lists travel along, for what shard 0 computes account-wide.
+      expect(part.all).toEqual({ domains: all.domains, packages: all.packages });
+      parts.push(part);
+    }
+    expect(parts.flatMap((p) => p.domains).sort()).toEqual(all.domains);
+    expect(parts.flatMap((p) => p.packages).sort()).toEqual(all.packages);
+    expect(parts.every((p) => p.domains.length > 0)).toBe(true);
+  });
+
+  it('splits static lists the same way, without asking the upstream', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `s${i}.example.com`);
+    const parts = await Promise.all(
+      [0, 1, 2].map(async (index) => {
+        const d = sharded({ domains: { static: names }, packages: { static: ['p1', 'p2', 'p3'] } }, { index, count: COUNT });
+        await d.refreshIfDue(T0);
+        return d.current();
+      }),
+    );
+    expect(parts.flatMap((p) => p.domains).sort()).toEqual([...names].sort());
+    expect(parts.flatMap((p) => p.packages).sort()).toEqual(['p1', 'p2', 'p3']);
+    expect(sim.requestCounts()).toEqual({});
+  });
+
+  it('reports the share in its refresh results', async () => {
+    const d = sharded({}, { index: 1, count: COUNT });
+    const results = await d.refreshIfDue(T0);
+    const domains = results.find((r) => r.kind === 'domains');
+    expect(domains).toMatchObject({ ok: true, count: DOMAINS, owned: d.current().domains.length });
   });
 });
 

@@ -49,6 +49,7 @@ describe('loadConfig: valid configs', () => {
       // Key by key in collectors.test.ts.
       collectors: expect.any(Object),
       targets: expect.any(Object),
+      shard: { index: 0, count: 1 },
       metrics: { allow: [], deny: [] },
       limits: { label_value_length: 128, series_per_family: 10_000 },
       server: { listen: '0.0.0.0:9810' },

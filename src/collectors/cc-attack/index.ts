@@ -3,6 +3,10 @@
 // domain / user-agent rankings the response holds as summary-window gauges.
 // Account-wide it is one describeL7CCAttack per cycle with every metricName;
 // per domain, one per domain for the trend plus one account-wide for the gauges.
+// Sharded, the per-domain counter covers this shard's domains, while whatever
+// is account-wide (the account counter, the peak and ranking gauges, none of
+// them additive across shards) covers every domain and runs where the
+// registry places it: shard 0 (`accountGauges` off elsewhere).
 import type { Collector, CollectContext, CollectOutput, CollectorLogger } from '../types.js';
 import {
   assemble, checkSeriesOptions, logUncovered, nonNegative, runTrendTarget, type CounterSpec, type Labels, type SeriesOptions, type TargetResult,
@@ -20,6 +24,8 @@ export interface CcAttackOptions extends SeriesOptions {
   readonly perDomain: boolean;
   /** Window of the attack_detail and ranking gauges, ending now (rounded down to a bucket boundary). */
   readonly summaryWindowMs: number;
+  /** Produce the account-wide gauges (default true); off on the shards other than 0 with `perDomain`. */
+  readonly accountGauges?: boolean;
 }
 
 export function createCcAttackCollector(options: CcAttackOptions): Collector {
@@ -29,7 +35,7 @@ export function createCcAttackCollector(options: CcAttackOptions): Collector {
     name: 'cc-attack',
     targets: ['domains'],
     operations: ['describeL7CCAttack'],
-    families: [options.perDomain ? CC_ATTACK_REQUESTS_BY_DOMAIN : CC_ATTACK_REQUESTS, ...CC_GAUGES],
+    families: [options.perDomain ? CC_ATTACK_REQUESTS_BY_DOMAIN : CC_ATTACK_REQUESTS, ...(options.accountGauges === false ? [] : CC_GAUGES)],
     collect: (ctx) => collect(ctx, options),
   };
 }
@@ -43,18 +49,20 @@ interface Unit {
 
 async function collect(ctx: CollectContext, options: CcAttackOptions): Promise<CollectOutput> {
   const log = ctx.log.child({ collector: 'cc-attack' });
-  const gaugeFamilies = CC_GAUGES.filter((f) => ctx.enabled(f.name)).map((f) => f.name);
+  const gaugeFamilies = options.accountGauges === false ? [] : CC_GAUGES.filter((f) => ctx.enabled(f.name)).map((f) => f.name);
   const counter = ctx.enabled(CC_ATTACK_REQUESTS.name);
-  const all = ctx.targets.domains;
+  // Every selected domain (whichever shard owns it), and this shard's own.
+  const all = (ctx.targets.all ?? ctx.targets).domains;
+  const own = ctx.targets.domains;
   // Account-wide: one unit with everything. Per domain: the gauges account-wide, the counter per domain.
   const units: Unit[] = options.perDomain
     ? [
       { target: {}, domains: all, specs: [], gaugeFamilies },
-      ...(counter ? all.map((d) => ({ target: { domain: d }, domains: [d], specs: [ccCounter(d)], gaugeFamilies: [] })) : []),
+      ...(counter ? own.map((d) => ({ target: { domain: d }, domains: [d], specs: [ccCounter(d)], gaugeFamilies: [] })) : []),
     ]
     : [{ target: {}, domains: all, specs: counter ? [ccCounter()] : [], gaugeFamilies }];
   // No domain selected means nothing to ask ([] would mean every domain of the account).
-  const active = all.length === 0 ? [] : units.filter((u) => u.specs.length > 0 || u.gaugeFamilies.length > 0);
+  const active = units.filter((u) => u.domains.length > 0 && (u.specs.length > 0 || u.gaugeFamilies.length > 0));
   const outcomes = await Promise.all(active.map((u) => runUnit(ctx, options, log, u)));
   return assemble({
     collector: 'cc-attack', previous: ctx.watermarks, gaugeFamilies,

@@ -5,13 +5,15 @@
 // nothing confirmed before it is sent again, and nothing is skipped. It runs
 // once at start, then every interval, never overlapping itself; upstream
 // failures are logged and retried on the next poll, delivery failures are
-// retried in place (deliver.ts) while polling waits.
+// retried in place (deliver.ts) while polling waits. Sharded, each poll reads
+// only the domains of this replica (scope.ts).
 import { describeError, errorFields, failureMessage } from '../poller-errors.js';
 import type { Clock } from '../types.js';
 import { CHECKPOINT_NAME } from './checkpoint.js';
 import { headerPolicy, type HeaderPolicy } from './convert.js';
 import { DEFAULT_DELIVERY_RETRY, deliverBatch, type DeliveryContext, type DeliveryRetry } from './deliver.js';
 import { drainWindow } from './drain.js';
+import type { WafQuery } from './fetch.js';
 import type { WafEventsObserver, WafEventsStats } from './metrics.js';
 import type { PollReport, WafEventForwarderOptions } from './options.js';
 import { sleep } from './sleep.js';
@@ -127,13 +129,14 @@ export class WafEventForwarder {
     try {
       await this.load();
       await this.state.saveIfDirty();
+      const query = await this.queryOf(signal);
       for (;;) {
         signal.throwIfAborted();
         const now = this.clock.now();
         const window = planWindow(this.state.checkpoint, now, this.o);
         if (!window) return report();
         const behindMs = now - this.o.delayMs - this.state.checkpoint.cursorMs;
-        const delivered = await this.drain(window, signal);
+        const delivered = query === undefined ? 0 : await this.drain(window, query, signal);
         await this.state.advance(window.endMs, this.o.overlapMs);
         windows++;
         this.logWindow(window, delivered, behindMs);
@@ -145,7 +148,16 @@ export class WafEventForwarder {
     }
   }
 
-  private drain(window: TimeWindow, signal: AbortSignal): Promise<number> {
+  /** This poll's query: the configured one, or this shard's domains; undefined when the shard owns none. */
+  private async queryOf(signal: AbortSignal): Promise<WafQuery | undefined> {
+    const scope = this.o.scope;
+    if (!scope) return this.o.query;
+    const domains = await scope.domains(this.clock.now(), signal);
+    // No request at all: `domains: []` would read every domain of the account.
+    return domains.length === 0 ? undefined : { ...this.o.query, domains };
+  }
+
+  private drain(window: TimeWindow, query: WafQuery, signal: AbortSignal): Promise<number> {
     const delivery: DeliveryContext = {
       sink: this.o.sink,
       signal,
@@ -159,7 +171,7 @@ export class WafEventForwarder {
       failed: (events, code) => this.count('exportFailures', 1, (ob) => ob.onExportFailure?.({ events, code })),
     };
     return drainWindow(window, {
-      reader: { client: this.o.client, tz: this.o.tz, query: this.o.query, signal },
+      reader: { client: this.o.client, tz: this.o.tz, query, signal },
       policy: this.policy,
       maxBatch: this.o.sink.maxBatch,
       now: () => this.clock.now(),

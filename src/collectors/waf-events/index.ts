@@ -6,6 +6,7 @@
 export { WafEventForwarder } from './forwarder.js';
 export type { PollReport, WafEventForwarderOptions } from './options.js';
 export type { WafQuery, WafOtherFilter, WafSeverity } from './fetch.js';
+export { shardScope, type ShardScopeOptions, type WafDomainScope } from './scope.js';
 export type { DeliveryRetry } from './deliver.js';
 export { DEFAULT_DELIVERY_RETRY } from './deliver.js';
 export type { Checkpoint, TimeWindow, WindowOptions } from './window.js';

@@ -7,6 +7,7 @@ import type { CheckpointStorage } from './checkpoint.js';
 import type { DeliveryRetry } from './deliver.js';
 import type { WafQuery } from './fetch.js';
 import type { WafEventsObserver } from './metrics.js';
+import type { WafDomainScope } from './scope.js';
 import type { WindowOptions } from './window.js';
 
 export interface WafEventForwarderOptions extends WindowOptions {
@@ -20,6 +21,8 @@ export interface WafEventForwarderOptions extends WindowOptions {
   /** Poll period, ms (waf_events.interval). */
   readonly intervalMs: number;
   readonly query: WafQuery;
+  /** Sharded: the domains of this replica, asked every poll (they replace query.domains). Absent: the query as is. */
+  readonly scope?: WafDomainScope;
   /** Request headers forwarded (waf_events.headers); credentials are dropped whatever it says. */
   readonly headers?: readonly string[];
   /** Delivery backoff (default 1s doubling, jittered, up to 60s). */

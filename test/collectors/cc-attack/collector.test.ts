@@ -64,6 +64,32 @@ describe('cc-attack collector against the simulator', () => {
     expect(d.requests).toEqual([{ describeL7CCAttack: 1 }, { describeL7CCAttack: 1 + n }, { describeL7CCAttack: 1 + n }]);
   });
 
+  it.each([true, false])('sharded per domain: counters for its own domains; account gauges over every domain only when accountGauges=%s', async (accountGauges) => {
+    const all = rig.sim.truth.domains();
+    const own = all.filter((_, i) => i % 2 === 0);
+    const asked: string[][] = [];
+    const client: UpstreamClient = {
+      ...rig.client,
+      describeL7CCAttack: (request, options) => {
+        asked.push([...(request.domains ?? [])].sort());
+        return rig.client.describeL7CCAttack(request, options);
+      },
+    };
+    const collector = createCcAttackCollector({ ...OPTIONS, perDomain: true, accountGauges });
+    const d = new Driver(rig, collector, { domains: own, packages: [], all: { domains: all, packages: [] } }, { client });
+    await d.cycles(2, 4 * HOUR);
+    for (const domain of own) {
+      expect(d.counter(CC_ATTACK_REQUESTS.name, { domain })).toBe(rig.sim.truth.domainTotal(domain, 'ccAttacks', T0 - 3 * MIN, T0 + 4 * HOUR - 3 * MIN));
+    }
+    expect([...d.counters.keys()].filter((k) => !own.some((domain) => k === seriesKey(CC_ATTACK_REQUESTS.name, { domain })))).toEqual([]);
+    // Single-domain trend requests for its own domains; the one account-wide request only with the gauges.
+    const accountWide = asked.filter((domains) => domains.length > 1);
+    expect(accountWide).toEqual(accountGauges ? [[...all].sort(), [...all].sort()] : []);
+    expect(asked.filter((domains) => domains.length === 1).flat().every((domain) => own.includes(domain))).toBe(true);
+    expect(d.gauges.has(CC_ATTACKED_DOMAINS.name)).toBe(accountGauges);
+    expect(collector.families.some((f) => f.name === CC_ATTACKED_DOMAINS.name)).toBe(accountGauges);
+  });
+
   it('unknown item shapes are logged at debug and skipped, never thrown; the counter waits', async () => {
     const client: UpstreamClient = {
       ...rig.client,
