@@ -14,46 +14,21 @@ export interface PromtoolOptions {
   readonly timeoutMs?: number;
 }
 
+/** `promtool check metrics` on an exposition given on stdin; a clean one prints nothing. */
 export function checkMetrics(text: string, options: PromtoolOptions = {}): Promise<PromtoolResult> {
-  const bin = options.bin ?? process.env.PROMTOOL ?? 'promtool';
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['check', 'metrics'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const chunks: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`promtool check metrics did not finish within ${timeoutMs} ms`));
-    }, timeoutMs);
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      reject(
-        error.code === 'ENOENT'
-          ? new Error(`${bin} not found: run scripts/install-test-deps.sh (Debian package "prometheus") or set PROMTOOL`, { cause: error })
-          : error,
-      );
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ ok: code === 0, output: Buffer.concat(chunks).toString('utf8') });
-    });
-    // promtool may exit before reading everything (on a parse error); that is a result, not a failure.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(text);
-  });
+  return runPromtool(['check', 'metrics'], { timeoutMs: 10_000, ...options, input: text });
 }
 
-/** Runs promtool with `args` (no input); a missing promtool rejects, a failed check resolves with ok false. */
-export function runPromtool(args: readonly string[], options: PromtoolOptions = {}): Promise<PromtoolResult> {
+/** Runs promtool with `args` (and `input` on stdin); a missing promtool rejects, a failed check resolves with ok false. */
+export function runPromtool(args: readonly string[], options: PromtoolOptions & { readonly input?: string } = {}): Promise<PromtoolResult> {
   const bin = options.bin ?? process.env.PROMTOOL ?? 'promtool';
   const timeoutMs = options.timeoutMs ?? 60_000;
   const what = `promtool ${args.slice(0, 2).join(' ')}`;
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, args, { stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${what} did not finish within ${timeoutMs} ms`));
@@ -70,6 +45,11 @@ export function runPromtool(args: readonly string[], options: PromtoolOptions = 
       clearTimeout(timer);
       resolve({ ok: code === 0, output: Buffer.concat(chunks).toString('utf8') });
     });
+    if (child.stdin) {
+      // promtool may exit before reading everything (on a parse error); that is a result, not a failure.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(options.input);
+    }
   });
 }
 
