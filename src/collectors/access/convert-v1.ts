@@ -7,9 +7,9 @@
 // window, which is what maxMap reports in v2; there is no percentile in v1.
 import type { DescribeL7DataResponse } from '../../api/index.js';
 import { latestSettled, type RawPoint } from '../buckets.js';
-import { bitsToBytes, gauge, seriesKey, type CounterSpec, type TargetResult } from '../series/index.js';
+import { bitsToBytes, convertTarget, gauge, seriesKey, type CounterSpec, type TargetResult } from '../series/index.js';
 import type { Sample } from '../types.js';
-import { convertTarget, type ConvertInput, type GaugeInput } from './convert.js';
+import type { ConvertInput, GaugeInput } from './convert.js';
 import { DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUESTS, DOMAIN_TRAFFIC_BYTES } from './metrics.js';
 
 type V1 = DescribeL7DataResponse;
@@ -75,5 +75,5 @@ export function accessV1Gauges(main: V1Pair, input: GaugeInput): Sample[] {
 }
 
 export function convertAccessV1(input: ConvertInput<V1Pair>): TargetResult {
-  return convertTarget(input, input.main ? accessV1Gauges(input.main, input.gauges) : []);
+  return convertTarget(input, accessV1Gauges);
 }

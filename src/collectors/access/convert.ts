@@ -4,9 +4,9 @@
 // that granularity, compute bytes x 8 / bucket seconds); requestTime is
 // milliseconds in the upstream and seconds here.
 import type { DescribeL7DataV2Response } from '../../api/index.js';
-import { latestSettled, type Plan, type RawPoint } from '../buckets.js';
+import { latestSettled, type RawPoint } from '../buckets.js';
 import {
-  bitsToBytes, countTarget, gauge, seriesKey, type CounterSpec, type Grid, type Piece, type TargetResult,
+  bitsToBytes, convertTarget, gauge, seriesKey, type CounterSpec, type TargetConvertInput, type TargetResult,
 } from '../series/index.js';
 import type { Sample } from '../types.js';
 import {
@@ -95,25 +95,9 @@ export function accessGauges(main: V2, input: GaugeInput): Sample[] {
   return out;
 }
 
-export interface ConvertInput<R> {
-  readonly specs: readonly CounterSpec<R>[];
-  readonly plans: ReadonlyMap<string, Plan>;
-  readonly pieces: readonly Piece<R>[];
-  readonly main: R | undefined;
-  readonly grid: Grid;
-  readonly gauges: GaugeInput;
-}
+export type ConvertInput<R> = TargetConvertInput<R, GaugeInput>;
 
 /** One domain's cycle. Gauges come from the main response only; counters from every piece. */
 export function convertAccessV2(input: ConvertInput<V2>): TargetResult {
-  return convertTarget(input, input.main ? accessGauges(input.main, input.gauges) : []);
-}
-
-/** Joins counted series and gauges into a target result (shared with the v1 conversion). */
-export function convertTarget<R>(input: ConvertInput<R>, gauges: Sample[]): TargetResult {
-  const counted = countTarget(input.specs, input.plans, input.pieces, input.grid, input.gauges.timestamps);
-  return {
-    increments: counted.increments, watermarks: counted.watermarks, gauges,
-    newestBucketEndMs: counted.newestBucketEndMs, uncovered: counted.uncovered,
-  };
+  return convertTarget(input, accessGauges);
 }

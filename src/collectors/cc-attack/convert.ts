@@ -1,7 +1,6 @@
 // Parsed describeL7CCAttack answers -> the attack counter (same exactly-once
 // accounting as every trend) and the summary-window gauges. Pure.
-import type { Plan } from '../buckets.js';
-import { countTarget, gauge, seriesKey, type CounterSpec, type Grid, type Piece, type TargetResult } from '../series/index.js';
+import { convertTarget, gauge, seriesKey, type CounterSpec, type TargetConvertInput, type TargetResult } from '../series/index.js';
 import type { Sample } from '../types.js';
 import type { CcParsed, Ranked } from './parse.js';
 import {
@@ -58,20 +57,8 @@ export function ccGauges(main: CcParsed, input: CcGaugeInput): Sample[] {
   return out;
 }
 
-export interface CcConvertInput {
-  readonly specs: readonly CounterSpec<CcParsed>[];
-  readonly plans: ReadonlyMap<string, Plan>;
-  readonly pieces: readonly Piece<CcParsed>[];
-  /** The response carrying the gauges; undefined when it failed or none is enabled. */
-  readonly main: CcParsed | undefined;
-  readonly grid: Grid;
-  readonly gauges: CcGaugeInput;
-}
+export type CcConvertInput = TargetConvertInput<CcParsed, CcGaugeInput>;
 
 export function convertCc(input: CcConvertInput): TargetResult {
-  const counted = countTarget(input.specs, input.plans, input.pieces, input.grid, input.gauges.timestamps);
-  return {
-    increments: counted.increments, watermarks: counted.watermarks, newestBucketEndMs: counted.newestBucketEndMs,
-    uncovered: counted.uncovered, gauges: input.main ? ccGauges(input.main, input.gauges) : [],
-  };
+  return convertTarget(input, ccGauges);
 }

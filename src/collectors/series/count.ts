@@ -20,6 +20,7 @@ import { countSettled, type Plan, type RawPoint } from '../buckets.js';
 import type { Sample } from '../types.js';
 import type { Labels } from './keys.js';
 import { bucketMs, type Grid } from './options.js';
+import type { TargetResult } from './output.js';
 import type { BucketRange } from './window.js';
 
 /** One counter series of a target and where its points are in a response. */
@@ -130,4 +131,27 @@ function covers<R>(spec: CounterSpec<R>, pieces: readonly Piece<R>[], pos: numbe
 
 function sample<R>(spec: CounterSpec<R>, value: number, timestampMs: number | undefined): Sample {
   return timestampMs === undefined ? { name: spec.family, labels: spec.labels, value } : { name: spec.family, labels: spec.labels, value, timestampMs };
+}
+
+/** One target's responses: its counter series and plans, every piece, and the main response that carries the gauges. */
+export interface TargetConvertInput<R, G extends { readonly timestamps: boolean }> {
+  readonly specs: readonly CounterSpec<R>[];
+  readonly plans: ReadonlyMap<string, Plan>;
+  readonly pieces: readonly Piece<R>[];
+  /** The response carrying the gauges; undefined when it failed or no gauge is enabled. */
+  readonly main: R | undefined;
+  readonly grid: Grid;
+  readonly gauges: G;
+}
+
+/** Counters from every piece, gauges from the main response only: one target's cycle. */
+export function convertTarget<R, G extends { readonly timestamps: boolean }>(
+  input: TargetConvertInput<R, G>,
+  gaugesOf: (main: R, gauges: G) => Sample[],
+): TargetResult {
+  const counted = countTarget(input.specs, input.plans, input.pieces, input.grid, input.gauges.timestamps);
+  return {
+    increments: counted.increments, watermarks: counted.watermarks, newestBucketEndMs: counted.newestBucketEndMs,
+    uncovered: counted.uncovered, gauges: input.main === undefined ? [] : gaugesOf(input.main, input.gauges),
+  };
 }

@@ -10,7 +10,7 @@ export {
   MAX_BUCKETS_PER_REQUEST, chunkRange, paramsOf, planSeries, requestWindow, spanOf,
   type BucketRange, type RequestWindow, type TimeSpan, type WindowInput,
 } from './window.js';
-export { countTarget, type CounterSpec, type CountOutcome, type Piece } from './count.js';
+export { convertTarget, countTarget, type CounterSpec, type CountOutcome, type Piece, type TargetConvertInput } from './count.js';
 export { fetchChunks, fetchWindow, type FetchInput, type Fetched } from './fetch.js';
 export { asError, assemble, gauge, logUncovered, type CycleInput, type Tally, type TargetResult } from './output.js';
 export { runTrendTarget, type TrendTargetInput, type TrendTargetRun } from './target.js';

@@ -2,9 +2,9 @@
 // bandwidth gauges. Pure. Bandwidth arrives as bits per second (the document
 // does not say; the simulator computes bytes x 8 / bucket seconds) and is exported in bytes per second.
 import type { DescribeL7UsageDataResponse } from '../../api/index.js';
-import { latestSettled, type Plan, type RawPoint } from '../buckets.js';
+import { latestSettled, type RawPoint } from '../buckets.js';
 import {
-  bitsToBytes, countTarget, gauge, seriesKey, type CounterSpec, type Grid, type Piece, type TargetResult,
+  bitsToBytes, convertTarget, gauge, seriesKey, type CounterSpec, type TargetConvertInput, type TargetResult,
 } from '../series/index.js';
 import type { Sample } from '../types.js';
 import { PACKAGE_BANDWIDTH, PACKAGE_BANDWIDTH_PEAK, PACKAGE_TRAFFIC_BYTES } from './metrics.js';
@@ -71,19 +71,8 @@ export function usageGauges(main: Usage, input: UsageGaugeInput): Sample[] {
   return out;
 }
 
-export interface UsageConvertInput {
-  readonly specs: readonly CounterSpec<Usage>[];
-  readonly plans: ReadonlyMap<string, Plan>;
-  readonly pieces: readonly Piece<Usage>[];
-  readonly main: Usage | undefined;
-  readonly grid: Grid;
-  readonly gauges: UsageGaugeInput;
-}
+export type UsageConvertInput = TargetConvertInput<Usage, UsageGaugeInput>;
 
 export function convertUsage(input: UsageConvertInput): TargetResult {
-  const counted = countTarget(input.specs, input.plans, input.pieces, input.grid, input.gauges.timestamps);
-  return {
-    increments: counted.increments, watermarks: counted.watermarks, newestBucketEndMs: counted.newestBucketEndMs,
-    uncovered: counted.uncovered, gauges: input.main ? usageGauges(input.main, input.gauges) : [],
-  };
+  return convertTarget(input, usageGauges);
 }
