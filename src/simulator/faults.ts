@@ -2,7 +2,9 @@
 // a running upstream. A rule combines one or more fault kinds, may be limited
 // to some operations, and may apply to the next `count` matching requests only
 // (each matching request uses up one, whether or not a random fault fires).
-// Random choices (errorRate) come from a seeded generator: a run is repeatable.
+// Random choices (errorRate, the shufflePoints order) come from a seeded
+// generator: a run is repeatable. The body-shape faults (wrongTypes ..
+// futurePoints) rewrite the real answer; mangle.ts says exactly how.
 import { isOperationName, type OperationName } from '../api/operations.js';
 import { hash32, Rng } from './rng.js';
 
@@ -25,6 +27,16 @@ export interface FaultRule {
   dataNull?: boolean;
   /** Never answer; the socket stays open until the client gives up or the simulator closes. */
   hang?: boolean;
+  /** Every leaf of `data` (or `rows`) as a value of another type. */
+  wrongTypes?: boolean;
+  /** Pad the answer's longest array to this many entries, repeating its elements. */
+  hugeArray?: number;
+  /** Every time-series point twice. */
+  duplicatePoints?: boolean;
+  /** Time-series points out of order (a seeded shuffle). */
+  shufflePoints?: boolean;
+  /** This many extra points, with large values, in buckets after the simulator's now, in every series. */
+  futurePoints?: number;
   /** Only these operations (default: all). */
   operations?: OperationName[];
   /** Only the next N matching requests (default: until cleared). */
@@ -40,6 +52,14 @@ export interface FaultEffect {
   malformedJson: boolean;
   truncatedBody: boolean;
   dataNull: boolean;
+  wrongTypes: boolean;
+  /** 0: off; with several rules, the largest. */
+  hugeArray: number;
+  duplicatePoints: boolean;
+  /** Seed of the shuffle; undefined: points keep their order. */
+  shuffleSeed: number | undefined;
+  /** 0: off; with several rules, the largest. */
+  futurePoints: number;
 }
 
 export class FaultSpecError extends Error {}
@@ -75,7 +95,10 @@ export class Faults {
 
   /** Decides the faults for one request to `operation`, using up counts. */
   take(operation: OperationName): FaultEffect {
-    const effect: FaultEffect = { latencyMs: 0, hang: false, malformedJson: false, truncatedBody: false, dataNull: false };
+    const effect: FaultEffect = {
+      latencyMs: 0, hang: false, malformedJson: false, truncatedBody: false, dataNull: false,
+      wrongTypes: false, hugeArray: 0, duplicatePoints: false, shuffleSeed: undefined, futurePoints: 0,
+    };
     for (const rule of this.rules.filter((r) => !r.operations || r.operations.includes(operation))) {
       apply(effect, rule, this.rng);
       if (rule.count !== undefined) rule.count -= 1;
@@ -91,6 +114,11 @@ function apply(effect: FaultEffect, rule: FaultRule, rng: Rng): void {
   effect.malformedJson ||= rule.malformedJson === true;
   effect.truncatedBody ||= rule.truncatedBody === true;
   effect.dataNull ||= rule.dataNull === true;
+  effect.wrongTypes ||= rule.wrongTypes === true;
+  effect.hugeArray = Math.max(effect.hugeArray, rule.hugeArray ?? 0);
+  effect.duplicatePoints ||= rule.duplicatePoints === true;
+  if (rule.shufflePoints && effect.shuffleSeed === undefined) effect.shuffleSeed = rng.int(0, 0xffffffff);
+  effect.futurePoints = Math.max(effect.futurePoints, rule.futurePoints ?? 0);
   // The first rule that decides a status wins; later ones still use up their count.
   if (effect.status !== undefined) return;
   if (rule.unauthorized) effect.status = 401;
@@ -99,8 +127,13 @@ function apply(effect: FaultEffect, rule: FaultRule, rng: Rng): void {
   else if (rule.errorRate !== undefined && rng.next() < rule.errorRate) effect.status = rng.pick(RANDOM_5XX);
 }
 
-const BOOLEAN_KEYS = ['unauthorized', 'forbidden', 'malformedJson', 'truncatedBody', 'dataNull', 'hang'] as const;
-const KNOWN_KEYS = new Set<string>([...BOOLEAN_KEYS, 'latencyMs', 'errorRate', 'status5xx', 'operations', 'count']);
+const BOOLEAN_KEYS = [
+  'unauthorized', 'forbidden', 'malformedJson', 'truncatedBody', 'dataNull', 'hang', 'wrongTypes', 'duplicatePoints', 'shufflePoints',
+] as const;
+const KNOWN_KEYS = new Set<string>([...BOOLEAN_KEYS, 'latencyMs', 'errorRate', 'status5xx', 'hugeArray', 'futurePoints', 'operations', 'count']);
+/** Bounds that keep one faulty answer within memory: 2,000,000 points are about 44 MB of JSON, past the client's default 32 MiB cap. */
+export const MAX_HUGE_ARRAY = 2_000_000;
+export const MAX_FUTURE_POINTS = 10_000;
 
 /** Validates a rule (also one parsed from admin JSON); unknown keys are refused so a typo cannot pass silently. */
 export function checkRule(raw: unknown, path: string): FaultRule {
@@ -124,10 +157,14 @@ export function checkRule(raw: unknown, path: string): FaultRule {
   const errorRate = num('errorRate', (v) => v >= 0 && v <= 1, 'between 0 and 1');
   const status5xx = num('status5xx', (v) => Number.isInteger(v) && v >= 500 && v <= 599, 'an integer 500..599');
   const count = num('count', (v) => Number.isInteger(v) && v >= 1, 'a positive integer');
+  const hugeArray = num('hugeArray', (v) => Number.isInteger(v) && v >= 1 && v <= MAX_HUGE_ARRAY, `an integer 1..${MAX_HUGE_ARRAY}`);
+  const futurePoints = num('futurePoints', (v) => Number.isInteger(v) && v >= 1 && v <= MAX_FUTURE_POINTS, `an integer 1..${MAX_FUTURE_POINTS}`);
   if (latencyMs !== undefined) rule.latencyMs = latencyMs;
   if (errorRate !== undefined) rule.errorRate = errorRate;
   if (status5xx !== undefined) rule.status5xx = status5xx;
   if (count !== undefined) rule.count = count;
+  if (hugeArray !== undefined) rule.hugeArray = hugeArray;
+  if (futurePoints !== undefined) rule.futurePoints = futurePoints;
   if (r.operations !== undefined) rule.operations = operations(r.operations, `${path}.operations`);
   return rule;
 }

@@ -6,6 +6,7 @@
 import type { OperationName, OperationSpec } from '../api/operations.js';
 import type { SimClock } from './clock.js';
 import type { FaultEffect, Faults } from './faults.js';
+import { mangleBody, payloadKey } from './mangle.js';
 import type { RateLimiter } from './ratelimit.js';
 import { compileRoutes, matchRoute } from './routes.js';
 import type { App, Incoming, Plan, Reply } from './server.js';
@@ -52,7 +53,7 @@ export function createRouter(deps: RouterDeps): App {
     return {
       delayMs: effect.latencyMs,
       hang: effect.hang,
-      respond: () => shape(serve(deps, spec, pathParams, incoming, effect), effect),
+      respond: () => shape(serve(deps, spec, pathParams, incoming, effect), effect, deps.clock.now()),
     };
   };
 }
@@ -100,11 +101,11 @@ function faultMessage(status: number): string {
   return `simulated upstream failure (HTTP ${status})`;
 }
 
-/** Applies the body faults to whatever answer was produced. */
-function shape(reply: Reply, effect: FaultEffect): Reply {
-  let out = reply;
+/** Applies the body faults to whatever answer was produced: shape faults on the payload first, then the ones that break the bytes. */
+function shape(reply: Reply, effect: FaultEffect, now: number): Reply {
+  let out: Reply = { ...reply, body: mangleBody(reply.body, { ...effect, now }) };
   if (effect.dataNull && isObject(out.body)) {
-    const key = 'data' in out.body ? 'data' : 'rows' in out.body ? 'rows' : undefined;
+    const key = payloadKey(out.body);
     if (key) out = { ...out, body: { ...out.body, [key]: null } };
   }
   if (effect.malformedJson) {
