@@ -9,7 +9,22 @@ import type { RunError } from './types.js';
 /** Code of an error that is a bug or unknown (not from the client or the state store). */
 export const COLLECTOR_ERROR_CODE = 'EDGE_COLLECTOR';
 
+/**
+ * A collector whose every request failed throws them together as an
+ * AggregateError (series/output.ts), which has no code of its own: the first
+ * failure stands for the run, so the operator sees EDGE_AUTH or EDGE_TIMEOUT
+ * rather than a generic code.
+ */
+function firstOf(err: unknown): unknown {
+  return err instanceof AggregateError && err.errors.length > 0 ? firstOf(err.errors[0]) : err;
+}
+
 export function describeError(err: unknown): RunError {
+  const first = firstOf(err);
+  if (first !== err && err instanceof AggregateError) {
+    const described = describeError(first);
+    return { ...described, message: `${err.message} (${err.errors.length} failures, the first: ${described.message})` };
+  }
   if (isApiError(err)) {
     return { code: err.code, message: err.message, operation: err.operation, ...(err.status === undefined ? {} : { status: err.status }) };
   }
@@ -27,6 +42,8 @@ export function describeError(err: unknown): RunError {
  * the logger still scrubs of the token.
  */
 export function errorFields(err: unknown): Record<string, unknown> {
+  const first = firstOf(err);
+  if (first !== err && err instanceof AggregateError) return { ...errorFields(first), failures: err.errors.length };
   if (isApiError(err)) {
     return {
       code: err.code,
@@ -41,7 +58,8 @@ export function errorFields(err: unknown): Record<string, unknown> {
 
 /** 401/403: retrying on schedule continues, but the operator has to act. */
 export function isCredentialError(err: unknown): boolean {
-  return isApiError(err) && (err.code === 'EDGE_AUTH' || err.code === 'EDGE_PERMISSION');
+  const first = firstOf(err);
+  return isApiError(first) && (first.code === 'EDGE_AUTH' || first.code === 'EDGE_PERMISSION');
 }
 
 /** The fixed log message for a failed run or request. */

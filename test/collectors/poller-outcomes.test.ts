@@ -82,6 +82,21 @@ describe('Poller: failures', () => {
     expect(entry?.obj).toEqual({ code: error.code, operation: 'listDomains', status: error.status });
   });
 
+  it('a run whose every request failed (an AggregateError) reports and logs the first failure\'s code', async () => {
+    const denied = () => new AuthError('describeL7DataV2: HTTP 401', { operation: 'describeL7DataV2', status: 401 });
+    const c = fakeCollector('x', () => Promise.reject(new AggregateError([denied(), upstreamDown()], 'x: every request failed')));
+    const r = track(rig({ client, collectors: [{ collector: c, schedule: every(MIN) }] }));
+    const [report] = await r.poller.runOnce();
+    expect(report?.error).toEqual({
+      code: 'EDGE_AUTH', operation: 'describeL7DataV2', status: 401,
+      message: 'x: every request failed (2 failures, the first: describeL7DataV2: HTTP 401)',
+    });
+    expect(r.poller.status()[0]?.lastError?.code).toBe('EDGE_AUTH');
+    const entry = r.logger.entries.find((e) => e.level === 'warn');
+    expect(entry?.msg).toBe('collector run failed: token may be invalid / lacks permission');
+    expect(entry?.obj).toEqual({ code: 'EDGE_AUTH', operation: 'describeL7DataV2', status: 401, failures: 2 });
+  });
+
   it('logs partial errors one by one and still counts the cycle', async () => {
     const c = fakeCollector('x', async () => output({ gauges: gauge, errors: [upstreamDown()] }), [family(GAUGE, 'gauge')]);
     const r = track(rig({ client, collectors: [{ collector: c, schedule: every(MIN) }] }));

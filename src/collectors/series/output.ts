@@ -4,6 +4,10 @@
 // target whose request failed has no gauge this cycle rather than a stale
 // one), counters of a failed target simply do not advance, and a cycle in
 // which every request failed throws so the poller backs off and reports it.
+// So does a cycle in which nothing advanced because every answer that came
+// back said nothing (`data: null`, no item for the series): those buckets are
+// asked again next cycle (count.ts), but a collector up and lagging silently
+// behind an upstream that returns no data would hide the outage.
 import type { CollectOutput, CollectorLogger, Sample } from '../types.js';
 import type { Labels } from './keys.js';
 
@@ -32,11 +36,21 @@ export interface CycleInput {
   readonly gaugeFamilies: readonly string[];
 }
 
+/** Every answer of a cycle covered nothing it was asked for. */
+export class NoDataError extends Error {
+  readonly code = 'EDGE_NO_DATA';
+}
+
 export function assemble(input: CycleInput): CollectOutput {
   const errors = input.tallies.flatMap((t) => t.errors);
   const requests = input.tallies.reduce((n, t) => n + t.requests, 0);
   if (requests > 0 && errors.length === requests) {
     throw errors.length === 1 && errors[0] ? errors[0] : new AggregateError(errors, `${input.collector}: every request failed`);
+  }
+  const stalled = input.results.some((r) => (r.uncovered?.length ?? 0) > 0)
+    && input.results.every((r) => Object.keys(r.watermarks).length === 0 && r.gauges.length === 0);
+  if (stalled) {
+    throw errors[0] ?? new NoDataError(`${input.collector}: no answer carried data for the buckets to count (data: null or missing items); asked again next cycle`);
   }
   const gauges = new Map<string, Sample[]>(input.gaugeFamilies.map((f) => [f, []]));
   const increments: Sample[] = [];

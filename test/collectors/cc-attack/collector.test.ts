@@ -90,13 +90,16 @@ describe('cc-attack collector against the simulator', () => {
     expect(collector.families.some((f) => f.name === CC_ATTACKED_DOMAINS.name)).toBe(accountGauges);
   });
 
-  it('unknown item shapes are logged at debug and skipped, never thrown; the counter waits', async () => {
+  it('unknown item shapes are logged at debug and skipped, never thrown; the counter waits, and a cycle with nothing readable fails', async () => {
     const client: UpstreamClient = {
       ...rig.client,
       describeL7CCAttack: () => Promise.resolve({ code: 200, msg: 'ok', data: [{ metricName: 'ccPolicyTrend', data: { weird: 1 } }, 'text', { metricName: 'x' }] }),
     };
     const d = new Driver(rig, createCcAttackCollector(OPTIONS), { domains: rig.sim.truth.domains(), packages: [] }, { client });
-    await d.cycles(2, MIN);
+    await d.cycle();
+    rig.sim.clock.advance(MIN);
+    // Buckets were due and no answer carried them: the run fails (collector down) rather than lag silently.
+    await expect(d.cycle()).rejects.toMatchObject({ code: 'EDGE_NO_DATA' });
     expect(d.counter(CC_ATTACK_REQUESTS.name, {})).toBe(0);
     expect(d.watermarks).toEqual({ [seriesKey(CC_ATTACK_REQUESTS.name, {})]: T0 - 4 * MIN });
     expect(d.gauges.get(CC_ATTACKED_DOMAINS.name)).toEqual([]);
