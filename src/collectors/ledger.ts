@@ -33,7 +33,7 @@ export function ledgerFileName(collector: string): string {
 }
 
 export interface ApplyResult {
-  /** Increments refused because they were negative or not finite (a counter never goes down). */
+  /** Increments refused: negative, not finite, or taking the total past the largest finite number (a counter never goes down). */
   readonly rejected: number;
 }
 
@@ -77,6 +77,11 @@ export class CounterLedger {
       }
       const key = seriesKey(inc.name, inc.labels);
       const entry = book.counters.get(key);
+      // A total past the largest double would be +Inf: not exposable, and JSON would save it as null.
+      if (entry && !Number.isFinite(entry.value + inc.value)) {
+        rejected++;
+        continue;
+      }
       if (entry) {
         entry.value += inc.value;
         if (inc.timestampMs !== undefined) entry.timestampMs = Math.max(entry.timestampMs ?? inc.timestampMs, inc.timestampMs);

@@ -36,9 +36,9 @@ function isRecord(v: unknown): v is Rec {
 }
 
 function num(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
-  if (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) return Number(v);
-  return undefined;
+  // A long enough digit string reads as Infinity, which is no count either.
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : undefined;
+  return n !== undefined && Number.isFinite(n) ? n : undefined;
 }
 
 function point(v: unknown): RawPoint | undefined {

@@ -38,7 +38,8 @@ export async function readAllPages<Row>(
   const rows: Row[] = [];
   for (let pageNum = 1; pageNum <= paging.maxPages; pageNum++) {
     const page = await fetchPage(pageNum, paging.pageSize);
-    rows.push(...page.rows);
+    // A loop, not push(...rows): an upstream ignoring pageSize can send more rows than call arguments fit on the stack.
+    for (const row of page.rows) rows.push(row);
     if (page.rows.length === 0) return rows;
     const done = page.total === undefined ? page.rows.length < paging.pageSize : rows.length >= page.total;
     if (done) return rows;

@@ -31,8 +31,9 @@ export function convertTopn(response: DescribeL7MostDataResponse, input: TopnCon
     }
     for (const [key, value] of kept) out.push(gauge(input.family, { dimension, key }, value, input.bucketStart, input.timestamps));
     const listed = [...kept.values()].reduce((a, b) => a + b, 0);
+    // Absurd values can overflow the sum; an infinite rest is no count of anything.
     const rest = data.total - listed;
-    if (input.other && rest > 0) out.push(gauge(input.family, { dimension, key: OTHER_KEY }, rest, input.bucketStart, input.timestamps));
+    if (input.other && Number.isFinite(rest) && rest > 0) out.push(gauge(input.family, { dimension, key: OTHER_KEY }, rest, input.bucketStart, input.timestamps));
   }
   return out;
 }

@@ -12,7 +12,8 @@ export const DENY_STATUS = 417;
 /** The URL in the body is cut here: the body is a summary, url.path/url.query hold it whole. */
 const BODY_URL_MAX = 256;
 
-const SEVERITY: Readonly<Record<string, LogEvent['severity']>> = { 高风险: 'ERROR', 中风险: 'WARN', 低风险: 'INFO' };
+// A Map, not an object: the upstream's text is the key, and `__proto__` or `constructor` must not find anything.
+const SEVERITY: ReadonlyMap<string, LogEvent['severity']> = new Map<string, LogEvent['severity']>([['高风险', 'ERROR'], ['中风险', 'WARN'], ['低风险', 'INFO']]);
 
 type Attributes = Record<string, LogEvent['attributes'][string]>;
 
@@ -76,7 +77,7 @@ export function toLogEvent(record: WafLogRecord, observedMs: number, headers: He
     // An unreadable time must not stop forwarding; the read time is the best bound we have.
     timestampMs: Number.isFinite(parsedTime) ? parsedTime : observedMs,
     observedMs,
-    severity: SEVERITY[record.severityLevel] ?? 'UNSPECIFIED',
+    severity: SEVERITY.get(record.severityLevel) ?? 'UNSPECIFIED',
     severityText: record.severityLevel,
     eventName: EVENT_NAME[action],
     body: `${action} ${record.request.method} ${truncate(url, BODY_URL_MAX)} from ${record.clientIp}: ${rule}`,

@@ -45,10 +45,15 @@ export function logTreadPoints(answer: WafAnswer, grid: Grid): RawPoint[] | unde
   const item = data.find((i) => i.metricName === 'logTread');
   if (item === undefined) return undefined;
   const end = answer.range.last + bucketMs(grid);
-  const sums = new Map<number, number>();
+  // One upstream bucket listed twice is one bucket: the last occurrence wins, as in every other trend.
+  const byTime = new Map<number, number | null>();
   for (const [t, v] of item.objectArrayList) {
     if (t < answer.range.first) return undefined;
-    if (t >= end || v === null) continue;
+    if (t < end) byTime.set(t, v);
+  }
+  const sums = new Map<number, number>();
+  for (const [t, v] of byTime) {
+    if (v === null) continue;
     const bucket = alignDown(grid.interval, t, grid.offsetMinutes);
     sums.set(bucket, (sums.get(bucket) ?? 0) + v);
   }

@@ -1,10 +1,10 @@
 // The latest published series of every registered metric family: the SampleSink collectors publish into.
 import type { MetricDef, Sample, SampleSink } from '../../collectors/types.js';
-import { MetricDefinitionError, capLabelValue, metricDefProblems } from './naming.js';
+import { MetricDefinitionError, capLabelValue, metricDefProblems, wellFormedLabelValue } from './naming.js';
 import { baseName, compareSeries, compareStrings, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
 
 export interface FamilyStoreOptions {
-  /** Longest label value kept, in UTF-16 code units including the '…' marker. Default 128. */
+  /** Longest label value kept, in UTF-16 code units including the '…' marker (lone surrogates become U+FFFD first). Default 128. */
   readonly maxLabelValueLength?: number;
   /** Most series one family keeps; the rest are dropped and counted (see `publish`). Default 10000. */
   readonly maxSeriesPerFamily?: number;
@@ -198,7 +198,7 @@ export class FamilyStore implements SampleSink {
     for (const name of def.labels) {
       const value = Object.hasOwn(labels, name) ? labels[name] : undefined;
       if (typeof value !== 'string') return undefined;
-      values.push(capLabelValue(value, this.maxLabelValueLength));
+      values.push(capLabelValue(wellFormedLabelValue(value), this.maxLabelValueLength));
     }
     return values;
   }

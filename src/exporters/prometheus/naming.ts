@@ -50,6 +50,18 @@ export function metricDefProblems(def: MetricDef): string[] {
   return problems;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Replaces each lone surrogate (valid in a JS string, not encodable in UTF-8)
+ * with U+FFFD, as the UTF-8 encoder would on output. Done before a value
+ * identifies a series: two values differing only in lone surrogates would
+ * otherwise be two series in the store and one series, twice, in the exposition.
+ */
+export function wellFormedLabelValue(value: string): string {
+  return value.replace(LONE_SURROGATE, '\uFFFD');
+}
+
 /** Marks a value that was cut to the length cap. */
 export const TRUNCATION_MARKER = '…';
 

@@ -46,6 +46,14 @@ describe('readAllPages', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('takes a page far larger than pageSize (an upstream ignoring it) without overflowing the stack', async () => {
+    const huge = 300_000;
+    const page = async (): Promise<PageAnswer<number>> => ({ rows: Array.from({ length: huge }, (_, i) => i), total: huge });
+    const read = await readAllPages('listDomains', page, { pageSize: 100, maxPages: 10 }, logger([]));
+    expect(read).toHaveLength(huge);
+    expect(read[huge - 1]).toBe(huge - 1);
+  });
+
   it('gives up after maxPages on a list that never ends, with a warning', async () => {
     const requested: number[] = [];
     const endless = async (pageNum: number, pageSize: number): Promise<PageAnswer<number>> => {
