@@ -127,13 +127,16 @@ export class CounterLedger {
 
   /**
    * Reads the collector's state file: true when one was found, false for a
-   * fresh start (no file). A damaged file throws StateError; nothing is reset.
+   * fresh start (no file). A damaged file throws StateError; nothing is reset
+   * here (restoreLedger applies state_recovery).
    */
   async load(store: LedgerStorage, collector: string): Promise<boolean> {
     const file = await store.load(ledgerFileName(collector), ledgerFileSchema);
     if (file === undefined) return false;
     if (file.collector !== collector) {
-      throw new StateError(store.pathOf(ledgerFileName(collector)), `belongs to collector "${file.collector}", not "${collector}"`);
+      throw new StateError(store.pathOf(ledgerFileName(collector)), `belongs to collector "${file.collector}", not "${collector}"`, {
+        damaged: true,
+      });
     }
     this.restore(collector, file);
     return true;

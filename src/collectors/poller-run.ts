@@ -4,9 +4,9 @@
 // never lost or counted twice by a restart. Never throws: every outcome is a
 // RunReport.
 import type { PlatformClock } from '../api/time.js';
-import { isStateError, StateError } from '../state/store.js';
+import { FAIL_ON_DAMAGE, isoOrUnknown, loadRecovering, type StateRecovery } from '../state/recovery.js';
 import type { FamilyFilter } from './filter.js';
-import type { CounterLedger, LedgerStorage } from './ledger.js';
+import { ledgerFileName, type CounterLedger, type LedgerStorage } from './ledger.js';
 import { describeError, errorFields, failureMessage } from './poller-errors.js';
 import type { TargetSource } from './targets.js';
 import type { Clock, CollectOutput, Collector, CollectorLogger, RunReport, SampleSink, UpstreamClient } from './types.js';
@@ -110,21 +110,34 @@ export async function runCycle(deps: CycleDeps, collector: Collector, log: Polle
 /**
  * Loads a collector's ledger. A damaged state file fails with its path and
  * what to do: silently starting the counters from 0 would make Prometheus
- * see a reset nobody asked for.
+ * see a reset nobody asked for. Under state_recovery: reset the file is put
+ * aside and the collector starts as on a first start, which never back-fills:
+ * each series restarts at 0 from the buckets settling after now, so nothing
+ * the lost counters held is counted again (the buckets that settled since the
+ * file was last written are given up, and logged as such).
  */
-export async function restoreLedger(ledger: CounterLedger, store: LedgerStorage, name: string, log: CollectorLogger): Promise<void> {
-  try {
-    const found = await ledger.load(store, name);
-    log.info({ restored: found }, found ? 'collector state restored' : 'no collector state: counters start at 0');
-  } catch (err) {
-    if (!isStateError(err)) throw err;
-    throw new StateError(
-      err.file,
-      `${err.problem}. Refusing to start rather than reset its counters silently: restore the file from a ` +
-        `backup, or remove it to start "${name}" from 0 (Prometheus will see a counter reset)`,
-      { cause: err },
+export async function restoreLedger(
+  ledger: CounterLedger,
+  store: LedgerStorage,
+  name: string,
+  log: PollerLogger,
+  recovery: StateRecovery = FAIL_ON_DAMAGE,
+): Promise<void> {
+  const { value: found, reset } = await loadRecovering(recovery, ledgerFileName(name), () => ledger.load(store, name), {
+    refusal: 'Refusing to start rather than reset its counters silently',
+    remedy:
+      `Restore it from a backup, or remove it to start "${name}" from 0 (Prometheus will see a counter reset), ` +
+      'or set state_recovery: reset to have that done at start-up',
+  });
+  if (reset) {
+    log.error(
+      { file: reset.file, keptAs: reset.keptAs, problem: reset.problem, givenUpSince: isoOrUnknown(reset.lastWrittenMs) },
+      'damaged state file kept aside (state_recovery: reset): counters restart at 0 (a counter reset for Prometheus); ' +
+        'buckets settled since givenUpSince (the file\'s last write) are given up, none is counted twice',
     );
+    return;
   }
+  log.info({ restored: found === true }, found === true ? 'collector state restored' : 'no collector state: counters start at 0');
 }
 
 /** Whether `promise` settles before `ms` elapse; the timer never keeps the process alive. */

@@ -1,11 +1,11 @@
 // The one poller every collector runs under. At start it loads each
 // collector's persisted counters (refusing to start on a damaged state file
-// rather than silently resetting counters), publishes them, runs every
-// collector once and then on its schedule (poller-schedule.ts). The same
-// collector never runs twice at once: a tick that arrives while a run is in
-// flight is skipped, counted and logged. Failures are logged and retried on
-// the next tick; nothing the upstream does stops the daemon. A cycle is in
-// poller-run.ts.
+// rather than silently resetting counters, unless state_recovery: reset),
+// publishes them, runs every collector once and then on its schedule
+// (poller-schedule.ts). The same collector never runs twice at once: a tick
+// that arrives while a run is in flight is skipped, counted and logged.
+// Failures are logged and retried on the next tick; nothing the upstream does
+// stops the daemon. A cycle is in poller-run.ts.
 import type { PlatformClock } from '../api/time.js';
 import { anyFamilyEnabled } from './filter.js';
 import type { FamilyFilter } from './filter.js';
@@ -17,6 +17,7 @@ import type { CycleDeps, PollerLogger } from './poller-run.js';
 import { jitterOffsetMs, startTicker } from './poller-schedule.js';
 import type { Schedule, Ticker } from './poller-schedule.js';
 import type { TargetSource } from './targets.js';
+import type { StateRecovery } from '../state/recovery.js';
 import type { Clock, Collector, CollectorStatus, PollerObserver, RunReport, SampleSink, UpstreamClient } from './types.js';
 
 export type { PollerLogger } from './poller-run.js';
@@ -45,6 +46,8 @@ export interface PollerOptions {
   readonly jitterMs: number;
   /** How long stop() waits for runs in flight before abandoning them (default 10s). */
   readonly stopTimeoutMs?: number;
+  /** What a damaged state file does at start-up (state_recovery); default: start-up fails. */
+  readonly recovery?: StateRecovery;
 }
 
 interface Slot {
@@ -149,11 +152,16 @@ export class Poller {
     this.opts.logger.info({ collectors: this.slots.map((s) => s.polled.collector.name) }, 'poller started');
   }
 
-  /** Reads every active collector's state once; a damaged file fails start-up (see restoreLedger). */
-  private load(): Promise<void> {
+  /**
+   * Reads every active collector's state once (start() and runOnce() do it
+   * first); a damaged file fails start-up unless reset (see restoreLedger).
+   */
+  load(): Promise<void> {
     this.loading ??= (async () => {
       await this.opts.store.init();
-      for (const slot of this.slots) await restoreLedger(this.opts.ledger, this.opts.store, slot.polled.collector.name, slot.log);
+      for (const slot of this.slots) {
+        await restoreLedger(this.opts.ledger, this.opts.store, slot.polled.collector.name, slot.log, this.opts.recovery);
+      }
     })();
     return this.loading;
   }

@@ -62,6 +62,19 @@ export const configSchema = z
         'Directory for persisted state (watermarks, checkpoints), relative to the working directory (default ./state). ' +
           'One per replica: shards must not share it (see shard).',
       ),
+    state_recovery: z
+      .enum(['fail', 'reset'])
+      .default('fail')
+      .describe(
+        'What start-up does with a damaged state file (empty, truncated, not JSON, wrong format version or shape, ' +
+          'another collector\'s, a directory in its place). `fail` (default): exit non-zero naming the file, the problem and ' +
+          'the ways out, with nothing started or changed. `reset`: rename it to `<name>.json.damaged-<time>` (never deleted), ' +
+          'log it at error level, count it in edge_exporter_state_resets_total, and start that part afresh without counting ' +
+          'anything twice: a collector\'s counters restart at 0 from the next settled bucket (a counter reset for Prometheus; the ' +
+          'buckets since the file\'s last write are given up, not back-filled), WAF event forwarding resumes at now minus ' +
+          '`waf_events.delay` (events not forwarded yet before that are skipped, none is sent twice). A file that cannot be ' +
+          'read (permissions, disk) and another shard\'s directory still stop start-up.',
+      ),
   })
   .superRefine(crossSectionRules, { when: () => true });
 

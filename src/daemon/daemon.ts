@@ -5,6 +5,7 @@
 // and the WAF event scope all follow the same partition.
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { basename } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { platformClock } from '../api/index.js';
 import { CounterLedger, MetricFilter, Poller, TargetDiscovery, type Clock, type RunReport } from '../collectors/index.js';
@@ -15,10 +16,15 @@ import { OtlpLogSink } from '../exporters/otel-logs/index.js';
 import { shardScope, WAF_EVENTS_FAMILIES, WafEventForwarder, type PollReport } from '../collectors/waf-events/index.js';
 import type { Logger } from '../log/logger.js';
 import { HttpServer, type MetricsSource } from '../server/index.js';
-import { StateStore } from '../state/index.js';
+import { StateStore, stateRecovery, type StateRecovery } from '../state/index.js';
 import { openUpstream, type Upstream } from './upstream.js';
 import { parseHostPort } from '../config/fields.js';
 import { claimStateDir } from './state-owner.js';
+
+/** Start-up stopped by the environment (a port in use, a file gone since the config loaded); the message says where. */
+export class StartupError extends Error {
+  readonly code = 'EDGE_STARTUP';
+}
 
 export interface DaemonOptions {
   readonly config: Config;
@@ -63,8 +69,9 @@ export class Daemon {
     const { shard } = config;
     const self = this.self;
     const store = new StateStore(config.state_dir);
+    const recovery = stateRecovery(store, config.state_recovery, (reset) => self.recordStateReset(basename(reset.file)));
     // Before anything reads or writes state: another shard's directory must stay untouched.
-    await claimStateDir(store, shard, logger);
+    await claimStateDir(store, shard, logger, recovery);
     if (shard.count > 1) logger.info({ shard: shard.index, of: shard.count }, 'sharded: collecting this shard\'s domains and packages');
     this.upstream = await openUpstream(config, logger, {
       ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
@@ -92,13 +99,14 @@ export class Daemon {
       ...(this.options.clock ? { clock: this.options.clock } : {}),
       logger: log,
       jitterMs: config.collectors.defaults.jitter,
+      recovery,
     });
-    if (config.waf_events.enabled) this.openWafEvents(this.upstream, store, targets);
+    if (config.waf_events.enabled) this.openWafEvents(this.upstream, store, targets, recovery);
     return this.poller;
   }
 
   /** WAF deny events -> OTLP logs, with its own checkpoint in the state directory. */
-  private openWafEvents(upstream: Upstream, store: StateStore, targets: TargetDiscovery): void {
+  private openWafEvents(upstream: Upstream, store: StateStore, targets: TargetDiscovery, recovery: StateRecovery): void {
     const { config, logger, version } = this.options;
     const waf = config.waf_events;
     const otlp = config.otlp;
@@ -136,6 +144,7 @@ export class Daemon {
       maxSeries: config.limits.series_per_family,
       observer: this.self.wafEvents,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
+      recovery,
     });
   }
 
@@ -161,9 +170,18 @@ export class Daemon {
   start(): Promise<string> {
     this.started ??= (async () => {
       const { config } = this.options;
-      const listen = parseHostPort(this.options.listen ?? config.server.listen);
-      if (!listen) throw new Error(`invalid listen address "${this.options.listen ?? config.server.listen}"`);
+      const listenText = this.options.listen ?? config.server.listen;
+      const listenFrom = this.options.listen === undefined ? 'server.listen' : '--listen';
+      const listen = parseHostPort(listenText);
+      if (!listen) throw new StartupError(`${listenFrom}: invalid listen address "${listenText}"`);
+      // Files first: a missing one must stop start-up before the state directory or the upstream is touched.
+      const secrets = await readServerSecrets(config);
       const poller = await this.open();
+      if (this.options.schedules !== false) {
+        // A damaged state file stops start-up here, before the server listens.
+        await poller.load();
+        await this.forwarder?.load();
+      }
       this.server = new HttpServer({
         host: listen.host,
         port: listen.port,
@@ -175,10 +193,13 @@ export class Daemon {
           return status.length === 0 || status.some((s) => s.lastSuccessAt !== undefined);
         },
         version: this.options.version,
-        ...(await readServerSecrets(config)),
+        ...secrets,
       });
       // Server first: /metrics and /healthz answer while the first cycle (or a down upstream) takes its time.
-      const url = await this.server.start();
+      const url = await this.server.start().catch((err: unknown) => {
+        const code = (err as NodeJS.ErrnoException).code ?? 'error';
+        throw new StartupError(`${listenFrom}: cannot listen on ${listenText} (${code})`, { cause: err });
+      });
       if (this.options.schedules !== false) {
         await poller.start();
         await this.logSink?.start();
@@ -198,6 +219,7 @@ export class Daemon {
       await this.poller?.stop();
       await this.server?.stop();
       await this.upstream?.close();
+      this.self.close();
     })();
     return this.stopping;
   }
@@ -224,7 +246,7 @@ async function readServerSecrets(config: Config): Promise<{ basicAuth?: { userna
     try {
       return await readFile(file);
     } catch (err) {
-      throw new Error(`${path}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
+      throw new StartupError(`${path}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
     }
   };
   const password = auth && (auth.password ?? (await read(auth.password_file ?? '', 'server.basic_auth.password_file')).toString('utf8').trim());

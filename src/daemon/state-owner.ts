@@ -7,10 +7,13 @@
 // scaling a StatefulSet changes every replica's count while each keeps its
 // own volume, and so its index. Checked at start-up only: two replicas
 // started at the same instant on an empty directory are not told apart.
+// Another shard's marker is not damage: state_recovery: reset does not apply
+// (resetting would let two replicas write one directory). A damaged marker
+// under reset is kept aside and this shard recorded, as on a first start.
 import { z } from 'zod';
 import type { Shard } from '../collectors/index.js';
 import type { Logger } from '../log/logger.js';
-import { StateError, type StateStore } from '../state/index.js';
+import { FAIL_ON_DAMAGE, isoOrUnknown, loadRecovering, StateError, type StateRecovery, type StateStore } from '../state/index.js';
 
 /** `<state_dir>/shard.json` */
 export const SHARD_MARKER = 'shard';
@@ -18,18 +21,35 @@ export const SHARD_MARKER = 'shard';
 const markerSchema = z.strictObject({ index: z.number().int().nonnegative(), count: z.number().int().positive() });
 
 export type StateOwnerStore = Pick<StateStore, 'init' | 'load' | 'save' | 'pathOf'>;
+/** `error` reports a damaged marker put aside (state_recovery: reset); without it that is a warning. */
+export type StateOwnerLog = Pick<Logger, 'warn'> & Partial<Pick<Logger, 'error'>>;
 
 /** Records `shard` as the directory's owner, or throws a StateError when another shard's index is recorded there. */
-export async function claimStateDir(store: StateOwnerStore, shard: Shard, log: Pick<Logger, 'warn'>): Promise<void> {
+export async function claimStateDir(
+  store: StateOwnerStore,
+  shard: Shard,
+  log: StateOwnerLog,
+  recovery: StateRecovery = FAIL_ON_DAMAGE,
+): Promise<void> {
   await store.init();
   const file = store.pathOf(SHARD_MARKER);
-  const recorded = await store.load(SHARD_MARKER, markerSchema);
+  const { value: recorded, reset } = await loadRecovering(recovery, SHARD_MARKER, () => store.load(SHARD_MARKER, markerSchema), {
+    refusal: 'Refusing to start without knowing which shard this state directory belongs to',
+    remedy: 'Restore it from a backup, or remove it (or set state_recovery: reset) to record this replica\'s shard there',
+  });
+  if (reset) {
+    const fields = { file, keptAs: reset.keptAs, problem: reset.problem, lastWrittenAt: isoOrUnknown(reset.lastWrittenMs), index: shard.index };
+    const msg = 'damaged shard marker kept aside (state_recovery: reset); the state directory is recorded as this shard\'s';
+    if (log.error) log.error(fields, msg);
+    else log.warn(fields, msg);
+  }
   if (recorded !== undefined && recorded.index !== shard.index) {
     throw new StateError(
       file,
       `belongs to shard ${recorded.index} (of ${recorded.count}), and this replica is shard ${shard.index} (of ${shard.count}). ` +
         'Each shard needs its own state_dir; two sharing one would overwrite each other\'s counters and WAF checkpoint. ' +
-        'Point this replica at its own directory (a new one starts its counters at 0)',
+        'Point this replica at its own directory (a new one starts its counters at 0); ' +
+        'state_recovery: reset does not apply, the file is not damaged',
     );
   }
   if (recorded?.count === shard.count) return;

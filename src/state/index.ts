@@ -2,3 +2,5 @@
 // (watermarks, counters, checkpoints). It knows nothing about their meaning.
 export { StateStore, StateError, isStateError, nodeStateFs, STATE_FORMAT_VERSION } from './store.js';
 export type { StateFs, StateStoreOptions } from './store.js';
+export { FAIL_ON_DAMAGE, isoOrUnknown, loadRecovering, stateRecovery } from './recovery.js';
+export type { DamageAdvice, RecoveredLoad, StateRecovery, StateRecoveryMode, StateReset } from './recovery.js';

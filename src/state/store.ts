@@ -3,7 +3,10 @@
 // it over the target and fsyncs the directory, so a reader finds either the
 // old file or the new one, never a torn mix. A load never guesses: a missing
 // file is a fresh start, anything unreadable is a StateError for the caller
-// to act on (the poller refuses to start rather than reset counters).
+// to act on (start-up stops, or with state_recovery: reset the damaged file is
+// put aside by quarantine() and its owner starts afresh; see recovery.ts).
+// A crash leaves at most one `<name>.json.tmp` per name: loads never read it
+// and the next save of that name truncates and renames it away.
 import * as fsp from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -20,12 +23,18 @@ export class StateError extends Error {
   readonly file: string;
   /** What is wrong with it, without the path. */
   readonly problem: string;
+  /**
+   * The file exists but its content (or a directory in its place) is unusable.
+   * False for I/O failures (permissions, disk), after which the file may be intact.
+   */
+  readonly damaged: boolean;
 
-  constructor(file: string, problem: string, options?: { cause?: unknown }) {
-    super(`state file ${file}: ${problem}`, options);
+  constructor(file: string, problem: string, options?: { cause?: unknown; damaged?: boolean }) {
+    super(`state file ${file}: ${problem}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'StateError';
     this.file = file;
     this.problem = problem;
+    this.damaged = options?.damaged ?? false;
   }
 }
 
@@ -41,6 +50,8 @@ export interface StateFs {
   writeSynced(path: string, data: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   syncDir(path: string): Promise<void>;
+  /** Last modification time (ms) of a file or directory, undefined when nothing is there. */
+  modifiedAt(path: string): Promise<number | undefined>;
 }
 
 export const nodeStateFs: StateFs = Object.freeze<StateFs>({
@@ -67,6 +78,14 @@ export const nodeStateFs: StateFs = Object.freeze<StateFs>({
       if (!DIR_SYNC_UNSUPPORTED.has(errorCode(err) ?? '')) throw err;
     } finally {
       await handle?.close();
+    }
+  },
+  async modifiedAt(path) {
+    try {
+      return (await fsp.lstat(path)).mtimeMs;
+    } catch (err) {
+      if (errorCode(err) === 'ENOENT') return undefined;
+      throw err;
     }
   },
 });
@@ -110,22 +129,47 @@ export class StateStore {
     try {
       text = await this.fs.readFile(file);
     } catch (err) {
-      if (errorCode(err) === 'ENOENT') return undefined;
-      throw new StateError(file, `cannot be read (${errorCode(err) ?? 'unknown error'})`, { cause: err });
+      const code = errorCode(err);
+      if (code === 'ENOENT') return undefined;
+      if (code === 'EISDIR') throw new StateError(file, 'is a directory, not a file', { cause: err, damaged: true });
+      throw new StateError(file, `cannot be read (${code ?? 'unknown error'})`, { cause: err });
     }
+    if (text.trim() === '') throw new StateError(file, `is empty (${text.length} bytes)`, { damaged: true });
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch (err) {
-      throw new StateError(file, 'is not valid JSON (truncated or edited?)', { cause: err });
+      throw new StateError(file, 'is not valid JSON (truncated or edited?)', { cause: err, damaged: true });
     }
     const data = unwrap(file, json);
     const parsed = schema.safeParse(data);
     if (!parsed.success) {
       const issues = parsed.error.issues.slice(0, 3).map((i) => `${['data', ...i.path.map(String)].join('.')}: ${i.message}`);
-      throw new StateError(file, `does not hold what it should (${issues.join('; ')})`);
+      throw new StateError(file, `does not hold what it should (${issues.join('; ')})`, { damaged: true });
     }
     return parsed.data;
+  }
+
+  /**
+   * Renames the file of `name` (whatever is there, a directory too) to
+   * `<name>.json.damaged-<UTC time>`, never over an earlier one, so a damaged
+   * file is kept for inspection and never deleted. Returns the new path and
+   * when the file was last written.
+   */
+  async quarantine(name: string, now: number = Date.now()): Promise<{ keptAs: string; lastWrittenMs: number | undefined }> {
+    const file = this.pathOf(name);
+    try {
+      const lastWrittenMs = await this.fs.modifiedAt(file);
+      if (lastWrittenMs === undefined) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+      const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+      let keptAs = `${file}.damaged-${stamp}`;
+      for (let n = 2; (await this.fs.modifiedAt(keptAs)) !== undefined; n++) keptAs = `${file}.damaged-${stamp}-${n}`;
+      await this.fs.rename(file, keptAs);
+      await this.fs.syncDir(this.dir);
+      return { keptAs, lastWrittenMs };
+    } catch (err) {
+      throw new StateError(file, `cannot be moved aside (${errorCode(err) ?? 'unknown error'})`, { cause: err });
+    }
   }
 
   /** Atomically replaces the document (see the file comment). */
@@ -158,12 +202,13 @@ export class StateStore {
 /** Checks the envelope `{ version, data }` and returns `data`. */
 function unwrap(file: string, json: unknown): unknown {
   if (typeof json !== 'object' || json === null || Array.isArray(json) || !('version' in json) || !('data' in json)) {
-    throw new StateError(file, 'is not an edge-exporter state file (expected {"version": ..., "data": ...})');
+    throw new StateError(file, 'is not an edge-exporter state file (expected {"version": ..., "data": ...})', { damaged: true });
   }
   if (json.version !== STATE_FORMAT_VERSION) {
     throw new StateError(
       file,
       `has format version ${JSON.stringify(json.version)}; this edge-exporter reads version ${STATE_FORMAT_VERSION}`,
+      { damaged: true },
     );
   }
   return json.data;

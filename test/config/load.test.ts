@@ -57,6 +57,7 @@ describe('loadConfig: valid configs', () => {
       waf_events: expect.any(Object),
       otlp: expect.any(Object),
       state_dir: './state',
+      state_recovery: 'fail',
     });
   });
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -77,22 +77,76 @@ describe('StateStore', () => {
 
   it.each([
     ['truncated JSON', '{"version":1,"data":{"coun', /is not valid JSON/],
+    ['garbage', '\u0000\u0007PK\u0003\u0004 not json', /is not valid JSON/],
+    ['an empty file', '', /is empty \(0 bytes\)/],
+    ['a blank file', ' \n', /is empty \(2 bytes\)/],
     ['not an envelope', '{"counter":1}', /not an edge-exporter state file/],
     ['a newer format', '{"version":2,"data":{}}', /format version 2; this edge-exporter reads version 1/],
     ['the wrong shape', '{"version":1,"data":{"counter":"x","names":[]}}', /does not hold what it should \(data\.counter: /],
-  ])('refuses %s with a StateError naming the file', async (_name, content, problem) => {
+  ])('refuses %s with a StateError naming the file, as damage', async (_name, content, problem) => {
     writeFileSync(join(root, 's.json'), content);
     const err = await stateError(new StateStore(root).load('s', doc));
     expect(err.code).toBe('EDGE_STATE');
     expect(err.file).toBe(join(root, 's.json'));
     expect(err.message).toContain(join(root, 's.json'));
     expect(err.message).toMatch(problem);
+    expect(err.damaged).toBe(true);
+  });
+
+  it('refuses a directory where the file should be, as damage', async () => {
+    mkdirSync(join(root, 's.json'));
+    const err = await stateError(new StateStore(root).load('s', doc));
+    expect(err.message).toBe(`state file ${join(root, 's.json')}: is a directory, not a file`);
+    expect(err.damaged).toBe(true);
+  });
+
+  it('reports a file it cannot read as an I/O problem, not damage (the file may be intact)', async () => {
+    const denied: StateFs = { ...nodeStateFs, readFile: () => Promise.reject(Object.assign(new Error('denied'), { code: 'EACCES' })) };
+    const err = await stateError(new StateStore(root, { fs: denied }).load('s', doc));
+    expect(err.message).toBe(`state file ${join(root, 's.json')}: cannot be read (EACCES)`);
+    expect(err.damaged).toBe(false);
   });
 
   it('serialises saves of one name so the last one wins', async () => {
     const store = new StateStore(root);
     await Promise.all([1, 2, 3, 4, 5].map((n) => store.save('s', { counter: n, names: [] })));
     expect(await store.load('s', doc)).toEqual({ counter: 5, names: [] });
+  });
+
+  it('puts a damaged file aside under a timestamped name, never over an earlier one, and reports its mtime', async () => {
+    const store = new StateStore(root);
+    const now = Date.UTC(2026, 2, 2, 4, 5, 6, 789);
+    writeFileSync(join(root, 's.json'), 'first damage');
+    utimesSync(join(root, 's.json'), new Date(now - 60_000), new Date(now - 60_000));
+    const first = await store.quarantine('s', now);
+    expect(first).toEqual({ keptAs: join(root, 's.json.damaged-20260302T040506Z'), lastWrittenMs: now - 60_000 });
+    writeFileSync(join(root, 's.json'), 'second damage');
+    const second = await store.quarantine('s', now);
+    expect(second.keptAs).toBe(join(root, 's.json.damaged-20260302T040506Z-2'));
+    expect(readFileSync(first.keptAs, 'utf8')).toBe('first damage');
+    expect(readFileSync(second.keptAs, 'utf8')).toBe('second damage');
+    expect(existsSync(join(root, 's.json'))).toBe(false);
+    // What is left is a first start.
+    expect(await store.load('s', doc)).toBeUndefined();
+  });
+
+  it('puts a directory aside the same way, and names the file when there is nothing to move', async () => {
+    mkdirSync(join(root, 's.json'));
+    writeFileSync(join(root, 's.json', 'inside'), 'x');
+    const { keptAs } = await new StateStore(root).quarantine('s', Date.UTC(2026, 0, 1));
+    expect(readdirSync(keptAs)).toEqual(['inside']);
+    const err = await stateError(new StateStore(root).quarantine('absent'));
+    expect(err.message).toBe(`state file ${join(root, 'absent.json')}: cannot be moved aside (ENOENT)`);
+  });
+
+  it('ignores a torn temp file a crash left, and the next save of that name removes it', async () => {
+    const store = new StateStore(root);
+    await store.save('s', { counter: 1, names: [] });
+    writeFileSync(join(root, 's.json.tmp'), '{"version":1,"data":{"counter":2,"na');
+    expect(await new StateStore(root).load('s', doc)).toEqual({ counter: 1, names: [] });
+    await new StateStore(root).save('s', { counter: 3, names: ['x'] });
+    expect(readdirSync(root)).toEqual(['s.json']);
+    expect(await new StateStore(root).load('s', doc)).toEqual({ counter: 3, names: ['x'] });
   });
 
   it.each(['../escape', '', '.hidden', 'a/b'])('rejects the name %j', (name) => {

@@ -3,7 +3,7 @@
 // they always agree: after a crash either a batch's ids and its counts are on
 // disk, or neither is and the batch is sent (and counted) again once.
 import { z } from 'zod';
-import { isStateError, StateError } from '../../state/store.js';
+import { FAIL_ON_DAMAGE, loadRecovering, type StateRecovery, type StateReset } from '../../state/recovery.js';
 import type { StateStore } from '../../state/store.js';
 import type { DeniedLabels } from './metrics.js';
 import type { Checkpoint } from './window.js';
@@ -35,28 +35,29 @@ export interface CheckpointState {
 }
 
 /**
- * The saved state, or undefined on a first start. A damaged file fails with
- * its path: starting over would re-send the last start_from of events, or
- * skip everything between the checkpoint and the new starting point.
+ * The saved state (`state` undefined on a first start or after a reset). A
+ * damaged file fails with its path: starting over would re-send the last
+ * start_from of events, or skip everything between the checkpoint and the new
+ * starting point. Under state_recovery: reset it is put aside instead and
+ * `reset` says so; the forwarder then skips rather than re-sends (state.ts).
  */
-export async function loadCheckpoint(store: CheckpointStorage): Promise<CheckpointState | undefined> {
-  let file: z.output<typeof checkpointFileSchema> | undefined;
-  try {
-    file = await store.load(CHECKPOINT_NAME, checkpointFileSchema);
-  } catch (err) {
-    if (!isStateError(err)) throw err;
-    throw new StateError(
-      err.file,
-      `${err.problem}. Refusing to start rather than guess where WAF event forwarding stopped: restore the file ` +
-        'from a backup, or remove it to start again `waf_events.start_from` back (events may then be sent twice or ' +
-        'skipped, and edge_waf_denied_requests_total restarts from 0)',
-      { cause: err },
-    );
-  }
-  if (file === undefined) return undefined;
+export async function loadCheckpoint(
+  store: CheckpointStorage,
+  recovery: StateRecovery = FAIL_ON_DAMAGE,
+): Promise<{ state: CheckpointState | undefined; reset?: StateReset }> {
+  const { value: file, reset } = await loadRecovering(recovery, CHECKPOINT_NAME, () => store.load(CHECKPOINT_NAME, checkpointFileSchema), {
+    refusal: 'Refusing to start rather than guess where WAF event forwarding stopped',
+    remedy:
+      'Restore it from a backup (removing it would start again waf_events.start_from back: events sent and counted ' +
+      'twice), or set state_recovery: reset to resume at now minus waf_events.delay (events not forwarded yet before ' +
+      'that are skipped, none is sent or counted twice; edge_waf_denied_requests_total restarts from 0)',
+  });
+  if (file === undefined) return reset ? { state: undefined, reset } : { state: undefined };
   return {
-    checkpoint: { originMs: file.originMs, cursorMs: file.cursorMs, delivered: new Map(file.delivered) },
-    counters: file.counters,
+    state: {
+      checkpoint: { originMs: file.originMs, cursorMs: file.cursorMs, delivered: new Map(file.delivered) },
+      counters: file.counters,
+    },
   };
 }
 

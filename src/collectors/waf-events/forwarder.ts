@@ -56,6 +56,7 @@ export class WafEventForwarder {
       log: options.log,
       clock: this.clock,
       maxSeries: options.maxSeries ?? 10_000,
+      ...(options.recovery ? { recovery: options.recovery } : {}),
       onSaved: (cursorMs) => {
         const lag = Math.max(0, (this.clock.now() - cursorMs) / 1000);
         this.notify((ob) => ob.onCheckpointLag?.(lag));
@@ -97,9 +98,10 @@ export class WafEventForwarder {
     };
   }
 
-  private load(): Promise<void> {
+  /** Reads the checkpoint once (start() and every poll do it first); a damaged one rejects unless reset. */
+  load(): Promise<void> {
     this.loading ??= (async () => {
-      const restored = await this.state.load(this.o.startBackMs);
+      const restored = await this.state.load(this.o.startBackMs, this.o.delayMs);
       const { originMs, cursorMs } = this.state.checkpoint;
       this.o.log.info({ restored, originMs, cursorMs, file: this.o.store.pathOf(CHECKPOINT_NAME) }, 'WAF event checkpoint loaded');
     })();

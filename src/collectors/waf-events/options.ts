@@ -3,6 +3,7 @@
 import type { PlatformClock } from '../../api/index.js';
 import type { PollerLogger } from '../poller-run.js';
 import type { Clock, LogSink, RunError, SampleSink, UpstreamClient } from '../types.js';
+import type { StateRecovery } from '../../state/recovery.js';
 import type { CheckpointStorage } from './checkpoint.js';
 import type { DeliveryRetry } from './deliver.js';
 import type { WafQuery } from './fetch.js';
@@ -34,6 +35,8 @@ export interface WafEventForwarderOptions extends WindowOptions {
   readonly clock?: Clock;
   /** Aborting it stops the forwarder, as stop() does (the daemon's shutdown signal). */
   readonly signal?: AbortSignal;
+  /** What a damaged checkpoint does at start-up (state_recovery); default: start-up fails. */
+  readonly recovery?: StateRecovery;
 }
 
 /** The outcome of one poll (every window due, until caught up or failed). */

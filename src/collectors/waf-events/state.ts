@@ -9,6 +9,7 @@ import type { Clock, LogEvent, SampleSink } from '../types.js';
 import { loadCheckpoint, saveCheckpoint, type CheckpointStorage } from './checkpoint.js';
 import { DeniedCounts, WAF_EVENTS_COLLECTOR } from './metrics.js';
 import { advance, initialCheckpoint, remember, type Checkpoint } from './window.js';
+import { isoOrUnknown, type StateRecovery } from '../../state/recovery.js';
 
 export interface ForwardingStateOptions {
   readonly store: CheckpointStorage;
@@ -19,6 +20,8 @@ export interface ForwardingStateOptions {
   readonly maxSeries: number;
   /** After every successful save, with the cursor saved. */
   readonly onSaved: (cursorMs: number) => void;
+  /** What a damaged checkpoint does at start-up (state_recovery); default: start-up fails. */
+  readonly recovery?: StateRecovery;
 }
 
 export class ForwardingState {
@@ -48,13 +51,26 @@ export class ForwardingState {
   /**
    * Restores the saved state and publishes its counters; on a first start,
    * begins startBackMs before now and saves that at once (a restart before the
-   * first batch must not move the starting point and skip events).
+   * first batch must not move the starting point and skip events). After a
+   * reset of a damaged checkpoint it begins delayMs before now instead: every
+   * event delivered before the reset is older than that (no window ever ends
+   * after now - delay, delay unchanged), so none is sent or counted twice;
+   * those not delivered yet are skipped, and the error log gives that range.
    */
-  async load(startBackMs: number): Promise<boolean> {
+  async load(startBackMs: number, delayMs: number): Promise<boolean> {
     await this.o.store.init();
-    const saved = await loadCheckpoint(this.o.store);
+    const { state: saved, reset } = await loadCheckpoint(this.o.store, this.o.recovery);
     if (!saved) {
-      this.current = initialCheckpoint(this.o.clock.now(), { startBackMs });
+      this.current = initialCheckpoint(this.o.clock.now(), { startBackMs: reset ? delayMs : startBackMs });
+      if (reset) {
+        const { file, keptAs, problem, lastWrittenMs } = reset;
+        this.o.log.error(
+          { file, keptAs, problem, lastWrittenAt: isoOrUnknown(lastWrittenMs), resumeFrom: isoOrUnknown(this.current.cursorMs) },
+          'damaged WAF event checkpoint kept aside (state_recovery: reset): deny events not forwarded yet from the lost ' +
+            'cursor (at or before lastWrittenAt minus waf_events.delay) up to resumeFrom are skipped; none is sent twice; ' +
+            'edge_waf_denied_requests_total restarts at 0',
+        );
+      }
       await this.save();
       return false;
     }

@@ -15,8 +15,8 @@ export const COLLECTORS_DESCRIPTION =
   'What each collector polls, how often, and how it counts buckets. Each runs once at start-up, then on its schedule, ' +
   'never twice at once. Its counters and watermarks persist together in `<state_dir>/ledger-<collector>.json` after ' +
   'every successful cycle, before they are published; a damaged file stops start-up with its path (restore it, or ' +
-  'remove it to restart those counters from 0) instead of silently resetting counters. A cycle counts as up when it ' +
-  'produced output, even if some requests failed (they are logged), or when nothing failed.';
+  'remove it to restart those counters from 0) instead of silently resetting counters (see state_recovery). A cycle ' +
+  'counts as up when it produced output, even if some requests failed (they are logged), or when nothing failed.';
 
 const TOPN_DEFAULT_DIMENSIONS = ['url', 'ip', 'referer', 'status', 'country_name'] as const;
 

@@ -88,7 +88,7 @@ export const WAF_EVENTS_DESCRIPTION =
   '(window position, the requestIds delivered inside the overlap, and the denied-request counters) is saved in ' +
   '`<state_dir>/waf-events-checkpoint.json` after every batch the receiver confirmed; a restart resumes there and ' +
   're-sends at most the batch that was in flight (records carry `log.record.uid` = requestId, so a receiver can drop it). ' +
-  'A damaged checkpoint stops start-up with its path instead of starting over.';
+  'A damaged checkpoint stops start-up with its path instead of starting over (see state_recovery).';
 
 export const otlpSchema = z.strictObject({
   endpoint: httpUrl()

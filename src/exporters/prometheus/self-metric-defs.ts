@@ -145,6 +145,13 @@ export const SELF_METRICS = {
     unit: 'seconds',
     labels: [],
   },
+  stateResets: {
+    name: 'edge_exporter_state_resets_total',
+    type: 'counter',
+    help: 'Damaged state files renamed aside at start-up and started afresh (state_recovery: reset), by file name.',
+    unit: 'files',
+    labels: ['file'],
+  },
   buildInfo: {
     name: 'edge_exporter_build_info',
     type: 'gauge',

@@ -1,4 +1,4 @@
-// The exporter's health metrics (collector runs, upstream requests, series, build, process) in prom-client registries.
+// The exporter's health metrics (collector runs, upstream requests, series, state resets, build, process) in prom-client registries.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PollerObserver, RunReport } from '../../collectors/types.js';
 import type { FamilyStats } from './family-store.js';
@@ -113,6 +113,11 @@ export class SelfMetrics implements PollerObserver {
     for (const m of this.sets) m.upstreamRateLimitWaits.inc({ operation });
   }
 
+  /** A damaged state file put aside at start-up (state_recovery: reset); `file` is its name in the state directory. */
+  recordStateReset(file: string): void {
+    for (const m of this.sets) m.stateResets.inc({ file });
+  }
+
   /** The WAF event forwarder's observer (collectors' WafEventsObserver, structurally). */
   readonly wafEvents = {
     onRead: (count: number): void => this.sets.forEach((m) => m.wafEventsRead.inc(count)),
@@ -129,6 +134,16 @@ export class SelfMetrics implements PollerObserver {
   async render(format: ExpositionFormat): Promise<string> {
     const text = await this.registries[format].metrics();
     return format === 'openmetrics' && text.endsWith(OPENMETRICS_EOF) ? text.slice(0, -OPENMETRICS_EOF.length) : text;
+  }
+
+  /**
+   * Empties both registries, for a daemon stopped in a process that goes on.
+   * prom-client's process metrics leave a GC observer behind that keeps its
+   * registry, and so every instrument here and the FamilyStore they read,
+   * alive for good: each in-process restart leaked a whole store.
+   */
+  close(): void {
+    for (const registry of Object.values(this.registries)) registry.clear();
   }
 }
 
@@ -159,6 +174,7 @@ function createInstruments(registry: AnyRegistry, options: SelfMetricsOptions) {
     wafEventsForwarded: counter(m.wafEventsForwarded),
     wafExportFailures: counter(m.wafExportFailures),
     wafCheckpointLag: gauge(m.wafCheckpointLag),
+    stateResets: counter(m.stateResets),
     // Read from the store when scraped, so they can never disagree with what is exposed.
     series: new Gauge({
       ...base(m.series, registers),

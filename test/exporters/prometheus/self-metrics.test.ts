@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { register as globalRegistry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { FamilyStore } from '../../../src/exporters/prometheus/family-store.js';
@@ -132,5 +134,27 @@ describe('SelfMetrics', () => {
     expect(text).toContain('# TYPE process_cpu_seconds_total counter');
     expect(text).toContain('# TYPE nodejs_heap_size_used_bytes gauge');
     expect(text).not.toContain('nodejs_active_handles_total');
+  });
+
+  it('close() lets a stopped instance and the store it reads be collected, despite prom-client\'s GC observer', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    /** A store read only by a SelfMetrics with process metrics, dropped after one render (and close() when asked). */
+    const abandon = async (close: boolean): Promise<WeakRef<FamilyStore>> => {
+      const store = new FamilyStore();
+      const self = new SelfMetrics({ families: store, version: '1' });
+      await self.render('text');
+      if (close) self.close();
+      return new WeakRef(store);
+    };
+    const collected = async (ref: WeakRef<FamilyStore>): Promise<boolean> => {
+      // A WeakRef's target survives the job that created it; collect after it.
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+      return ref.deref() === undefined;
+    };
+    // Without close() the observer keeps the registry, its instruments and the store for good.
+    expect(await collected(await abandon(false))).toBe(false);
+    expect(await collected(await abandon(true))).toBe(true);
   });
 });
