@@ -8,7 +8,7 @@ export const CHECK_CONFIG_USAGE = 'usage: edge-exporter check-config --config FI
 export async function checkConfigCommand(argv: string[], io: Io): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { config: { type: 'string', short: 'c' } } });
   if (values.config === undefined) throw new UsageError('check-config needs --config FILE');
-  loadConfig({ file: values.config, ...(io.env ? { env: io.env } : {}) });
+  loadConfig({ file: values.config, ...(io.env ? { env: io.env } : {}), serverFiles: true });
   io.stdout.write(`${values.config}: OK\n`);
   return 0;
 }

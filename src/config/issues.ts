@@ -11,6 +11,8 @@ const NOUNS: Readonly<Record<string, string>> = {
   int: 'an integer',
   boolean: 'true or false',
   object: 'a mapping',
+  // A free-keyed mapping such as otlp.headers; YAML users know no records.
+  record: 'a mapping',
   array: 'a list',
 };
 

@@ -13,6 +13,7 @@ import { dottedPath, issueMessage, issueProblems } from './issues.js';
 import { configJsonSchema } from './json-schema.js';
 import { configSchema } from './schema.js';
 import type { Config } from './schema.js';
+import { serverFileProblems } from './server-files.js';
 import { parseYaml } from './yaml-source.js';
 import type { YamlSource } from './yaml-source.js';
 
@@ -23,6 +24,11 @@ export interface LoadConfigOptions {
   text?: string;
   /** Environment for ${VAR} and the EDGE_* overrides; defaults to process.env. */
   env?: Env;
+  /**
+   * Also read the files the HTTP server needs (server.basic_auth.password_file,
+   * server.tls.*), as `run` and check-config do; `call` serves nothing (default false).
+   */
+  serverFiles?: boolean;
 }
 
 const INLINE_SOURCE = '<config>';
@@ -44,13 +50,14 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   const interpolated = interpolate(yaml.data ?? {}, env);
   const { document, applied } = applyEnvOverrides(interpolated.value, env);
   const tokenFile = readTokenFile(document);
+  const serverFiles = opts.serverFiles === true ? serverFileProblems(document) : [];
   const parsed = configSchema.safeParse(document, { error: issueMessage });
 
   const interpolationPaths = new Set(interpolated.problems.map((p) => dottedPath(p.path)));
   const schemaProblems = parsed.success
     ? []
     : issueProblems(parsed.error.issues, configJsonSchema()).filter((p) => !interpolationPaths.has(dottedPath(p.path)));
-  const problems = [...interpolated.problems, ...schemaProblems, ...tokenFile.problems];
+  const problems = [...interpolated.problems, ...schemaProblems, ...tokenFile.problems, ...serverFiles];
 
   if (problems.length > 0 || !parsed.success) {
     const secrets = [...secretsIn(document, env), ...(tokenFile.token === undefined ? [] : [tokenFile.token])];

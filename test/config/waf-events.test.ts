@@ -104,7 +104,7 @@ describe('OTEL_EXPORTER_OTLP_* variables win over the file; the LOGS_ variant ov
     [{ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'otlp.protocol', 'OTEL_EXPORTER_OTLP_PROTOCOL', /expected one of/],
     [{ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_LOGS_PROTOCOL: 'grpc' }, 'otlp.protocol', 'OTEL_EXPORTER_OTLP_LOGS_PROTOCOL', /expected one of/],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'otlp.endpoint', 'OTEL_EXPORTER_OTLP_ENDPOINT', /http:\/\/ or https:\/\//],
-    [{ OTEL_EXPORTER_OTLP_HEADERS: 'no-equals-sign' }, 'otlp.headers', 'OTEL_EXPORTER_OTLP_HEADERS', /expected record/],
+    [{ OTEL_EXPORTER_OTLP_HEADERS: 'no-equals-sign' }, 'otlp.headers', 'OTEL_EXPORTER_OTLP_HEADERS', /expected a mapping, got a string/],
     [{ OTEL_EXPORTER_OTLP_TIMEOUT: 'soon' }, 'otlp.timeout', 'OTEL_EXPORTER_OTLP_TIMEOUT', /expected a duration/],
   ])('a bad %j is blamed on the variable', (env, path, variable, message) => {
     const problem = problemAt(loadError({ text: yaml(SIM), env }), path);

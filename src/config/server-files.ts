@@ -1,0 +1,65 @@
+// The files the HTTP server reads at start-up (basic-auth password, TLS
+// certificate and key), checked at load like upstream.token_file: otherwise a
+// missing or wrong file surfaces only once the daemon is half up, and
+// check-config would call the config OK. Problems never quote a file's content.
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { PathProblem } from './env.js';
+import { isUsableSecret } from './fields.js';
+
+/** Problems with the server files the document names; values of the wrong type are left to the schema. */
+export function serverFileProblems(document: unknown): PathProblem[] {
+  const server = get(document, 'server');
+  return [...passwordFileProblems(get(server, 'basic_auth')), ...tlsProblems(get(server, 'tls'))];
+}
+
+function passwordFileProblems(auth: unknown): PathProblem[] {
+  const file = get(auth, 'password_file');
+  if (typeof file !== 'string' || file === '' || get(auth, 'password') !== undefined) return [];
+  const path = ['server', 'basic_auth', 'password_file'];
+  const content = read(file);
+  if (typeof content !== 'string') return [{ path, message: content.problem }];
+  const password = content.trim();
+  if (isUsableSecret(password)) return [];
+  return [{ path, message: password === '' ? 'the password file is empty' : 'the password file must hold one line without control characters' }];
+}
+
+function tlsProblems(tls: unknown): PathProblem[] {
+  const problems: PathProblem[] = [];
+  const cert = pemFile(get(tls, 'cert_file'), 'cert_file', (pem) => new X509Certificate(pem), 'a PEM certificate', problems);
+  const key = pemFile(get(tls, 'key_file'), 'key_file', (pem) => createPrivateKey(pem), 'an unencrypted PEM private key', problems);
+  if (cert && key && !cert.checkPrivateKey(key)) {
+    problems.push({ path: ['server', 'tls', 'key_file'], message: 'does not match the certificate in server.tls.cert_file' });
+  }
+  return problems;
+}
+
+/** The parsed content of server.tls.<key>, or undefined with a problem added. */
+function pemFile<T>(file: unknown, key: string, parse: (pem: string) => T, what: string, problems: PathProblem[]): T | undefined {
+  if (typeof file !== 'string' || file === '') return undefined;
+  const path = ['server', 'tls', key];
+  const content = read(file);
+  if (typeof content !== 'string') {
+    problems.push({ path, message: content.problem });
+    return undefined;
+  }
+  try {
+    return parse(content);
+  } catch {
+    problems.push({ path, message: `is not ${what}` });
+    return undefined;
+  }
+}
+
+function read(file: string): string | { problem: string } {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown error';
+    return { problem: `cannot read the file (${code})` };
+  }
+}
+
+function get(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+}
