@@ -21,7 +21,7 @@ export interface ApiErrorDetails {
   status?: number;
   /** The envelope `code`, when the body had one. */
   upstreamCode?: number;
-  /** The envelope `msg` (business messages are often Chinese), when the body had one. */
+  /** The envelope `msg` (business messages are often Chinese), when the body had one; the request's credentials masked (transport.ts). */
   upstreamMsg?: string;
   cause?: unknown;
 }

@@ -6,6 +6,7 @@ import {
   AbortedError, AuthError, BadResponseError, BodyTooLargeError, HttpError, NetworkError,
   NotFoundError, PermissionError, RateLimitedError, TimeoutError, UpstreamError, type ApiError,
 } from './errors.js';
+import { credentialParts, redactSecrets } from '../log/redact.js';
 
 export interface AttemptInput {
   operation: OperationName;
@@ -46,14 +47,15 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
   }
   const json = parseJson(text);
   const envelope = readEnvelope(json);
-  const details = { operation, status, upstreamCode: envelope.code, upstreamMsg: envelope.msg };
+  const upstreamMsg = envelope.msg === undefined ? undefined : maskCredentials(envelope.msg, input.headers);
+  const details = { operation, status, upstreamCode: envelope.code, upstreamMsg };
   const statusError = errorForStatus(status, details);
   if (statusError) throw statusError;
   if (json === undefined) {
     throw new BadResponseError(`${operation}: response body is not JSON (HTTP ${status})`, details);
   }
   if (envelope.code !== undefined && envelope.code !== 200) {
-    throw new UpstreamError(`${operation}: upstream code ${envelope.code}: ${envelope.msg ?? '(no msg)'}`, details);
+    throw new UpstreamError(`${operation}: upstream code ${envelope.code}: ${upstreamMsg ?? '(no msg)'}`, details);
   }
   if (envelope.code === undefined) {
     throw new BadResponseError(`${operation}: response has no envelope code`, details);
@@ -85,6 +87,15 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The envelope msg ends up in error messages, logs, the landing page and
+ * `call` output; an upstream (or a proxy in between) may echo what it was
+ * sent, so the credentials of this request are masked before it goes further.
+ */
+export function maskCredentials(text: string, headers: Readonly<Record<string, string>>): string {
+  return redactSecrets(text, credentialParts(headers['authorization'] ?? ''));
 }
 
 function readEnvelope(json: unknown): { code?: number; msg?: string } {

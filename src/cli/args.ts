@@ -18,4 +18,6 @@ export interface Io {
   stderr: NodeJS.WritableStream;
   /** The environment config may read; the process environment when absent. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Filled by a command with the secrets its config holds, so main masks them in error and crash reports too. */
+  secrets?: string[];
 }

@@ -27,7 +27,7 @@ export async function callCommand(argv: string[], io: Io): Promise<number> {
   if (operation === undefined || positionals.length > 1) throw new UsageError('call takes exactly one OPERATION');
   if (!isOperationName(operation)) throw new UsageError(`unknown operation "${operation}"`);
   if (values.body !== undefined && values['body-file'] !== undefined) throw new UsageError('give --body or --body-file, not both');
-  const text = values['body-file'] !== undefined ? await readFile(values['body-file'], 'utf8') : (values.body ?? '{}');
+  const text = values['body-file'] !== undefined ? await readBodyFile(values['body-file']) : (values.body ?? '{}');
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -36,6 +36,7 @@ export async function callCommand(argv: string[], io: Io): Promise<number> {
   }
   const config = loadConfig({ ...(values.config === undefined ? { text: '{}' } : { file: values.config }), ...(io.env ? { env: io.env } : {}) });
   // Logs go to stderr so stdout stays pure JSON for pipes (jq).
+  io.secrets?.push(config.upstream.token ?? '');
   const logger = createLogger({ level: 'warn', secrets: [config.upstream.token ?? ''], destination: io.stderr });
   const upstream = await openUpstream(config, logger);
   try {
@@ -44,5 +45,13 @@ export async function callCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   } finally {
     await upstream.close();
+  }
+}
+
+async function readBodyFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read --body-file ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
   }
 }

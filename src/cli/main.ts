@@ -3,6 +3,7 @@
 // and maps errors to exit codes (2: usage, config or invalid request; 1: upstream).
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { inspect } from 'node:util';
 import { callCommand, CALL_USAGE } from './call.js';
 import { runCommand, RUN_USAGE } from './run.js';
 import { simulateCommand } from './simulate.js';
@@ -10,6 +11,9 @@ import { checkConfigCommand, CHECK_CONFIG_USAGE } from './check-config.js';
 import { UsageError, type Io } from './args.js';
 import { isApiError, ValidationError } from '../api/index.js';
 import { ConfigError } from '../config/index.js';
+import { redactSecrets } from '../log/redact.js';
+import { StartupError } from '../daemon/daemon.js';
+import { isStateError } from '../state/index.js';
 
 const USAGE = `usage: edge-exporter <command> [options]
 
@@ -50,12 +54,15 @@ function report(err: unknown, io: Io): number {
   if (err instanceof UsageError) return print(io.stderr, `edge-exporter: ${err.message}\n\n${USAGE}`, 2);
   if (err instanceof ConfigError) return print(io.stderr, `edge-exporter: ${err.message}`, 2);
   if (err instanceof ValidationError) return print(io.stderr, `edge-exporter: ${err.message}`, 2);
+  // Start-up failures the operator fixes outside the config: the message names what and where, a stack would bury it.
+  if (err instanceof StartupError || isStateError(err)) return print(io.stderr, `edge-exporter: ${err.message}`, 1);
   // ApiError messages already carry the operation, HTTP status and envelope msg.
   if (isApiError(err)) return print(io.stderr, `edge-exporter: ${err.code}: ${err.message}`, 1);
   if (err instanceof Error && String((err as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS')) {
     return print(io.stderr, `edge-exporter: ${err.message}\n\n${USAGE}`, 2);
   }
-  return print(io.stderr, `edge-exporter: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, 1);
+  const text = `edge-exporter: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
+  return print(io.stderr, redactSecrets(text, io.secrets ?? []), 1);
 }
 
 function print(stream: NodeJS.WritableStream, text: string, code: number): number {
@@ -69,6 +76,17 @@ const isEntry = invoked !== undefined && import.meta.url === pathToFileURL(realp
 if (isEntry) {
   const controller = new AbortController();
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => controller.abort());
-  const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr }, controller.signal);
+  // Node's own crash report prints an error with all its properties (a failed request's headers, say), unmasked.
+  const secrets: string[] = [];
+  const crash = (err: unknown): void => {
+    process.stderr.write(`${redactSecrets(`edge-exporter: crashed: ${inspect(err)}`, secrets)}\n`);
+    process.exit(1);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+  // Retry backoff timers are unref'd; without a ref'd handle `call` would exit (code 13) in the middle of a retry.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, secrets }, controller.signal);
+  clearInterval(keepAlive);
   process.exitCode = code;
 }

@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { createLogger } from '../log/logger.js';
+import { credentialParts } from '../log/redact.js';
 import { Daemon } from '../daemon/daemon.js';
 import { parseListen, UsageError, type Io } from './args.js';
 import { packageVersion } from './version.js';
@@ -18,8 +19,17 @@ export async function runCommand(argv: string[], io: Io, signal: AbortSignal): P
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   if (values.listen !== undefined) parseListen(values.listen);
-  const config = loadConfig({ ...(values.config === undefined ? { text: '{}' } : { file: values.config }), ...(io.env ? { env: io.env } : {}) });
-  const secrets = [config.upstream.token ?? '', config.simulator.token, config.server.basic_auth?.password ?? ''];
+  const config = loadConfig({
+    ...(values.config === undefined ? { text: '{}' } : { file: values.config }),
+    ...(io.env ? { env: io.env } : {}),
+    // --once serves no HTTP, so the server's files need not exist.
+    serverFiles: values.once !== true,
+  });
+  const secrets = [
+    config.upstream.token ?? '', config.simulator.token, config.server.basic_auth?.password ?? '',
+    ...Object.values(config.otlp.headers).flatMap(credentialParts),
+  ];
+  io.secrets?.push(...secrets);
   // With --once, stdout carries the exposition, so the log goes to stderr.
   const logger = createLogger({ level: config.log.level, secrets, destination: values.once ? io.stderr : io.stdout });
   const daemon = new Daemon({ config, logger, version: packageVersion(), ...(values.listen !== undefined ? { listen: values.listen } : {}) });

@@ -2,4 +2,4 @@
 // same masking for plain text (CLI messages on stderr).
 export { createLogger, REDACT_PATHS } from './logger.js';
 export type { CreateLoggerOptions, Logger } from './logger.js';
-export { MIN_SECRET_LENGTH, REDACTED, redactSecrets } from './redact.js';
+export { MIN_SECRET_LENGTH, REDACTED, credentialParts, redactSecrets } from './redact.js';

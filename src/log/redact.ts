@@ -21,6 +21,14 @@ export function secretForms(secrets: readonly string[]): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
+/**
+ * A credential as a header carries it (`Bearer <token>`, `Basic <b64>`, a bare
+ * API key) and without its scheme, since an echo or a message may quote either.
+ */
+export function credentialParts(headerValue: string): string[] {
+  return [headerValue, headerValue.replace(/^\S+\s+/, '')];
+}
+
 /** Replaces every occurrence of each secret (see {@link secretForms}) with `[REDACTED]`. */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   return scrub(text, secretForms(secrets));

@@ -1,6 +1,6 @@
 // The HTTP surface against fakes of what it serves: formats, compression,
 // probes, auth, TLS and escaping.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,6 +92,17 @@ describe('probes and pages', () => {
     expect(html).toContain('EDGE_UPSTREAM: &#60;script&#62;alert(1)&#60;/script&#62; 查询失败');
     expect(html).not.toContain('<script>');
   });
+  it('escapes markup, quotes, ampersands and line breaks in every field it shows', async () => {
+    const base = await start({ version: '1.0<b>' }, [
+      { name: 'x"><img src=x onerror=alert(1)>', running: false, lastRunAt: 0, lastOutcome: 'error',
+        lastError: { code: 'E&"<>', message: 'msg "quoted" & \'single\'\n<script>alert(1)</script>' } },
+    ]);
+    const html = (await get(`${base}/`)).body.toString();
+    expect(html).toContain('<h1>edge-exporter 1.0&#60;b&#62;</h1>');
+    expect(html).toContain('<tr><td>x&#34;&#62;&#60;img src=x onerror=alert(1)&#62;</td>');
+    expect(html).toContain('<td>E&#38;&#34;&#60;&#62;: msg &#34;quoted&#34; &#38; &#39;single&#39;\n&#60;script&#62;alert(1)&#60;/script&#62;</td>');
+    expect(html).not.toMatch(/<script>|<img|<b>/);
+  });
   it('answers 404 elsewhere', async () => {
     const base = await start();
     expect((await get(`${base}/nope`)).status).toBe(404);
@@ -117,25 +128,72 @@ describe('basic auth', () => {
     const base = await start({ basicAuth: creds });
     expect((await get(`${base}/`)).status).toBe(401);
     expect((await get(`${base}/healthz`)).status).toBe(200);
+    expect((await get(`${base}/readyz`)).status).toBe(200);
+  });
+  it.each([
+    ['a Bearer token instead of Basic', { authorization: `Bearer ${creds.password}` }],
+    ['credentials without a colon', { authorization: `Basic ${Buffer.from('prom').toString('base64')}` }],
+    ['the password as the user', header(creds.password, creds.username)],
+  ])('refuses %s, and the refusal repeats nothing it was sent', async (_name, headers) => {
+    const base = await start({ basicAuth: creds });
+    const r = await get(`${base}/metrics`, headers);
+    expect(r.status).toBe(401);
+    expect(r.body.toString()).toBe('unauthorized\n');
+    expect(r.headers['www-authenticate']).toBe('Basic realm="edge-exporter", charset="UTF-8"');
+  });
+  it('refuses HEAD /metrics without credentials too', async () => {
+    const base = await start({ basicAuth: creds });
+    const head = await request(`${base}/metrics`, { method: 'HEAD' });
+    await head.body.dump();
+    expect(head.statusCode).toBe(401);
   });
 });
 
 describe('TLS', () => {
-  it('serves /metrics over HTTPS with the configured certificate', async () => {
+  let tls: { cert: Buffer; key: Buffer };
+  beforeAll(() => {
     const dir = mkdtempSync(join(tmpdir(), 'edge-tls-'));
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
       '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-    const cert = readFileSync(join(dir, 'cert.pem'));
-    const base = await start({ tls: { cert, key: readFileSync(join(dir, 'key.pem')) } });
-    expect(base).toMatch(/^https:/);
-    const agent = new Agent({ connect: { ca: cert } });
+    tls = { cert: readFileSync(join(dir, 'cert.pem')), key: readFileSync(join(dir, 'key.pem')) };
+  });
+  async function withAgent(check: (agent: Agent) => Promise<void>): Promise<void> {
+    const agent = new Agent({ connect: { ca: tls.cert } });
     try {
-      const r = await get(`${base}/metrics`, {}, agent);
-      expect(r.status).toBe(200);
-      expect(r.body.toString()).toBe(TEXT);
+      await check(agent);
     } finally {
       await agent.close();
     }
+  }
+
+  it('serves /metrics over HTTPS with the configured certificate', async () => {
+    const base = await start({ tls });
+    expect(base).toMatch(/^https:/);
+    await withAgent(async (agent) => {
+      const r = await get(`${base}/metrics`, {}, agent);
+      expect(r.status).toBe(200);
+      expect(r.body.toString()).toBe(TEXT);
+    });
+  });
+  it('answers the probes over HTTPS and keeps basic auth in force', async () => {
+    const creds = { username: 'prom', password: 'tls-pass' };
+    const base = await start({ tls, basicAuth: creds });
+    await withAgent(async (agent) => {
+      expect((await get(`${base}/healthz`, {}, agent)).status).toBe(200);
+      expect((await get(`${base}/readyz`, {}, agent)).status).toBe(200);
+      expect((await get(`${base}/metrics`, {}, agent)).status).toBe(401);
+      const ok = await get(`${base}/metrics`, { authorization: `Basic ${Buffer.from('prom:tls-pass').toString('base64')}` }, agent);
+      expect(ok.status).toBe(200);
+    });
+  });
+  it('serves nothing to plain HTTP on the TLS port: the connection is dropped', async () => {
+    const base = await start({ tls });
+    const plain = base.replace(/^https:/, 'http:');
+    await expect(get(`${plain}/metrics`)).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' });
+  });
+  it('is refused by a client that does not trust the certificate', async () => {
+    const base = await start({ tls });
+    await expect(get(`${base}/metrics`)).rejects.toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
   });
 });
 
