@@ -1,6 +1,7 @@
 // `edge-exporter run [--config FILE] [--listen HOST:PORT] [--once]`: the daemon.
 // --once runs every enabled collector once, prints the exposition and exits
 // (non-zero when every collector failed); state carries over between runs.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { createLogger } from '../log/logger.js';
@@ -27,6 +28,7 @@ export async function runCommand(argv: string[], io: Io, signal: AbortSignal): P
   });
   const secrets = [
     config.upstream.token ?? '', config.simulator.token, config.server.basic_auth?.password ?? '',
+    passwordFromFile(config.server.basic_auth?.password_file),
     ...Object.values(config.otlp.headers).flatMap(credentialParts),
   ];
   io.secrets?.push(...secrets);
@@ -51,5 +53,16 @@ export async function runCommand(argv: string[], io: Io, signal: AbortSignal): P
     return 0;
   } finally {
     await daemon.stop();
+  }
+}
+
+/** The basic-auth password kept in a file, so the logger masks it too (the server reads the file again at start). */
+function passwordFromFile(file: string | undefined): string {
+  if (file === undefined) return '';
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    // --once does not check the server's files; an unreadable one has nothing to mask.
+    return '';
   }
 }

@@ -1,0 +1,33 @@
+// `run` hands main every secret its config holds, so error and crash reports
+// (and the logger, which gets the same list) mask them; the basic-auth
+// password kept in a file is one of them, though only the server reads it.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { Capture } from './helpers.js';
+
+describe('run secrets', () => {
+  it('includes the password read from server.basic_auth.password_file and the OTLP header value', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'edge-run-secrets-'));
+    writeFileSync(join(dir, 'password'), 'file-password-7731\n');
+    const config = join(dir, 'config.yaml');
+    writeFileSync(config, [
+      'upstream: { api_url: "http://127.0.0.1:9", token: "run-secrets-token-1" }',
+      `state_dir: ${join(dir, 'state')}`,
+      `server: { listen: "127.0.0.1:0", basic_auth: { username: prom, password_file: "${join(dir, 'password')}" } }`,
+      'otlp: { headers: { x-api-key: "otlp-key-5521" } }',
+    ].join('\n'));
+    const secrets: string[] = [];
+    const stop = new AbortController();
+    const stdout = new Capture();
+    const ran = main(['run', '--config', config], { stdout, stderr: new Capture(), env: {}, secrets }, stop.signal);
+    // Once it serves, the list is complete; stop it.
+    await expect.poll(() => stdout.text, { timeout: 10_000 }).toContain('serving metrics');
+    stop.abort();
+    expect(await ran).toBe(0);
+    expect(secrets).toEqual(expect.arrayContaining(['run-secrets-token-1', 'file-password-7731', 'otlp-key-5521']));
+    expect(stdout.text).not.toContain('file-password-7731');
+  });
+});
