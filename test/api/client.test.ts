@@ -1,10 +1,11 @@
 // Client behaviour against exact, scripted HTTP (undici MockAgent): what is
 // sent, how each failure is typed, and what is retried.
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { EdgeClient, type ClientOptions } from '../../src/api/client.js';
 import {
-  AuthError, BadResponseError, BodyTooLargeError, HttpError, NotFoundError, PermissionError,
+  AbortedError, AuthError, BadResponseError, BodyTooLargeError, HttpError, NotFoundError, PermissionError,
   TimeoutError, UpstreamError, ValidationError, type ApiError,
 } from '../../src/api/errors.js';
 
@@ -187,5 +188,31 @@ describe('limits', () => {
     at.sort((a, b) => a - b);
     for (let i = 5; i < at.length; i++) expect(at[i]! - at[i - 5]!).toBeGreaterThanOrEqual(995);
     expect(waits).toBe(7);
+  });
+});
+
+describe("the caller's signal", () => {
+  /** What Node keeps on a signal for each AbortSignal.any() that followed it. */
+  const dependants = (signal: AbortSignal): number => {
+    const key = Object.getOwnPropertySymbols(signal).find((s) => s.description === 'kDependantSignals');
+    return key === undefined ? 0 : (signal as unknown as Record<symbol, Set<unknown>>)[key]?.size ?? 0;
+  };
+
+  it('a long-lived signal (the poller\'s) carries nothing once the requests are done', async () => {
+    agent.get(API).intercept({ path: usagePath, method: 'POST' }).reply(200, OK).persist();
+    const shutdown = new AbortController();
+    const c = client();
+    for (let i = 0; i < 50; i++) await c.describeL7UsageData(usageRequest, { signal: shutdown.signal });
+    // AbortSignal.any() left one entry per request here on Node 20 (nodejs/node#55351): a leak for the life of the daemon.
+    expect({ listeners: getEventListeners(shutdown.signal, 'abort').length, dependants: dependants(shutdown.signal) }).toEqual({ listeners: 0, dependants: 0 });
+  });
+
+  it('still aborts a request in flight when it fires', async () => {
+    agent.get(API).intercept({ path: usagePath, method: 'POST' }).reply(200, OK).delay(5_000);
+    const shutdown = new AbortController();
+    const pending = client().describeL7UsageData(usageRequest, { signal: shutdown.signal });
+    setTimeout(() => shutdown.abort(), 20);
+    await expect(pending).rejects.toBeInstanceOf(AbortedError);
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
   });
 });
