@@ -15,7 +15,11 @@ export interface WrkResult {
   readonly requestsPerSecond: number;
   readonly transferBytesPerSecond: number;
   readonly p50Ms: number;
+  readonly p90Ms: number;
   readonly p99Ms: number;
+  readonly maxMs: number;
+  /** Requests completed over the whole run. */
+  readonly requests: number;
   readonly errors: string | undefined;
 }
 
@@ -32,11 +36,16 @@ export function parseWrk(out: string): WrkResult {
   const transfer = /Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/.exec(out);
   const latency = (p: string): number => durationMs(new RegExp(`^\\s+${p}%\\s+(\\S+)`, 'm').exec(out)?.[1]);
   const errors = /Socket errors:.*|Non-2xx or 3xx responses:.*/.exec(out)?.[0];
+  // "Latency   1.23ms  0.45ms  12.34ms  90.00%": average, stdev, max.
+  const max = /^\s+Latency\s+\S+\s+\S+\s+(\S+)/m.exec(out)?.[1];
   return {
     requestsPerSecond: Number(rps ?? Number.NaN),
     transferBytesPerSecond: transfer?.[1] !== undefined && transfer[2] !== undefined ? Number(transfer[1]) * (BYTE_UNITS[transfer[2]] ?? Number.NaN) : Number.NaN,
     p50Ms: latency('50'),
+    p90Ms: latency('90'),
     p99Ms: latency('99'),
+    maxMs: durationMs(max),
+    requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? Number.NaN),
     errors,
   };
 }
