@@ -2,16 +2,10 @@
 // the CLI as a real child process, and "is anything listening" probes.
 import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
-import { Writable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
+import { Capture } from '../support/capture.js';
 
-export class Capture extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
+export { Capture };
 
 export interface CliResult {
   code: number;

@@ -1,20 +1,12 @@
 // The CLI end to end, in-process: sub-commands against a simulator on
 // loopback, exit codes, and what reaches stdout and stderr.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Writable } from 'node:stream';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
-
-class Capture extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
+import { Capture } from '../support/capture.js';
 
 let sim: Simulator;
 let env: Record<string, string>;

@@ -4,11 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
+import { Capture } from '../support/capture.js';
 
 const TOKEN = 'daemon-test-token-1';
 let sim: Simulator | undefined;
@@ -21,15 +21,7 @@ afterEach(async () => {
   sim = undefined;
 });
 
-class Lines extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
-
-async function setUp(faults: Parameters<Simulator['faults']['set']>[0], extra: string[] = []): Promise<{ url: string; log: Lines }> {
+async function setUp(faults: Parameters<Simulator['faults']['set']>[0], extra: string[] = []): Promise<{ url: string; log: Capture }> {
   sim = createSimulator({ clock: { mode: 'fixed', start: '2026-03-02 12:00:00' }, domains: 5, tokens: [{ token: TOKEN, permissions: '*' }], faults });
   const { url: apiUrl } = await sim.listen('127.0.0.1', 0);
   const text = [
@@ -40,7 +32,7 @@ async function setUp(faults: Parameters<Simulator['faults']['set']>[0], extra: s
     'targets: { refresh: 10s }',
     ...extra,
   ].join('\n');
-  const log = new Lines();
+  const log = new Capture();
   const current = sim;
   daemon = new Daemon({
     config: loadConfig({ text, env: {} }),

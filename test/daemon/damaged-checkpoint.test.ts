@@ -6,11 +6,9 @@
 // was delivered before the damage arrives again, and those in between (the
 // gap the log names) are skipped. The daemon runs in-process on the
 // simulator's fixed clock (its Date.now, or its clock option).
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -18,21 +16,14 @@ import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
-import { configText, MIN, TOKEN } from './state-fixtures.js';
+import { configText, MIN, TOKEN, heldPort, snapshot } from './state-fixtures.js';
+import { Capture } from '../support/capture.js';
 
 /** 2026-03-02 12:00:00 platform time. */
 const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
 const DELAY_MS = 2 * MIN;
 const START_FROM_MS = 10 * MIN;
 const CHECKPOINT = 'waf-events-checkpoint.json';
-
-class Capture extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
 
 let sim: Simulator;
 let apiUrl: string;
@@ -96,26 +87,6 @@ const denyIds = (from: number, to: number): string[] =>
 const checkpointData = (): { originMs: number; cursorMs: number; delivered: unknown[]; counters: unknown[] } =>
   (JSON.parse(readFileSync(join(stateDir, CHECKPOINT), 'utf8')) as { data: ReturnType<typeof checkpointData> }).data;
 
-function snapshot(): Record<string, string> {
-  return Object.fromEntries(
-    readdirSync(stateDir)
-      .sort()
-      .map((name) => [name, lstatSync(join(stateDir, name)).isDirectory() ? '<dir>' : readFileSync(join(stateDir, name), 'utf8')]),
-  );
-}
-
-/**
- * A loopback port held by another listener: a daemon that tried to listen
- * before reading its state would fail with EADDRINUSE instead of naming the file.
- */
-async function heldPort(): Promise<{ port: number; release: () => Promise<void> }> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return { port, release: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 /** Forwarding from T0 (start_from back) for a minute, then the daemon stops; the cursor it saved. */
 async function forwardedThenStopped(): Promise<number> {
   const d = daemon();
@@ -149,7 +120,7 @@ describe.each(DAMAGE)('waf-events-checkpoint.json: %s', (_kind, damage, problem)
     await forwardedThenStopped();
     const path = join(stateDir, CHECKPOINT);
     damage(path, readFileSync(path, 'utf8'));
-    const before = snapshot();
+    const before = snapshot(stateDir);
     const sent = receiver.uids().length;
     const held = await heldPort();
     const stderr = new Capture();
@@ -164,7 +135,7 @@ describe.each(DAMAGE)('waf-events-checkpoint.json: %s', (_kind, damage, problem)
     expect(stderr.text).toContain(`reset keeps the file as ${CHECKPOINT}.damaged-<time>`);
     expect(stderr.text).not.toMatch(/EADDRINUSE/);
     expect(stdout.text).not.toMatch(/serving metrics/);
-    expect(snapshot()).toEqual(before);
+    expect(snapshot(stateDir)).toEqual(before);
     expect(receiver.uids()).toHaveLength(sent);
   });
 
@@ -173,7 +144,7 @@ describe.each(DAMAGE)('waf-events-checkpoint.json: %s', (_kind, damage, problem)
     const path = join(stateDir, CHECKPOINT);
     const healthy = readFileSync(path, 'utf8');
     damage(path, healthy);
-    const damagedEntry = snapshot()[CHECKPOINT];
+    const damagedEntry = snapshot(stateDir)[CHECKPOINT];
     const before = new Set(receiver.uids());
     // Four minutes of downtime, then the serving daemon with reset.
     sim.clock.advance(4 * MIN);
@@ -190,7 +161,7 @@ describe.each(DAMAGE)('waf-events-checkpoint.json: %s', (_kind, damage, problem)
     expect(metrics).toMatch(/^edge_exporter_state_resets_total\{file="waf-events-checkpoint\.json"\} 1$/m);
     const kept = readdirSync(stateDir).filter((f) => f.startsWith(`${CHECKPOINT}.damaged-`));
     expect(kept).toHaveLength(1);
-    expect(snapshot()[kept[0]!]).toBe(damagedEntry);
+    expect(snapshot(stateDir)[kept[0]!]).toBe(damagedEntry);
     const logged = stdout.text.split('\n').filter((l) => l.includes('damaged WAF event checkpoint kept aside')).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(logged).toEqual([expect.objectContaining({
       level: 'error', file: path, keptAs: join(stateDir, kept[0]!), resumeFrom: new Date(resumeAt).toISOString(),

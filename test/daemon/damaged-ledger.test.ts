@@ -7,27 +7,18 @@
 //   and counters that restart at 0 with no back-fill, so that across the
 //   reset Prometheus' increase() equals the simulator's truth over the ranges
 //   counted, with the downtime's buckets given up and none counted twice.
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
-import { accessCounters, configText, lastSettled, MIN, TOKEN, truthBetween } from './state-fixtures.js';
+import { accessCounters, configText, lastSettled, MIN, TOKEN, truthBetween, heldPort, snapshot } from './state-fixtures.js';
+import { Capture } from '../support/capture.js';
 
 /** 2026-03-02 12:00:10 platform time. */
 const T0 = Date.UTC(2026, 2, 2, 4, 0, 10);
 const LEDGER = 'ledger-access.json';
-
-class Capture extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
 
 let sim: Simulator;
 let apiUrl: string;
@@ -80,27 +71,6 @@ async function cycle(recovery?: 'fail' | 'reset'): Promise<Outcome> {
   return r;
 }
 
-/** Every entry of the state directory: file content, or `<dir>`. */
-function snapshot(): Record<string, string> {
-  return Object.fromEntries(
-    readdirSync(stateDir)
-      .sort()
-      .map((name) => [name, lstatSync(join(stateDir, name)).isDirectory() ? '<dir>' : readFileSync(join(stateDir, name), 'utf8')]),
-  );
-}
-
-/**
- * A loopback port held by another listener: a daemon that tried to listen
- * before reading its state would fail with EADDRINUSE instead of naming the file.
- */
-async function heldPort(): Promise<{ port: number; release: () => Promise<void> }> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return { port, release: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 /** Prometheus' increase() over a run of scraped values: a drop is a counter reset, counted from 0. */
 function increase(values: readonly number[]): number {
   return values.slice(1).reduce((sum, v, i) => sum + (v >= (values[i] ?? 0) ? v - (values[i] ?? 0) : v), 0);
@@ -136,7 +106,7 @@ describe.each(LEDGER_DAMAGE)('ledger-access.json: %s', (_kind, damage, problem) 
 
   it('fail (the default): exit 1 naming the file, the problem and state_recovery before it listens; nothing changes', async () => {
     await damaged();
-    const before = snapshot();
+    const before = snapshot(stateDir);
     const held = await heldPort();
     const r = await run(undefined, ['--listen', `127.0.0.1:${held.port}`]).finally(held.release);
     expect(r.code).toBe(1);
@@ -148,15 +118,15 @@ describe.each(LEDGER_DAMAGE)('ledger-access.json: %s', (_kind, damage, problem) 
     expect(r.err).not.toMatch(/\n\s+at /); // no stack trace
     expect(r.err).not.toMatch(/EADDRINUSE/);
     expect(r.out).not.toMatch(/serving metrics/);
-    expect(snapshot()).toEqual(before);
+    expect(snapshot(stateDir)).toEqual(before);
     // The one-shot run refuses the same way.
     expect((await run('fail', ['--once'])).code).toBe(1);
-    expect(snapshot()).toEqual(before);
+    expect(snapshot(stateDir)).toEqual(before);
   });
 
   it('reset: keeps the file aside, logs and counts it, restarts at 0 without back-fill; increase() equals truth, no bucket twice', async () => {
     const { seen, lastCounted } = await damaged();
-    const damagedEntry = snapshot()[LEDGER];
+    const damagedEntry = snapshot(stateDir)[LEDGER];
     // Five minutes of downtime, then the restart with reset.
     sim.clock.advance(5 * MIN);
     const restart = sim.clock.now();
@@ -165,7 +135,7 @@ describe.each(LEDGER_DAMAGE)('ledger-access.json: %s', (_kind, damage, problem) 
     const kept = readdirSync(stateDir).filter((f) => f.startsWith(`${LEDGER}.damaged-`));
     expect(kept).toHaveLength(1);
     expect(kept[0]).toMatch(/^ledger-access\.json\.damaged-\d{8}T\d{6}Z$/);
-    expect(snapshot()[kept[0]!]).toBe(damagedEntry);
+    expect(snapshot(stateDir)[kept[0]!]).toBe(damagedEntry);
     const logged = r.err.split('\n').filter((l) => l.includes('damaged state file kept aside')).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(logged).toEqual([expect.objectContaining({ level: 'error', file: join(stateDir, LEDGER), keptAs: join(stateDir, kept[0]!), collector: 'access' })]);
     expect(String(logged[0]?.problem)).toMatch(problem);
@@ -203,13 +173,13 @@ describe('shard.json', () => {
     sim.clock.advance(2 * MIN);
     await cycle();
     writeFileSync(marker(), '{"version":1,"data":{"index":"zero"}}');
-    const before = snapshot();
+    const before = snapshot(stateDir);
     const failed = await run(undefined, ['--once']);
     expect(failed.code).toBe(1);
     expect(failed.err).toContain(`state file ${marker()}: does not hold what it should (data.index: `);
     expect(failed.err).toContain('Refusing to start without knowing which shard this state directory belongs to');
     expect(failed.err).toContain('set state_recovery: reset');
-    expect(snapshot()).toEqual(before);
+    expect(snapshot(stateDir)).toEqual(before);
 
     sim.clock.advance(MIN);
     const r = await cycle('reset');
@@ -226,13 +196,13 @@ describe('shard.json', () => {
   it('of another shard: exit 1 with fail and with reset (not damage), nothing changed', async () => {
     await cycle();
     writeFileSync(marker(), '{"version":1,"data":{"index":1,"count":2}}\n');
-    const before = snapshot();
+    const before = snapshot(stateDir);
     for (const recovery of ['fail', 'reset'] as const) {
       const r = await run(recovery, ['--once']);
       expect(r.code).toBe(1);
       expect(r.err).toContain(`state file ${marker()}: belongs to shard 1 (of 2), and this replica is shard 0 (of 1)`);
       expect(r.err).toContain('state_recovery: reset does not apply, the file is not damaged');
-      expect(snapshot()).toEqual(before);
+      expect(snapshot(stateDir)).toEqual(before);
     }
   });
 });

@@ -14,7 +14,6 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { freePort } from '../support/ports.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseDocument } from 'yaml';
 import { platformClock } from '../../src/api/index.js';
@@ -29,6 +28,7 @@ import { SELF_METRICS } from '../../src/exporters/prometheus/index.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { StatMetric } from '../../src/simulator/stats.js';
 import { checkMetrics } from '../support/promtool.js';
+import { Capture } from '../support/capture.js';
 
 /** 2026-03-02 12:00:00 in the platform zone (UTC+8). */
 const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
@@ -37,14 +37,6 @@ type CodeClass = (typeof CODE_CLASSES)[number];
 /** The simulator's counter behind each status class of edge_domain_responses_total. */
 const STATUS_TRUTH: Readonly<Record<CodeClass, StatMetric>> = { '1xx': 'status1xx', '2xx': 'status2xx', '3xx': 'status3xx', '4xx': 'status4xx', '5xx': 'status5xx' };
 const EXAMPLE = new URL('../../config.example.yaml', import.meta.url);
-
-class Capture extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString('utf8');
-    done();
-  }
-}
 
 interface Series {
   readonly name: string;
@@ -77,7 +69,6 @@ async function exampleCopy(dir: string, changes: readonly [path: string[], value
   await writeFile(file, doc.toString());
   return file;
 }
-
 
 interface RunResult {
   readonly code: number;
