@@ -19,7 +19,6 @@ import { readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allCollectors } from '../../src/collectors/registry.js';
@@ -31,6 +30,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
 import { startPrometheus, type RunningPrometheus } from '../exporters/prometheus/prometheus-server.js';
+import { lineSink } from '../support/capture.js';
 
 const GRAFANA_DIR = fileURLToPath(new URL('../../grafana/', import.meta.url));
 const DATASOURCE = { type: 'prometheus', uid: '${datasource}' };
@@ -287,12 +287,7 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     const config = loadConfig({ text: configText(url, receiver.url, stateDir), env: {} });
     const logger = createLogger({
       level: config.log.level,
-      destination: new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          log.push(chunk.toString('utf8'));
-          done();
-        },
-      }),
+      destination: lineSink(log),
     });
     const simulator = sim;
     daemon = new Daemon({ config, logger, version: '0.0.0-test', clock: { now: () => simulator.clock.now() }, schedules: false });

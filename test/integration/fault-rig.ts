@@ -8,7 +8,6 @@ import { afterEach, expect, vi } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import {
   DOMAIN_BANDWIDTH, DOMAIN_REQUEST_TIME, DOMAIN_REQUESTS, DOMAIN_RESPONSES, DOMAIN_TRAFFIC_BYTES,
 } from '../../src/collectors/access/metrics.js';
@@ -20,6 +19,7 @@ import { loadConfig } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createSimulator, type FaultRule, type Simulator, type StatMetric } from '../../src/simulator/index.js';
+import { lineSink } from '../support/capture.js';
 
 /** 2026-03-02 12:00:00 in the platform zone (UTC+8). */
 export const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
@@ -93,12 +93,7 @@ state_dir: ${JSON.stringify(stateDir)}
   const log: string[] = [];
   const logger = createLogger({
     level: config.log.level,
-    destination: new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        log.push(chunk.toString('utf8'));
-        done();
-      },
-    }),
+    destination: lineSink(log),
   });
   const daemon = new Daemon({ config, logger, version: '0.0.0-test', clock: { now: () => sim.clock.now() }, schedules: false });
   const stop = async (): Promise<void> => {

@@ -9,7 +9,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { platformClock } from '../../src/api/index.js';
 import { DOMAIN_REQUESTS, DOMAIN_TRAFFIC_BYTES } from '../../src/collectors/access/metrics.js';
@@ -20,6 +19,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { StatMetric } from '../../src/simulator/stats.js';
 import { startPrometheus, type RangeSeries, type RunningPrometheus } from '../exporters/prometheus/prometheus-server.js';
+import { lineSink } from '../support/capture.js';
 
 /** 2026-03-02 12:00:00 in the platform zone (UTC+8). */
 const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
@@ -144,12 +144,7 @@ describe('a real Prometheus scraping the daemon while it polls the simulator', (
     offsetMinutes = platformClock(config.upstream.timezone).offsetMinutes;
     const logger = createLogger({
       level: config.log.level,
-      destination: new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          log.push(chunk.toString('utf8'));
-          done();
-        },
-      }),
+      destination: lineSink(log),
     });
     daemon = new Daemon({ config, logger, version: '0.0.0-test', clock: { now: () => sim.clock.now() }, schedules: false });
     const metrics = new URL(await daemon.start());

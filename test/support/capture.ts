@@ -9,3 +9,13 @@ export class Capture extends Writable {
     done();
   }
 }
+
+/** A logger destination that appends each written chunk (one JSON line from pino) to `lines`. */
+export function lineSink(lines: string[]): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+}

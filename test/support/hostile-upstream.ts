@@ -8,6 +8,7 @@
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../../src/api/operations.js';
+import { buffer } from 'node:stream/consumers';
 
 /** `json`: the status with an envelope whose msg echoes; `text`: the same words as a plain body. */
 export interface EchoRule {
@@ -49,15 +50,6 @@ function operationOf(url: string | undefined): OperationName | undefined {
   return ROUTES.find((r) => r.re.test(path))?.operation;
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 export async function startHostileUpstream(target: string): Promise<HostileUpstream> {
   const upstream = new URL(target);
   let rules: readonly EchoRule[] = [];
@@ -76,7 +68,7 @@ export async function startHostileUpstream(target: string): Promise<HostileUpstr
   };
 
   const forward = async (req: IncomingMessage, res: ServerResponse, operation: OperationName | undefined): Promise<void> => {
-    const body = await readBody(req);
+    const body = await buffer(req);
     const rewrite = operation === undefined ? undefined : rewrites.get(operation);
     const proxied = request(new URL(req.url ?? '/', upstream), { method: req.method, headers: req.headers }, (answer) => {
       // A body cut short upstream (the simulator's truncation) is cut short here too, not left hanging.
@@ -88,7 +80,7 @@ export async function startHostileUpstream(target: string): Promise<HostileUpstr
         answer.pipe(res);
         return;
       }
-      void readBody(answer).then((raw) => {
+      void buffer(answer).then((raw) => {
         const text = JSON.stringify(rewrite(JSON.parse(raw.toString('utf8')) as Record<string, unknown>));
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
         res.end(text);

@@ -1,8 +1,9 @@
 // A real OTLP/HTTP logs receiver for tests: decodes what the SDK sends (protobuf or JSON) and can fail or hold on request.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { createLogsDecoder, type OtlpEncoding, type ReceivedLogRecord } from './otlp-decode.js';
+import { buffer } from 'node:stream/consumers';
 
 export type { ReceivedLogRecord } from './otlp-decode.js';
 
@@ -42,15 +43,6 @@ export interface OtlpReceiver {
 
 const LOGS_PATH = '/v1/logs';
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 function encodingOf(contentType: string): OtlpEncoding | undefined {
   const mime = contentType.split(';')[0]?.trim().toLowerCase();
   if (mime === 'application/x-protobuf') return 'protobuf';
@@ -80,7 +72,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
 
   const server = createServer((req, res) => {
     void (async () => {
-      const raw = await readBody(req);
+      const raw = await buffer(req);
       const contentType = req.headers['content-type'] ?? '';
       const contentEncoding = req.headers['content-encoding'] ?? '';
       const encoding = encodingOf(contentType);
