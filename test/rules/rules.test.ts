@@ -168,10 +168,17 @@ describe('metrics the rules use', () => {
     }
   });
 
+  // Rules allowed to read a counter raw, and why.
+  const RAW_COUNTERS: Readonly<Record<string, string>> = {
+    // The series appears at 1 in the process that reset, so increase() never sees its first step.
+    EdgeExporterStateReset: 'edge_exporter_state_resets_total',
+  };
+
   it('uses counters only inside rate() or increase()', () => {
     for (const rule of rules) {
       for (const m of rule.expr.matchAll(/(?<![\w:])edge_[a-z0-9_]+_total(?![\w:])/g)) {
         expect(metrics.get(m[0])?.type).toBe('counter');
+        if ('alert' in rule && RAW_COUNTERS[rule.alert] === m[0]) continue;
         expect(rule.expr.slice(0, m.index), `${m[0]} used raw in ${'alert' in rule ? rule.alert : rule.record}`).toMatch(/\b(rate|increase)\($/);
       }
     }
