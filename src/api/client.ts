@@ -122,8 +122,8 @@ export class EdgeClient {
       minTimeout: minDelayMs,
       maxTimeout: maxDelayMs,
       randomize: true,
+      // Not unref'd: a wait between attempts is work in progress (`call` must not exit in it); an abort clears it.
       signal: options.signal,
-      unref: true,
       shouldRetry: ({ error }) => error instanceof ApiError && error.retryable,
       onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
         if (retriesLeft > 0 && error instanceof ApiError && error.retryable) {

@@ -84,9 +84,6 @@ if (isEntry) {
   };
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
-  // Retry backoff timers are unref'd; without a ref'd handle `call` would exit (code 13) in the middle of a retry.
-  const keepAlive = setInterval(() => undefined, 1 << 30);
   const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, secrets }, controller.signal);
-  clearInterval(keepAlive);
   process.exitCode = code;
 }
