@@ -29,7 +29,7 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
     apiUrl = up.api_url;
   } else {
     const sim = config.simulator;
-    simulator = createSimulator({ seed: sim.seed, domains: sim.domains, tokens: [{ token: sim.token, permissions: '*' }] });
+    simulator = createSimulator({ seed: sim.seed, domains: sim.domains, tokens: [{ token: sim.token, permissions: '*' }], readings: sim.readings });
     // simulator.listen was validated as HOST:PORT when the config loaded.
     const { host, port } = parseHostPort(sim.listen) ?? { host: '127.0.0.1', port: 0 };
     ({ url: apiUrl } = await simulator.listen(host, port));

@@ -5,17 +5,22 @@
 //   POST   /__admin/faults  replace the rules: a rule, an array of rules, or {rules: [...]}
 //   DELETE /__admin/faults  clear every rule
 //   POST   /__admin/clock   {set?: epoch ms | 'yyyy-MM-dd HH:mm:ss', advance?: ms, speed?: n} (applied in that order)
-//   POST   /__admin/reset   rebuild the world, clear faults, counts and rate-limit windows (the clock is kept)
+//   POST   /__admin/reset   rebuild the world, clear faults, counts and rate-limit windows (the clock and readings are kept)
+//   GET    /__admin/readings  the current readings (every key; null where the default is "none")
+//   POST   /__admin/readings  merge {key: value}; null puts a key back to its default
+//   DELETE /__admin/readings  every reading back to its default
 // Answers use the platform envelope: {code: 200, msg: 'ok', data}.
 import type { PlatformClock } from '../api/time.js';
 import type { SimClock } from './clock.js';
 import { FaultSpecError, type FaultRule, type Faults } from './faults.js';
+import { checkReadings, readingsJson, type ReadingsState } from './readings.js';
 import type { Incoming, Reply } from './server.js';
 
 export interface AdminTarget {
   readonly clock: SimClock;
   readonly faults: Faults;
   readonly tz: PlatformClock;
+  readonly readings: ReadingsState;
   state(): Record<string, unknown>;
   reset(): void;
 }
@@ -55,6 +60,12 @@ function route(target: AdminTarget, { method, path, bodyText }: Incoming): Reply
     case 'POST /__admin/reset':
       target.reset();
       return done(target.state());
+    case 'GET /__admin/readings':
+      return done(readingsJson(target.readings.get()));
+    case 'POST /__admin/readings':
+      return done(readingsJson(target.readings.merge(checkReadings(parse(bodyText)))));
+    case 'DELETE /__admin/readings':
+      return done(readingsJson(target.readings.reset()));
     default:
       return bad(404, `unknown admin endpoint ${key}`);
   }

@@ -11,6 +11,8 @@ export type { SimToken } from './router.js';
 export type { FaultRule, Faults } from './faults.js';
 export type { SimClock, ClockMode } from './clock.js';
 export type { Truth } from './truth.js';
+export type { Readings, ReadingsPatch, BandwidthUnit, PathForm, LateRevision, ReadingsState } from './readings.js';
+export { DEFAULT_READINGS, READING_KEYS, ReadingError } from './readings.js';
 export type { World, Domain, L7Package, L4Package, L4Rule, Certificate, CacheRecord } from './world.js';
 export type { WafEvent, WafRecord } from './waf.js';
 export { INTERVALS, STAT_METRICS, type Interval, type Sample, type StatMetric } from './stats.js';
@@ -25,7 +27,8 @@ export function createSimulator(opts: SimulatorOptions = {}): Simulator {
       const users = (): Record<string, unknown> => ({
         users: book.users().map((u) => ({ uid: u.uid, platformId: u.platformId, nickName: u.nickName })),
       });
-      return { handlers: orderHandlers(book, o.tz), state: users };
+      // Orders read request times with the request clock (paramsZone) and write them in the platform zone.
+      return { handlers: orderHandlers(book, o.requestTz), state: users };
     },
   ]);
 }

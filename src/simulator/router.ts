@@ -3,11 +3,14 @@
 // (400), handler. Statuses the document does not show are chosen here:
 // 405 for a wrong method, 429 {code:429,msg} over the rate limit, 400 for a
 // body that is not JSON, 501 for an operation without a handler.
+// The clockOffsetMs reading shifts the `now` handlers answer at; the rate
+// limit keeps the simulator's own clock (its window is documented on it).
 import type { OperationName, OperationSpec } from '../api/operations.js';
 import type { SimClock } from './clock.js';
 import type { FaultEffect, Faults } from './faults.js';
 import { mangleBody, payloadKey } from './mangle.js';
 import type { RateLimiter } from './ratelimit.js';
+import type { PathForm, Readings } from './readings.js';
 import { compileRoutes, matchRoute } from './routes.js';
 import type { App, Incoming, Plan, Reply } from './server.js';
 import type { HandlerTable, SimResponse } from './types.js';
@@ -28,6 +31,8 @@ export interface RouterDeps {
   readonly handlers: () => HandlerTable;
   /** Requests under /__admin/ go here. */
   readonly admin: (incoming: Incoming) => Reply;
+  /** Read per request: the readings change at run time. */
+  readonly readings: () => Readings;
 }
 
 export const MSG_UNAUTHORIZED = '认证失败，无法访问系统资源';
@@ -38,10 +43,12 @@ const envelope = (status: number, msg: string): Reply => ({ status, body: { code
 const now = (reply: Reply): Plan => ({ delayMs: 0, hang: false, respond: () => reply });
 
 export function createRouter(deps: RouterDeps): App {
-  const routes = compileRoutes();
+  const routes: Readonly<Record<PathForm, ReturnType<typeof compileRoutes>>> = {
+    both: compileRoutes('both'), prefixed: compileRoutes('prefixed'), bare: compileRoutes('bare'),
+  };
   return (incoming) => {
     if (incoming.path.startsWith('/__admin/')) return now(deps.admin(incoming));
-    const match = matchRoute(routes, incoming.method, incoming.path);
+    const match = matchRoute(routes[deps.readings().pathForm], incoming.method, incoming.path);
     if (match.kind === 'none') return now(envelope(404, `Not Found: ${incoming.path}`));
     if (match.kind === 'badPath') return now(envelope(400, 'malformed path parameter'));
     if (match.kind === 'wrongMethod') {
@@ -53,7 +60,8 @@ export function createRouter(deps: RouterDeps): App {
     return {
       delayMs: effect.latencyMs,
       hang: effect.hang,
-      respond: () => shape(serve(deps, spec, pathParams, incoming, effect), effect, deps.clock.now()),
+      // Future points lie after both clocks, so neither reading of "now" can count one.
+      respond: () => shape(serve(deps, spec, pathParams, incoming, effect), effect, Math.max(deps.clock.now(), upstreamNow(deps))),
     };
   };
 }
@@ -70,8 +78,12 @@ function serve(deps: RouterDeps, spec: OperationSpec, pathParams: Record<string,
   if (body instanceof Error) return envelope(400, `请求体不是合法的 JSON: ${body.message}`);
   const handler = deps.handlers()[spec.name];
   if (!handler) return envelope(501, `simulator has no handler for ${spec.name}`);
-  const res: SimResponse = handler({ operation: spec.name, body, pathParams, token, now: at });
+  const res: SimResponse = handler({ operation: spec.name, body, pathParams, token, now: at - deps.readings().clockOffsetMs });
   return { status: res.status, body: res.body };
+}
+
+function upstreamNow(deps: RouterDeps): number {
+  return deps.clock.now() - deps.readings().clockOffsetMs;
 }
 
 /**

@@ -1,8 +1,11 @@
 // Path matching for the operations table. Both the default `path` and the
 // document's own spelling (`documentedPath`) are served, so a client whose
 // path was overridden in config reaches the same operation. One port serves
-// both hosts (api and login): the Host header is not consulted.
+// both hosts (api and login): the Host header is not consulted. The pathForm
+// reading narrows the operations documented without /prod-api (9-13) to one
+// spelling, so a client that picked the other one gets a 404.
 import { OPERATIONS, type OperationSpec } from '../api/operations.js';
+import type { PathForm } from './readings.js';
 
 interface Route {
   readonly spec: OperationSpec;
@@ -16,10 +19,18 @@ export type RouteMatch =
   | { readonly kind: 'badPath' }
   | { readonly kind: 'none' };
 
-export function compileRoutes(): Route[] {
-  return Object.values(OPERATIONS).flatMap((spec) =>
-    [spec.path, spec.documentedPath].filter((p): p is string => p !== undefined).map((template) => compile(spec, template)));
+export function compileRoutes(form: PathForm = 'both'): Route[] {
+  return Object.values(OPERATIONS).flatMap((spec) => templates(spec, form).map((template) => compile(spec, template)));
 }
+
+function templates(spec: OperationSpec, form: PathForm): string[] {
+  const bare = spec.documentedPath !== undefined && !spec.documentedPath.startsWith(PREFIX) ? spec.documentedPath : undefined;
+  if (bare !== undefined && form === 'prefixed') return [spec.path];
+  if (bare !== undefined && form === 'bare') return [bare];
+  return [spec.path, spec.documentedPath].filter((p): p is string => p !== undefined);
+}
+
+const PREFIX = '/prod-api';
 
 function compile(spec: OperationSpec, template: string): Route {
   const params: string[] = [];

@@ -10,6 +10,8 @@ import type { SimContext } from './context.js';
 import { Faults, type FaultRule } from './faults.js';
 import { platformHandlers } from './handlers/index.js';
 import { RateLimiter } from './ratelimit.js';
+import { readingsJson, ReadingsState, type Readings } from './readings.js';
+import { requestClock } from './request-clock.js';
 import { createRouter, type SimToken } from './router.js';
 import { SimServer } from './server.js';
 import { Stats } from './stats.js';
@@ -35,6 +37,8 @@ export interface SimulatorOptions {
   faults?: readonly FaultRule[];
   /** Largest WAF log ingest lag: each event becomes visible 0..this many ms after it happened (default 90000). */
   wafIngestLagMs?: number;
+  /** How the upstream answers where the document is silent (default: every reading off). Kept across reset(). */
+  readings?: Partial<Readings>;
 }
 
 export interface Simulator {
@@ -48,9 +52,11 @@ export interface Simulator {
   readonly truth: Truth;
   readonly faults: Faults;
   readonly tz: PlatformClock;
+  /** The readings: change them with merge/reset (or /__admin/readings); reset() keeps them. */
+  readonly readings: ReadingsState;
   /** Requests routed to each operation since start or reset, whatever their outcome. */
   requestCounts(): Partial<Record<OperationName, number>>;
-  /** Rebuilds the world and extra handlers, clears faults, counts and rate-limit windows; keeps the clock. */
+  /** Rebuilds the world and extra handlers, clears faults, counts and rate-limit windows; keeps the clock and readings. */
   reset(): void;
 }
 
@@ -58,6 +64,8 @@ export interface HandlerFactoryOptions {
   seed: number;
   now: number;
   tz: PlatformClock;
+  /** What request `yyyy-MM-dd HH:mm:ss` fields are read with (the paramsZone reading). */
+  requestTz: PlatformClock;
 }
 
 /** Extra handlers, and what they add to /__admin/state (e.g. the order book's users). */
@@ -80,21 +88,27 @@ export function buildSimulator(options: SimulatorOptions = {}, extra: readonly H
     ...(start !== undefined ? { start: typeof start === 'string' ? tz.parseDateTime(start) : start } : {}),
   });
   const builtAt = clock.now();
+  const readings = new ReadingsState(options.readings);
+  const readingsNow = (): Readings => readings.get();
+  const requestTz = requestClock(tz, readingsNow);
   const faults = new Faults(seed, options.faults ?? []);
   const limiter = new RateLimiter();
   const counts = new Map<OperationName, number>();
   const build = (): { ctx: SimContext; handlers: HandlerTable; extraState: Array<() => Record<string, unknown>> } => {
     const world = createWorld({ seed, domains: options.domains ?? 20, now: builtAt, tz });
-    const stats = new Stats({ seed, domains: world.domains, tz, ...(options.revisionDelayMs !== undefined ? { revisionDelayMs: options.revisionDelayMs } : {}) });
+    const stats = new Stats({
+      seed, domains: world.domains, tz, lateRevision: () => readingsNow().lateRevision,
+      ...(options.revisionDelayMs !== undefined ? { revisionDelayMs: options.revisionDelayMs } : {}),
+    });
     const waf = new WafLog({
       seed, domains: world.domains, offsetMinutes: tz.offsetMinutes,
       ...(options.wafIngestLagMs !== undefined ? { maxIngestLagMs: options.wafIngestLagMs } : {}),
     });
-    const ctx: SimContext = { world, stats, waf, tz };
+    const ctx: SimContext = { world, stats, waf, tz, requestTz, readings: readingsNow };
     const handlers: HandlerTable = platformHandlers(ctx);
     const extraState: Array<() => Record<string, unknown>> = [];
     for (const factory of extra) {
-      const set = factory({ seed, now: builtAt, tz });
+      const set = factory({ seed, now: builtAt, tz, requestTz });
       Object.assign(handlers, set.handlers);
       if (set.state) extraState.push(set.state);
     }
@@ -111,13 +125,15 @@ export function buildSimulator(options: SimulatorOptions = {}, extra: readonly H
   const state = (): Record<string, unknown> => ({
     seed, domains: current.ctx.world.domains.length, clock: clock.state(), time: tz.formatDateTime(clock.now()),
     revisionDelayMs: current.ctx.stats.revisionDelayMs, faults: faults.list(), requestCounts: requestCounts(),
+    readings: readingsJson(readings.get()),
     ...Object.assign({}, ...current.extraState.map((f) => f())),
   });
   const server = new SimServer(createRouter({
     clock, faults, limiter, counts,
     tokens: options.tokens ?? [{ token: DEFAULT_TOKEN, permissions: '*' }],
     handlers: () => current.handlers,
-    admin: adminHandler({ clock, faults, tz, state, reset }),
+    readings: readingsNow,
+    admin: adminHandler({ clock, faults, tz, readings, state, reset }),
   }));
   return {
     listen: async (host = '127.0.0.1', port = 0) => ({ url: (await server.listen(host, port)).url }),
@@ -129,6 +145,7 @@ export function buildSimulator(options: SimulatorOptions = {}, extra: readonly H
     truth: createTruth(() => current.ctx),
     faults,
     tz,
+    readings,
     requestCounts,
     reset,
   };

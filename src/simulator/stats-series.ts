@@ -9,6 +9,7 @@
 // Multi-domain values are the sum of each domain's reported value, so per-domain
 // answers always add up to the all-domain answer, also while buckets are still
 // being revised.
+import type { BandwidthUnit } from './readings.js';
 import { addInto, INTERVAL_MS, zeroSample, type Interval, type Sample, type Stats } from './stats.js';
 
 /** Refuse ranges that would make one answer enormous (the document gives no limit). */
@@ -69,9 +70,15 @@ export function totalOf(points: readonly SeriesPoint[]): Sample {
  * Bandwidth of a bucket in bits per second: bytes × 8 / bucket length in
  * seconds, rounded down to an integer. The document does not define it; an
  * average rate over the bucket is what a traffic chart of that granularity shows.
+ * The bandwidthUnit reading bytes_per_second drops the × 8.
  */
-export function bandwidth(bytes: number, interval: Interval): number {
-  return Math.floor((bytes * 8) / (INTERVAL_MS[interval] / 1000));
+export function bandwidth(bytes: number, interval: Interval, unit: BandwidthUnit = 'bits_per_second'): number {
+  return Math.floor((unit === 'bits_per_second' ? bytes * 8 : bytes) / (INTERVAL_MS[interval] / 1000));
+}
+
+/** A total as the totalsSkew reading reports it: floor(total × factor); exactly the total at 1. */
+export function skewed(total: number, factor: number): number {
+  return factor === 1 ? total : Math.floor(total * factor);
 }
 
 /** Nearest-rank 95th percentile: sort ascending, take index ceil(0.95 × n) − 1 (0 for no values). */

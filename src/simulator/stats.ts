@@ -4,6 +4,7 @@
 // the API serves. Coarser buckets are sums of their minutes. A bucket near "now"
 // is reported only partially and revised upward until it settles (late data).
 import type { PlatformClock } from '../api/time.js';
+import type { LateRevision } from './readings.js';
 import { hash32, Rng, unit } from './rng.js';
 
 export const INTERVALS = ['1m', '5m', '1h', '1d'] as const;
@@ -63,6 +64,8 @@ export interface StatsOptions {
   tz: PlatformClock;
   /** How long after a bucket ends its value keeps being revised (default 3 minutes). */
   revisionDelayMs?: number;
+  /** The lateRevision reading, read at every call (default: none). */
+  lateRevision?: () => LateRevision | undefined;
 }
 
 interface Profile {
@@ -83,9 +86,11 @@ export class Stats {
   readonly tz: PlatformClock;
   private readonly profiles = new Map<string, Profile>();
   private readonly hourMemo = new Map<string, Sample>();
+  private readonly lateRevision: () => LateRevision | undefined;
 
   constructor(options: StatsOptions) {
     this.tz = options.tz;
+    this.lateRevision = options.lateRevision ?? (() => undefined);
     this.revisionDelayMs = options.revisionDelayMs ?? 180_000;
     if (!(this.revisionDelayMs >= 0)) throw new RangeError('revisionDelayMs must be >= 0');
     for (const d of options.domains) this.profiles.set(d.domainName, profile(options.seed, d));
@@ -136,14 +141,28 @@ export class Stats {
   }
 
   /**
+   * The value the bucket finally settles at under the lateRevision reading:
+   * floor(value × factor) per counter with it, the settled value without.
+   */
+  settled(domain: string, interval: Interval, start: number): Sample {
+    const final = this.bucket(domain, interval, start);
+    const late = this.lateRevision();
+    return late ? revised(final, late.factor) : final;
+  }
+
+  /**
    * What the API reports for a bucket at `now`: absent before the bucket
    * starts; value × (now − start)/(end + delay − start), rounded down per
-   * counter, until end + delay; the settled value from then on.
+   * counter, until end + delay; the settled value from then on. With the
+   * lateRevision reading, from afterMs past the end on: floor(settled × factor).
    */
   reported(domain: string, interval: Interval, start: number, now: number): Sample | undefined {
     if (start > now) return undefined;
     const final = this.bucket(domain, interval, start);
-    const settleAt = start + INTERVAL_MS[interval] + this.revisionDelayMs;
+    const end = start + INTERVAL_MS[interval];
+    const late = this.lateRevision();
+    if (late && now - end >= late.afterMs) return revised(final, late.factor);
+    const settleAt = end + this.revisionDelayMs;
     if (now >= settleAt) return final;
     const f = (now - start) / (settleAt - start);
     const out = zeroSample();
@@ -161,6 +180,12 @@ export class Stats {
     this.hourMemo.set(key, total);
     return total;
   }
+}
+
+function revised(final: Readonly<Sample>, factor: number): Sample {
+  const out = zeroSample();
+  for (const m of STAT_METRICS) out[m] = Math.floor(final[m] * factor);
+  return out;
 }
 
 function profile(seed: number, d: StatsDomain): Profile {

@@ -108,19 +108,34 @@ export function trendStep(rangeMs: number): number {
 /**
  * Counts matching records into logTread buckets. points() lists every bucket
  * from the aligned begin while start < end and start <= now (1 day buckets
- * start at platform midnight), zeros included, so the counts add up to the
- * number of matching records.
+ * start at platform midnight), zeros included. By default a bucket counts the
+ * records of the range only, so the counts add up to the number of matching
+ * records. With a fixed size (the logTreadBucketMs reading) every listed
+ * bucket is counted whole, records before begin or after end included:
+ * span() says which records to add.
  */
 export class TrendCounter {
   private readonly step: number;
+  private readonly whole: boolean;
   private readonly counts = new Map<number, number>();
 
   constructor(
     private readonly begin: number,
     private readonly end: number,
     private readonly tz: PlatformClock,
+    fixedStep?: number,
   ) {
-    this.step = trendStep(end - begin);
+    this.step = fixedStep ?? trendStep(end - begin);
+    this.whole = fixedStep !== undefined;
+  }
+
+  /** The times whose records the points count: [from, to). */
+  span(now: number): { from: number; to: number } {
+    if (!this.whole) return { from: this.begin, to: this.end };
+    const starts = this.starts(now);
+    const first = starts[0];
+    const last = starts.at(-1);
+    return first === undefined || last === undefined ? { from: this.begin, to: this.begin } : { from: first, to: last + this.step };
   }
 
   add(time: number): void {
@@ -129,8 +144,19 @@ export class TrendCounter {
   }
 
   points(now: number): Array<[number, number]> {
-    const out: Array<[number, number]> = [];
-    for (let s = this.align(this.begin); s < this.end && s <= now; s += this.step) out.push([s, this.counts.get(s) ?? 0]);
+    return this.starts(now).map((s) => [s, this.counts.get(s) ?? 0]);
+  }
+
+  /** Sum of the points' counts. */
+  total(): number {
+    let sum = 0;
+    for (const n of this.counts.values()) sum += n;
+    return sum;
+  }
+
+  private starts(now: number): number[] {
+    const out: number[] = [];
+    for (let s = this.align(this.begin); s < this.end && s <= now; s += this.step) out.push(s);
     return out;
   }
 

@@ -193,8 +193,13 @@ function compare(a: string, b: string): number {
 
 /** ISO 8601 with milliseconds and the platform offset, e.g. 2026-03-01T12:34:56.789+08:00. */
 export function isoWithOffset(ms: number, offsetMinutes: number): string {
-  const local = new Date(ms + offsetMinutes * MINUTE_MS).toISOString().slice(0, 23);
+  const local = naiveIso(ms, offsetMinutes);
   const sign = offsetMinutes < 0 ? '-' : '+';
   const abs = Math.abs(offsetMinutes);
   return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** The platform wall-clock time without an offset, e.g. 2026-03-01T12:34:56.789 (the naiveTimestamps reading). */
+export function naiveIso(ms: number, offsetMinutes: number): string {
+  return new Date(ms + offsetMinutes * MINUTE_MS).toISOString().slice(0, 23);
 }

@@ -1,6 +1,91 @@
 // `simulator:` — the bundled stand-in for the platform, for demos and tests.
 import { z } from 'zod';
-import { integer, listenAddress } from '../fields.js';
+import { DURATION_HINT, duration, parseDuration } from '../duration.js';
+import { integer, listenAddress, utcOffset } from '../fields.js';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** A duration that may be negative ('-10m', or a negative integer of ms). */
+function signedDuration() {
+  return z
+    .union([z.string(), z.number()], { error: DURATION_HINT })
+    .transform((value, ctx) => {
+      const negative = typeof value === 'string' && value.trim().startsWith('-');
+      const ms = typeof value === 'number' ? value : parseDuration(negative ? value.trim().slice(1) : value);
+      if (ms === undefined || !Number.isSafeInteger(ms)) {
+        ctx.addIssue({ code: 'custom', message: `${DURATION_HINT}, optionally with a leading -` });
+        return z.NEVER;
+      }
+      return negative ? -ms : ms;
+    })
+    .meta({ 'x-type': 'duration' });
+}
+
+/**
+ * The simulator's readings (docs/upstream-notes.md, "Alternative readings the
+ * simulator can play"): snake_case here as everywhere in the file, mapped to
+ * the simulator's reading keys. Every one is off by default.
+ */
+const readingsSchema = z
+  .strictObject({
+    log_tread_bucket: duration({ min: MINUTE_MS })
+      .refine((ms) => ms % MINUTE_MS === 0 && ms <= DAY_MS, { error: 'expected whole minutes, at most 1d' })
+      .optional()
+      .describe(
+        'WAF logTread buckets always this size (whole minutes up to 1d; 1d starts at platform midnight), each reported whole ' +
+          'even where it reaches outside the range (default: none, the size follows the range).',
+      ),
+    naive_timestamps: z
+      .boolean()
+      .default(false)
+      .describe('WAF record timeStamps without a zone offset, in platform wall-clock time (default false: with +08:00).'),
+    bandwidth_unit: z
+      .enum(['bits_per_second', 'bytes_per_second'])
+      .default('bits_per_second')
+      .describe('Unit of every bandwidth value the statistics operations answer (default bits_per_second).'),
+    totals_skew: z
+      .number()
+      .positive()
+      .default(1)
+      .describe('Totals that should equal the sum of their points (usage/access totalMap, logTread count) are reported × this, rounded down (default 1: exact).'),
+    late_revision: z
+      .strictObject({
+        after: duration({ min: 0 }).describe('Age past a bucket\'s end from which it is reported revised.'),
+        factor: z.number().positive().describe('The revised value is floor(settled value × factor); above 1 revises upward.'),
+      })
+      .optional()
+      .describe('A statistics bucket is revised once more, `after` past its end (default: none).'),
+    ignore_ranges: z
+      .boolean()
+      .default(false)
+      .describe('Range parameters are ignored: the WAF log query answers the last hour, statistics the 60 buckets up to now (default false).'),
+    clock_offset: signedDuration()
+      .prefault('0ms')
+      .describe("How far the upstream's clock runs behind the simulator's; negative runs ahead, e.g. -10m (default 0ms)."),
+    params_zone: utcOffset()
+      .optional()
+      .describe('UTC offset request times (beginTime, endTime, ...) are read in; responses stay in the platform zone (default: the platform zone).'),
+    record_time_lag: duration({ min: 0 })
+      .prefault('0ms')
+      .describe('WAF record timeStamps run this far behind the time that selects them (default 0ms).'),
+    path_form: z
+      .enum(['both', 'prefixed', 'bare'])
+      .default('both')
+      .describe('Spellings served for operations 9-13: both, only /prod-api/cdn/..., or only /cdn/... (default both).'),
+  })
+  .transform((r) => ({
+    logTreadBucketMs: r.log_tread_bucket,
+    naiveTimestamps: r.naive_timestamps,
+    bandwidthUnit: r.bandwidth_unit,
+    totalsSkew: r.totals_skew,
+    lateRevision: r.late_revision === undefined ? undefined : { afterMs: r.late_revision.after, factor: r.late_revision.factor },
+    ignoreRanges: r.ignore_ranges,
+    clockOffsetMs: r.clock_offset,
+    paramsZone: r.params_zone,
+    recordTimeLagMs: r.record_time_lag,
+    pathForm: r.path_form,
+  }));
 
 export const simulatorSchema = z.strictObject({
   enabled: z
@@ -13,4 +98,7 @@ export const simulatorSchema = z.strictObject({
   seed: integer().default(1).describe('Seed of the simulated account, so runs are reproducible (default 1).'),
   domains: integer().min(1).max(100_000).default(20).describe('Number of simulated domains, 1 to 100000 (default 20).'),
   token: z.string().min(1).default('sim-token').describe('Token the simulator accepts (default sim-token).'),
+  readings: readingsSchema
+    .optional()
+    .describe('How the simulator answers where the vendor document is silent; each switches to another plausible answer (default: all off).'),
 });

@@ -4,12 +4,13 @@
 // sorted descending and paged by pageNum/pageSize; `total` counts the entries.
 import { ok, type HandlerTable, type SimRequest } from '../types.js';
 import type { SimContext } from '../context.js';
+import type { Readings } from '../readings.js';
 import type { Interval, Sample } from '../stats.js';
 import {
-  bandwidth, domainTotals, meanRequestTime, peak, percentile95, querySeries, totalOf, type SeriesPoint,
+  bandwidth, domainTotals, meanRequestTime, peak, percentile95, querySeries, skewed, totalOf, type SeriesPoint,
 } from '../stats-series.js';
-import { guard, interval, metricNames, obj, oneOf, paging, reqArr, reqStr, strings, timeRange, type Obj } from './common.js';
-import { checkOtherFilter, domainsOf, nonEmptyActions, pointsOf, ranked } from './stat-common.js';
+import { guard, interval, metricNames, obj, oneOf, paging, reqArr, reqStr, strings, type Obj } from './common.js';
+import { checkOtherFilter, domainsOf, nonEmptyActions, pointsOf, ranked, statRange } from './stat-common.js';
 
 export const ACCESS_V2_METRICS = [
   'trafficTrend', 'trafficRank', 'bandwidthTrend', 'requestTrend', 'requestRank', 'statusCodeTrend', 'statusCodeRank', 'requestTimeTrend',
@@ -37,15 +38,27 @@ interface Query {
   readonly end: number;
   readonly now: number;
   readonly series: SeriesPoint[];
+  readonly readings: Readings;
 }
 
 function query(ctx: SimContext, req: SimRequest): Query {
   const b = obj(req.body);
   const iv = interval(b);
   const domains = domainsOf(ctx, strings(reqArr(b, 'domains'), 'domains'));
-  const { begin, end } = timeRange(b, ctx.tz);
+  const { begin, end } = statRange(ctx, b, iv, req.now);
   checkOtherFilter(b);
-  return { ctx, b, iv, domains, begin, end, now: req.now, series: querySeries(ctx.stats, domains, iv, begin, end, req.now) };
+  return {
+    ctx, b, iv, domains, begin, end, now: req.now, series: querySeries(ctx.stats, domains, iv, begin, end, req.now), readings: ctx.readings(),
+  };
+}
+
+function bw(q: Query, bytes: number): number {
+  return bandwidth(bytes, q.iv, q.readings.bandwidthUnit);
+}
+
+/** A totalMap value, as the totalsSkew reading reports it. */
+function sum(q: Query, total: number): number {
+  return skewed(total, q.readings.totalsSkew);
 }
 
 function totals(q: Query): Map<string, Sample> {
@@ -71,23 +84,23 @@ function accessV2(ctx: SimContext, req: SimRequest) {
         return {
           metricName,
           objectArrayListMap: byKey((k) => pointsOf(q.series, (s) => bytesOf(s, k))),
-          totalMap: byKey((k) => bytesOf(total, k)),
+          totalMap: byKey((k) => sum(q, bytesOf(total, k))),
         };
       case 'bandwidthTrend': {
-        const bw = (k: ByteKey) => q.series.map((p) => bandwidth(bytesOf(p.sample, k), q.iv));
+        const values = (k: ByteKey) => q.series.map((p) => bw(q, bytesOf(p.sample, k)));
         return {
           metricName,
-          objectArrayListMap: byKey((k) => pointsOf(q.series, (s) => bandwidth(bytesOf(s, k), q.iv))),
-          maxMap: { ...byKey((k) => peak(bw(k))), ...Object.fromEntries(BYTE_KEYS.map((k) => [`${k}95Peak`, percentile95(bw(k))])) },
+          objectArrayListMap: byKey((k) => pointsOf(q.series, (s) => bw(q, bytesOf(s, k)))),
+          maxMap: { ...byKey((k) => peak(values(k))), ...Object.fromEntries(BYTE_KEYS.map((k) => [`${k}95Peak`, percentile95(values(k))])) },
         };
       }
       case 'requestTrend':
-        return { metricName, objectArrayListMap: { requestCounter: pointsOf(q.series, (s) => s.requests) }, totalMap: { requestCounter: total.requests } };
+        return { metricName, objectArrayListMap: { requestCounter: pointsOf(q.series, (s) => s.requests) }, totalMap: { requestCounter: sum(q, total.requests) } };
       case 'statusCodeTrend':
         return {
           metricName,
           objectArrayListMap: Object.fromEntries(CLASSES.map((c) => [`list${c}`, pointsOf(q.series, (s) => s[`status${c}`])])),
-          totalMap: Object.fromEntries(CLASSES.map((c) => [c, total[`status${c}`]])),
+          totalMap: Object.fromEntries(CLASSES.map((c) => [c, sum(q, total[`status${c}`])])),
         };
       case 'requestTimeTrend':
         return { metricName, objectArrayListMap: { requestTime: pointsOf(q.series, meanRequestTime) } };
@@ -120,7 +133,7 @@ function access(ctx: SimContext, req: SimRequest) {
       case 'trafficTrend':
         return { metricName, data: { trend: pointsOf(q.series, traffic) } };
       case 'bandwidthTrend':
-        return { metricName, data: { trend: pointsOf(q.series, (s) => bandwidth(traffic(s), q.iv)) } };
+        return { metricName, data: { trend: pointsOf(q.series, (s) => bw(q, traffic(s))) } };
       case 'requestTrend':
         return { metricName, data: { trend: pointsOf(q.series, (s) => s.requests) } };
       case 'totalTraffic':
@@ -139,5 +152,5 @@ function access(ctx: SimContext, req: SimRequest) {
 }
 
 function domainPeak(q: Query, domain: string, traffic: (s: Sample) => number): number {
-  return peak(querySeries(q.ctx.stats, [domain], q.iv, q.begin, q.end, q.now).map((p) => bandwidth(traffic(p.sample), q.iv)));
+  return peak(querySeries(q.ctx.stats, [domain], q.iv, q.begin, q.end, q.now).map((p) => bw(q, traffic(p.sample))));
 }

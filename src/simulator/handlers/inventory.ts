@@ -134,7 +134,7 @@ function cacheRecords(ctx: SimContext, req: SimRequest) {
   const b = obj(req.body);
   const type = Number(oneOf(reqStr(b, 'type'), CACHE_TYPES, 'type'));
   const page = paging(b, true);
-  const { begin, end } = timeRange(b, ctx.tz);
+  const { begin, end } = timeRange(b, ctx.requestTz);
   const search = optStr(b, 'search');
   // Both ends inclusive: ctime and the range are whole seconds.
   const rows = ctx.world.cacheRecords

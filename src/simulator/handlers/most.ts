@@ -17,9 +17,9 @@ import type { Sample } from '../stats.js';
 import { domainTotals, querySeries } from '../stats-series.js';
 import { addTo, ALL_STATUS_CODES, MOST_METRICS, split, splitStatus, termsFor, type MostMetric } from '../terms.js';
 import {
-  guard, interval, metricNames, obj, oneOf, optStr, optTimeRange, paging, reqArr, reqStr, type Paging,
+  guard, interval, metricNames, obj, oneOf, optStr, paging, reqArr, reqStr, type Paging,
 } from './common.js';
-import { checkOtherFilter, nonEmptyActions, pointsOf, ranked, requestDomains } from './stat-common.js';
+import { checkOtherFilter, nonEmptyActions, pointsOf, ranked, requestDomains, statRange } from './stat-common.js';
 
 const DIMENSIONS = ['requestCount', 'trafficSum'] as const;
 const TERMINALS = ['cdn', 'cnd', 'source'] as const;
@@ -43,7 +43,7 @@ function most(ctx: SimContext, req: SimRequest) {
   reqArr(b, 'otherFilter');
   checkOtherFilter(b);
   const names = metricNames(nonEmptyActions(b, true), MOST_METRICS);
-  const { begin, end } = optTimeRange(b, ctx.tz, req.now);
+  const { begin, end } = statRange(ctx, b, iv, req.now, true);
   const totals = domainTotals(ctx.stats, requestDomains(ctx, b), iv, begin, end, req.now);
   const valueOf = (s: Sample) => (dimension === 'requestCount' ? s.requests : terminal === 'source' ? s.upstreamBytesSent : s.bytesSent);
   const data = names.map((metricName) => {
@@ -72,7 +72,7 @@ function ccAttack(ctx: SimContext, req: SimRequest) {
   const raw = nonEmptyActions(b, false);
   // No action items: answer every CC metric, in the documented order.
   const names = raw.length === 0 ? [...CC_METRICS] : metricNames(raw, CC_METRICS);
-  const { begin, end } = optTimeRange(b, ctx.tz, req.now);
+  const { begin, end } = statRange(ctx, b, iv, req.now, true);
   const domains = requestDomains(ctx, b);
   const series = querySeries(ctx.stats, domains, iv, begin, end, req.now);
   const totals = domainTotals(ctx.stats, domains, iv, begin, end, req.now);

@@ -2,11 +2,28 @@
 // series as [ms, value] points, ranked name/value lists, and the request
 // fields every statistics operation reads the same way.
 import type { SimContext } from '../context.js';
-import type { Sample } from '../stats.js';
+import { INTERVAL_MS, type Interval, type Sample } from '../stats.js';
 import type { SeriesPoint } from '../stats-series.js';
-import { BadRequest, obj, optArr, optStr, pageOf, strings, type Obj, type Paging } from './common.js';
+import {
+  BadRequest, obj, optArr, optStr, optTimeRange, pageOf, strings, timeRange, type Obj, type Paging, type TimeRange,
+} from './common.js';
 
 export type Point = [number, number];
+
+/** Buckets the ignoreRanges reading answers whatever the request's range. */
+export const IGNORED_RANGE_BUCKETS = 60;
+
+/**
+ * The range a statistics request asks for (params are read and checked in any
+ * case). With the ignoreRanges reading, the 60 buckets of `iv` ending at the
+ * current one instead: `end` past now, because the series stop at now anyway.
+ */
+export function statRange(ctx: SimContext, b: Obj, iv: Interval, now: number, optional = false): TimeRange {
+  const asked = optional ? optTimeRange(b, ctx.requestTz, now) : timeRange(b, ctx.requestTz);
+  if (!ctx.readings().ignoreRanges) return asked;
+  const current = ctx.stats.alignDown(iv, now);
+  return { begin: current - (IGNORED_RANGE_BUCKETS - 1) * INTERVAL_MS[iv], end: now + 1 };
+}
 
 export function pointsOf(series: readonly SeriesPoint[], value: (s: Sample) => number): Point[] {
   return series.map((p) => [p.start, value(p.sample)]);

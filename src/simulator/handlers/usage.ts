@@ -5,10 +5,11 @@
 // empty objectArrayListMap.
 import { ok, type HandlerTable, type SimRequest } from '../types.js';
 import type { SimContext } from '../context.js';
+import type { Readings } from '../readings.js';
 import type { Interval } from '../stats.js';
-import { bandwidth, peak, querySeries, totalOf, type SeriesPoint } from '../stats-series.js';
-import { guard, interval, metricNames, obj, reqArr, strings, timeRange } from './common.js';
-import { nonEmptyActions, oidDomains, pointsOf } from './stat-common.js';
+import { bandwidth, peak, querySeries, skewed, totalOf, type SeriesPoint } from '../stats-series.js';
+import { guard, interval, metricNames, obj, reqArr, strings } from './common.js';
+import { nonEmptyActions, oidDomains, pointsOf, statRange } from './stat-common.js';
 
 export const USAGE_METRICS = ['trafficTrend', 'totalTraffic', 'bandwidthTrend', 'totalBandwidth'] as const;
 type UsageMetric = (typeof USAGE_METRICS)[number];
@@ -21,22 +22,26 @@ function usage(ctx: SimContext, req: SimRequest) {
   const b = obj(req.body);
   const iv = interval(b);
   const domains = oidDomains(ctx, strings(reqArr(b, 'oids'), 'oids'));
-  const { begin, end } = timeRange(b, ctx.tz);
+  const { begin, end } = statRange(ctx, b, iv, req.now);
   const names = metricNames(nonEmptyActions(b, true), USAGE_METRICS);
   const series = querySeries(ctx.stats, domains, iv, begin, end, req.now);
-  return ok({ data: names.map((name) => usageItem(name, series, iv)) });
+  const readings = ctx.readings();
+  return ok({ data: names.map((name) => usageItem(name, series, iv, readings)) });
 }
 
-function usageItem(metricName: UsageMetric, series: readonly SeriesPoint[], iv: Interval) {
+function usageItem(metricName: UsageMetric, series: readonly SeriesPoint[], iv: Interval, readings: Readings) {
   const total = totalOf(series);
+  // totalTraffic reuses this totalMap, so the totalsSkew reading skews it the same way.
+  const sum = (v: number) => skewed(v, readings.totalsSkew);
   const trafficTotals = {
-    inTotalTraffic: total.inBytes,
-    outTotalTraffic: total.bytesSent,
-    totalTraffic: total.inBytes + total.bytesSent,
+    inTotalTraffic: sum(total.inBytes),
+    outTotalTraffic: sum(total.bytesSent),
+    totalTraffic: sum(total.inBytes + total.bytesSent),
   };
-  const inBw = pointsOf(series, (s) => bandwidth(s.inBytes, iv));
-  const outBw = pointsOf(series, (s) => bandwidth(s.bytesSent, iv));
-  const totalBw = pointsOf(series, (s) => bandwidth(s.inBytes + s.bytesSent, iv));
+  const bw = (bytes: number) => bandwidth(bytes, iv, readings.bandwidthUnit);
+  const inBw = pointsOf(series, (s) => bw(s.inBytes));
+  const outBw = pointsOf(series, (s) => bw(s.bytesSent));
+  const totalBw = pointsOf(series, (s) => bw(s.inBytes + s.bytesSent));
   const bandwidthPeaks = {
     maxInBandwidth: peak(inBw.map((p) => p[1])),
     maxOutBandwidth: peak(outBw.map((p) => p[1])),

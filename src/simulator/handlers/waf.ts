@@ -6,13 +6,20 @@
 //            requestId ascending, paged by the item's pageNo/pageSize (1/10).
 //   logTread {metricName, objectArrayList: [[bucket ms, count]], count}.
 // The time range is [beginTime, endTime): a record at endTime belongs to the next window.
+// Readings: ignoreRanges answers the last hour whatever the params; with
+// logTreadBucketMs the trend's buckets are counted whole, so `data` is null
+// only when neither the range nor those buckets hold a match; totalsSkew
+// skews `count`; naiveTimestamps and recordTimeLagMs change how a record
+// shows its time (see shownRecord).
 import { fail, ok, type HandlerTable, type SimRequest, type SimResponse } from '../types.js';
 import type { SimContext } from '../context.js';
-import type { WafEvent } from '../waf.js';
+import type { Readings } from '../readings.js';
+import { skewed } from '../stats-series.js';
+import { isoWithOffset, naiveIso, type WafEvent, type WafRecord } from '../waf.js';
 import {
   MSG_BAD_METRIC, MSG_QUERY_FAILED, otherFilter, searchHeader, TrendCounter, WafQueryError, type EventPredicate,
 } from '../waf-query.js';
-import { BadRequest, isRecord, obj, optArr, optStr, pageOf, paging, strings, timeRange, type Obj } from './common.js';
+import { BadRequest, isRecord, obj, optArr, optStr, pageOf, paging, strings, timeRange, type Obj, type TimeRange } from './common.js';
 
 const METRICS = ['logs', 'logTread'] as const;
 type LogMetric = (typeof METRICS)[number];
@@ -39,31 +46,53 @@ function describeLog(ctx: SimContext, req: SimRequest): SimResponse {
 
 /** Refuse ranges that would make one query generate millions of events (the document gives no limit). */
 export const MAX_RANGE_MS = 31 * 86_400_000;
+/** The range the ignoreRanges reading answers. */
+export const IGNORED_RANGE_MS = 3_600_000;
 
 function answer(ctx: SimContext, req: SimRequest): SimResponse {
   const b = obj(req.body);
   const actions = readActions(b);
   const predicates = readFilters(b);
-  const { begin, end } = timeRange(b, ctx.tz);
+  const readings = ctx.readings();
+  const { begin, end } = logRange(ctx, b, req.now, readings);
   if (end - begin > MAX_RANGE_MS) throw new WafQueryError(MSG_QUERY_FAILED);
   optStr(b, 'cluster');
   const domains = strings(optArr(b, 'domains'), 'domains');
-  const trend = new TrendCounter(begin, end, ctx.tz);
+  const trend = new TrendCounter(begin, end, ctx.tz, readings.logTreadBucketMs);
+  const span = trend.span(req.now);
   const newest = new Newest(Math.max(0, ...actions.map((a) => (a.metricName === 'logs' ? a.pageNo * a.pageSize : 0))));
   let count = 0;
-  ctx.waf.forEach(begin, end, { domains, visibleAt: req.now }, (e) => {
+  ctx.waf.forEach(Math.min(begin, span.from), Math.max(end, span.to), { domains, visibleAt: req.now }, (e) => {
     if (!predicates.every((p) => p(e))) return;
+    if (e.time >= span.from && e.time < span.to) trend.add(e.time);
+    if (e.time < begin || e.time >= end) return;
     count += 1;
-    trend.add(e.time);
     newest.add(e);
   });
-  if (count === 0) return ok({ data: null });
+  if (count === 0 && trend.total() === 0) return ok({ data: null });
   const ordered = newest.list();
   return ok({
     data: actions.map((a) => (a.metricName === 'logs'
-      ? { metricName: a.metricName, list: pageOf(ordered, { pageNum: a.pageNo, pageSize: a.pageSize }).map((e) => e.record) }
-      : { metricName: a.metricName, objectArrayList: trend.points(req.now), count })),
+      ? { metricName: a.metricName, list: pageOf(ordered, { pageNum: a.pageNo, pageSize: a.pageSize }).map((e) => shownRecord(e, ctx, readings)) }
+      : { metricName: a.metricName, objectArrayList: trend.points(req.now), count: skewed(trend.total(), readings.totalsSkew) })),
   });
+}
+
+function logRange(ctx: SimContext, b: Obj, now: number, readings: Readings): TimeRange {
+  const asked = timeRange(b, ctx.requestTz);
+  return readings.ignoreRanges ? { begin: now - IGNORED_RANGE_MS, end: now } : asked;
+}
+
+/**
+ * The record as served. recordTimeLagMs: its timeStamp is that much earlier
+ * than the time that selected it (the order, by time, is the same either way);
+ * naiveTimestamps: the platform wall-clock time without an offset.
+ */
+function shownRecord(e: WafEvent, ctx: SimContext, readings: Readings): WafRecord {
+  if (!readings.naiveTimestamps && readings.recordTimeLagMs === 0) return e.record;
+  const shown = e.time - readings.recordTimeLagMs;
+  const offset = ctx.tz.offsetMinutes;
+  return { ...e.record, timeStamp: readings.naiveTimestamps ? naiveIso(shown, offset) : isoWithOffset(shown, offset) };
 }
 
 /** Keeps the `limit` newest events (timeStamp descending, then requestId ascending) without holding them all. */

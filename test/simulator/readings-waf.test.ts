@@ -1,0 +1,142 @@
+// Readings that change the WAF log query (operation 1), each compared with
+// the default answer or the ground truth; readings and clock are put back
+// before every test.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { WafRecord } from '../../src/simulator/index.js';
+import { DAY, HOUR, items, MIN, params, startSim, sumPoints, T0, type Harness, type Point } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startSim({ domains: 6 });
+});
+afterAll(() => h.close());
+beforeEach(() => {
+  h.sim.readings.reset();
+  h.sim.clock.set(T0);
+});
+
+const HOUR_RANGE = params(T0 - HOUR, T0);
+
+async function trend(p: unknown = HOUR_RANGE, extra: Record<string, unknown> = {}) {
+  const res = await h.call('describeLogV2', { action: [{ metricName: 'logTread' }], otherFilter: [], params: p, ...extra });
+  const [item] = items(res);
+  return { count: Number(item?.count), points: item?.objectArrayList as Point[] };
+}
+
+async function logs(p: unknown = HOUR_RANGE): Promise<WafRecord[]> {
+  const res = await h.call('describeLogV2', { action: [{ metricName: 'logs', pageSize: 10_000 }], otherFilter: [], params: p });
+  return (items(res)[0]?.list ?? []) as WafRecord[];
+}
+
+const visible = (from: number, to: number) => h.sim.truth.wafEvents(from, to, { visibleAt: h.sim.clock.now() });
+
+describe('reading logTreadBucketMs', () => {
+  it('lists whole hour buckets from before beginTime, each counting its whole hour', async () => {
+    h.sim.readings.merge({ logTreadBucketMs: HOUR });
+    const begin = T0 - 100 * MIN;
+    const end = T0 - 20 * MIN;
+    const { count, points } = await trend(params(begin, end));
+    expect(points.map((p) => p[0])).toEqual([T0 - 2 * HOUR, T0 - HOUR]);
+    points.forEach(([t, v]) => expect(v).toBe(visible(t, t + HOUR).length));
+    expect(points[0]?.[1]).toBeGreaterThan(visible(begin, T0 - HOUR).length);
+    expect(count).toBe(sumPoints(points));
+    expect(count).toBeGreaterThan(visible(begin, end).length);
+    // The logs keep to the range.
+    expect((await logs(params(begin, end))).length).toBe(visible(begin, end).length);
+  });
+
+  it('uses the size whatever the range: 5 minutes over an hour, and a platform day', async () => {
+    h.sim.readings.merge({ logTreadBucketMs: 5 * MIN });
+    const fine = await trend(params(T0 - HOUR - 2 * MIN, T0));
+    expect(fine.points).toHaveLength(13);
+    expect(fine.points[0]).toEqual([T0 - 65 * MIN, visible(T0 - 65 * MIN, T0 - 60 * MIN).length]);
+    h.sim.readings.merge({ logTreadBucketMs: DAY });
+    const day = await trend();
+    const midnight = T0 - 12 * HOUR;
+    expect(day.points).toEqual([[midnight, visible(midnight, midnight + DAY).length]]);
+    const deny = await trend(HOUR_RANGE, { searchHeader: { action: 'deny' } });
+    expect(deny.points).toEqual([[midnight, visible(midnight, T0).filter((e) => e.record.response.httpCode === 417).length]]);
+  });
+});
+
+describe('reading naiveTimestamps', () => {
+  it('drops the offset and keeps the platform wall-clock time', async () => {
+    const zoned = new Map((await logs()).map((r) => [r.requestId, r.timeStamp]));
+    h.sim.readings.merge({ naiveTimestamps: true });
+    const naive = await logs();
+    expect(naive.length).toBe(zoned.size);
+    expect(naive.length).toBeGreaterThan(0);
+    for (const r of naive) {
+      expect(r.timeStamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/);
+      expect(Date.parse(`${r.timeStamp}+08:00`)).toBe(Date.parse(zoned.get(r.requestId) ?? ''));
+    }
+  });
+});
+
+describe('reading recordTimeLagMs', () => {
+  it('shows timeStamps that much earlier, selecting and ordering the same records', async () => {
+    const plain = await logs();
+    h.sim.readings.merge({ recordTimeLagMs: 10 * MIN });
+    const lagged = await logs();
+    expect(lagged.map((r) => r.requestId)).toEqual(plain.map((r) => r.requestId));
+    lagged.forEach((r, i) => {
+      expect(Date.parse(r.timeStamp)).toBe(Date.parse(plain[i]?.timeStamp ?? '') - 10 * MIN);
+      expect(r.timeStamp.endsWith('+08:00')).toBe(true);
+    });
+    expect(lagged.some((r) => Date.parse(r.timeStamp) < T0 - HOUR)).toBe(true);
+  });
+
+  it('combines with naiveTimestamps', async () => {
+    const [first] = await logs();
+    h.sim.readings.merge({ recordTimeLagMs: 1500, naiveTimestamps: true });
+    const [shown] = await logs();
+    expect(Date.parse(`${shown?.timeStamp}+08:00`)).toBe(Date.parse(first?.timeStamp ?? '') - 1500);
+  });
+});
+
+describe('reading totalsSkew in logTread', () => {
+  it('reports count as floor(sum of points × factor)', async () => {
+    const plain = await trend();
+    h.sim.readings.merge({ totalsSkew: 1.5 });
+    const skewed = await trend();
+    expect(skewed.points).toEqual(plain.points);
+    expect(plain.count).toBe(sumPoints(plain.points));
+    expect(skewed.count).toBe(Math.floor(sumPoints(plain.points) * 1.5));
+  });
+});
+
+describe('reading ignoreRanges in the log query', () => {
+  it('answers [now - 1 hour, now) whatever the params say', async () => {
+    const lastHour = { trend: await trend(), logs: await logs() };
+    h.sim.readings.merge({ ignoreRanges: true });
+    const elsewhere = params(T0 - 3 * DAY, T0 - 2 * DAY);
+    expect(await trend(elsewhere)).toEqual(lastHour.trend);
+    expect(await logs(elsewhere)).toEqual(lastHour.logs);
+    expect(lastHour.logs.length).toBe(visible(T0 - HOUR, T0).length);
+  });
+});
+
+describe('reading clockOffsetMs in the log query', () => {
+  it('answers as the default does 10 minutes earlier: fewer records ingested, buckets end earlier', async () => {
+    h.sim.readings.merge({ clockOffsetMs: 10 * MIN });
+    const behind = { trend: await trend(), logs: await logs() };
+    expect(behind.trend.points.at(-1)?.[0]).toBe(T0 - 10 * MIN);
+    expect(behind.logs.length).toBe(h.sim.truth.wafEvents(T0 - HOUR, T0, { visibleAt: T0 - 10 * MIN }).length);
+    h.sim.readings.reset();
+    h.sim.clock.set(T0 - 10 * MIN);
+    expect({ trend: await trend(), logs: await logs() }).toEqual(behind);
+  });
+});
+
+describe('reading paramsZone in the log query', () => {
+  it('reads the range in that offset and still writes timeStamps in the platform zone', async () => {
+    const platform = await logs();
+    h.sim.readings.merge({ paramsZone: '+00:00' });
+    const utcText = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+    const utc = await logs({ beginTime: utcText(T0 - HOUR), endTime: utcText(T0) });
+    expect(utc).toEqual(platform);
+    expect(utc.every((r) => r.timeStamp.endsWith('+08:00'))).toBe(true);
+    // The platform's text for 8 hours earlier now means the same hour.
+    expect(await logs(params(T0 - 9 * HOUR, T0 - 8 * HOUR))).toEqual(platform);
+  });
+});
