@@ -5,6 +5,7 @@
 // RunReport.
 import type { PlatformClock } from '../api/time.js';
 import { FAIL_ON_DAMAGE, isoOrUnknown, loadRecovering, type StateRecovery } from '../state/recovery.js';
+import type { MismatchReporter } from './contract/reporter.js';
 import type { FamilyFilter } from './filter.js';
 import { ledgerFileName, type CounterLedger, type LedgerStorage } from './ledger.js';
 import { describeError, errorFields, failureMessage } from './poller-errors.js';
@@ -31,6 +32,9 @@ export interface CycleDeps {
   /** Called when increments were applied but could not be saved; stop() retries the save. */
   readonly markDirty: (collector: string) => void;
   readonly markClean: (collector: string) => void;
+  readonly mismatches: MismatchReporter;
+  /** Audit outcomes, to the observer. */
+  readonly onAudit: (collector: string, tally: NonNullable<CollectOutput['audit']>) => void;
 }
 
 /** Whether a cycle that reported partial errors still produced something worth keeping. */
@@ -71,6 +75,10 @@ export async function runCycle(deps: CycleDeps, collector: Collector, log: Polle
     return report({ ok: false, error: describeError(err), partialErrors: 0 });
   }
 
+  // Evidence about the upstream stands whatever happens to the cycle's results below.
+  const operation = collector.operations[0];
+  deps.mismatches.report(name, (out.mismatches ?? []).map((m) => (m.operation === undefined && operation !== undefined ? { ...m, operation } : m)));
+  if (out.audit) deps.onAudit(name, out.audit);
   for (const err of out.errors) log.warn(errorFields(err), failureMessage(err, 'request (partial data)'));
   const partialErrors = out.errors.length;
   if (partialErrors > 0 && !producedOutput(out)) {

@@ -7,6 +7,7 @@
 // Failures are logged and retried on the next tick; nothing the upstream does
 // stops the daemon. A cycle is in poller-run.ts.
 import type { PlatformClock } from '../api/time.js';
+import { MismatchReporter } from './contract/reporter.js';
 import { anyFamilyEnabled } from './filter.js';
 import type { FamilyFilter } from './filter.js';
 import type { CounterLedger, LedgerStorage } from './ledger.js';
@@ -70,6 +71,7 @@ export class Poller {
   private readonly slots: readonly Slot[];
   private readonly dirty = new Set<string>();
   private readonly controller = new AbortController();
+  private readonly mismatches: MismatchReporter;
   private loading: Promise<void> | undefined;
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
@@ -78,6 +80,11 @@ export class Poller {
   constructor(options: PollerOptions) {
     this.opts = options;
     this.clock = options.clock ?? SYSTEM_CLOCK;
+    const observer = options.observer;
+    this.mismatches = new MismatchReporter({
+      log: options.logger, clock: this.clock,
+      observer: { onMismatch: (check, count) => this.notify(() => observer?.onMismatch?.(check, count)) },
+    });
     const active = options.collectors.filter(({ collector }) => {
       const on = anyFamilyEnabled(options.filter, collector.families);
       if (!on) options.logger.info({ collector: collector.name }, 'every metric family of the collector is denied; it will not run');
@@ -207,6 +214,8 @@ export class Poller {
       abandoned: () => this.abandoned,
       markDirty: (name) => this.dirty.add(name),
       markClean: (name) => this.dirty.delete(name),
+      mismatches: this.mismatches,
+      onAudit: (name, tally) => this.notify(() => this.opts.observer?.onAudit?.(name, tally)),
     };
   }
 

@@ -47,7 +47,10 @@ interface Built {
 }
 
 function series(o: Bucketed): SeriesOptions {
-  return { interval: o.interval, delayMs: o.delay, maxBackfillMs: o.max_backfill, timestamps: o.timestamps };
+  return {
+    interval: o.interval, delayMs: o.delay, maxBackfillMs: o.max_backfill, timestamps: o.timestamps,
+    audit: { everyMs: o.audit.every, lookbackMs: o.audit.lookback, correct: o.audit.correct },
+  };
 }
 
 /** The collector asked about every target, whichever shard owns it (the lists are the same when unsharded). */
@@ -65,12 +68,21 @@ const BUILDERS: ReadonlyArray<(r: Resolved, shard: Shard) => Built> = [
   (r) => ({
     enabled: r.access.enabled,
     placement: 'per-shard',
-    polled: { collector: createAccessCollector({ ...series(r.access), api: r.access.api, summaryWindowMs: r.access.summary_window }), schedule: scheduleOf(r.access) },
+    polled: {
+      collector: createAccessCollector({
+        ...series(r.access), api: r.access.api, summaryWindowMs: r.access.summary_window,
+        bandwidthUnit: r.units.bandwidth, requestTimeUnit: r.units.request_time,
+      }),
+      schedule: scheduleOf(r.access),
+    },
   }),
   (r) => ({
     enabled: r.usage.enabled,
     placement: 'per-shard',
-    polled: { collector: createUsageCollector({ ...series(r.usage), summaryWindowMs: r.usage.summary_window }), schedule: scheduleOf(r.usage) },
+    polled: {
+      collector: createUsageCollector({ ...series(r.usage), summaryWindowMs: r.usage.summary_window, bandwidthUnit: r.units.bandwidth }),
+      schedule: scheduleOf(r.usage),
+    },
   }),
   (r) => ({
     enabled: r.topn.enabled,

@@ -2,6 +2,7 @@
 // exports what they produce. Collectors deal in plain samples; they never see
 // prom-client or OTel (the exporters implement SampleSink).
 import type { EdgeClient, OperationName, PlatformClock } from '../api/index.js';
+import type { ContractCheck, Mismatch } from './contract/checks.js';
 
 /** Base units the metrics use (Prometheus conventions); documented per family. */
 export type Unit =
@@ -56,6 +57,17 @@ export interface CollectOutput {
   readonly newestBucketEndMs?: number;
   /** Requests that failed but did not fail the whole cycle (partial data). */
   readonly errors: readonly Error[];
+  /** Answers that contradicted an assumption about the upstream (one per answer and check). */
+  readonly mismatches?: readonly Mismatch[];
+  /** Buckets the audit re-read this cycle, by outcome. */
+  readonly audit?: AuditTally;
+}
+
+export interface AuditTally {
+  /** Re-read buckets whose value equals what was counted. */
+  readonly match: number;
+  /** Re-read buckets whose value changed after they were counted (also counted as late_revision mismatches). */
+  readonly revised: number;
 }
 
 /** The subset of the typed client collectors use. */
@@ -164,6 +176,10 @@ export interface PollerObserver {
   onRun(report: RunReport): void;
   /** A scheduled tick arrived while the previous run was still in flight, and was skipped. */
   onSkippedTick?(event: { readonly collector: string; readonly now: number }): void;
+  /** Answers that contradicted an assumption, by check (edge_exporter_contract_mismatches_total). */
+  onMismatch?(check: ContractCheck, count: number): void;
+  /** Buckets a collector's audit re-read, by outcome (edge_exporter_audit_buckets_total). */
+  onAudit?(collector: string, tally: AuditTally): void;
 }
 
 /** Run state of one collector for the landing page. */

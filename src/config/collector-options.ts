@@ -2,15 +2,24 @@
 // with `collectors.defaults` merged in, so no collector reads the defaults or
 // falls back with `??` chains of its own. Pure; keys stay as written in YAML,
 // durations are milliseconds (as everywhere past the schema).
+import { DEFAULT_UNITS, type BandwidthUnit, type RequestTimeUnit } from './sections/units.js';
 import type { CollectorsConfig } from './sections/collectors.js';
 
 /** Config keys of the collectors; also their `collector` label and state file names. */
 export const COLLECTOR_KEYS = ['access', 'usage', 'topn', 'cc_attack', 'waf_trend', 'inventory'] as const;
 export type CollectorKey = (typeof COLLECTOR_KEYS)[number];
 
+/** The audit of a collector, collectors.defaults.audit with the block's keys over it; durations in ms. */
+export interface AuditOptions {
+  readonly every: number;
+  readonly lookback: number;
+  readonly correct: boolean;
+}
+
 /** The keys a bucketed collector may override; after resolution they are always present. */
-type Inherited = 'delay' | 'max_backfill' | 'timestamps';
+type Inherited = 'delay' | 'max_backfill' | 'timestamps' | 'audit';
 export type WithDefaults<B> = Omit<B, Inherited> & {
+  readonly audit: AuditOptions;
   /** Milliseconds; the block's value or collectors.defaults.delay. */
   readonly delay: number;
   /** Milliseconds; the block's value or collectors.defaults.max_backfill. */
@@ -26,7 +35,14 @@ export type WafTrendOptions = WithDefaults<CollectorsConfig['waf_trend']>;
 /** Inventory is not bucketed: nothing to inherit, `interval` is a duration in ms. */
 export type InventoryOptions = CollectorsConfig['inventory'];
 
+/** upstream.units: what the upstream's values are in where the document does not say. */
+export interface UnitOptions {
+  readonly bandwidth: BandwidthUnit;
+  readonly request_time: RequestTimeUnit;
+}
+
 export interface ResolvedCollectorOptions {
+  readonly units: UnitOptions;
   readonly access: AccessOptions;
   readonly usage: UsageOptions;
   readonly topn: TopnOptions;
@@ -36,15 +52,25 @@ export interface ResolvedCollectorOptions {
 }
 
 /** Every collector block with collectors.defaults merged in (a block's own value wins). */
-export function resolveCollectorOptions(config: { readonly collectors: CollectorsConfig }): ResolvedCollectorOptions {
+export function resolveCollectorOptions(config: {
+  readonly collectors: CollectorsConfig;
+  readonly upstream?: { readonly units?: UnitOptions };
+}): ResolvedCollectorOptions {
   const { defaults, access, usage, topn, cc_attack, waf_trend, inventory } = config.collectors;
-  const inherit = <B extends { delay?: number; max_backfill?: number; timestamps?: boolean }>(block: B): WithDefaults<B> => ({
+  type Block = { delay?: number; max_backfill?: number; timestamps?: boolean; audit?: Partial<AuditOptions> | undefined };
+  const inherit = <B extends Block>(block: B): WithDefaults<B> => ({
     ...block,
     delay: block.delay ?? defaults.delay,
     max_backfill: block.max_backfill ?? defaults.max_backfill,
     timestamps: block.timestamps ?? defaults.timestamps,
+    audit: {
+      every: block.audit?.every ?? defaults.audit.every,
+      lookback: block.audit?.lookback ?? defaults.audit.lookback,
+      correct: block.audit?.correct ?? defaults.audit.correct,
+    },
   });
   return {
+    units: config.upstream?.units ?? DEFAULT_UNITS,
     access: inherit(access),
     usage: inherit(usage),
     topn: inherit(topn),

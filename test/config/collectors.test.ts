@@ -119,16 +119,23 @@ describe('resolveCollectorOptions', () => {
   it('lets a block override the defaults, key by key', () => {
     const config = load(
       'collectors:',
-      '  defaults: { delay: 10m, max_backfill: 1h, timestamps: true }',
-      '  access: { delay: 2m, interval: 1m, api: v1 }',
-      '  usage: { timestamps: false, max_backfill: 0 }',
+      '  defaults: { delay: 10m, max_backfill: 1h, timestamps: true, audit: { every: 30m } }',
+      '  access: { delay: 2m, interval: 1m, api: v1, audit: { correct: false } }',
+      '  usage: { timestamps: false, max_backfill: 0, audit: { every: 0, lookback: 2h } }',
     );
     const resolved = resolveCollectorOptions(config);
     expect(resolved.access).toEqual({
       enabled: true, interval: '1m', api: 'v1', summary_window: HOUR, delay: 2 * MIN, max_backfill: HOUR, timestamps: true,
+      audit: { every: 30 * MIN, lookback: HOUR, correct: false },
     });
-    expect(resolved.usage).toMatchObject({ delay: 10 * MIN, max_backfill: 0, timestamps: false });
-    expect(resolved.waf_trend).toMatchObject({ delay: 10 * MIN, max_backfill: HOUR, timestamps: true });
+    expect(resolved.usage).toMatchObject({ delay: 10 * MIN, max_backfill: 0, timestamps: false, audit: { every: 0, lookback: 2 * HOUR, correct: true } });
+    expect(resolved.waf_trend).toMatchObject({ delay: 10 * MIN, max_backfill: HOUR, timestamps: true, audit: { every: 30 * MIN, lookback: HOUR, correct: true } });
+  });
+
+  it('audits every 15m over the last hour and corrects by default; upstream.units are carried along', () => {
+    const resolved = resolveCollectorOptions(load('upstream: { units: { bandwidth: bytes_per_second } }'));
+    expect(resolved.cc_attack.audit).toEqual({ every: 15 * MIN, lookback: HOUR, correct: true });
+    expect(resolved.units).toEqual({ bandwidth: 'bytes_per_second', request_time: 'milliseconds' });
   });
 
   it('is pure: the config is left as it was', () => {

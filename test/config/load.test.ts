@@ -43,6 +43,7 @@ describe('loadConfig: valid configs', () => {
         order_rate_limit: 10,
         retry: { attempts: 4, min_delay: 250, max_delay: 10_000 },
         paths: {},
+        units: { bandwidth: 'bits_per_second', request_time: 'milliseconds' },
       },
       simulator: { enabled: true, listen: '127.0.0.1:0', seed: 1, domains: 20, token: 'sim-token' },
       log: { level: 'info' },

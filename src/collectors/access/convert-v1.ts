@@ -7,7 +7,8 @@
 // window, which is what maxMap reports in v2; there is no percentile in v1.
 import type { DescribeL7DataResponse } from '../../api/index.js';
 import { latestSettled, type RawPoint } from '../buckets.js';
-import { bitsToBytes, convertTarget, gauge, seriesKey, type CounterSpec, type TargetResult } from '../series/index.js';
+import { bucketMs, convertTarget, gauge, seriesKey, type CounterSpec, type TargetResult } from '../series/index.js';
+import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond } from '../units.js';
 import type { Sample } from '../types.js';
 import type { ConvertInput, GaugeInput } from './convert.js';
 import { DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUESTS, DOMAIN_TRAFFIC_BYTES } from './metrics.js';
@@ -58,24 +59,31 @@ export function v1Metrics(specs: readonly CounterSpec<V1Pair>[], gaugeFamilies: 
 
 export function accessV1Gauges(main: V1Pair, input: GaugeInput): Sample[] {
   const out: Sample[] = [];
+  const bytes = (v: number): number => toBytesPerSecond(v, input.bandwidthUnit ?? DEFAULT_UNITS.bandwidth);
   for (const source of ['edge', 'origin'] as const) {
     const points = v1Trend(main[TERMINAL_OF[source]], 'bandwidthTrend');
     if (points === undefined) continue;
     const labels = { domain: input.domain, source };
     const latest = latestSettled(points, input.lastSettled);
     if (latest && input.families.includes(DOMAIN_BANDWIDTH.name)) {
-      out.push(gauge(DOMAIN_BANDWIDTH.name, labels, bitsToBytes(latest.value), latest.start, input.timestamps));
+      out.push(gauge(DOMAIN_BANDWIDTH.name, labels, bytes(latest.value), latest.start, input.timestamps));
     }
     const values = points.flatMap(([, v]) => (v !== null && Number.isFinite(v) ? [v] : []));
     if (values.length > 0 && input.families.includes(DOMAIN_BANDWIDTH_PEAK.name)) {
       // Not Math.max(...values): an answer with a few hundred thousand points would overflow the call stack.
       const peak = values.reduce((a, b) => (b > a ? b : a), -Infinity);
-      out.push(gauge(DOMAIN_BANDWIDTH_PEAK.name, labels, bitsToBytes(peak), input.windowBucket, input.timestamps));
+      out.push(gauge(DOMAIN_BANDWIDTH_PEAK.name, labels, bytes(peak), input.windowBucket, input.timestamps));
     }
   }
   return out;
 }
 
 export function convertAccessV1(input: ConvertInput<V1Pair>): TargetResult {
-  return convertTarget(input, accessV1Gauges);
+  const result = convertTarget(input, accessV1Gauges);
+  const unit = input.gauges.bandwidthUnit ?? DEFAULT_UNITS.bandwidth;
+  // The cdn terminal's bandwidth against its traffic, in the main answer (the only one asking for bandwidth).
+  const bw = input.main && v1Trend(input.main.cdn, 'bandwidthTrend');
+  const traffic = input.main && v1Trend(input.main.cdn, 'trafficTrend');
+  const finding = bw && traffic ? bandwidthUnitFinding(bw, traffic, bucketMs(input.grid), unit, 'cdn.bandwidthTrend') : undefined;
+  return finding ? { ...result, mismatches: [...(result.mismatches ?? []), finding] } : result;
 }

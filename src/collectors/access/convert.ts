@@ -5,9 +5,12 @@
 // milliseconds in the upstream and seconds here.
 import type { DescribeL7DataV2Response } from '../../api/index.js';
 import { latestSettled, type RawPoint } from '../buckets.js';
+import type { Mismatch } from '../contract/checks.js';
+import { totalsFinding } from '../contract/totals.js';
 import {
-  bitsToBytes, convertTarget, gauge, seriesKey, type CounterSpec, type TargetConvertInput, type TargetResult,
+  bucketMs, convertTarget, gauge, seriesKey, type CounterSpec, type Grid, type Piece, type TargetConvertInput, type TargetResult,
 } from '../series/index.js';
+import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond, toSeconds, type BandwidthUnit, type RequestTimeUnit } from '../units.js';
 import type { Sample } from '../types.js';
 import {
   CODE_CLASSES, DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_P95, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUEST_TIME, DOMAIN_REQUESTS,
@@ -71,6 +74,10 @@ export interface GaugeInput {
   readonly timestamps: boolean;
   /** Enabled gauge families. */
   readonly families: readonly string[];
+  /** Default bits_per_second (upstream.units.bandwidth). */
+  readonly bandwidthUnit?: BandwidthUnit;
+  /** Default milliseconds (upstream.units.request_time). */
+  readonly requestTimeUnit?: RequestTimeUnit;
 }
 
 export function accessGauges(main: V2, input: GaugeInput): Sample[] {
@@ -86,12 +93,13 @@ export function accessGauges(main: V2, input: GaugeInput): Sample[] {
     const latest = latestSettled(bw?.objectArrayListMap?.[key] ?? [], input.lastSettled);
     const peak = bw?.maxMap?.[key];
     const p95 = bw?.maxMap?.[`${key}95Peak`];
-    add(DOMAIN_BANDWIDTH.name, labels, latest && bitsToBytes(latest.value), latest?.start);
-    add(DOMAIN_BANDWIDTH_PEAK.name, labels, peak === undefined ? undefined : bitsToBytes(peak), input.windowBucket);
-    add(DOMAIN_BANDWIDTH_P95.name, labels, p95 === undefined ? undefined : bitsToBytes(p95), input.windowBucket);
+    const bytes = (v: number | undefined): number | undefined => (v === undefined ? undefined : toBytesPerSecond(v, input.bandwidthUnit ?? DEFAULT_UNITS.bandwidth));
+    add(DOMAIN_BANDWIDTH.name, labels, bytes(latest?.value), latest?.start);
+    add(DOMAIN_BANDWIDTH_PEAK.name, labels, bytes(peak), input.windowBucket);
+    add(DOMAIN_BANDWIDTH_P95.name, labels, bytes(p95), input.windowBucket);
   }
   const rt = latestSettled(v2Points(main, 'requestTimeTrend', 'requestTime') ?? [], input.lastSettled);
-  add(DOMAIN_REQUEST_TIME.name, { domain }, rt === undefined ? undefined : rt.value / 1000, rt?.start);
+  add(DOMAIN_REQUEST_TIME.name, { domain }, rt === undefined ? undefined : toSeconds(rt.value, input.requestTimeUnit ?? DEFAULT_UNITS.request_time), rt?.start);
   return out;
 }
 
@@ -99,5 +107,33 @@ export type ConvertInput<R> = TargetConvertInput<R, GaugeInput>;
 
 /** One domain's cycle. Gauges come from the main response only; counters from every piece. */
 export function convertAccessV2(input: ConvertInput<V2>): TargetResult {
-  return convertTarget(input, accessGauges);
+  const result = convertTarget(input, accessGauges);
+  const findings = input.pieces.flatMap((p) => v2Findings(p, input.grid, input.gauges.bandwidthUnit ?? DEFAULT_UNITS.bandwidth));
+  return { ...result, mismatches: [...(result.mismatches ?? []), ...findings] };
+}
+
+type TotalKey = 'bytesSent' | 'upstreamBytesSent' | 'requestCounter' | (typeof CODE_CLASSES)[number];
+const TOTAL_KEYS: ReadonlyArray<readonly [V2TrendMetric, SeriesName, TotalKey]> = [
+  ['trafficTrend', 'bytesSent', 'bytesSent'],
+  ['trafficTrend', 'upstreamBytesSent', 'upstreamBytesSent'],
+  ['requestTrend', 'requestCounter', 'requestCounter'],
+  ...CODE_CLASSES.map((c) => ['statusCodeTrend', `list${c}`, c] as const),
+];
+
+/** What one answer says about the assumptions: totals against points, bandwidth against traffic. */
+export function v2Findings(piece: Piece<V2>, grid: Grid, unit: BandwidthUnit): Mismatch[] {
+  const r = piece.response;
+  if (r === undefined) return [];
+  const size = bucketMs(grid);
+  const end = piece.span?.end ?? piece.range.last + size;
+  const out: Mismatch[] = [];
+  for (const [metric, key, total] of TOTAL_KEYS) {
+    const f = totalsFinding(v2Item(r, metric)?.totalMap?.[total], v2Points(r, metric, key), end, `${metric}.totalMap.${total}`);
+    if (f) out.push(f);
+  }
+  const bw = v2Points(r, 'bandwidthTrend', 'bytesSent');
+  const traffic = v2Points(r, 'trafficTrend', 'bytesSent');
+  const unitFinding = bw && traffic ? bandwidthUnitFinding(bw, traffic, size, unit, 'bandwidthTrend.bytesSent') : undefined;
+  if (unitFinding) out.push(unitFinding);
+  return out;
 }

@@ -9,8 +9,8 @@
 // registry places it: shard 0 (`accountGauges` off elsewhere).
 import type { Collector, CollectContext, CollectOutput, CollectorLogger } from '../types.js';
 import {
-  assemble, checkSeriesOptions, logUncovered, nonNegative, runTrendTarget, type CounterSpec, type Labels, type SeriesOptions, type TargetResult,
-  type Tally, type TrendTargetRun,
+  assemble, audited, AuditBook, checkSeriesOptions, upstreamClock, logUncovered, NO_AUDIT, nonNegative, runTrendTarget, type CounterSpec, type Labels, type SeriesOptions, type TargetResult,
+  type Tally, type TimeSpan, type TrendTargetRun, type UpstreamClock,
 } from '../series/index.js';
 import { ccCounter, ccMetrics, convertCc } from './convert.js';
 import { ccSender } from './fetch.js';
@@ -31,12 +31,13 @@ export interface CcAttackOptions extends SeriesOptions {
 export function createCcAttackCollector(options: CcAttackOptions): Collector {
   checkSeriesOptions('cc-attack', options);
   nonNegative('cc-attack', 'summaryWindowMs', options.summaryWindowMs);
+  const book = new AuditBook(options.audit ?? NO_AUDIT);
   return {
     name: 'cc-attack',
     targets: ['domains'],
     operations: ['describeL7CCAttack'],
     families: [options.perDomain ? CC_ATTACK_REQUESTS_BY_DOMAIN : CC_ATTACK_REQUESTS, ...(options.accountGauges === false ? [] : CC_GAUGES)],
-    collect: (ctx) => collect(ctx, options),
+    collect: (ctx) => collect(ctx, options, book),
   };
 }
 
@@ -47,7 +48,7 @@ interface Unit {
   readonly gaugeFamilies: readonly string[];
 }
 
-async function collect(ctx: CollectContext, options: CcAttackOptions): Promise<CollectOutput> {
+async function collect(ctx: CollectContext, options: CcAttackOptions, book: AuditBook): Promise<CollectOutput> {
   const log = ctx.log.child({ collector: 'cc-attack' });
   const gaugeFamilies = options.accountGauges === false ? [] : CC_GAUGES.filter((f) => ctx.enabled(f.name)).map((f) => f.name);
   const counter = ctx.enabled(CC_ATTACK_REQUESTS.name);
@@ -63,14 +64,29 @@ async function collect(ctx: CollectContext, options: CcAttackOptions): Promise<C
     : [{ target: {}, domains: all, specs: counter ? [ccCounter()] : [], gaugeFamilies }];
   // No domain selected means nothing to ask ([] would mean every domain of the account).
   const active = units.filter((u) => u.domains.length > 0 && (u.specs.length > 0 || u.gaugeFamilies.length > 0));
-  const outcomes = await Promise.all(active.map((u) => runUnit(ctx, options, log, u)));
-  return assemble({
+  const runs = await Promise.all(active.map((u) => runUnit(ctx, options, log, u)));
+  // Converted once every answer is in: another unit's points say how far the upstream's clock has got.
+  const clock = upstreamClock(runs.map(({ unit, run }) => ({ specs: unit.specs, pieces: run.fetched.pieces })), { interval: options.interval, offsetMinutes: ctx.tz.offsetMinutes }, ctx.now);
+  const outcomes = runs.map((r) => convertUnit(options, r, clock));
+  const output = assemble({
     collector: 'cc-attack', previous: ctx.watermarks, gaugeFamilies,
     results: outcomes.map(([r]) => r), tallies: outcomes.map(([, t]) => t),
   });
+  const grid = { interval: options.interval, offsetMinutes: ctx.tz.offsetMinutes };
+  const auditUnits = runs.filter((r) => r.unit.specs.length > 0).map(({ unit, send, log: l }) => ({ specs: unit.specs, send, log: l }));
+  const withAudit = await audited(book, auditUnits, grid, ctx.now, output);
+  for (const [result] of outcomes) book.record(result.counted, ctx.now, grid);
+  return withAudit;
 }
 
-async function runUnit(ctx: CollectContext, options: CcAttackOptions, log: CollectorLogger, unit: Unit): Promise<[TargetResult, Tally]> {
+interface UnitRun {
+  readonly unit: Unit;
+  readonly run: TrendTargetRun<CcParsed>;
+  readonly log: CollectorLogger;
+  send(span: TimeSpan, kind: 'main' | 'backfill'): Promise<CcParsed>;
+}
+
+async function runUnit(ctx: CollectContext, options: CcAttackOptions, log: CollectorLogger, unit: Unit): Promise<UnitRun> {
   const unitLog = Object.keys(unit.target).length > 0 ? log.child(unit.target) : log;
   const gauges = unit.gaugeFamilies.length > 0;
   const send = ccSender(
@@ -84,10 +100,14 @@ async function runUnit(ctx: CollectContext, options: CcAttackOptions, log: Colle
   for (const piece of run.fetched.pieces) {
     if (piece.response && piece.response.issues.length > 0) unitLog.debug({ issues: piece.response.issues }, 'unrecognised CC attack items skipped');
   }
+  return { unit, run, log: unitLog, send };
+}
+
+function convertUnit(options: CcAttackOptions, { unit, run, log }: UnitRun, clock: UpstreamClock | undefined): [TargetResult, Tally] {
   const result = convertCc({
-    specs: unit.specs, plans: run.plans, pieces: run.fetched.pieces, main: run.fetched.main, grid: run.grid,
+    specs: unit.specs, plans: run.plans, pieces: run.fetched.pieces, main: run.fetched.main, grid: run.grid, ...(clock === undefined ? {} : { clock }),
     gauges: { windowBucket: run.currentBucket, timestamps: options.timestamps, families: unit.gaugeFamilies },
   });
-  logUncovered(unitLog, result);
+  logUncovered(log, result);
   return [result, run.fetched];
 }

@@ -8,6 +8,16 @@
 // bucket no successful piece covers, so a failed back-fill chunk is retried
 // next cycle and nothing after it is counted out of order.
 //
+// The answer, not the request, says how wide its buckets are
+// (../contract/series-view.ts): a bucket coarser than the interval is counted
+// whole, attributed to its start, once all of it has settled, and the
+// watermark stops before a coarse bucket that has not. A watermark never
+// passes the newest point the answer carried: an upstream whose clock runs
+// behind, or that read the range in another zone, answers the newest buckets
+// with nothing, and those buckets wait (the data lag grows and the answer is
+// reported as out_of_range) instead of being counted as zero for good.
+// Points outside the range asked for are never counted.
+//
 // `data: null` (which the client hands over as []) or a missing metric item
 // covers nothing. For a range without traffic an upstream might answer that
 // way, but it might equally be a glitch, and an answer that says nothing is
@@ -16,12 +26,16 @@
 // for good. The simulator answers zeros for idle ranges. An item whose series
 // is an empty list did answer, and counts as zero. (The WAF log query
 // documents null as "nothing matched"; waf-trend treats it as zero.)
-import { countSettled, type Plan, type RawPoint } from '../buckets.js';
+import { alignDown, type Plan, type RawPoint } from '../buckets.js';
+import type { Mismatch } from '../contract/checks.js';
+import { readBuckets, seriesFindings, type CountedRange } from './read-buckets.js';
 import type { Sample } from '../types.js';
 import type { Labels } from './keys.js';
 import { bucketMs, type Grid } from './options.js';
 import type { TargetResult } from './output.js';
-import type { BucketRange } from './window.js';
+import type { BucketRange, TimeSpan } from './window.js';
+
+export type { CountedRange } from './read-buckets.js';
 
 /** One counter series of a target and where its points are in a response. */
 export interface CounterSpec<R> {
@@ -31,6 +45,8 @@ export interface CounterSpec<R> {
   readonly key: string;
   /** Upstream metricName that carries it (requests leave out metrics no enabled series needs). */
   readonly metric: string;
+  /** True when the request names no interval and the upstream may answer finer buckets (logTread): summed, not a mismatch. */
+  readonly finerBuckets?: boolean;
   /** The series' points in a response; undefined when the response does not carry the series. */
   points(response: R): readonly RawPoint[] | undefined;
 }
@@ -38,6 +54,8 @@ export interface CounterSpec<R> {
 /** A response and the buckets its request asked for; no response when the request failed. */
 export interface Piece<R> {
   readonly range: BucketRange;
+  /** The request's time range; default: exactly the range's buckets. The main request's ends at now. */
+  readonly span?: TimeSpan;
   readonly response: R | undefined;
 }
 
@@ -51,6 +69,10 @@ export interface CountOutcome {
   readonly uncovered: string[];
   /** Points rejected as negative or non-finite. */
   readonly rejected: number;
+  /** Answers that contradict an assumption (one per check and series at most; the collector keeps one per answer). */
+  readonly findings: Mismatch[];
+  /** Series key -> the buckets counted this cycle, for the audit. */
+  readonly counted: Map<string, CountedRange>;
 }
 
 export function countTarget<R>(
@@ -59,11 +81,15 @@ export function countTarget<R>(
   pieces: readonly Piece<R>[],
   grid: Grid,
   timestamps: boolean,
+  /** What this cycle's answers say of the upstream's clock (upstreamClock). */
+  clock?: UpstreamClock,
 ): CountOutcome {
   const size = bucketMs(grid);
   const increments: Sample[] = [];
   const watermarks: Record<string, number> = {};
   const uncovered: string[] = [];
+  const findings: Mismatch[] = [];
+  const counted = new Map<string, CountedRange>();
   let rejected = 0;
   let newest: number | undefined;
   const seen = (bucketStart: number): void => {
@@ -84,49 +110,92 @@ export function countTarget<R>(
       seen(plan.lastSettled);
       continue;
     }
-    const walked = walk(spec, plan, pieces, size);
+    // Settled by the upstream's clock too: a clock behind ours still revises what ours calls settled.
+    const lastSettled = plan.lastSettled - (clock?.lagMs ?? 0);
+    if (lastSettled < plan.from) {
+      // Nothing new has settled by the upstream's clock: idle, not uncovered.
+      seen(plan.from - size);
+      continue;
+    }
+    const walked = walk(spec, { from: plan.from, lastSettled }, pieces, grid, clock?.newest, specs);
     rejected += walked.rejected;
+    findings.push(...walked.findings);
+    if (walked.watermark === undefined && walked.waiting) {
+      seen(plan.from - size);
+      continue;
+    }
     if (walked.watermark === undefined) {
       uncovered.push(spec.key);
       continue;
     }
     watermarks[spec.key] = walked.watermark;
+    counted.set(spec.key, { from: plan.from, to: walked.watermark, values: walked.buckets });
     increments.push(sample(spec, walked.increment, timestamps ? walked.watermark : undefined));
     seen(walked.watermark);
   }
-  return { increments, watermarks, newestBucketEndMs: newest, uncovered, rejected };
+  if (clock !== undefined && clock.behindMs > size) findings.push(lagFinding(clock, size));
+  return { increments, watermarks, newestBucketEndMs: newest, uncovered, rejected, findings, counted };
+}
+
+function lagFinding(clock: UpstreamClock, size: number): Mismatch {
+  return {
+    check: 'out_of_range', field: 'objectArrayListMap',
+    assumed: 'the newest point of an answer ending now is the current bucket',
+    seen: `the newest point is ${Math.round(clock.behindMs / size)} bucket(s) behind it: the upstream's clock runs behind ours, or it reads the range in ` +
+      'another zone; buckets are counted once settled by its clock, and the data lag shows the difference',
+    configKey: 'collectors.defaults.delay',
+  };
+}
+
+interface Walked {
+  /** No piece let the watermark move, but one covered it with a coarse bucket still settling. */
+  waiting: boolean;
+  increment: number;
+  watermark: number | undefined;
+  rejected: number;
+  buckets: Array<readonly [number, number]>;
+  findings: Mismatch[];
 }
 
 function walk<R>(
-  spec: CounterSpec<R>,
-  plan: { readonly from: number; readonly lastSettled: number },
-  pieces: readonly Piece<R>[],
-  size: number,
-): { increment: number; watermark: number | undefined; rejected: number } {
+  spec: CounterSpec<R>, plan: { readonly from: number; readonly lastSettled: number }, pieces: readonly Piece<R>[], grid: Grid, evidence: number | undefined,
+  pieceSpecs: readonly CounterSpec<R>[],
+): Walked {
+  const size = bucketMs(grid);
+  const out: Walked = { waiting: false, increment: 0, watermark: undefined, rejected: 0, buckets: [], findings: [] };
   let pos = plan.from;
-  let increment = 0;
-  let rejected = 0;
-  let watermark: number | undefined;
   while (pos <= plan.lastSettled) {
-    const covering = covers(spec, pieces, pos);
-    if (covering === undefined) break;
-    const to = Math.min(covering.range.last, plan.lastSettled);
-    const r = countSettled(covering.points, { from: pos, lastSettled: to });
-    increment += r.increment;
-    rejected += r.rejected;
-    watermark = to;
-    pos = to + size;
+    let moved = false;
+    for (const piece of pieces) {
+      if (piece.response === undefined || pos < piece.range.first || pos > piece.range.last) continue;
+      const points = spec.points(piece.response);
+      if (points === undefined) continue;
+      const span = piece.span ?? { begin: piece.range.first, end: piece.range.last + size };
+      const step = readBuckets(points, span, grid, { pos, to: Math.min(piece.range.last, plan.lastSettled), evidence, answerFrom: answerFrom(piece, pieceSpecs, span), finerBuckets: spec.finerBuckets });
+      out.findings.push(...seriesFindings(spec, step, span, size));
+      if (step.coarseWait) out.waiting = true;
+      if (step.reach < pos) continue;
+      for (const v of step.values.values()) out.increment += v;
+      out.rejected += step.rejected;
+      out.buckets.push(...step.values);
+      out.watermark = step.reach;
+      pos = step.reach + size;
+      moved = true;
+      break;
+    }
+    if (!moved) break;
   }
-  return { increment, watermark, rejected };
+  return out;
 }
 
-function covers<R>(spec: CounterSpec<R>, pieces: readonly Piece<R>[], pos: number): { range: BucketRange; points: readonly RawPoint[] } | undefined {
-  for (const piece of pieces) {
-    if (piece.response === undefined || pos < piece.range.first || pos > piece.range.last) continue;
-    const points = spec.points(piece.response);
-    if (points !== undefined) return { range: piece.range, points };
+/** Oldest point inside the span of any series of the piece's answer: where the answer really begins. */
+function answerFrom<R>(piece: Piece<R>, specs: readonly CounterSpec<R>[], span: TimeSpan): number | undefined {
+  if (piece.response === undefined) return undefined;
+  let oldest: number | undefined;
+  for (const spec of specs) {
+    for (const [t] of spec.points(piece.response) ?? []) if (t >= span.begin && t < span.end && (oldest === undefined || t < oldest)) oldest = t;
   }
-  return undefined;
+  return oldest;
 }
 
 function sample<R>(spec: CounterSpec<R>, value: number, timestampMs: number | undefined): Sample {
@@ -142,6 +211,8 @@ export interface TargetConvertInput<R, G extends { readonly timestamps: boolean 
   readonly main: R | undefined;
   readonly grid: Grid;
   readonly gauges: G;
+  /** What the cycle's answers say of the upstream's clock (upstreamClock over every target). */
+  readonly clock?: UpstreamClock;
 }
 
 /** Counters from every piece, gauges from the main response only: one target's cycle. */
@@ -149,9 +220,57 @@ export function convertTarget<R, G extends { readonly timestamps: boolean }>(
   input: TargetConvertInput<R, G>,
   gaugesOf: (main: R, gauges: G) => Sample[],
 ): TargetResult {
-  const counted = countTarget(input.specs, input.plans, input.pieces, input.grid, input.gauges.timestamps);
+  const counted = countTarget(input.specs, input.plans, input.pieces, input.grid, input.gauges.timestamps, input.clock);
   return {
     increments: counted.increments, watermarks: counted.watermarks, newestBucketEndMs: counted.newestBucketEndMs,
     uncovered: counted.uncovered, gauges: input.main === undefined ? [] : gaugesOf(input.main, input.gauges),
+    mismatches: counted.findings, counted: counted.counted,
   };
+}
+
+/** Start of the newest point inside its request's range over every answer and series: the upstream's clock, as its answers show it. */
+export function newestReported<R>(specs: readonly CounterSpec<R>[], pieces: readonly Piece<R>[], size: number): number | undefined {
+  let newest: number | undefined;
+  for (const piece of pieces) {
+    if (piece.response === undefined) continue;
+    const end = piece.span?.end ?? piece.range.last + size;
+    for (const spec of specs) {
+      for (const [t] of spec.points(piece.response) ?? []) if (t < end && (newest === undefined || t > newest)) newest = t;
+    }
+  }
+  return newest;
+}
+
+/** What a cycle's answers say of the upstream's clock. */
+export interface UpstreamClock {
+  /** Start of the newest point any answer carried: the upstream has reported up to here. */
+  readonly newest: number;
+  /**
+   * How far the newest point of the answers that end now lags the current
+   * bucket (0 when none ends now): the upstream's clock runs at least this far
+   * behind ours, so its buckets settle that much later.
+   */
+  readonly lagMs: number;
+  /** The raw difference: buckets missing at the end of answers that end now. */
+  readonly behindMs: number;
+}
+
+/** newestReported over every target of a cycle, and the lag it shows; undefined when no answer carried a point. */
+export function upstreamClock<R>(
+  targets: ReadonlyArray<{ readonly specs: readonly CounterSpec<R>[]; readonly pieces: readonly Piece<R>[] }>, grid: Grid, now: number,
+): UpstreamClock | undefined {
+  const size = bucketMs(grid);
+  let newest: number | undefined;
+  let end: number | undefined;
+  for (const t of targets) {
+    const n = newestReported(t.specs, t.pieces, size);
+    if (n !== undefined && (newest === undefined || n > newest)) newest = n;
+    for (const p of t.pieces) if (p.response !== undefined && p.span !== undefined && p.span.end >= now) end = p.span.end;
+  }
+  if (newest === undefined) return undefined;
+  // The newest bucket a request ending at `end` can hold: request times are whole seconds, and the end is exclusive.
+  const expected = end === undefined ? undefined : alignDown(grid.interval, Math.floor(Math.min(end, now) / 1000) * 1000 - 1, grid.offsetMinutes);
+  const behind = expected === undefined ? 0 : Math.max(0, expected - alignDown(grid.interval, newest, grid.offsetMinutes));
+  // Behind at all, its clock is somewhere in the newest bucket it listed (that bucket may have only just begun): assume the start.
+  return { newest, lagMs: behind > 0 ? behind + size : 0, behindMs: behind };
 }

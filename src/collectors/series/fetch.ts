@@ -34,7 +34,8 @@ export async function fetchWindow<R>(input: FetchInput<R>): Promise<Fetched<R>> 
     input.needMain ? attempt(() => input.send(input.window.main, 'main')) : Promise.resolve(undefined),
   ]);
   const errors = [...chunks.errors, ...(main?.error ? [main.error] : [])];
-  const pieces = [...chunks.pieces, ...(main ? [{ range: mainRange, response: main.response }] : [])];
+  const mainSpan: TimeSpan = { begin: input.window.main.begin, end: input.window.main.end };
+  const pieces = [...chunks.pieces, ...(main ? [{ range: mainRange, span: mainSpan, response: main.response }] : [])];
   return { pieces, main: main?.response, requests: chunks.requests + (main ? 1 : 0), errors };
 }
 
@@ -44,12 +45,15 @@ export async function fetchChunks<R>(
   input: Pick<FetchInput<R>, 'grid' | 'tz' | 'log' | 'send'> & {
     /** Progress at debug instead of info: a routine one-chunk catch-up is not a back-fill worth reporting. */
     readonly quiet?: boolean;
+    /** The last chunk's request ends here (now) instead of at its last bucket's end: its answer then shows the upstream's clock. */
+    readonly lastEnd?: number;
   },
 ): Promise<{ pieces: Piece<R>[]; requests: number; errors: Error[] }> {
   const pieces: Piece<R>[] = [];
   const errors: Error[] = [];
   for (const [i, range] of chunks.entries()) {
-    const span = spanOf(range, input.grid);
+    const exact = spanOf(range, input.grid);
+    const span = i === chunks.length - 1 && input.lastEnd !== undefined && input.lastEnd > exact.end ? { ...exact, end: input.lastEnd } : exact;
     const from = input.tz.formatDateTime(span.begin);
     const to = input.tz.formatDateTime(span.end);
     const result = await attempt(() => input.send(span, 'backfill'));
@@ -58,7 +62,7 @@ export async function fetchChunks<R>(
       errors.push(result.error);
       break;
     }
-    pieces.push({ range, response: result.response });
+    pieces.push({ range, span, response: result.response });
     const progress = { from, to, chunk: i + 1, of: chunks.length };
     if (input.quiet) input.log.debug(progress, 'back-filled');
     else input.log.info(progress, 'back-filled');

@@ -9,12 +9,3 @@ export function seriesKey(family: string, labels: Labels): string {
     .map(([k, v]) => `${k}=${JSON.stringify(v)}`);
   return `${family}{${parts.join(',')}}`;
 }
-
-/**
- * The upstream reports bandwidth in bits per second (bytes x 8 / bucket
- * seconds, see docs/upstream-notes.md); the metrics use the base unit bytes
- * per second, as Prometheus conventions (and promtool) require.
- */
-export function bitsToBytes(bitsPerSecond: number): number {
-  return bitsPerSecond / 8;
-}

@@ -1,5 +1,6 @@
 // Options every time-series collector shares, and the bucket grid they imply.
 import { INTERVAL_MS, type BucketInterval } from '../buckets.js';
+import type { AuditOptions } from './audit.js';
 
 export interface SeriesOptions {
   /** Bucket size asked of the upstream and counted by the watermarks. */
@@ -12,6 +13,8 @@ export interface SeriesOptions {
   readonly timestamps: boolean;
   /** Most buckets one back-fill request asks for (default MAX_BUCKETS_PER_REQUEST, 1440). */
   readonly maxBucketsPerRequest?: number;
+  /** Re-reading counted buckets (collectors.<name>.audit); absent: no audit. */
+  readonly audit?: AuditOptions;
 }
 
 /** The bucket grid of one cycle: interval plus the platform zone (daily buckets start at its midnight). */
@@ -30,6 +33,10 @@ export function checkSeriesOptions(collector: string, options: SeriesOptions): v
   nonNegative(collector, 'delayMs', options.delayMs);
   nonNegative(collector, 'maxBackfillMs', options.maxBackfillMs);
   if (options.maxBucketsPerRequest !== undefined) positiveInteger(collector, 'maxBucketsPerRequest', options.maxBucketsPerRequest);
+  if (options.audit !== undefined) {
+    nonNegative(collector, 'audit.everyMs', options.audit.everyMs);
+    nonNegative(collector, 'audit.lookbackMs', options.audit.lookbackMs);
+  }
 }
 
 export function nonNegative(collector: string, name: string, value: number): void {

@@ -8,8 +8,10 @@
 // back said nothing (`data: null`, no item for the series): those buckets are
 // asked again next cycle (count.ts), but a collector up and lagging silently
 // behind an upstream that returns no data would hide the outage.
+import { firstPerCheck, type Mismatch } from '../contract/checks.js';
 import type { CollectOutput, CollectorLogger, Sample } from '../types.js';
 import type { Labels } from './keys.js';
+import type { CountedRange } from './read-buckets.js';
 
 export interface TargetResult {
   readonly increments: readonly Sample[];
@@ -18,6 +20,10 @@ export interface TargetResult {
   readonly newestBucketEndMs: number | undefined;
   /** Counter series with buckets to count that no response covered (they did not advance). */
   readonly uncovered?: readonly string[];
+  /** Answers that contradicted an assumption (findings of every series; assemble keeps one per check and target). */
+  readonly mismatches?: readonly Mismatch[];
+  /** Series key -> the buckets counted this cycle (the audit's record). */
+  readonly counted?: ReadonlyMap<string, CountedRange>;
 }
 
 /** Requests a target made and the errors of those that failed. */
@@ -56,13 +62,15 @@ export function assemble(input: CycleInput): CollectOutput {
   const increments: Sample[] = [];
   const watermarks: Record<string, number> = { ...input.previous };
   let newest: number | undefined;
+  const mismatches: Mismatch[] = [];
   for (const r of input.results) {
+    mismatches.push(...firstPerCheck(r.mismatches ?? []));
     increments.push(...r.increments);
     Object.assign(watermarks, r.watermarks);
     for (const g of r.gauges) gauges.get(g.name)?.push(g);
     if (r.newestBucketEndMs !== undefined) newest = Math.max(newest ?? r.newestBucketEndMs, r.newestBucketEndMs);
   }
-  return { gauges, increments, watermarks, errors, ...(newest === undefined ? {} : { newestBucketEndMs: newest }) };
+  return { gauges, increments, watermarks, errors, mismatches, ...(newest === undefined ? {} : { newestBucketEndMs: newest }) };
 }
 
 /** A gauge sample, with the bucket time only when the collector is configured with `timestamps`. */

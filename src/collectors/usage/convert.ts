@@ -3,9 +3,12 @@
 // does not say; the simulator computes bytes x 8 / bucket seconds) and is exported in bytes per second.
 import type { DescribeL7UsageDataResponse } from '../../api/index.js';
 import { latestSettled, type RawPoint } from '../buckets.js';
+import type { Mismatch } from '../contract/checks.js';
+import { totalsFinding } from '../contract/totals.js';
 import {
-  bitsToBytes, convertTarget, gauge, seriesKey, type CounterSpec, type TargetConvertInput, type TargetResult,
+  bucketMs, convertTarget, gauge, seriesKey, type CounterSpec, type Grid, type Piece, type TargetConvertInput, type TargetResult,
 } from '../series/index.js';
+import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond, type BandwidthUnit } from '../units.js';
 import type { Sample } from '../types.js';
 import { PACKAGE_BANDWIDTH, PACKAGE_BANDWIDTH_PEAK, PACKAGE_TRAFFIC_BYTES } from './metrics.js';
 
@@ -50,10 +53,13 @@ export interface UsageGaugeInput {
   readonly windowBucket: number;
   readonly timestamps: boolean;
   readonly families: readonly string[];
+  /** Default bits_per_second (upstream.units.bandwidth). */
+  readonly bandwidthUnit?: BandwidthUnit;
 }
 
 export function usageGauges(main: Usage, input: UsageGaugeInput): Sample[] {
   const out: Sample[] = [];
+  const bytes = (v: number): number => toBytesPerSecond(v, input.bandwidthUnit ?? DEFAULT_UNITS.bandwidth);
   const bw = usageItem(main, 'bandwidthTrend');
   const keys = { in: ['inBandwidth', 'maxInBandwidth'], out: ['outBandwidth', 'maxOutBandwidth'] } as const;
   for (const direction of ['in', 'out'] as const) {
@@ -61,11 +67,11 @@ export function usageGauges(main: Usage, input: UsageGaugeInput): Sample[] {
     const labels = { package: input.pkg, direction };
     const latest = latestSettled(bw?.objectArrayListMap?.[trend] ?? [], input.lastSettled);
     if (latest && input.families.includes(PACKAGE_BANDWIDTH.name)) {
-      out.push(gauge(PACKAGE_BANDWIDTH.name, labels, bitsToBytes(latest.value), latest.start, input.timestamps));
+      out.push(gauge(PACKAGE_BANDWIDTH.name, labels, bytes(latest.value), latest.start, input.timestamps));
     }
     const peak = bw?.totalMap?.[max];
     if (peak !== undefined && Number.isFinite(peak) && input.families.includes(PACKAGE_BANDWIDTH_PEAK.name)) {
-      out.push(gauge(PACKAGE_BANDWIDTH_PEAK.name, labels, bitsToBytes(peak), input.windowBucket, input.timestamps));
+      out.push(gauge(PACKAGE_BANDWIDTH_PEAK.name, labels, bytes(peak), input.windowBucket, input.timestamps));
     }
   }
   return out;
@@ -74,5 +80,24 @@ export function usageGauges(main: Usage, input: UsageGaugeInput): Sample[] {
 export type UsageConvertInput = TargetConvertInput<Usage, UsageGaugeInput>;
 
 export function convertUsage(input: UsageConvertInput): TargetResult {
-  return convertTarget(input, usageGauges);
+  const result = convertTarget(input, usageGauges);
+  const findings = input.pieces.flatMap((p) => usageFindings(p, input.grid, input.gauges.bandwidthUnit ?? DEFAULT_UNITS.bandwidth));
+  return { ...result, mismatches: [...(result.mismatches ?? []), ...findings] };
+}
+
+/** What one answer says about the assumptions: traffic totals against points, bandwidth against traffic. */
+export function usageFindings(piece: Piece<Usage>, grid: Grid, unit: BandwidthUnit): Mismatch[] {
+  const r = piece.response;
+  if (r === undefined) return [];
+  const size = bucketMs(grid);
+  const end = piece.span?.end ?? piece.range.last + size;
+  const traffic = usageItem(r, 'trafficTrend');
+  const out = [
+    totalsFinding(traffic?.totalMap?.inTotalTraffic, inTraffic(r), end, 'trafficTrend.totalMap.inTotalTraffic'),
+    totalsFinding(traffic?.totalMap?.outTotalTraffic, outTraffic(r), end, 'trafficTrend.totalMap.outTotalTraffic'),
+  ];
+  const bw = usageItem(r, 'bandwidthTrend')?.objectArrayListMap?.outBandwidth;
+  const out2 = outTraffic(r);
+  if (bw && out2) out.push(bandwidthUnitFinding(bw, out2, size, unit, 'bandwidthTrend.outBandwidth'));
+  return out.filter((f) => f !== undefined);
 }

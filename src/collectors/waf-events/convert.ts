@@ -5,6 +5,7 @@
 import type { WafLogRecord } from '../../api/index.js';
 import { DEFAULT_FORWARDED_HEADERS, NEVER_FORWARDED_HEADERS } from '../../config/sections/waf-events.js';
 import type { LogEvent } from '../types.js';
+import { recordTime } from './record-time.js';
 import { ATTR, EDGE_ATTR, EVENT_NAME, KNOWN_METHODS, REDACTED_QUERY_KEYS, requestHeaderAttr } from './attributes.js';
 
 /** The documented meaning of action=deny: the response status is 417. */
@@ -25,8 +26,12 @@ export function headerPolicy(allow: readonly string[] = DEFAULT_FORWARDED_HEADER
   return new Set(allow.map((h) => h.toLowerCase()).filter((h) => !NEVER_FORWARDED_HEADERS.includes(h)));
 }
 
-export function toLogEvent(record: WafLogRecord, observedMs: number, headers: HeaderPolicy = headerPolicy()): LogEvent {
-  const parsedTime = Date.parse(record.timeStamp);
+/**
+ * `offsetMinutes` is the platform zone (upstream.timezone), for a timeStamp
+ * without an offset; default UTC+8, the document's zone.
+ */
+export function toLogEvent(record: WafLogRecord, observedMs: number, headers: HeaderPolicy = headerPolicy(), offsetMinutes = 480): LogEvent {
+  const parsedTime = recordTime(record.timeStamp, offsetMinutes)?.ms;
   const action = record.response.httpCode === DENY_STATUS ? 'deny' : 'pass';
   const requestHeaders = headerMap(record.request.headers);
   const host = hostOf(requestHeaders.get('host')?.[0]);
@@ -75,7 +80,7 @@ export function toLogEvent(record: WafLogRecord, observedMs: number, headers: He
   return {
     uid: record.requestId,
     // An unreadable time must not stop forwarding; the read time is the best bound we have.
-    timestampMs: Number.isFinite(parsedTime) ? parsedTime : observedMs,
+    timestampMs: parsedTime ?? observedMs,
     observedMs,
     severity: SEVERITY.get(record.severityLevel) ?? 'UNSPECIFIED',
     severityText: record.severityLevel,

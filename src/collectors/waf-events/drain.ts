@@ -3,23 +3,44 @@
 // converted and handed over in batches of at most maxBatch. At most one page
 // plus one batch is held; the next page is read only once the batch before it
 // is confirmed, so a receiver outage stops the reading too.
+//
+// What the record times say about the window is evidence, not a filter: an
+// upstream may ignore the range, or stamp records with a time that runs
+// behind the one it selects them by. A record outside the window is counted
+// (out_of_range) and still forwarded if it was never delivered (dropping it
+// could lose it for good: its time may say nothing of the windows that return
+// it); its id is kept as long as answers keep returning it (state.ts), so it
+// is never sent twice.
 import type { LogEvent } from '../types.js';
 import { toLogEvent, type HeaderPolicy } from './convert.js';
 import { readWindow, type PageReader } from './fetch.js';
+import { recordTime } from './record-time.js';
 import type { TimeWindow } from './window.js';
+
+/** What a page's record times said about the assumptions. */
+export interface PageEvidence {
+  /** Records whose timeStamp carried no zone offset. */
+  readonly naive: number;
+  /** Records whose time is outside the window asked for (forwarded unless delivered). */
+  readonly outOfRange: number;
+}
 
 export interface DrainContext {
   readonly reader: PageReader;
   readonly policy: HeaderPolicy;
   readonly maxBatch: number;
+  /** The platform zone, for a timeStamp without an offset. */
+  readonly offsetMinutes: number;
   /** The observed time of a page's records. */
   now(): number;
   /** Whether the checkpoint already holds this requestId. */
   isDelivered(uid: string): boolean;
+  /** Delivered ids an answer returned again: keep them while answers keep returning them. */
+  refresh(uids: readonly string[]): void;
   /** Resolves once the receiver confirmed the whole batch (deliver.ts). */
   deliver(batch: readonly LogEvent[]): Promise<void>;
-  /** After each page: records read, and how many of them were repeats. */
-  onPage(read: number, repeats: number): void;
+  /** After each page: records read, how many were repeats, and what their times said. */
+  onPage(read: number, repeats: number, evidence: PageEvidence): void;
 }
 
 /** Delivers the window's new records; resolves with how many were delivered. */
@@ -40,15 +61,24 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
   for await (const page of readWindow(ctx.reader, window)) {
     const observedMs = ctx.now();
     let repeats = 0;
+    const evidence = { naive: 0, outOfRange: 0 };
+    const refresh: string[] = [];
     for (const record of page) {
+      const time = recordTime(record.timeStamp, ctx.offsetMinutes);
+      if (time?.naive) evidence.naive++;
+      const outside = time !== undefined && (time.ms < window.startMs || time.ms >= window.endMs);
+      if (outside) evidence.outOfRange++;
       if (ctx.isDelivered(record.requestId) || buffered.has(record.requestId)) {
         repeats++;
+        // Returned again: an upstream that ignores the range may return it in windows its time says nothing about.
+        if (!buffered.has(record.requestId)) refresh.push(record.requestId);
         continue;
       }
       buffered.add(record.requestId);
-      buffer.push(toLogEvent(record, observedMs, ctx.policy));
+      buffer.push(toLogEvent(record, observedMs, ctx.policy, ctx.offsetMinutes));
     }
-    ctx.onPage(page.length, repeats);
+    if (refresh.length > 0) ctx.refresh(refresh);
+    ctx.onPage(page.length, repeats, evidence);
     await flush(false);
   }
   await flush(true);

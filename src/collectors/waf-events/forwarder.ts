@@ -7,6 +7,7 @@
 // failures are logged and retried on the next poll, delivery failures are
 // retried in place (deliver.ts) while polling waits. Sharded, each poll reads
 // only the domains of this replica (scope.ts).
+import { MismatchReporter } from '../contract/reporter.js';
 import { describeError, errorFields, failureMessage } from '../poller-errors.js';
 import type { Clock } from '../types.js';
 import { CHECKPOINT_NAME } from './checkpoint.js';
@@ -14,7 +15,8 @@ import { headerPolicy, type HeaderPolicy } from './convert.js';
 import { DEFAULT_DELIVERY_RETRY, deliverBatch, type DeliveryContext, type DeliveryRetry } from './deliver.js';
 import { drainWindow } from './drain.js';
 import type { WafQuery } from './fetch.js';
-import type { WafEventsObserver, WafEventsStats } from './metrics.js';
+import { WAF_EVENTS_COLLECTOR, type WafEventsObserver, type WafEventsStats } from './metrics.js';
+import { pageMismatches } from './mismatches.js';
 import type { PollReport, WafEventForwarderOptions } from './options.js';
 import { sleep } from './sleep.js';
 import { ForwardingState } from './state.js';
@@ -38,6 +40,7 @@ export class WafEventForwarder {
   private readonly retry: DeliveryRetry;
   private readonly state: ForwardingState;
   private readonly controller = new AbortController();
+  private readonly mismatches: MismatchReporter;
   private readonly totals: Totals = { read: 0, deduplicated: 0, forwarded: 0, exportFailures: 0 };
   private loading: Promise<void> | undefined;
   private starting: Promise<void> | undefined;
@@ -50,6 +53,10 @@ export class WafEventForwarder {
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.policy = headerPolicy(options.headers);
     this.retry = { ...DEFAULT_DELIVERY_RETRY, ...options.retry };
+    this.mismatches = new MismatchReporter({
+      log: options.log, clock: this.clock,
+      observer: { onMismatch: (check, count) => this.notify((ob) => ob.onMismatch?.(check, count)) },
+    });
     this.state = new ForwardingState({
       store: options.store,
       samples: options.samples,
@@ -168,7 +175,7 @@ export class WafEventForwarder {
       confirm: (events) => {
         // Forwarded once the receiver confirmed, whether or not the save that follows succeeds.
         this.count('forwarded', events.length, (ob) => ob.onForwarded?.(events.length));
-        return this.state.confirm(events);
+        return this.state.confirm(events, window.endMs);
       },
       failed: (events, code) => this.count('exportFailures', 1, (ob) => ob.onExportFailure?.({ events, code })),
     };
@@ -176,12 +183,15 @@ export class WafEventForwarder {
       reader: { client: this.o.client, tz: this.o.tz, query, signal },
       policy: this.policy,
       maxBatch: this.o.sink.maxBatch,
+      offsetMinutes: this.o.tz.offsetMinutes,
       now: () => this.clock.now(),
       isDelivered: (uid) => this.state.has(uid),
+      refresh: (uids) => this.state.refresh(uids, window.endMs),
       deliver: (batch) => deliverBatch(batch, delivery),
-      onPage: (read, repeats) => {
+      onPage: (read, repeats, evidence) => {
         this.count('read', read, (ob) => ob.onRead?.(read));
         this.count('deduplicated', repeats, (ob) => ob.onDeduplicated?.(repeats));
+        this.mismatches.report(WAF_EVENTS_COLLECTOR, pageMismatches(window, evidence, this.o.tz));
       },
     });
   }

@@ -1,6 +1,7 @@
 // What the WAF event forwarder reports besides the logs: the denied-request
 // counter (plain Samples to a SampleSink, kept in the checkpoint so a restart
 // continues it) and the self-metrics the daemon exposes, as an observer.
+import type { ContractCheck } from '../contract/checks.js';
 import { counter } from '../metric-def.js';
 import type { LogEvent, MetricDef, Sample } from '../types.js';
 import { SEVERITY_LABEL } from '../waf-trend/metrics.js';
@@ -90,6 +91,8 @@ export interface WafEventsObserver {
   onExportFailure?(failure: { readonly events: number; readonly code: string }): void;
   /** After each checkpoint save: now minus the cursor, in seconds. */
   onCheckpointLag?(seconds: number): void;
+  /** Answers whose record times contradicted an assumption (edge_exporter_contract_mismatches_total). */
+  onMismatch?(check: ContractCheck, count: number): void;
 }
 
 /** Totals since start, for status pages and tests. */

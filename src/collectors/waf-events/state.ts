@@ -84,11 +84,20 @@ export class ForwardingState {
     return this.current?.delivered.has(uid) ?? false;
   }
 
-  /** The receiver has these: remember them, count them, save. */
-  confirm(events: readonly LogEvent[]): Promise<void> {
-    this.current = remember(this.checkpoint, events.map((e): [string, number] => [e.uid, e.timestampMs]));
+  /** The receiver has these, read in a window ending at windowEndMs: remember them, count them, save. */
+  confirm(events: readonly LogEvent[], windowEndMs: number): Promise<void> {
+    this.current = remember(this.checkpoint, events.map((e): [string, number] => [e.uid, e.timestampMs]), windowEndMs);
     this.counts.add(events);
     return this.save();
+  }
+
+  /** Delivered ids read again in a window ending at windowEndMs: kept until windows past it (saved with the next save). */
+  refresh(uids: readonly string[], windowEndMs: number): void {
+    const known = uids.flatMap((uid): Array<[string, number]> => {
+      const at = this.current?.delivered.get(uid);
+      return at === undefined ? [] : [[uid, at]];
+    });
+    if (known.length > 0) this.current = remember(this.checkpoint, known, windowEndMs);
   }
 
   /** A whole window is delivered: move the cursor to its end, forget ids no window reads again, save. */

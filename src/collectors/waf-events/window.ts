@@ -57,10 +57,16 @@ export function planWindow(checkpoint: Checkpoint | undefined, now: number, opti
   return endMs > cp.cursorMs && endMs > startMs ? { startMs, endMs } : undefined;
 }
 
-/** Adds confirmed events to `delivered` without moving the cursor (after each batch). */
-export function remember(checkpoint: Checkpoint, events: Iterable<readonly [string, number]>): Checkpoint {
+/**
+ * Adds confirmed events to `delivered` without moving the cursor (after each
+ * batch), or refreshes ids read again. Each is kept under the later of its
+ * time and the end of the window it was read in: a record whose time says
+ * nothing about the windows that return it (a range ignored, a time running
+ * behind) is kept as long as windows that could return it are read.
+ */
+export function remember(checkpoint: Checkpoint, events: Iterable<readonly [string, number]>, windowEndMs?: number): Checkpoint {
   const delivered = new Map(checkpoint.delivered);
-  for (const [uid, timeMs] of events) delivered.set(uid, timeMs);
+  for (const [uid, timeMs] of events) delivered.set(uid, Math.max(timeMs, windowEndMs ?? timeMs, delivered.get(uid) ?? timeMs));
   return { ...checkpoint, delivered };
 }
 

@@ -1,20 +1,23 @@
 // logTread answers -> WAF event counters. Pure.
 //
-// The upstream picks logTread's bucket size from the range (not documented;
-// the simulator: 1 minute up to 6 hours, 5 minutes up to 1 day, 1 hour up to
-// 7 days, 1 day beyond). Rather than depend on hitting that size exactly,
-// requests ask for whole configured buckets in ranges short enough that the
-// upstream's buckets are no coarser than the configured interval (ranges of
-// at most wafChunkBuckets), and the answer is aggregated: each point is added
-// to the configured bucket containing it. A point starting before the range
-// means the upstream used coarser buckets than assumed; that answer is not
-// counted (the buckets are asked again next cycle).
+// The upstream picks logTread's bucket size itself (not documented; the
+// simulator: 1 minute up to 6 hours, 5 minutes up to 1 day, 1 hour up to 7
+// days, 1 day beyond). Requests ask for whole configured buckets in ranges
+// short enough that, read that way, the upstream's buckets are no coarser than
+// the configured interval (at most wafChunkBuckets); finer ones are summed into
+// the configured bucket. An upstream that answers coarser buckets anyway is
+// read as it answers (series/count.ts): each coarse bucket is counted whole
+// once it has settled, and the mismatch is reported (bucket_width), so the
+// counters move on every reading.
 //
 // `data: null` is documented as "nothing matched" (the client gives []): the
 // range is covered with zero events. Data without a logTread item covers nothing.
 import type { DescribeLogV2Response } from '../../api/index.js';
-import { alignDown, type BucketInterval, type Plan, type RawPoint } from '../buckets.js';
-import { bucketMs, countTarget, seriesKey, type BucketRange, type CounterSpec, type Grid, type Piece, type TargetResult } from '../series/index.js';
+import type { BucketInterval, Plan, RawPoint } from '../buckets.js';
+import type { Mismatch } from '../contract/checks.js';
+import { viewSeries } from '../contract/series-view.js';
+import { totalsFinding } from '../contract/totals.js';
+import { bucketMs, countTarget, seriesKey, type BucketRange, type CounterSpec, type Grid, type Piece, type TargetResult, type UpstreamClock } from '../series/index.js';
 import { SEVERITY_LABEL, SEVERITY_LEVELS, WAF_ACTIONS, WAF_EVENTS, type SeverityLevel } from './metrics.js';
 
 /** A logTread answer and the buckets its request asked for. */
@@ -32,42 +35,76 @@ export function wafCombos(): Combo[] {
   return WAF_ACTIONS.flatMap((action) => SEVERITY_LEVELS.map((level) => ({ action, level })));
 }
 
-/** Most configured buckets per request so the upstream's own bucket stays no coarser than the interval. */
+/**
+ * Most configured buckets per request so the upstream's own bucket stays no
+ * coarser than the interval (the last chunk reaches on to now: leave room).
+ */
 export function wafChunkBuckets(interval: BucketInterval): number {
   // 6 h of 1m, 1 day of 5m, 7 days of 1h; daily buckets: 7 days (hourly upstream buckets, aggregated).
   return { '1m': 360, '5m': 288, '1h': 168, '1d': 7 }[interval];
 }
 
-/** The answer's events per configured bucket; undefined when it does not cover its range. */
-export function logTreadPoints(answer: WafAnswer, grid: Grid): RawPoint[] | undefined {
-  const { data } = answer.response;
-  if (data.length === 0) return [];
-  const item = data.find((i) => i.metricName === 'logTread');
-  if (item === undefined) return undefined;
-  const end = answer.range.last + bucketMs(grid);
-  // One upstream bucket listed twice is one bucket: the last occurrence wins, as in every other trend.
-  const byTime = new Map<number, number | null>();
-  for (const [t, v] of item.objectArrayList) {
-    if (t < answer.range.first) return undefined;
-    if (t < end) byTime.set(t, v);
-  }
-  const sums = new Map<number, number>();
-  for (const [t, v] of byTime) {
-    if (v === null) continue;
-    const bucket = alignDown(grid.interval, t, grid.offsetMinutes);
-    sums.set(bucket, (sums.get(bucket) ?? 0) + v);
-  }
-  return [...sums];
+/** The upstream's own bucket grid, as this cycle's other answers show it: width and one bucket start. */
+export interface Grain {
+  readonly width: number;
+  readonly anchor: number;
 }
 
-export function wafCounter(combo: Combo, grid: Grid): CounterSpec<WafAnswer> {
+/**
+ * The answer's logTread points; undefined without a logTread item. Nothing
+ * matched (`data: null`) is a zero for every bucket asked, on the upstream's
+ * own grid when the cycle's other answers show one coarser than ours: a zero
+ * must not claim part of a coarse bucket whose events may still come.
+ */
+export function logTreadPoints(answer: WafAnswer, grid: Grid, grain?: Grain): readonly RawPoint[] | undefined {
+  const { data } = answer.response;
+  if (data.length === 0) {
+    const size = bucketMs(grid);
+    const step = grain !== undefined && grain.width > size ? grain.width : size;
+    const first = step === size ? answer.range.first : grain === undefined ? answer.range.first : grain.anchor + Math.floor((answer.range.first - grain.anchor) / step) * step;
+    const zeros: RawPoint[] = [];
+    for (let t = first; t <= answer.range.last; t += step) zeros.push([t, 0]);
+    return zeros;
+  }
+  return data.find((i) => i.metricName === 'logTread')?.objectArrayList;
+}
+
+/** The coarsest grid the answers with points show (the upstream picks one per range length); undefined when none has points. */
+export function grainOf(pieces: readonly Piece<WafAnswer>[], grid: Grid): Grain | undefined {
+  const size = bucketMs(grid);
+  let best: Grain | undefined;
+  for (const p of pieces) {
+    const points = p.response?.response.data.find((i) => i.metricName === 'logTread')?.objectArrayList;
+    if (p.response === undefined || points === undefined || points.length === 0) continue;
+    const span = p.span ?? { begin: p.range.first, end: p.range.last + size };
+    const view = viewSeries(points, span, size, true);
+    const anchor = view.inRange[0]?.[0];
+    if (anchor !== undefined && (best === undefined || view.width > best.width)) best = { width: view.width, anchor };
+  }
+  return best;
+}
+
+/** `count` against the sum of the points: the totals check of one answer. */
+export function logTreadFinding(answer: WafAnswer, grid: Grid): Mismatch | undefined {
+  const item = answer.response.data.find((i) => i.metricName === 'logTread');
+  return totalsFinding(item?.count ?? undefined, item?.objectArrayList, answer.range.last + bucketMs(grid), 'logTread.count');
+}
+
+export function wafCounter(combo: Combo, grid: Grid, grain?: Grain): CounterSpec<WafAnswer> {
   const labels = { action: combo.action, severity: SEVERITY_LABEL[combo.level] };
-  return { family: WAF_EVENTS.name, labels, key: seriesKey(WAF_EVENTS.name, labels), metric: 'logTread', points: (a) => logTreadPoints(a, grid) };
+  return {
+    family: WAF_EVENTS.name, labels, key: seriesKey(WAF_EVENTS.name, labels), metric: 'logTread', finerBuckets: true, points: (a) => logTreadPoints(a, grid, grain),
+  };
 }
 
 export function convertWaf(
   spec: CounterSpec<WafAnswer>, plans: ReadonlyMap<string, Plan>, pieces: readonly Piece<WafAnswer>[], grid: Grid, timestamps: boolean,
+  clock?: UpstreamClock,
 ): TargetResult {
-  const counted = countTarget([spec], plans, pieces, grid, timestamps);
-  return { increments: counted.increments, watermarks: counted.watermarks, gauges: [], newestBucketEndMs: counted.newestBucketEndMs, uncovered: counted.uncovered };
+  const counted = countTarget([spec], plans, pieces, grid, timestamps, clock);
+  const totals = pieces.flatMap((p) => (p.response === undefined ? [] : [logTreadFinding(p.response, grid)])).filter((f) => f !== undefined);
+  return {
+    increments: counted.increments, watermarks: counted.watermarks, gauges: [], newestBucketEndMs: counted.newestBucketEndMs,
+    uncovered: counted.uncovered, mismatches: [...counted.findings, ...totals], counted: counted.counted,
+  };
 }

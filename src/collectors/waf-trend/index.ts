@@ -3,12 +3,13 @@
 // watermark and request, made only when a bucket has settled since the last
 // one counted. `delay` must cover the log ingest lag (the simulator's is up
 // to 90 s): an event ingested after its bucket was counted is not counted.
+import { lastSettledStart } from '../buckets.js';
 import type { Collector, CollectContext, CollectOutput } from '../types.js';
 import {
-  assemble, bucketMs, checkSeriesOptions, chunkRange, fetchChunks, planSeries, type Grid, type Piece, type SeriesOptions,
+  assemble, audited, AuditBook, bucketMs, checkSeriesOptions, NO_AUDIT, upstreamClock, chunkRange, fetchChunks, planSeries, type Grid, type Piece, type SeriesOptions,
   type TargetResult, type Tally,
 } from '../series/index.js';
-import { convertWaf, wafChunkBuckets, wafCombos, wafCounter, type WafAnswer } from './convert.js';
+import { convertWaf, grainOf, wafChunkBuckets, wafCombos, wafCounter, type WafAnswer } from './convert.js';
 import { wafSender } from './fetch.js';
 import { WAF_EVENTS, WAF_TREND_FAMILIES } from './metrics.js';
 
@@ -19,16 +20,17 @@ export type WafTrendOptions = SeriesOptions;
 
 export function createWafTrendCollector(options: WafTrendOptions): Collector {
   checkSeriesOptions('waf-trend', options);
+  const book = new AuditBook(options.audit ?? NO_AUDIT);
   return {
     name: 'waf-trend',
     targets: ['domains'],
     operations: ['describeLogV2'],
     families: WAF_TREND_FAMILIES,
-    collect: (ctx) => collect(ctx, options),
+    collect: (ctx) => collect(ctx, options, book),
   };
 }
 
-async function collect(ctx: CollectContext, options: WafTrendOptions): Promise<CollectOutput> {
+async function collect(ctx: CollectContext, options: WafTrendOptions, book: AuditBook): Promise<CollectOutput> {
   const log = ctx.log.child({ collector: 'waf-trend' });
   // A denied family costs nothing; no domain selected means nothing to ask ([] would mean all).
   if (!ctx.enabled(WAF_EVENTS.name) || ctx.targets.domains.length === 0) {
@@ -37,22 +39,43 @@ async function collect(ctx: CollectContext, options: WafTrendOptions): Promise<C
   const grid: Grid = { interval: options.interval, offsetMinutes: ctx.tz.offsetMinutes };
   const specs = wafCombos().map((combo) => ({ combo, spec: wafCounter(combo, grid) }));
   const plans = planSeries(specs.map((s) => s.spec.key), { now: ctx.now, watermarks: ctx.watermarks, tz: ctx.tz, log }, options, {});
-  const outcomes = await Promise.all(specs.map(async ({ combo, spec }): Promise<[TargetResult, Tally]> => {
+  const senders = new Map(specs.map(({ combo, spec }) => [
+    spec.key, wafSender({ client: ctx.client, tz: ctx.tz, signal: ctx.signal, domains: ctx.targets.domains, size: bucketMs(grid) }, combo),
+  ]));
+  // The last chunk reaches on to now, so its answer shows how far the upstream's clock has got; leave room for that.
+  const size = bucketMs(grid);
+  const toNow = Math.ceil((ctx.now - (lastSettledStart(ctx.now, grid.interval, options.delayMs, grid.offsetMinutes) + size)) / size);
+  const perChunk = Math.max(1, Math.min(wafChunkBuckets(options.interval) - toNow, options.maxBucketsPerRequest ?? Infinity));
+  const fetchedAll = await Promise.all(specs.map(async ({ combo, spec }) => {
     const plan = plans.get(spec.key);
+    const send = senders.get(spec.key);
     let fetched: { pieces: Piece<WafAnswer>[]; requests: number; errors: Error[] } = { pieces: [], requests: 0, errors: [] };
-    if (plan?.kind === 'count') {
-      const chunks = chunkRange({ first: plan.from, last: plan.lastSettled }, grid, Math.min(wafChunkBuckets(options.interval), options.maxBucketsPerRequest ?? Infinity));
-      const send = wafSender({ client: ctx.client, tz: ctx.tz, signal: ctx.signal, domains: ctx.targets.domains, size: bucketMs(grid) }, combo);
-      fetched = await fetchChunks(chunks, { grid, tz: ctx.tz, log: log.child(spec.labels), send, quiet: chunks.length === 1 });
+    if (plan?.kind === 'count' && send !== undefined) {
+      const chunks = chunkRange({ first: plan.from, last: plan.lastSettled }, grid, perChunk);
+      fetched = await fetchChunks(chunks, { grid, tz: ctx.tz, log: log.child(spec.labels), send, quiet: chunks.length === 1, lastEnd: ctx.now });
     }
-    const result = convertWaf(spec, plans, fetched.pieces, grid, options.timestamps);
+    return { combo, spec, fetched };
+  }));
+  // Converted once every answer is in: the six series share one upstream clock.
+  const clock = upstreamClock(fetchedAll.map(({ spec, fetched }) => ({ specs: [spec], pieces: fetched.pieces })), grid, ctx.now);
+  const grain = grainOf(fetchedAll.flatMap(({ fetched }) => fetched.pieces), grid);
+  const outcomes = fetchedAll.map(({ combo, fetched }): [TargetResult, Tally] => {
+    const spec = wafCounter(combo, grid, grain);
+    const result = convertWaf(spec, plans, fetched.pieces, grid, options.timestamps, clock);
     if (fetched.errors.length === 0 && (result.uncovered?.length ?? 0) > 0) {
-      log.warn({ ...spec.labels }, 'logTread answer did not cover its range (no logTread item, or buckets coarser than the interval); retrying next cycle');
+      log.warn({ ...spec.labels }, 'logTread answer covered none of the buckets due (no logTread item, or no point yet for them); asked again next cycle');
     }
     return [result, fetched];
-  }));
-  return assemble({
+  });
+  const output = assemble({
     collector: 'waf-trend', previous: ctx.watermarks, gaugeFamilies: [],
     results: outcomes.map(([r]) => r), tallies: outcomes.map(([, t]) => t),
   });
+  const units = specs.flatMap(({ spec }) => {
+    const send = senders.get(spec.key);
+    return send === undefined ? [] : [{ specs: [spec], send, log: log.child(spec.labels) }];
+  });
+  const withAudit = await audited(book, units, grid, ctx.now, output);
+  for (const [result] of outcomes) book.record(result.counted, ctx.now, grid);
+  return withAudit;
 }

@@ -20,7 +20,31 @@ export const COLLECTORS_DESCRIPTION =
 
 const TOPN_DEFAULT_DIMENSIONS = ['url', 'ip', 'referer', 'status', 'country_name'] as const;
 
+/** Audit keys; in collectors.defaults with defaults, in a collector's block each optional (the defaults fill in). */
+const auditKeys = {
+  every: duration({ min: 0 })
+    .describe('How often the audit re-reads counted buckets: one request per target (domain, package, CC unit; six for waf_trend) each time; 0 turns it off (default 15m).'),
+  lookback: duration()
+    .describe('How far back the audit re-reads: every counted bucket that ended within this long is compared again (default 1h).'),
+  correct: z
+    .boolean()
+    .describe('Add an upward revision to the counter, so increase() reaches the upstream\'s final totals; a downward one is reported, never subtracted (default true).'),
+};
+
+const auditDefaults = z
+  .strictObject({
+    every: auditKeys.every.prefault('15m'),
+    lookback: auditKeys.lookback.prefault('1h'),
+    correct: auditKeys.correct.default(true),
+  })
+  .prefault({})
+  .describe(
+    'Re-reads buckets already counted and compares them with what was counted (edge_exporter_audit_buckets_total); ' +
+      'a changed bucket is a late_revision. Costs one request per target every `every`.',
+  );
+
 const defaultsSchema = z.strictObject({
+  audit: auditDefaults,
   delay: duration({ min: 0 })
     .prefault('5m')
     .describe('A bucket is counted only once it ended this long ago; the upstream revises recent buckets (default 5m).'),
@@ -56,6 +80,10 @@ function bucketed<S extends z.ZodRawShape>(name: string, extra: S) {
     delay: duration({ min: 0 }).optional().describe('Overrides collectors.defaults.delay for this collector.'),
     max_backfill: duration({ min: 0 }).optional().describe('Overrides collectors.defaults.max_backfill for this collector.'),
     timestamps: z.boolean().optional().describe('Overrides collectors.defaults.timestamps for this collector.'),
+    audit: z
+      .strictObject({ every: auditKeys.every.optional(), lookback: auditKeys.lookback.optional(), correct: auditKeys.correct.optional() })
+      .optional()
+      .describe('Overrides keys of collectors.defaults.audit for this collector.'),
     ...extra,
   });
 }

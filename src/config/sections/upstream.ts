@@ -1,6 +1,7 @@
 // `upstream:` — where the platform's management API is and how to talk to it.
 import { z } from 'zod';
 import { OPERATION_NAMES } from '../../api/operations.js';
+import { BANDWIDTH_UNITS, DEFAULT_UNITS, REQUEST_TIME_UNITS } from './units.js';
 import { duration } from '../duration.js';
 import { httpUrl, integer, secret, utcOffset } from '../fields.js';
 
@@ -59,6 +60,22 @@ export const upstreamSchema = z
     timezone: utcOffset()
       .default('+08:00')
       .describe('Fixed UTC offset of the wall-clock times the platform reads and writes (default +08:00).'),
+    units: z
+      .strictObject({
+        bandwidth: z
+          .enum(BANDWIDTH_UNITS)
+          .default(DEFAULT_UNITS.bandwidth)
+          .describe(
+            `What the upstream's bandwidth values are in: ${BANDWIDTH_UNITS.join(', ')} (default ${DEFAULT_UNITS.bandwidth}). ` +
+              'A bandwidth_unit mismatch names the value that fits the data.',
+          ),
+        request_time: z
+          .enum(REQUEST_TIME_UNITS)
+          .default(DEFAULT_UNITS.request_time)
+          .describe(`What the upstream's average request time is in: ${REQUEST_TIME_UNITS.join(', ')} (default ${DEFAULT_UNITS.request_time}).`),
+      })
+      .prefault({})
+      .describe('Units of upstream values the document does not state; the metrics are always in base units (bytes/s, seconds).'),
     timeout: duration().prefault('15s').describe('Time limit of one HTTP attempt, headers and body (default 15s).'),
     max_body_bytes: integer()
       .positive()

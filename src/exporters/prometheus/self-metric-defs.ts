@@ -145,6 +145,20 @@ export const SELF_METRICS = {
     unit: 'seconds',
     labels: [],
   },
+  contractMismatches: {
+    name: 'edge_exporter_contract_mismatches_total',
+    type: 'counter',
+    help: 'Upstream answers that contradicted an assumption the exporter makes where the vendor document is silent, by check (bucket_width, timestamp_offset, bandwidth_unit, totals, out_of_range, late_revision, missing_buckets); the log names the config key to change.',
+    unit: 'answers',
+    labels: ['check'],
+  },
+  auditBuckets: {
+    name: 'edge_exporter_audit_buckets_total',
+    type: 'counter',
+    help: 'Counted buckets the audit re-read from the upstream, by collector and outcome (match: the same value; revised: changed after it was counted).',
+    unit: 'buckets',
+    labels: ['collector', 'outcome'],
+  },
   stateResets: {
     name: 'edge_exporter_state_resets_total',
     type: 'counter',

@@ -1,5 +1,6 @@
 // The exporter's health metrics (collector runs, upstream requests, series, state resets, build, process) in prom-client registries.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { CONTRACT_CHECKS } from '../../collectors/contract/checks.js';
 import type { PollerObserver, RunReport } from '../../collectors/types.js';
 import type { FamilyStats } from './family-store.js';
 import { EXCLUDED_PROCESS_METRICS, SELF_METRICS, type SelfMetricDef } from './self-metric-defs.js';
@@ -105,6 +106,19 @@ export class SelfMetrics implements PollerObserver {
     }
   }
 
+  /** Answers that contradicted an assumption (the poller's and the WAF forwarder's findings). */
+  onMismatch(check: string, count: number): void {
+    for (const m of this.sets) m.contractMismatches.inc({ check }, count);
+  }
+
+  /** Buckets a collector's audit re-read, by outcome; both outcomes exist from the first audit on. */
+  onAudit(collector: string, tally: { readonly match: number; readonly revised: number }): void {
+    for (const m of this.sets) {
+      m.auditBuckets.inc({ collector, outcome: 'match' }, tally.match);
+      m.auditBuckets.inc({ collector, outcome: 'revised' }, tally.revised);
+    }
+  }
+
   recordRetry(operation: string): void {
     for (const m of this.sets) m.upstreamRetries.inc({ operation });
   }
@@ -125,6 +139,7 @@ export class SelfMetrics implements PollerObserver {
     onForwarded: (count: number): void => this.sets.forEach((m) => m.wafEventsForwarded.inc(count)),
     onExportFailure: (failure: { readonly code: string }): void => this.sets.forEach((m) => m.wafExportFailures.inc({ code: failure.code })),
     onCheckpointLag: (seconds: number): void => this.sets.forEach((m) => m.wafCheckpointLag.set(seconds)),
+    onMismatch: (check: string, count: number): void => this.onMismatch(check, count),
   };
 
   /**
@@ -175,6 +190,8 @@ function createInstruments(registry: AnyRegistry, options: SelfMetricsOptions) {
     wafExportFailures: counter(m.wafExportFailures),
     wafCheckpointLag: gauge(m.wafCheckpointLag),
     stateResets: counter(m.stateResets),
+    contractMismatches: withZeros(counter(m.contractMismatches), 'check', CONTRACT_CHECKS),
+    auditBuckets: counter(m.auditBuckets),
     // Read from the store when scraped, so they can never disagree with what is exposed.
     series: new Gauge({
       ...base(m.series, registers),
@@ -198,6 +215,12 @@ function createInstruments(registry: AnyRegistry, options: SelfMetricsOptions) {
       },
     }),
   };
+}
+
+/** Every check at 0 from the start, so increase() sees the first mismatch and a dashboard lists them all. */
+function withZeros<C extends Counter>(c: C, label: string, values: readonly string[]): C {
+  for (const v of values) c.inc({ [label]: v }, 0);
+  return c;
 }
 
 function base(def: SelfMetricDef, registers: AnyRegistry[]) {

@@ -24,7 +24,7 @@ describe('countTarget', () => {
     ['a response without the series covers nothing', T0 - 10 * MIN, [piece(T0 - 30 * MIN, T0, {})], { inc: undefined, wm: undefined, uncovered: true }],
     ['a request that began after the first bucket to count covers nothing', T0 - 10 * MIN,
       [piece(T0 - 5 * MIN, T0, { x: series })], { inc: undefined, wm: undefined, uncovered: true }],
-    ['an empty series covers its range with nothing', T0 - 10 * MIN, [piece(T0 - 30 * MIN, T0, { x: [] })], { inc: 0, wm: T0 - 4 * MIN, uncovered: false }],
+    ['an empty series alone is no evidence of zero: it waits', T0 - 10 * MIN, [piece(T0 - 30 * MIN, T0, { x: [] })], { inc: undefined, wm: undefined, uncovered: true }],
     ['chunks and main add up', T0 - 50 * MIN,
       [piece(T0 - 49 * MIN, T0 - 40 * MIN, { x: series }), piece(T0 - 39 * MIN, T0 - 31 * MIN, { x: series }), piece(T0 - 30 * MIN, T0, { x: series })],
       { inc: sum(T0 - 49 * MIN, T0 - 4 * MIN), wm: T0 - 4 * MIN, uncovered: false }],

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { EdgeClient, platformClock } from '../../../src/api/index.js';
 import type { Collector, CollectContext, CollectOutput, CollectorLogger, Sample, Targets, UpstreamClient } from '../../../src/collectors/types.js';
+import type { Mismatch } from '../../../src/collectors/contract/checks.js';
 import { seriesKey } from '../../../src/collectors/series/index.js';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../../src/simulator/index.js';
 
@@ -71,6 +72,12 @@ export class Driver {
   readonly gauges = new Map<string, readonly Sample[]>();
   readonly logs: LogRecord[] = [];
   readonly requests: Array<Partial<Record<string, number>>> = [];
+  /** Every cycle's contract findings, in order. */
+  readonly mismatches: Mismatch[] = [];
+  /** Audit outcomes summed over the cycles. */
+  readonly audit = { match: 0, revised: 0 };
+  /** End of the newest bucket counted, from the last cycle that reported one. */
+  newestBucketEndMs: number | undefined;
 
   constructor(
     private readonly rig: SimRig,
@@ -96,6 +103,12 @@ export class Driver {
     const made = Object.entries(after).map(([op, n]): [string, number] => [op, (n ?? 0) - (before[op as keyof typeof before] ?? 0)]);
     this.requests.push(Object.fromEntries(made.filter(([, n]) => n > 0)));
     this.watermarks = { ...out.watermarks };
+    this.mismatches.push(...(out.mismatches ?? []));
+    if (out.audit) {
+      this.audit.match += out.audit.match;
+      this.audit.revised += out.audit.revised;
+    }
+    if (out.newestBucketEndMs !== undefined) this.newestBucketEndMs = out.newestBucketEndMs;
     for (const s of out.increments) {
       const key = seriesKey(s.name, s.labels);
       this.counters.set(key, (this.counters.get(key) ?? 0) + s.value);
@@ -118,6 +131,13 @@ export class Driver {
       await this.cycle();
       this.rig.sim.clock.advance(stepMs);
     }
+  }
+
+  /** How many findings of each check the cycles produced. */
+  checks(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const m of this.mismatches) out[m.check] = (out[m.check] ?? 0) + 1;
+    return out;
   }
 
   counter(family: string, labels: Record<string, string>): number | undefined {

@@ -30,7 +30,7 @@ describe('usage counters, one cycle', () => {
       { in: exp, out: undefined }],
     ['missing and null buckets add nothing', usage([traffic({ inTraffic: s.filter(([t]) => t !== T0 - 9 * MIN).map(([t, v]): Point => [t, t === T0 - 8 * MIN ? null : v]) })]),
       { in: exp - val(21) - val(22), out: undefined }],
-    ['empty lists: reported, nothing in them', usage([traffic({ inTraffic: [], ouTraffic: [] })]), { in: 0, out: 0 }],
+    ['empty lists, and no other answer reached their buckets: they wait', usage([traffic({ inTraffic: [], ouTraffic: [] })]), { in: undefined, out: undefined }],
     ['data: null covers nothing (ambiguous: asked again next cycle)', usage([]), { in: undefined, out: undefined }],
     ['objectArrayListMap: null covers nothing', usage([traffic(null)]), { in: undefined, out: undefined }],
     ['only the bandwidth item covers nothing', usage([{ metricName: 'bandwidthTrend', objectArrayListMap: { inBandwidth: s } }]), { in: undefined, out: undefined }],

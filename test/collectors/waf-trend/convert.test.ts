@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { platformClock, type DescribeLogV2Response } from '../../../src/api/index.js';
-import { INTERVAL_MS, type BucketInterval, type RawPoint } from '../../../src/collectors/buckets.js';
+import { INTERVAL_MS, type BucketInterval } from '../../../src/collectors/buckets.js';
 import { seriesKey, type Piece } from '../../../src/collectors/series/index.js';
 import { convertWaf, logTreadPoints, wafChunkBuckets, wafCombos, wafCounter, type WafAnswer } from '../../../src/collectors/waf-trend/convert.js';
 import { wafRequest } from '../../../src/collectors/waf-trend/fetch.js';
@@ -12,8 +12,21 @@ const grid = (interval: BucketInterval) => ({ interval, offsetMinutes: UTC8 });
 const tread = (points: Point[]): DescribeLogV2Response => ({ code: 200, msg: 'success', data: [{ metricName: 'logTread', list: [], objectArrayList: points, count: 0 }] });
 const answer = (first: number, last: number, response: DescribeLogV2Response): WafAnswer => ({ range: { first, last }, response });
 
-describe('logTreadPoints: the upstream\'s buckets aggregated into configured buckets', () => {
-  it.each<[string, BucketInterval, WafAnswer, RawPoint[] | undefined]>([
+/** Counts one answer whose buckets have all settled, from the bucket before its range; the buckets counted, or undefined when nothing moved. */
+function countAnswer(interval: BucketInterval, a: WafAnswer): Array<readonly [number, number]> | undefined {
+  const [combo] = wafCombos();
+  if (!combo) throw new Error('no combos');
+  const size = INTERVAL_MS[interval];
+  const delay = 3 * MIN;
+  const now = a.range.last + size + delay;
+  const spec = wafCounter(combo, grid(interval));
+  const out = convertWaf(spec, new Map([[spec.key, plan(a.range.first - size, now, interval, delay)]]), [{ range: a.range, response: a }], grid(interval), false);
+  if (out.watermarks[spec.key] === undefined) return undefined;
+  return [...(out.counted?.get(spec.key)?.values ?? [])].sort((x, y) => x[0] - y[0]);
+}
+
+describe('logTread answers counted into configured buckets', () => {
+  it.each<[string, BucketInterval, WafAnswer, Array<readonly [number, number]> | undefined]>([
     ['1m answers for 1m buckets', '1m', answer(T0, T0 + 2 * MIN, tread([[T0, 1], [T0 + MIN, 2], [T0 + 2 * MIN, 3]])), [[T0, 1], [T0 + MIN, 2], [T0 + 2 * MIN, 3]]],
     ['1m answers summed into 5m buckets', '5m', answer(T0, T0 + 5 * MIN, tread(pts(T0, 10, '1m', (i) => i + 1))), [[T0, 15], [T0 + 5 * MIN, 40]]],
     ['5m answers summed into 1h buckets', '1h', answer(T0, T0, tread(pts(T0, 12, '5m', () => 2))), [[T0, 24]]],
@@ -21,13 +34,34 @@ describe('logTreadPoints: the upstream\'s buckets aggregated into configured buc
     ['null counts are gaps', '1m', answer(T0, T0 + MIN, tread([[T0, null], [T0 + MIN, 2]])), [[T0 + MIN, 2]]],
     ['a bucket at the (exclusive) end is not ours', '1m', answer(T0, T0, tread([[T0, 1], [T0 + MIN, 50]])), [[T0, 1]]],
     // data: null is documented as "nothing matched": the range is covered with zero events.
-    ['data: null (parsed as []) means no events', '1m', answer(T0, T0 + MIN, { code: 200, data: [] }), []],
-    ['an empty trend means no events', '1m', answer(T0, T0 + MIN, tread([])), []],
+    ['data: null (parsed as []) means no events', '1m', answer(T0, T0 + MIN, { code: 200, data: [] }), [[T0, 0], [T0 + MIN, 0]]],
+    ['an empty trend says nothing about its range: it waits', '1m', answer(T0, T0 + MIN, tread([])), undefined],
     ['data without a logTread item covers nothing', '1m', answer(T0, T0, { code: 200, data: [{ metricName: 'logs', list: [], objectArrayList: [] }] }), undefined],
-    ['an upstream bucket starting before the range (coarser than assumed) covers nothing', '5m',
-      answer(T0 + 5 * MIN, T0 + 5 * MIN, tread([[T0, 7]])), undefined],
+    ['coarse 1h buckets for 5m: each counted whole, at its start, once all of it has settled', '5m',
+      answer(T0, T0 + 2 * HOUR - 5 * MIN, tread([[T0, 7], [T0 + HOUR, 9]])), [[T0, 7], [T0 + HOUR, 9]]],
+    ['a coarse bucket reaching past the range waits for a later answer', '5m',
+      answer(T0, T0 + HOUR + 25 * MIN, tread([[T0, 7], [T0 + HOUR, 9]])), [[T0, 7]]],
+    ['a coarse bucket that began before the range is not ours (its first part was counted before, or before the counter began)', '5m',
+      answer(T0 + 5 * MIN, T0 + HOUR - 5 * MIN, tread([[T0, 7]])), []],
   ])('%s', (_name, interval, a, expected) => {
-    expect(logTreadPoints(a, grid(interval))).toEqual(expected);
+    expect(countAnswer(interval, a)).toEqual(expected);
+  });
+
+  it.each<[string, Point[], Array<readonly [number, number]>]>([
+    // Found by the property tests: a bucket listed twice was counted twice, where every other trend keeps the last occurrence.
+    ['the same point twice counts once', [[T0, 4], [T0 + MIN, 2], [T0, 4]], [[T0, 6]]],
+    ['a repeated bucket keeps its last value', [[T0, 4], [T0 + MIN, 2], [T0, 7]], [[T0, 9]]],
+    ['a repeat as null leaves a gap', [[T0 + MIN, 2], [T0 + MIN, null]], []],
+    ['distinct upstream buckets of one configured bucket still add up', [[T0, 1], [T0 + MIN, 2], [T0 + 2 * MIN, 3]], [[T0, 6]]],
+  ])('listed twice: %s', (_name, points, expected) => {
+    expect(countAnswer('5m', answer(T0, T0, tread(points)))).toEqual(expected);
+  });
+});
+
+describe('logTreadPoints', () => {
+  it('nothing matched (data: null) is a zero for every bucket asked; no item is undefined', () => {
+    expect(logTreadPoints(answer(T0, T0 + MIN, { code: 200, data: [] }), grid('1m'))).toEqual([[T0, 0], [T0 + MIN, 0]]);
+    expect(logTreadPoints(answer(T0, T0, { code: 200, data: [{ metricName: 'logs', list: [], objectArrayList: [] }] }), grid('1m'))).toBeUndefined();
   });
 });
 

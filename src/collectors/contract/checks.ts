@@ -1,0 +1,51 @@
+// What the exporter assumes about the upstream where the vendor document is
+// silent, as named checks. Every answer is held against them at no extra
+// request; a contradiction is a Mismatch: evidence for the operator (counted
+// in edge_exporter_contract_mismatches_total, logged with the config key that
+// changes the assumption), never a failed cycle. Where the data itself decides
+// (bucket width, points outside the range, a time with no zone) the collectors
+// adapt; where it cannot (units) config does, and the mismatch names the key.
+import type { OperationName } from '../../api/index.js';
+
+export const CONTRACT_CHECKS = [
+  /** Points spaced differently from the interval asked for. */
+  'bucket_width',
+  /** Record times with no zone offset (read in upstream.timezone). */
+  'timestamp_offset',
+  /** Bandwidth x bucket seconds off the same bucket's traffic by another unit's factor. */
+  'bandwidth_unit',
+  /** A total or summary field (totalMap, count) that is not the sum of its points. */
+  'totals',
+  /** Points or records outside the range asked for, or a range answered with no point inside it. */
+  'out_of_range',
+  /** A bucket that changed after it was counted (found by the audit). */
+  'late_revision',
+  /** Buckets left out between the points of a series (zero buckets not listed). */
+  'missing_buckets',
+] as const;
+export type ContractCheck = (typeof CONTRACT_CHECKS)[number];
+
+/** One answer that contradicts one assumption. */
+export interface Mismatch {
+  readonly check: ContractCheck;
+  /** Set by the collector (or the poller, from the collector's operation) when the finding does not know it. */
+  readonly operation?: OperationName;
+  /** Upstream field or metricName the evidence is in. */
+  readonly field: string;
+  readonly assumed: string;
+  readonly seen: string;
+  /** The config key that changes the assumption, and the value to try. */
+  readonly configKey?: string;
+  readonly suggest?: string;
+}
+
+/** Keeps the first finding of each check: a mismatch counts answers, not points. */
+export function firstPerCheck(findings: Iterable<Mismatch>): Mismatch[] {
+  const seen = new Map<ContractCheck, Mismatch>();
+  for (const f of findings) if (!seen.has(f.check)) seen.set(f.check, f);
+  return [...seen.values()];
+}
+
+export function seconds(ms: number): string {
+  return ms % 86_400_000 === 0 ? `${ms / 86_400_000}d` : ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`;
+}

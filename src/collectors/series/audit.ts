@@ -1,0 +1,130 @@
+// The audit: buckets already counted, read again and compared with what the
+// counter holds for them. An upstream that revises a bucket after `delay`
+// leaves the counter short for good unless someone looks again; the audit
+// looks again, every `every`, at the buckets counted within `lookback`, counts
+// each as match or revised, and with `correct` adds an upward revision to the
+// counter (a downward one is reported, never subtracted: a counter never goes
+// down). What the counter holds per bucket is kept in memory only: buckets
+// counted before a restart are not audited.
+import { seconds, type Mismatch } from '../contract/checks.js';
+import type { AuditTally, Sample } from '../types.js';
+import type { CounterSpec } from './count.js';
+import { bucketMs, type Grid } from './options.js';
+import { readBuckets, type CountedRange } from './read-buckets.js';
+import type { BucketRange, TimeSpan } from './window.js';
+
+export interface AuditOptions {
+  /** How often the audit runs, ms; 0 turns it off. */
+  readonly everyMs: number;
+  /** Buckets that ended within this long (ms) are read again. */
+  readonly lookbackMs: number;
+  /** Add upward revisions to the counters. */
+  readonly correct: boolean;
+}
+
+/** For collectors built without audit options (tests, tools). */
+export const NO_AUDIT: AuditOptions = { everyMs: 0, lookbackMs: 0, correct: false };
+
+interface Held {
+  /** First bucket whose value is known (buckets from here to `to` without an entry held zero). */
+  since: number;
+  to: number;
+  readonly values: Map<number, number>;
+}
+
+/** What the audit of one answer found. */
+export interface AuditOutcome extends AuditTally {
+  /** Upward revisions to add (only with `correct`). */
+  readonly corrections: Sample[];
+  /** One late_revision per revised bucket. */
+  readonly revisions: Mismatch[];
+}
+
+export class AuditBook {
+  private readonly held = new Map<string, Held>();
+  private lastAuditAt: number | undefined;
+
+  constructor(private readonly options: AuditOptions) {}
+
+  /** Remembers what the counters now hold for the buckets counted this cycle. */
+  record(counted: ReadonlyMap<string, CountedRange> | undefined, now: number, grid: Grid): void {
+    if (this.options.everyMs <= 0 || counted === undefined) return;
+    const size = bucketMs(grid);
+    const oldest = now - this.options.lookbackMs - size;
+    for (const [key, range] of counted) {
+      let entry = this.held.get(key);
+      // A gap (a restart, max_backfill given up) starts afresh: buckets before it are unknown.
+      if (entry === undefined || entry.to + size !== range.from) {
+        entry = { since: range.from, to: range.from - size, values: new Map() };
+        this.held.set(key, entry);
+      }
+      for (const [bucket, value] of range.values) entry.values.set(bucket, value);
+      entry.to = range.to;
+      for (const bucket of entry.values.keys()) if (bucket < oldest) entry.values.delete(bucket);
+      entry.since = Math.max(entry.since, oldest);
+    }
+  }
+
+  /** Whether this cycle audits; the first cycle only starts the clock. Marks the audit as done when it answers true. */
+  due(now: number): boolean {
+    if (this.options.everyMs <= 0) return false;
+    if (this.lastAuditAt === undefined) this.lastAuditAt = now;
+    if (now - this.lastAuditAt < this.options.everyMs) return false;
+    this.lastAuditAt = now;
+    return true;
+  }
+
+  /** The buckets to read again for these series: from the oldest held within lookback to the newest counted. */
+  range(keys: readonly string[]): BucketRange | undefined {
+    let first: number | undefined;
+    let last: number | undefined;
+    for (const key of keys) {
+      const e = this.held.get(key);
+      if (e === undefined || e.to < e.since) continue;
+      first = first === undefined ? e.since : Math.min(first, e.since);
+      last = last === undefined ? e.to : Math.max(last, e.to);
+    }
+    return first === undefined || last === undefined ? undefined : { first, last };
+  }
+
+  /** Compares one answer with what the counters hold, and takes in the upward revisions it corrects. */
+  compare<R>(specs: readonly CounterSpec<R>[], response: R, span: TimeSpan, grid: Grid, now: number): AuditOutcome {
+    const size = bucketMs(grid);
+    const out = { match: 0, revised: 0, corrections: [] as Sample[], revisions: [] as Mismatch[] };
+    for (const spec of specs) {
+      const entry = this.held.get(spec.key);
+      const points = spec.points(response);
+      if (entry === undefined || points === undefined) continue;
+      const from = Math.max(entry.since, span.begin);
+      const read = readBuckets(points, span, grid, { pos: from, to: Math.min(entry.to, span.end - size), finerBuckets: spec.finerBuckets });
+      let up = 0;
+      for (let bucket = from; bucket <= read.reach; bucket += size) {
+        const held = entry.values.get(bucket) ?? 0;
+        const seen = read.values.get(bucket) ?? 0;
+        if (Math.abs(seen - held) <= Math.abs(held) * 1e-9) {
+          out.match++;
+          continue;
+        }
+        out.revised++;
+        out.revisions.push(revision(spec, bucket, held, seen, now - (bucket + size)));
+        if (seen > held && this.options.correct) {
+          up += seen - held;
+          entry.values.set(bucket, seen);
+        }
+      }
+      if (up > 0) out.corrections.push({ name: spec.family, labels: spec.labels, value: up });
+    }
+    return out;
+  }
+}
+
+function revision<R>(spec: CounterSpec<R>, bucket: number, held: number, seen: number, ageMs: number): Mismatch {
+  // The bucket had not settled at `delay`; by this age it had. Whole minutes, rounded up.
+  const suggest = seconds(Math.ceil(ageMs / 60_000) * 60_000);
+  return {
+    check: 'late_revision', field: spec.metric,
+    assumed: 'a bucket is final once it ended `delay` ago',
+    seen: `${spec.family} bucket ${new Date(bucket).toISOString()} counted as ${held}, ${seen} now (${held < seen ? 'up' : 'down'}); a delay of ${suggest} would have read the revised value`,
+    configKey: 'delay', suggest,
+  };
+}

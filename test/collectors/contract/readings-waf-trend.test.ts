@@ -1,0 +1,58 @@
+// waf-trend against an upstream whose logTread buckets are coarser than the
+// interval: it used to fail every cycle for good; now each coarse bucket is
+// counted whole once settled, the mismatch is reported, and the counters equal
+// the events of exactly the buckets counted.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { lastSettledStart } from '../../../src/collectors/buckets.js';
+import { createWafTrendCollector, type WafTrendOptions } from '../../../src/collectors/waf-trend/index.js';
+import { SEVERITY_LABEL, WAF_EVENTS } from '../../../src/collectors/waf-trend/metrics.js';
+import { Driver, HOUR, MIN, T0, useSim } from '../series/sim-driver.js';
+
+const rig = useSim({ domains: 4 });
+beforeEach(() => rig.sim.readings.reset());
+const DELAY = 3 * MIN;
+const OPTIONS: WafTrendOptions = { interval: '5m', delayMs: DELAY, maxBackfillMs: 12 * HOUR, timestamps: false };
+const DENY = 417;
+
+function driver(): Driver {
+  return new Driver(rig, createWafTrendCollector(OPTIONS), { domains: rig.sim.truth.domains(), packages: [] });
+}
+
+function expectEvents(d: Driver, from: number, to: number): void {
+  const events = rig.sim.truth.wafEvents(from, to, { domains: rig.sim.truth.domains() });
+  expect(events.length).toBeGreaterThan(0);
+  for (const action of ['deny', 'pass'] as const) {
+    for (const [level, severity] of Object.entries(SEVERITY_LABEL)) {
+      const want = events.filter((e) => (e.record.response.httpCode === DENY) === (action === 'deny') && e.record.severityLevel === level).length;
+      expect(d.counter(WAF_EVENTS.name, { action, severity }), `${action}/${severity}`).toBe(want);
+    }
+  }
+}
+
+describe('waf-trend with coarse logTread buckets', () => {
+  it('1h buckets for a 5m interval: each hour counted whole once settled, bucket_width reported; none with the reading off', async () => {
+    rig.sim.readings.merge({ logTreadBucketMs: HOUR });
+    const d = driver();
+    // T0 is 12:00; 15 cycles 5 minutes apart reach 13:10, when the 12:00 hour has settled (13:00 + delay).
+    await d.cycles(15, 5 * MIN);
+    expect(d.checks().bucket_width).toBeGreaterThan(0);
+    // The hour the counter began in (11:00-12:00, straddling its start) is not counted: its first part is not ours.
+    expect(lastSettledStart(T0, '5m', DELAY, 480)).toBeLessThan(T0);
+    expectEvents(d, T0, T0 + HOUR);
+    expect(d.newestBucketEndMs).toBe(T0 + HOUR);
+
+    rig.sim.readings.reset();
+    rig.sim.clock.set(T0);
+    const plain = driver();
+    await plain.cycles(4, 5 * MIN);
+    expect(plain.checks()).toEqual({});
+  });
+
+  it('totals that disagree: logTread count reported under totals, the counters exact', async () => {
+    rig.sim.readings.merge({ totalsSkew: 1.5 });
+    const d = driver();
+    await d.cycles(4, 5 * MIN);
+    expect(d.checks().totals).toBeGreaterThan(0);
+    expectEvents(d, lastSettledStart(T0, '5m', DELAY, 480) + 5 * MIN, d.newestBucketEndMs ?? 0);
+  });
+});
