@@ -3,12 +3,14 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// A forbidden entry is one gitignore-style pattern, or a list whose later
+// `!` patterns let a few files through (one group, so the negation applies).
 const layer = (files, forbidden, message) => ({
   files,
   rules: {
     'no-restricted-imports': [
       'error',
-      { patterns: forbidden.map((group) => ({ group: [group], message })) },
+      { patterns: forbidden.map((group) => ({ group: Array.isArray(group) ? group : [group], message })) },
     ],
   },
 });
@@ -39,6 +41,21 @@ export default tseslint.config(
     ['src/collectors/**'],
     ['**/exporters/**', '**/server/**', '**/simulator/**', 'prom-client', '@opentelemetry/*'],
     'Collectors hand plain samples to an interface they declare; they never touch prom-client or OTel.',
+  ),
+  layer(
+    ['src/doctor/**'],
+    [
+      '**/exporters/**', '**/server/**', '**/simulator/**', '**/daemon/**', '**/cli/**', '**/state/**', 'prom-client', '@opentelemetry/*',
+      // Of the collectors, only the pure helpers that state the assumptions (files, so the `!` can re-include them).
+      [
+        '**/collectors/**/*.js',
+        '!**/collectors/contract/*.js',
+        '!**/collectors/units.js',
+        '!**/collectors/buckets.js',
+        '!**/collectors/waf-events/record-time.js',
+      ],
+    ],
+    'The doctor asks through src/api and judges with the collectors\' pure contract helpers; the CLI wires it to the upstream.',
   ),
   layer(
     ['src/exporters/**'],

@@ -47,6 +47,12 @@ export interface ClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * Path template for this call instead of the configured one (`{oid}`
+   * placeholders as in operations.ts). For probes that try another spelling
+   * of a path the document leaves open (the doctor), not for everyday calls.
+   */
+  path?: string;
 }
 
 export const CLIENT_DEFAULTS = {
@@ -114,7 +120,7 @@ export class EdgeClient {
   async call<K extends OperationName>(operation: K, request: RequestOf<K>, options: CallOptions = {}): Promise<ResponseOf<K>> {
     const spec = OPERATIONS[operation];
     const body = this.validate(operation, request);
-    const send = (): Promise<ResponseOf<K>> => this.limit(() => this.once(spec, body, options.signal));
+    const send = (): Promise<ResponseOf<K>> => this.limit(() => this.once(spec, body, options));
     if (spec.write) return send();
     const { attempts, minDelayMs, maxDelayMs } = this.opts.retry;
     return pRetry(send, {
@@ -133,29 +139,29 @@ export class EdgeClient {
     });
   }
 
-  private async once<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, signal?: AbortSignal): Promise<ResponseOf<K>> {
+  private async once<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions): Promise<ResponseOf<K>> {
     const operation = spec.name as K;
     if (spec.rateLimited) {
-      return this.orderGate.run(() => this.timed(spec, request, signal), () => this.observer.onRateLimitWait?.({ operation }));
+      return this.orderGate.run(() => this.timed(spec, request, options), () => this.observer.onRateLimitWait?.({ operation }));
     }
-    return this.timed(spec, request, signal);
+    return this.timed(spec, request, options);
   }
 
   /** One attempt, reported to the observer. */
-  private async timed<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, signal?: AbortSignal): Promise<ResponseOf<K>> {
+  private async timed<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions): Promise<ResponseOf<K>> {
     const operation = spec.name as K;
     const started = performance.now();
     const done = (outcome: 'success' | ApiError['code'], status?: number): void =>
       this.observer.onResponse?.({ operation, outcome, durationMs: performance.now() - started, ...(status === undefined ? {} : { status }) });
     try {
-      const { url, body } = this.target(spec, request);
+      const { url, body } = this.target(spec, request, options.path);
       const result = await attempt({
         operation, method: spec.method, url, body,
         headers: this.headers(spec),
         dispatcher: this.dispatcher,
         timeoutMs: this.opts.timeoutMs,
         maxBodyBytes: this.opts.maxBodyBytes,
-        signal,
+        signal: options.signal,
       });
       const parsed = operationSchemas[operation].response.safeParse(result.json);
       if (!parsed.success) {
@@ -172,9 +178,9 @@ export class EdgeClient {
     }
   }
 
-  private target(spec: OperationSpec, request: unknown): { url: string; body: string | undefined } {
+  private target(spec: OperationSpec, request: unknown, path: string | undefined): { url: string; body: string | undefined } {
     const base = spec.host === 'login' ? this.loginUrl : this.opts.apiUrl;
-    const template = this.paths[spec.name] ?? spec.path;
+    const template = path ?? this.paths[spec.name] ?? spec.path;
     const params = spec.method === 'GET' && typeof request === 'object' && request !== null ? stringValues(request) : {};
     const url = joinUrl(base, expandPath(template, params));
     return { url, body: spec.method === 'POST' ? JSON.stringify(request) : undefined };

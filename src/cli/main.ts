@@ -8,6 +8,7 @@ import { callCommand, CALL_USAGE } from './call.js';
 import { runCommand, RUN_USAGE } from './run.js';
 import { simulateCommand } from './simulate.js';
 import { checkConfigCommand, CHECK_CONFIG_USAGE } from './check-config.js';
+import { doctorCommand, DOCTOR_USAGE } from './doctor.js';
 import { UsageError, type Io } from './args.js';
 import { isApiError, ValidationError } from '../api/index.js';
 import { ConfigError } from '../config/index.js';
@@ -22,6 +23,7 @@ commands:
   simulate       serve the bundled upstream simulator
   call           run one upstream operation and print the JSON response
   check-config   validate a config file           (${CHECK_CONFIG_USAGE})
+  doctor         read-only check of an account    (${DOCTOR_USAGE})
 
 Run 'edge-exporter call --help' for the list of operations.`;
 
@@ -38,6 +40,9 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
         return await callCommand(rest, io);
       case 'check-config':
         return await checkConfigCommand(rest, io);
+      case 'doctor':
+        if (rest.includes('--help')) return print(io.stdout, DOCTOR_USAGE, 0);
+        return await doctorCommand(rest, io, signal);
       case undefined:
       case '--help':
       case 'help':

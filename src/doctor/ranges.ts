@@ -1,0 +1,82 @@
+// out_of_range: does the upstream answer the range asked for? A closed 20
+// minutes two hours ago, asked of the statistics, of logTread and of the WAF
+// logs: anything outside it says the range is not (or not exactly) honoured.
+// The daemon copes (it counts each point and forwards each record once, by
+// its own time), but an operator should know the answers carry more than
+// asked, or other times than asked.
+import type { WafLogRecord } from '../api/index.js';
+import { alignDown, INTERVAL_MS } from '../collectors/buckets.js';
+import { viewSeries } from '../collectors/contract/series-view.js';
+import { recordTime } from '../collectors/waf-events/record-time.js';
+import { humanDuration } from './format.js';
+import { whyNot, type Answer, type Prober } from './probe.js';
+import type { DoctorPlan } from './plan.js';
+import { askLogs, askLogTread, askStats, type Span } from './requests.js';
+import type { Trend } from './trends.js';
+import { combine, type CheckResult, type Part } from './types.js';
+
+const BACK_MS = 2 * 3_600_000;
+const LENGTH_MS = 20 * 60_000;
+const MINUTE_MS = 60_000;
+
+interface TrendPast {
+  readonly label: string;
+  readonly size: number;
+  readonly answer: Answer<Trend>;
+}
+
+export interface PastProbes {
+  readonly span: Span;
+  readonly trends: readonly TrendPast[];
+  readonly logs: Answer<readonly WafLogRecord[]> | undefined;
+}
+
+export async function gatherPast(prober: Prober, plan: DoctorPlan): Promise<PastProbes> {
+  const [target] = plan.stats;
+  // On a 5-minute boundary, so the buckets of every interval up to 5m start exactly at `begin`.
+  const begin = alignDown('5m', prober.now() - BACK_MS, plan.tz.offsetMinutes);
+  const span = { begin, end: begin + LENGTH_MS };
+  const stats = target === undefined ? undefined : (async (): Promise<TrendPast> => ({
+    label: `${target.collector} (${target.operation}, ${target.interval})`, size: INTERVAL_MS[target.interval],
+    answer: await askStats(prober, plan.requestTz, target, span),
+  }))();
+  const tread = plan.wafTrend === undefined ? undefined : (async (): Promise<TrendPast> => ({
+    label: 'logTread', size: MINUTE_MS, answer: await askLogTread(prober, plan.requestTz, span),
+  }))();
+  const logs = plan.wafLogs ? askLogs(prober, plan.requestTz, span) : undefined;
+  const [s, t, l] = await Promise.all([stats, tread, logs]);
+  return { span, trends: [s, t].flatMap((x) => x ?? []), logs: l };
+}
+
+function trendPart(p: TrendPast, span: Span, range: string): Part {
+  if (p.answer.kind !== 'answer') return { verdict: 'unknown', observed: `${p.label}: ${whyNot(p.answer)}` };
+  const views = p.answer.value.series.filter((s) => s.points.length > 0).map((s) => ({ total: s.points.length, view: viewSeries(s.points, span, p.size) }));
+  if (views.length === 0) return { verdict: 'unknown', observed: `${p.label}: no points for ${range}` };
+  const worst = views.reduce((a, b) => (b.view.outside > a.view.outside ? b : a));
+  if (worst.view.outside > 0) return { verdict: 'differs', observed: `${p.label}: ${worst.view.outside} of ${worst.total} points outside ${range}` };
+  if (views.every((v) => v.view.inRange.length === 0)) return { verdict: 'differs', observed: `${p.label}: no point inside ${range}` };
+  return { verdict: 'ok', observed: `${p.label}: all ${worst.total} points inside ${range}` };
+}
+
+function logsPart(answer: Answer<readonly WafLogRecord[]>, span: Span, range: string, offsetMinutes: number): Part {
+  if (answer.kind !== 'answer') return { verdict: 'unknown', observed: `WAF logs: ${whyNot(answer)}` };
+  const times = answer.value.flatMap((r) => recordTime(r.timeStamp, offsetMinutes)?.ms ?? []);
+  if (times.length === 0) return { verdict: 'unknown', observed: `WAF logs: no record in ${range}` };
+  const before = times.filter((t) => t < span.begin);
+  const after = times.filter((t) => t >= span.end);
+  if (before.length + after.length === 0) return { verdict: 'ok', observed: `WAF logs: all ${times.length} records of the first page inside ${range}` };
+  const far = [
+    ...(before.length > 0 ? [`${before.length} up to ${humanDuration(span.begin - Math.min(...before))} before it`] : []),
+    ...(after.length > 0 ? [`${after.length} up to ${humanDuration(Math.max(...after) - span.end)} after its end`] : []),
+  ];
+  return { verdict: 'differs', observed: `WAF logs: of ${times.length} records of the first page, ${far.join(' and ')}` };
+}
+
+export function judgeRanges(past: PastProbes, plan: DoctorPlan): CheckResult {
+  const { span } = past;
+  const range = `[${plan.tz.formatDateTime(span.begin)}, ${plan.tz.formatDateTime(span.end)})`;
+  const parts = past.trends.map((p) => trendPart(p, span, range));
+  if (past.logs) parts.push(logsPart(past.logs, span, range, plan.tz.offsetMinutes));
+  return combine('out_of_range', parts,
+    'nothing to set: the daemon counts each point once by its start and forwards each record once, whatever range it came with.');
+}
