@@ -3,7 +3,7 @@
 // key's file position, or the variable that set it), no secret in it, and
 // nothing started: the listen port refuses, no state directory, no request
 // reached the upstream. Then the failures only start-up can find.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -287,7 +287,14 @@ describe('a mistyped config', () => {
 
 describe('a valid config the environment defeats', () => {
   let blocker: Server | undefined;
-  afterAll(() => new Promise<void>((resolve) => (blocker ? blocker.close(() => resolve()) : resolve())));
+  // After each test, also one that failed or timed out (its body never reaches its own close): a port left bound
+  // would fail the next tests, which expect it to refuse connections.
+  afterEach(() => new Promise<void>((resolve) => {
+    const b = blocker;
+    blocker = undefined;
+    if (b?.listening) b.close(() => resolve());
+    else resolve();
+  }));
 
   it('a listen port in use: exit 1 naming server.listen, the process ends, nothing polled', async () => {
     blocker = createServer();
