@@ -1,6 +1,7 @@
 // Shared set-up for the simulator's HTTP tests: a simulator on a loopback
 // ephemeral port with a pinned clock, and small request helpers.
 import { OPERATIONS, type OperationName } from '../../src/api/operations.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
 
 /** 2026-03-02 12:00:00 in the platform zone (UTC+8). */
@@ -82,4 +83,28 @@ export type Point = [number, number];
 
 export function sumPoints(points: readonly Point[]): number {
   return points.reduce((a, [, v]) => a + v, 0);
+}
+
+/**
+ * One simulator for the file, for the readings tests: before each test its
+ * readings and faults are back to their defaults and its clock at T0.
+ */
+export function useReadingsSim(options: SimulatorOptions = {}): { readonly h: Harness } {
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    harness = await startSim(options);
+  });
+  afterAll(() => harness?.close());
+  beforeEach(() => {
+    const sim = harness?.sim;
+    sim?.readings.reset();
+    sim?.faults.clear();
+    sim?.clock.set(T0);
+  });
+  return {
+    get h() {
+      if (!harness) throw new Error('simulator not started');
+      return harness;
+    },
+  };
 }

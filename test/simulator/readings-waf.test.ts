@@ -1,38 +1,30 @@
 // Readings that change the WAF log query (operation 1), each compared with
 // the default answer or the ground truth; readings and clock are put back
 // before every test.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WafRecord } from '../../src/simulator/index.js';
-import { DAY, HOUR, items, MIN, params, startSim, sumPoints, T0, type Harness, type Point } from './helpers.js';
+import { DAY, HOUR, items, MIN, params, type Point, sumPoints, T0, useReadingsSim } from './helpers.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startSim({ domains: 6 });
-});
-afterAll(() => h.close());
-beforeEach(() => {
-  h.sim.readings.reset();
-  h.sim.clock.set(T0);
-});
+const rig = useReadingsSim({ domains: 6 });
 
 const HOUR_RANGE = params(T0 - HOUR, T0);
 
 async function trend(p: unknown = HOUR_RANGE, extra: Record<string, unknown> = {}) {
-  const res = await h.call('describeLogV2', { action: [{ metricName: 'logTread' }], otherFilter: [], params: p, ...extra });
+  const res = await rig.h.call('describeLogV2', { action: [{ metricName: 'logTread' }], otherFilter: [], params: p, ...extra });
   const [item] = items(res);
   return { count: Number(item?.count), points: item?.objectArrayList as Point[] };
 }
 
 async function logs(p: unknown = HOUR_RANGE): Promise<WafRecord[]> {
-  const res = await h.call('describeLogV2', { action: [{ metricName: 'logs', pageSize: 10_000 }], otherFilter: [], params: p });
+  const res = await rig.h.call('describeLogV2', { action: [{ metricName: 'logs', pageSize: 10_000 }], otherFilter: [], params: p });
   return (items(res)[0]?.list ?? []) as WafRecord[];
 }
 
-const visible = (from: number, to: number) => h.sim.truth.wafEvents(from, to, { visibleAt: h.sim.clock.now() });
+const visible = (from: number, to: number) => rig.h.sim.truth.wafEvents(from, to, { visibleAt: rig.h.sim.clock.now() });
 
 describe('reading logTreadBucketMs', () => {
   it('lists whole hour buckets from before beginTime, each counting its whole hour', async () => {
-    h.sim.readings.merge({ logTreadBucketMs: HOUR });
+    rig.h.sim.readings.merge({ logTreadBucketMs: HOUR });
     const begin = T0 - 100 * MIN;
     const end = T0 - 20 * MIN;
     const { count, points } = await trend(params(begin, end));
@@ -46,11 +38,11 @@ describe('reading logTreadBucketMs', () => {
   });
 
   it('uses the size whatever the range: 5 minutes over an hour, and a platform day', async () => {
-    h.sim.readings.merge({ logTreadBucketMs: 5 * MIN });
+    rig.h.sim.readings.merge({ logTreadBucketMs: 5 * MIN });
     const fine = await trend(params(T0 - HOUR - 2 * MIN, T0));
     expect(fine.points).toHaveLength(13);
     expect(fine.points[0]).toEqual([T0 - 65 * MIN, visible(T0 - 65 * MIN, T0 - 60 * MIN).length]);
-    h.sim.readings.merge({ logTreadBucketMs: DAY });
+    rig.h.sim.readings.merge({ logTreadBucketMs: DAY });
     const day = await trend();
     const midnight = T0 - 12 * HOUR;
     expect(day.points).toEqual([[midnight, visible(midnight, midnight + DAY).length]]);
@@ -62,7 +54,7 @@ describe('reading logTreadBucketMs', () => {
 describe('reading naiveTimestamps', () => {
   it('drops the offset and keeps the platform wall-clock time', async () => {
     const zoned = new Map((await logs()).map((r) => [r.requestId, r.timeStamp]));
-    h.sim.readings.merge({ naiveTimestamps: true });
+    rig.h.sim.readings.merge({ naiveTimestamps: true });
     const naive = await logs();
     expect(naive.length).toBe(zoned.size);
     expect(naive.length).toBeGreaterThan(0);
@@ -76,7 +68,7 @@ describe('reading naiveTimestamps', () => {
 describe('reading recordTimeLagMs', () => {
   it('shows timeStamps that much earlier, selecting and ordering the same records', async () => {
     const plain = await logs();
-    h.sim.readings.merge({ recordTimeLagMs: 10 * MIN });
+    rig.h.sim.readings.merge({ recordTimeLagMs: 10 * MIN });
     const lagged = await logs();
     expect(lagged.map((r) => r.requestId)).toEqual(plain.map((r) => r.requestId));
     lagged.forEach((r, i) => {
@@ -88,7 +80,7 @@ describe('reading recordTimeLagMs', () => {
 
   it('combines with naiveTimestamps', async () => {
     const [first] = await logs();
-    h.sim.readings.merge({ recordTimeLagMs: 1500, naiveTimestamps: true });
+    rig.h.sim.readings.merge({ recordTimeLagMs: 1500, naiveTimestamps: true });
     const [shown] = await logs();
     expect(Date.parse(`${shown?.timeStamp}+08:00`)).toBe(Date.parse(first?.timeStamp ?? '') - 1500);
   });
@@ -97,7 +89,7 @@ describe('reading recordTimeLagMs', () => {
 describe('reading totalsSkew in logTread', () => {
   it('reports count as floor(sum of points × factor)', async () => {
     const plain = await trend();
-    h.sim.readings.merge({ totalsSkew: 1.5 });
+    rig.h.sim.readings.merge({ totalsSkew: 1.5 });
     const skewed = await trend();
     expect(skewed.points).toEqual(plain.points);
     expect(plain.count).toBe(sumPoints(plain.points));
@@ -108,7 +100,7 @@ describe('reading totalsSkew in logTread', () => {
 describe('reading ignoreRanges in the log query', () => {
   it('answers [now - 1 hour, now) whatever the params say', async () => {
     const lastHour = { trend: await trend(), logs: await logs() };
-    h.sim.readings.merge({ ignoreRanges: true });
+    rig.h.sim.readings.merge({ ignoreRanges: true });
     const elsewhere = params(T0 - 3 * DAY, T0 - 2 * DAY);
     expect(await trend(elsewhere)).toEqual(lastHour.trend);
     expect(await logs(elsewhere)).toEqual(lastHour.logs);
@@ -118,12 +110,12 @@ describe('reading ignoreRanges in the log query', () => {
 
 describe('reading clockOffsetMs in the log query', () => {
   it('answers as the default does 10 minutes earlier: fewer records ingested, buckets end earlier', async () => {
-    h.sim.readings.merge({ clockOffsetMs: 10 * MIN });
+    rig.h.sim.readings.merge({ clockOffsetMs: 10 * MIN });
     const behind = { trend: await trend(), logs: await logs() };
     expect(behind.trend.points.at(-1)?.[0]).toBe(T0 - 10 * MIN);
-    expect(behind.logs.length).toBe(h.sim.truth.wafEvents(T0 - HOUR, T0, { visibleAt: T0 - 10 * MIN }).length);
-    h.sim.readings.reset();
-    h.sim.clock.set(T0 - 10 * MIN);
+    expect(behind.logs.length).toBe(rig.h.sim.truth.wafEvents(T0 - HOUR, T0, { visibleAt: T0 - 10 * MIN }).length);
+    rig.h.sim.readings.reset();
+    rig.h.sim.clock.set(T0 - 10 * MIN);
     expect({ trend: await trend(), logs: await logs() }).toEqual(behind);
   });
 });
@@ -131,7 +123,7 @@ describe('reading clockOffsetMs in the log query', () => {
 describe('reading paramsZone in the log query', () => {
   it('reads the range in that offset and still writes timeStamps in the platform zone', async () => {
     const platform = await logs();
-    h.sim.readings.merge({ paramsZone: '+00:00' });
+    rig.h.sim.readings.merge({ paramsZone: '+00:00' });
     const utcText = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
     const utc = await logs({ beginTime: utcText(T0 - HOUR), endTime: utcText(T0) });
     expect(utc).toEqual(platform);

@@ -5,20 +5,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { simulateCommand } from '../../src/cli/simulate.js';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { createSimulator, DEFAULT_READINGS, READING_KEYS, type Readings } from '../../src/simulator/index.js';
-import { startSim, type Harness } from './helpers.js';
+import { useReadingsSim } from './helpers.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startSim({ domains: 4 });
-});
-afterAll(() => h.close());
-beforeEach(() => {
-  h.sim.readings.reset();
-});
+const rig = useReadingsSim({ domains: 4 });
 
 const DEFAULT_JSON = {
   logTreadBucketMs: null, naiveTimestamps: false, bandwidthUnit: 'bits_per_second', totalsSkew: 1, lateRevision: null,
@@ -27,16 +20,16 @@ const DEFAULT_JSON = {
 
 describe('/__admin/readings', () => {
   it('shows every reading, merges a POST, resets a key with null and all of them with DELETE', async () => {
-    expect((await h.admin('GET', 'readings')).body.data).toEqual(DEFAULT_JSON);
-    await h.admin('POST', 'readings', { bandwidthUnit: 'bytes_per_second', lateRevision: { afterMs: 60_000, factor: 1.1 } });
-    const merged = await h.admin('POST', 'readings', { totalsSkew: 1.1 });
+    expect((await rig.h.admin('GET', 'readings')).body.data).toEqual(DEFAULT_JSON);
+    await rig.h.admin('POST', 'readings', { bandwidthUnit: 'bytes_per_second', lateRevision: { afterMs: 60_000, factor: 1.1 } });
+    const merged = await rig.h.admin('POST', 'readings', { totalsSkew: 1.1 });
     expect(merged.body.data).toEqual({ ...DEFAULT_JSON, bandwidthUnit: 'bytes_per_second', lateRevision: { afterMs: 60_000, factor: 1.1 }, totalsSkew: 1.1 });
-    expect(h.sim.readings.get().totalsSkew).toBe(1.1);
-    const cleared = await h.admin('POST', 'readings', { lateRevision: null });
+    expect(rig.h.sim.readings.get().totalsSkew).toBe(1.1);
+    const cleared = await rig.h.admin('POST', 'readings', { lateRevision: null });
     expect(cleared.body.data).toEqual({ ...DEFAULT_JSON, bandwidthUnit: 'bytes_per_second', totalsSkew: 1.1 });
-    expect((await h.admin('GET', 'state')).body.data).toMatchObject({ readings: cleared.body.data });
-    expect((await h.admin('DELETE', 'readings')).body.data).toEqual(DEFAULT_JSON);
-    expect(h.sim.readings.get()).toEqual(DEFAULT_READINGS);
+    expect((await rig.h.admin('GET', 'state')).body.data).toMatchObject({ readings: cleared.body.data });
+    expect((await rig.h.admin('DELETE', 'readings')).body.data).toEqual(DEFAULT_JSON);
+    expect(rig.h.sim.readings.get()).toEqual(DEFAULT_READINGS);
   });
 
   it.each([
@@ -56,15 +49,15 @@ describe('/__admin/readings', () => {
     [{ noSuchReading: true }],
     [[]],
   ])('refuses %j with 400 and changes nothing', async (body) => {
-    await h.admin('POST', 'readings', { totalsSkew: 2 });
-    const res = await h.admin('POST', 'readings', Array.isArray(body) ? body : { pathForm: 'bare', ...body });
+    await rig.h.admin('POST', 'readings', { totalsSkew: 2 });
+    const res = await rig.h.admin('POST', 'readings', Array.isArray(body) ? body : { pathForm: 'bare', ...body });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe(400);
-    expect(h.sim.readings.get()).toEqual({ ...DEFAULT_READINGS, totalsSkew: 2 });
+    expect(rig.h.sim.readings.get()).toEqual({ ...DEFAULT_READINGS, totalsSkew: 2 });
   });
 
   it('refuses a body that is not JSON', async () => {
-    const res = await h.raw('POST', '/__admin/readings', { auth: null, body: '{"totalsSkew":' });
+    const res = await rig.h.raw('POST', '/__admin/readings', { auth: null, body: '{"totalsSkew":' });
     expect(res.status).toBe(400);
   });
 });
@@ -86,16 +79,16 @@ describe('readings as an option', () => {
   });
 
   it('are kept by /__admin/reset', async () => {
-    await h.admin('POST', 'readings', { ignoreRanges: true });
-    const res = await h.admin('POST', 'reset');
+    await rig.h.admin('POST', 'readings', { ignoreRanges: true });
+    const res = await rig.h.admin('POST', 'reset');
     expect(res.body.data).toMatchObject({ readings: { ...DEFAULT_JSON, ignoreRanges: true } });
   });
 });
 
 describe('reading pathForm', () => {
   const listBody = JSON.stringify({ filters: [], searchHeader: { isActive: [] } });
-  const status = async (path: string, method = 'POST') => (await h.raw(method, path, method === 'POST' ? { body: listBody } : {})).status;
-  const oid = () => h.sim.world.l4Packages[0]?.oid ?? '';
+  const status = async (path: string, method = 'POST') => (await rig.h.raw(method, path, method === 'POST' ? { body: listBody } : {})).status;
+  const oid = () => rig.h.sim.world.l4Packages[0]?.oid ?? '';
 
   it('both (default) serves operations 9-13 with and without /prod-api', async () => {
     expect(await status('/prod-api/cdn/domain/list')).toBe(200);
@@ -103,7 +96,7 @@ describe('reading pathForm', () => {
   });
 
   it('prefixed answers 404 on the bare spelling', async () => {
-    h.sim.readings.merge({ pathForm: 'prefixed' });
+    rig.h.sim.readings.merge({ pathForm: 'prefixed' });
     expect(await status('/cdn/domain/list')).toBe(404);
     expect(await status(`/cdn/layer4/rules/getPackageDetails/${oid()}`, 'GET')).toBe(404);
     expect(await status('/cdn/packageRest/Layer4/list')).toBe(404);
@@ -112,12 +105,12 @@ describe('reading pathForm', () => {
   });
 
   it('bare answers 404 on the /prod-api spelling of 9-13 only', async () => {
-    h.sim.readings.merge({ pathForm: 'bare' });
+    rig.h.sim.readings.merge({ pathForm: 'bare' });
     expect(await status('/prod-api/cdn/domain/list')).toBe(404);
     expect(await status('/prod-api/cdn/layer4/rules/insertRule')).toBe(404);
     expect(await status('/cdn/domain/list')).toBe(200);
     expect(await status(`/cdn/layer4/rules/getPackageDetails/${oid()}`, 'GET')).toBe(200);
-    expect((await h.call('describeHosting', { pageNum: 1, pageSize: 10 })).status).toBe(200);
+    expect((await rig.h.call('describeHosting', { pageNum: 1, pageSize: 10 })).status).toBe(200);
   });
 });
 
