@@ -26,9 +26,10 @@
 // for good. The simulator answers zeros for idle ranges. An item whose series
 // is an empty list did answer, and counts as zero. (The WAF log query
 // documents null as "nothing matched"; waf-trend treats it as zero.)
-import { alignDown, type Plan, type RawPoint } from '../buckets.js';
+import type { Plan, RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { readBuckets, seriesFindings, type CountedRange } from './read-buckets.js';
+import { answerFrom, type UpstreamClock } from './upstream-clock.js';
 import type { Sample } from '../types.js';
 import type { Labels } from './keys.js';
 import { bucketMs, type Grid } from './options.js';
@@ -36,6 +37,7 @@ import type { TargetResult } from './output.js';
 import type { BucketRange, TimeSpan } from './window.js';
 
 export type { CountedRange } from './read-buckets.js';
+export type { UpstreamClock } from './upstream-clock.js';
 
 /** One counter series of a target and where its points are in a response. */
 export interface CounterSpec<R> {
@@ -188,16 +190,6 @@ function walk<R>(
   return out;
 }
 
-/** Oldest point inside the span of any series of the piece's answer: where the answer really begins. */
-function answerFrom<R>(piece: Piece<R>, specs: readonly CounterSpec<R>[], span: TimeSpan): number | undefined {
-  if (piece.response === undefined) return undefined;
-  let oldest: number | undefined;
-  for (const spec of specs) {
-    for (const [t] of spec.points(piece.response) ?? []) if (t >= span.begin && t < span.end && (oldest === undefined || t < oldest)) oldest = t;
-  }
-  return oldest;
-}
-
 function sample<R>(spec: CounterSpec<R>, value: number, timestampMs: number | undefined): Sample {
   return timestampMs === undefined ? { name: spec.family, labels: spec.labels, value } : { name: spec.family, labels: spec.labels, value, timestampMs };
 }
@@ -226,51 +218,4 @@ export function convertTarget<R, G extends { readonly timestamps: boolean }>(
     uncovered: counted.uncovered, gauges: input.main === undefined ? [] : gaugesOf(input.main, input.gauges),
     mismatches: counted.findings, counted: counted.counted,
   };
-}
-
-/** Start of the newest point inside its request's range over every answer and series: the upstream's clock, as its answers show it. */
-export function newestReported<R>(specs: readonly CounterSpec<R>[], pieces: readonly Piece<R>[], size: number): number | undefined {
-  let newest: number | undefined;
-  for (const piece of pieces) {
-    if (piece.response === undefined) continue;
-    const end = piece.span?.end ?? piece.range.last + size;
-    for (const spec of specs) {
-      for (const [t] of spec.points(piece.response) ?? []) if (t < end && (newest === undefined || t > newest)) newest = t;
-    }
-  }
-  return newest;
-}
-
-/** What a cycle's answers say of the upstream's clock. */
-export interface UpstreamClock {
-  /** Start of the newest point any answer carried: the upstream has reported up to here. */
-  readonly newest: number;
-  /**
-   * How far the newest point of the answers that end now lags the current
-   * bucket (0 when none ends now): the upstream's clock runs at least this far
-   * behind ours, so its buckets settle that much later.
-   */
-  readonly lagMs: number;
-  /** The raw difference: buckets missing at the end of answers that end now. */
-  readonly behindMs: number;
-}
-
-/** newestReported over every target of a cycle, and the lag it shows; undefined when no answer carried a point. */
-export function upstreamClock<R>(
-  targets: ReadonlyArray<{ readonly specs: readonly CounterSpec<R>[]; readonly pieces: readonly Piece<R>[] }>, grid: Grid, now: number,
-): UpstreamClock | undefined {
-  const size = bucketMs(grid);
-  let newest: number | undefined;
-  let end: number | undefined;
-  for (const t of targets) {
-    const n = newestReported(t.specs, t.pieces, size);
-    if (n !== undefined && (newest === undefined || n > newest)) newest = n;
-    for (const p of t.pieces) if (p.response !== undefined && p.span !== undefined && p.span.end >= now) end = p.span.end;
-  }
-  if (newest === undefined) return undefined;
-  // The newest bucket a request ending at `end` can hold: request times are whole seconds, and the end is exclusive.
-  const expected = end === undefined ? undefined : alignDown(grid.interval, Math.floor(Math.min(end, now) / 1000) * 1000 - 1, grid.offsetMinutes);
-  const behind = expected === undefined ? 0 : Math.max(0, expected - alignDown(grid.interval, newest, grid.offsetMinutes));
-  // Behind at all, its clock is somewhere in the newest bucket it listed (that bucket may have only just begun): assume the start.
-  return { newest, lagMs: behind > 0 ? behind + size : 0, behindMs: behind };
 }

@@ -10,10 +10,11 @@ export {
   MAX_BUCKETS_PER_REQUEST, chunkRange, paramsOf, planSeries, requestWindow, spanOf,
   type BucketRange, type RequestWindow, type TimeSpan, type WindowInput,
 } from './window.js';
-export { convertTarget, countTarget, newestReported, upstreamClock, type UpstreamClock, type CounterSpec, type CountOutcome, type Piece, type TargetConvertInput } from './count.js';
+export { convertTarget, countTarget, type CounterSpec, type CountOutcome, type Piece, type TargetConvertInput } from './count.js';
 export { fetchChunks, fetchWindow, type FetchInput, type Fetched } from './fetch.js';
 export { asError, assemble, gauge, logUncovered, NoDataError, type CycleInput, type Tally, type TargetResult } from './output.js';
 export { runTrendTarget, type TrendTargetInput, type TrendTargetRun } from './target.js';
 export { AuditBook, NO_AUDIT, type AuditOptions, type AuditOutcome } from './audit.js';
 export { audited, type AuditUnit } from './audit-run.js';
 export { readBuckets, seriesFindings, type BucketRead, type CountedRange } from './read-buckets.js';
+export { newestReported, upstreamClock, type UpstreamClock } from './upstream-clock.js';
