@@ -57,6 +57,14 @@ export function mangleBody(body: unknown, m: Mangling): unknown {
 
 type Point = [number, number | null];
 
+/** The body with every zero point left out of every series (the omitZeroBuckets reading); other bodies as they were. */
+export function withoutZeroPoints(body: unknown): unknown {
+  if (!isRecord(body)) return body;
+  const key = payloadKey(body);
+  if (key === undefined) return body;
+  return { ...body, [key]: mapPointArrays(body[key], (points) => points.filter(([, v]) => v !== 0)) };
+}
+
 export function isPoint(v: unknown): v is Point {
   return Array.isArray(v) && v.length === 2 && typeof v[0] === 'number' && Number.isFinite(v[0]) && (typeof v[1] === 'number' || v[1] === null);
 }

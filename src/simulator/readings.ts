@@ -37,6 +37,8 @@ export interface Readings {
   readonly recordTimeLagMs: number;
   /** Which spellings of operations 9-13 (documented without /prod-api) are served. */
   readonly pathForm: PathForm;
+  /** Time-series points whose value is 0 are left out (only buckets with data are listed). */
+  readonly omitZeroBuckets: boolean;
 }
 
 export const DEFAULT_READINGS: Readings = Object.freeze({
@@ -50,6 +52,7 @@ export const DEFAULT_READINGS: Readings = Object.freeze({
   paramsZone: undefined,
   recordTimeLagMs: 0,
   pathForm: 'both',
+  omitZeroBuckets: false,
 });
 
 export type ReadingKey = keyof Readings;
@@ -94,6 +97,7 @@ function assign(patch: ReadingsPatch, key: ReadingKey, v: unknown): void {
       return;
     case 'naiveTimestamps':
     case 'ignoreRanges':
+    case 'omitZeroBuckets':
       if (typeof v !== 'boolean') throw bad('a boolean');
       patch[key] = v;
       return;

@@ -8,7 +8,7 @@
 import type { OperationName, OperationSpec } from '../api/operations.js';
 import type { SimClock } from './clock.js';
 import type { FaultEffect, Faults } from './faults.js';
-import { mangleBody, payloadKey } from './mangle.js';
+import { mangleBody, payloadKey, withoutZeroPoints } from './mangle.js';
 import type { RateLimiter } from './ratelimit.js';
 import type { PathForm, Readings } from './readings.js';
 import { compileRoutes, matchRoute } from './routes.js';
@@ -61,7 +61,7 @@ export function createRouter(deps: RouterDeps): App {
       delayMs: effect.latencyMs,
       hang: effect.hang,
       // Future points lie after both clocks, so neither reading of "now" can count one.
-      respond: () => shape(serve(deps, spec, pathParams, incoming, effect), effect, Math.max(deps.clock.now(), upstreamNow(deps))),
+      respond: () => shape(readingShape(deps, serve(deps, spec, pathParams, incoming, effect)), effect, Math.max(deps.clock.now(), upstreamNow(deps))),
     };
   };
 }
@@ -111,6 +111,11 @@ function faultMessage(status: number): string {
   if (status === 401) return MSG_UNAUTHORIZED;
   if (status === 403) return MSG_FORBIDDEN;
   return `simulated upstream failure (HTTP ${status})`;
+}
+
+/** The readings that rewrite an answer's shape rather than its data. */
+function readingShape(deps: RouterDeps, reply: Reply): Reply {
+  return deps.readings().omitZeroBuckets ? { ...reply, body: withoutZeroPoints(reply.body) } : reply;
 }
 
 /** Applies the body faults to whatever answer was produced: shape faults on the payload first, then the ones that break the bytes. */

@@ -198,3 +198,23 @@ describe('reading paramsZone', () => {
     expect(points[0]?.[0]).toBe(FROM - HOUR);
   });
 });
+
+describe('reading omitZeroBuckets', () => {
+  it('leaves out exactly the zero points of every series; the others are as by default', async () => {
+    // One domain at 1m: its rarer status classes are idle in many buckets.
+    const one = { domains: [rig.h.sim.truth.domains()[0]], interval: '1m' };
+    const [plain] = items(await v2('statusCodeTrend', one));
+    rig.h.sim.readings.merge({ omitZeroBuckets: true });
+    const [sparse] = items(await v2('statusCodeTrend', one));
+    const keys = Object.keys(seriesOf(plain));
+    expect(keys.length).toBeGreaterThan(0);
+    let zeros = 0;
+    for (const key of keys) {
+      const all = seriesOf(plain)[key] ?? [];
+      zeros += all.filter(([, v]) => v === 0).length;
+      expect(seriesOf(sparse)[key], key).toEqual(all.filter(([, v]) => v !== 0));
+    }
+    // Some status class is idle in some bucket, or the reading would test nothing.
+    expect(zeros).toBeGreaterThan(0);
+  });
+});

@@ -15,7 +15,7 @@ const rig = useReadingsSim({ domains: 4 });
 
 const DEFAULT_JSON = {
   logTreadBucketMs: null, naiveTimestamps: false, bandwidthUnit: 'bits_per_second', totalsSkew: 1, lateRevision: null,
-  ignoreRanges: false, clockOffsetMs: 0, paramsZone: null, recordTimeLagMs: 0, pathForm: 'both',
+  ignoreRanges: false, clockOffsetMs: 0, paramsZone: null, recordTimeLagMs: 0, pathForm: 'both', omitZeroBuckets: false,
 };
 
 describe('/__admin/readings', () => {
@@ -45,6 +45,7 @@ describe('/__admin/readings', () => {
     [{ clockOffsetMs: 1.5 }],
     [{ paramsZone: 'Asia/Tokyo' }],
     [{ recordTimeLagMs: -1 }],
+    [{ omitZeroBuckets: 'no' }],
     [{ pathForm: 'neither' }],
     [{ noSuchReading: true }],
     [[]],
@@ -129,12 +130,13 @@ simulator:
     params_zone: '+00:00'
     record_time_lag: 600000
     path_form: prefixed
+    omit_zero_buckets: true
 `;
 
 const FROM_YAML: Readings = {
   logTreadBucketMs: 300_000, naiveTimestamps: true, bandwidthUnit: 'bytes_per_second', totalsSkew: 1.1,
   lateRevision: { afterMs: 600_000, factor: 0.9 }, ignoreRanges: true, clockOffsetMs: -600_000, paramsZone: '+00:00',
-  recordTimeLagMs: 600_000, pathForm: 'prefixed',
+  recordTimeLagMs: 600_000, pathForm: 'prefixed', omitZeroBuckets: true,
 };
 
 describe('simulator.readings in the config', () => {

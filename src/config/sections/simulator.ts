@@ -73,6 +73,10 @@ const readingsSchema = z
       .enum(['both', 'prefixed', 'bare'])
       .default('both')
       .describe('Spellings served for operations 9-13: both, only /prod-api/cdn/..., or only /cdn/... (default both).'),
+    omit_zero_buckets: z
+      .boolean()
+      .default(false)
+      .describe('Time-series points whose value is 0 are left out: only buckets with data are listed (default false).'),
   })
   .transform((r) => ({
     logTreadBucketMs: r.log_tread_bucket,
@@ -85,6 +89,7 @@ const readingsSchema = z
     paramsZone: r.params_zone,
     recordTimeLagMs: r.record_time_lag,
     pathForm: r.path_form,
+    omitZeroBuckets: r.omit_zero_buckets,
   }));
 
 export const simulatorSchema = z.strictObject({

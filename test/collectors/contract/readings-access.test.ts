@@ -4,7 +4,7 @@
 // counted; with the reading off, no mismatch at all.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createAccessCollector, type AccessOptions } from '../../../src/collectors/access/index.js';
-import { DOMAIN_BANDWIDTH, DOMAIN_REQUESTS, DOMAIN_TRAFFIC_BYTES } from '../../../src/collectors/access/metrics.js';
+import { DOMAIN_BANDWIDTH, DOMAIN_REQUESTS, DOMAIN_RESPONSES, DOMAIN_TRAFFIC_BYTES } from '../../../src/collectors/access/metrics.js';
 import { lastSettledStart } from '../../../src/collectors/buckets.js';
 import type { ReadingsPatch, StatMetric } from '../../../src/simulator/index.js';
 import { Driver, HOUR, MIN, T0, useSim } from '../series/sim-driver.js';
@@ -17,6 +17,7 @@ const COUNTERS: Array<[string, Record<string, string>, StatMetric]> = [
   [DOMAIN_TRAFFIC_BYTES.name, { source: 'edge' }, 'bytesSent'],
   [DOMAIN_TRAFFIC_BYTES.name, { source: 'origin' }, 'upstreamBytesSent'],
   [DOMAIN_REQUESTS.name, {}, 'requests'],
+  ...(['1xx', '2xx', '3xx', '4xx', '5xx'] as const).map((c): [string, Record<string, string>, StatMetric] => [DOMAIN_RESPONSES.name, { code_class: c }, `status${c}`]),
 ];
 
 function driver(options: Partial<AccessOptions> = {}): Driver {
@@ -42,6 +43,8 @@ const READ: ReadonlyArray<{ name: string; readings: ReadingsPatch; check: string
   { name: 'totals that disagree with their points', readings: { totalsSkew: 1.1 }, check: 'totals', cycles: 4 },
   { name: 'ranges ignored (the last hour whatever was asked)', readings: { ignoreRanges: true }, check: 'out_of_range', cycles: 4 },
   { name: 'beginTime/endTime read an hour ahead (+09:00)', readings: { paramsZone: '+09:00' }, check: 'out_of_range', cycles: 4 },
+  // Idle status classes answer empty or gapped series: zeros, as the other series of the answer show the clock passed them.
+  { name: 'zero buckets left out', readings: { omitZeroBuckets: true }, check: 'missing_buckets', cycles: 6 },
 ];
 
 describe('access: one reading at a time', () => {
