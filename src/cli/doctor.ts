@@ -29,7 +29,8 @@ export async function doctorCommand(argv: string[], io: Io, signal: AbortSignal)
   try {
     const what = upstream.simulator ? `the bundled simulator at ${upstream.apiUrl}` : upstream.apiUrl;
     io.stderr.write(`doctor: asking ${what}, read-only, for at most ${DOCTOR_DEADLINE_MS / 1000} s\n`);
-    const report = await runDoctor({ client: upstream.client, plan: planFrom(config), log: logger, signal });
+    const clock = io.clock;
+    const report = await runDoctor({ client: upstream.client, plan: planFrom(config), log: logger, signal, ...(clock ? { now: () => clock.now() } : {}) });
     const auth = report.checks.find((c) => c.id === 'auth');
     if (auth?.verdict === 'differs' && auth.note !== undefined) io.stderr.write(`edge-exporter: ${auth.note}\n`);
     io.stdout.write(values.json ? renderJson(report) : renderText(report));

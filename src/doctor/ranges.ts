@@ -22,6 +22,8 @@ const MINUTE_MS = 60_000;
 interface TrendPast {
   readonly label: string;
   readonly size: number;
+  /** logTread: the upstream picks its own bucket, so even a lone point's width is read from it (it may start before the range). */
+  readonly ownWidth: boolean;
   readonly answer: Answer<Trend>;
 }
 
@@ -37,11 +39,11 @@ export async function gatherPast(prober: Prober, plan: DoctorPlan): Promise<Past
   const begin = alignDown('5m', prober.now() - BACK_MS, plan.tz.offsetMinutes);
   const span = { begin, end: begin + LENGTH_MS };
   const stats = target === undefined ? undefined : (async (): Promise<TrendPast> => ({
-    label: `${target.collector} (${target.operation}, ${target.interval})`, size: INTERVAL_MS[target.interval],
+    label: `${target.collector} (${target.operation}, ${target.interval})`, size: INTERVAL_MS[target.interval], ownWidth: false,
     answer: await askStats(prober, plan.requestTz, target, span),
   }))();
   const tread = plan.wafTrend === undefined ? undefined : (async (): Promise<TrendPast> => ({
-    label: 'logTread', size: MINUTE_MS, answer: await askLogTread(prober, plan.requestTz, span),
+    label: 'logTread', size: MINUTE_MS, ownWidth: true, answer: await askLogTread(prober, plan.requestTz, span),
   }))();
   const logs = plan.wafLogs ? askLogs(prober, plan.requestTz, span) : undefined;
   const [s, t, l] = await Promise.all([stats, tread, logs]);
@@ -50,7 +52,7 @@ export async function gatherPast(prober: Prober, plan: DoctorPlan): Promise<Past
 
 function trendPart(p: TrendPast, span: Span, range: string): Part {
   if (p.answer.kind !== 'answer') return { verdict: 'unknown', observed: `${p.label}: ${whyNot(p.answer)}` };
-  const views = p.answer.value.series.filter((s) => s.points.length > 0).map((s) => ({ total: s.points.length, view: viewSeries(s.points, span, p.size) }));
+  const views = p.answer.value.series.filter((s) => s.points.length > 0).map((s) => ({ total: s.points.length, view: viewSeries(s.points, span, p.size, p.ownWidth) }));
   if (views.length === 0) return { verdict: 'unknown', observed: `${p.label}: no points for ${range}` };
   const worst = views.reduce((a, b) => (b.view.outside > a.view.outside ? b : a));
   if (worst.view.outside > 0) return { verdict: 'differs', observed: `${p.label}: ${worst.view.outside} of ${worst.total} points outside ${range}` };

@@ -1,7 +1,9 @@
-// Shared by the doctor tests: a simulator on loopback that follows the wall
-// clock (the doctor reads "now" from the host, as it does against a real
-// account), the doctor run in process with exactly the environment given, and
-// the report read back from its JSON.
+// Shared by the doctor tests: a simulator on loopback on a pinned clock, the
+// doctor run in process with exactly the environment given and "now" read
+// from that same clock (against a real account it is the host's), and the
+// report read back from its JSON. A pinned clock keeps every answer the same
+// from run to run: a range that straddles an hour boundary, or a request that
+// crosses a bucket's end, happens at the instant the test chose or never.
 import { expect } from 'vitest';
 import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../../src/api/operations.js';
 import type { CheckId, CheckResult, DoctorReport } from '../../src/doctor/index.js';
@@ -16,8 +18,14 @@ export interface DoctorSim {
   readonly env: Record<string, string>;
 }
 
+/** 2026-03-02 12:07:30 in the platform zone: inside a bucket of every interval, as most instants are. */
+export const DOCTOR_NOW = Date.UTC(2026, 2, 2, 4, 7, 30);
+
 export async function startDoctorSim(): Promise<DoctorSim> {
-  const sim = createSimulator({ clock: { mode: 'real' }, tokens: [{ token: TOKEN, permissions: '*' }, { token: 'no-permissions-3c7b', permissions: [] }] });
+  const sim = createSimulator({
+    clock: { mode: 'fixed', start: DOCTOR_NOW },
+    tokens: [{ token: TOKEN, permissions: '*' }, { token: 'no-permissions-3c7b', permissions: [] }],
+  });
   const { url } = await sim.listen('127.0.0.1', 0);
   return { sim, url, env: { EDGE_API_URL: url, EDGE_API_TOKEN: TOKEN } };
 }
@@ -41,7 +49,7 @@ export interface JsonRun extends CliResult {
 
 /** `doctor --json` in process; every run also proves no write was sent. */
 export async function doctorJson(d: DoctorSim, env: Record<string, string> = d.env, extra: string[] = []): Promise<JsonRun> {
-  const r = await cli(['doctor', '--json', ...extra], env);
+  const r = await cli(['doctor', '--json', ...extra], env, undefined, { clock: d.sim.clock });
   expect(writesSeen(d.sim)).toEqual([]);
   const report = JSON.parse(r.out) as DoctorReport;
   return {
@@ -52,6 +60,11 @@ export async function doctorJson(d: DoctorSim, env: Record<string, string> = d.e
       return found;
     },
   };
+}
+
+/** `doctor` (text) in process, with the simulator's clock. */
+export function doctorText(d: DoctorSim, argv: string[] = [], env: Record<string, string> = d.env): Promise<CliResult> {
+  return cli(['doctor', ...argv], env, undefined, { clock: d.sim.clock });
 }
 
 /** id -> verdict, from the JSON report. */

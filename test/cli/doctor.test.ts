@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { DOCTOR_CHECKS, renderText, type DoctorReport } from '../../src/doctor/index.js';
 import { freePort } from '../support/ports.js';
 import { cli, cliProcess } from './helpers.js';
-import { doctorJson, requestsSeen, startDoctorSim, textVerdicts, TOKEN, verdicts, writesSeen, type DoctorSim } from './doctor-helpers.js';
+import { doctorJson, doctorText, requestsSeen, startDoctorSim, textVerdicts, TOKEN, verdicts, writesSeen, type DoctorSim } from './doctor-helpers.js';
 
 let d: DoctorSim;
 let dir: string;
@@ -53,7 +53,7 @@ describe('doctor against the default simulator', () => {
 
   it('says in the table what it says in JSON', async () => {
     const json = await doctorJson(d);
-    const text = await cli(['doctor'], d.env);
+    const text = await doctorText(d);
     expect(text.code).toBe(json.code);
     expect(textVerdicts(text.out)).toEqual(verdicts(json.report));
     expect(text.out).toMatch(new RegExp(`^doctor: ${json.report.summary.ok} ok, 0 differ, 1 unknown; \\d+ request\\(s\\) in \\d+\\.\\d s; exit 0$`, 'm'));
@@ -102,7 +102,7 @@ describe('a refused token', () => {
     expect(requestsSeen(d.sim)).toBe(1);
     d.sim.reset();
     d.sim.faults.add({ unauthorized: true });
-    const text = await cli(['doctor'], d.env);
+    const text = await doctorText(d);
     expect(text.code).toBe(1);
     expect(text.out).toMatch(/^auth +differs +assumed /m);
     expect(text.out).toMatch(/^ +set +upstream\.token: a valid token \(or upstream\.token_file, EDGE_API_TOKEN\)$/m);
@@ -143,7 +143,7 @@ describe('usage and config errors exit 2 before anything is sent', () => {
     [['doctor', '--frobnicate'], /Unknown option '--frobnicate'/],
     [['doctor', '--config'], /argument missing/],
   ])('%j', async (argv, message) => {
-    const r = await cli(argv, d.env);
+    const r = await cli(argv, d.env, undefined, { clock: d.sim.clock });
     expect(r.code).toBe(2);
     expect(r.err).toMatch(message);
     expect(r.err).toContain('usage: edge-exporter <command>');
@@ -176,7 +176,7 @@ describe('usage and config errors exit 2 before anything is sent', () => {
   });
 
   it('--help prints the usage and exits 0', async () => {
-    const r = await cli(['doctor', '--help'], d.env);
+    const r = await doctorText(d, ['--help']);
     expect(r.code).toBe(0);
     expect(r.out).toBe('usage: edge-exporter doctor [--config FILE] [--json]\n');
     expect(requestsSeen(d.sim)).toBe(0);
@@ -190,7 +190,7 @@ describe('read-only', () => {
       d.sim.readings.reset();
       d.sim.readings.merge(readings);
       d.sim.reset();
-      await cli(['doctor'], d.env);
+      await doctorText(d);
       expect(writesSeen(d.sim)).toEqual([]);
       expect(requestsSeen(d.sim)).toBeGreaterThan(10);
     }

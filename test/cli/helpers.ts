@@ -2,6 +2,7 @@
 // the CLI as a real child process, and "is anything listening" probes.
 import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
+import type { Io } from '../../src/cli/args.js';
 import { main } from '../../src/cli/main.js';
 import { Capture } from '../support/capture.js';
 
@@ -14,10 +15,12 @@ export interface CliResult {
 }
 
 /** main() in process with exactly `env` as the environment; resolves once main has returned. */
-export async function cli(argv: string[], env: Record<string, string> = {}, signal = new AbortController().signal): Promise<CliResult> {
+export async function cli(
+  argv: string[], env: Record<string, string> = {}, signal = new AbortController().signal, extra: Pick<Io, 'clock'> = {},
+): Promise<CliResult> {
   const stdout = new Capture();
   const stderr = new Capture();
-  const code = await main(argv, { stdout, stderr, env }, signal);
+  const code = await main(argv, { stdout, stderr, env, ...extra }, signal);
   return { code, out: stdout.text, err: stderr.text };
 }
 
