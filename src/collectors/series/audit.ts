@@ -8,19 +8,12 @@
 // counted before a restart are not audited.
 import { seconds, type Mismatch } from '../contract/checks.js';
 import type { AuditTally, Sample } from '../types.js';
+
+export type { AuditOptions } from './options.js';
 import type { CounterSpec } from './count.js';
-import { bucketMs, type Grid } from './options.js';
+import { bucketMs, type AuditOptions, type Grid } from './options.js';
 import { readBuckets, type CountedRange } from './read-buckets.js';
 import type { BucketRange, TimeSpan } from './window.js';
-
-export interface AuditOptions {
-  /** How often the audit runs, ms; 0 turns it off. */
-  readonly everyMs: number;
-  /** Buckets that ended within this long (ms) are read again. */
-  readonly lookbackMs: number;
-  /** Add upward revisions to the counters. */
-  readonly correct: boolean;
-}
 
 /** For collectors built without audit options (tests, tools). */
 export const NO_AUDIT: AuditOptions = { everyMs: 0, lookbackMs: 0, correct: false };

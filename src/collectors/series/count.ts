@@ -26,40 +26,20 @@
 // for good. The simulator answers zeros for idle ranges. An item whose series
 // is an empty list did answer, and counts as zero. (The WAF log query
 // documents null as "nothing matched"; waf-trend treats it as zero.)
-import type { Plan, RawPoint } from '../buckets.js';
+import type { Plan } from '../buckets.js';
+import type { CounterSpec, Piece } from './piece.js';
 import type { Mismatch } from '../contract/checks.js';
 import { readBuckets, seriesFindings, type CountedRange } from './read-buckets.js';
-import { answerFrom, type UpstreamClock } from './upstream-clock.js';
+import type { UpstreamClock } from './upstream-clock.js';
 import type { Sample } from '../types.js';
-import type { Labels } from './keys.js';
 import { bucketMs, type Grid } from './options.js';
 import type { TargetResult } from './output.js';
-import type { BucketRange, TimeSpan } from './window.js';
+import type { TimeSpan } from './window.js';
 
 export type { CountedRange } from './read-buckets.js';
 export type { UpstreamClock } from './upstream-clock.js';
 
-/** One counter series of a target and where its points are in a response. */
-export interface CounterSpec<R> {
-  readonly family: string;
-  readonly labels: Labels;
-  /** seriesKey(family, labels): the watermark's key. */
-  readonly key: string;
-  /** Upstream metricName that carries it (requests leave out metrics no enabled series needs). */
-  readonly metric: string;
-  /** True when the request names no interval and the upstream may answer finer buckets (logTread): summed, not a mismatch. */
-  readonly finerBuckets?: boolean;
-  /** The series' points in a response; undefined when the response does not carry the series. */
-  points(response: R): readonly RawPoint[] | undefined;
-}
-
-/** A response and the buckets its request asked for; no response when the request failed. */
-export interface Piece<R> {
-  readonly range: BucketRange;
-  /** The request's time range; default: exactly the range's buckets. The main request's ends at now. */
-  readonly span?: TimeSpan;
-  readonly response: R | undefined;
-}
+export type { CounterSpec, Piece } from './piece.js';
 
 export interface CountOutcome {
   readonly increments: Sample[];
@@ -188,6 +168,16 @@ function walk<R>(
     if (!moved) break;
   }
   return out;
+}
+
+/** Oldest point inside the span of any series of the piece's answer: where the answer really begins. */
+function answerFrom<R>(piece: Piece<R>, specs: readonly CounterSpec<R>[], span: TimeSpan): number | undefined {
+  if (piece.response === undefined) return undefined;
+  let oldest: number | undefined;
+  for (const spec of specs) {
+    for (const [t] of spec.points(piece.response) ?? []) if (t >= span.begin && t < span.end && (oldest === undefined || t < oldest)) oldest = t;
+  }
+  return oldest;
 }
 
 function sample<R>(spec: CounterSpec<R>, value: number, timestampMs: number | undefined): Sample {

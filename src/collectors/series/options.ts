@@ -1,6 +1,14 @@
 // Options every time-series collector shares, and the bucket grid they imply.
 import { INTERVAL_MS, type BucketInterval } from '../buckets.js';
-import type { AuditOptions } from './audit.js';
+
+export interface AuditOptions {
+  /** How often the audit runs, ms; 0 turns it off. */
+  readonly everyMs: number;
+  /** Buckets that ended within this long (ms) are read again. */
+  readonly lookbackMs: number;
+  /** Add upward revisions to the counters. */
+  readonly correct: boolean;
+}
 
 export interface SeriesOptions {
   /** Bucket size asked of the upstream and counted by the watermarks. */

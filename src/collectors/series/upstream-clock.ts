@@ -3,9 +3,8 @@
 // point is behind, the upstream's clock is behind ours, and its buckets settle
 // that much later than ours say (count.ts counts them then). Pure.
 import { alignDown } from '../buckets.js';
-import type { CounterSpec, Piece } from './count.js';
+import type { CounterSpec, Piece } from './piece.js';
 import { bucketMs, type Grid } from './options.js';
-import type { TimeSpan } from './window.js';
 
 /** What a cycle's answers say of the upstream's clock. */
 export interface UpstreamClock {
@@ -52,14 +51,4 @@ export function newestReported<R>(specs: readonly CounterSpec<R>[], pieces: read
     }
   }
   return newest;
-}
-
-/** Oldest point inside the span of any series of the piece's answer: where the answer really begins. */
-export function answerFrom<R>(piece: Piece<R>, specs: readonly CounterSpec<R>[], span: TimeSpan): number | undefined {
-  if (piece.response === undefined) return undefined;
-  let oldest: number | undefined;
-  for (const spec of specs) {
-    for (const [t] of spec.points(piece.response) ?? []) if (t >= span.begin && t < span.end && (oldest === undefined || t < oldest)) oldest = t;
-  }
-  return oldest;
 }
