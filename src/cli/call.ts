@@ -9,6 +9,7 @@ import { loadConfig } from '../config/index.js';
 import { createLogger } from '../log/logger.js';
 import { UsageError, type Io } from './args.js';
 import { openUpstream } from '../daemon/upstream.js';
+import { startBundledSimulator } from './bundled-simulator.js';
 
 export const CALL_USAGE = `usage: edge-exporter call OPERATION [--body JSON | --body-file FILE] [--config FILE]
 
@@ -38,7 +39,7 @@ export async function callCommand(argv: string[], io: Io): Promise<number> {
   // Logs go to stderr so stdout stays pure JSON for pipes (jq).
   io.secrets?.push(config.upstream.token ?? '');
   const logger = createLogger({ level: 'warn', secrets: [config.upstream.token ?? ''], destination: io.stderr });
-  const upstream = await openUpstream(config, logger);
+  const upstream = await openUpstream(config, logger, { startLocal: startBundledSimulator });
   try {
     const response = await upstream.client.call(operation, body as RequestOf<typeof operation>);
     io.stdout.write(`${JSON.stringify(response, null, 2)}\n`);

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { createLogger } from '../log/logger.js';
 import { openUpstream } from '../daemon/upstream.js';
+import { startBundledSimulator } from './bundled-simulator.js';
 import { DOCTOR_DEADLINE_MS, planFrom, renderJson, renderText, runDoctor } from '../doctor/index.js';
 import { UsageError, type Io } from './args.js';
 
@@ -25,9 +26,9 @@ export async function doctorCommand(argv: string[], io: Io, signal: AbortSignal)
   io.secrets?.push(...secrets);
   // stdout carries the report (JSON for pipes); the log, warnings only, goes to stderr.
   const logger = createLogger({ level: 'warn', secrets, destination: io.stderr });
-  const upstream = await openUpstream(config, logger);
+  const upstream = await openUpstream(config, logger, { startLocal: startBundledSimulator });
   try {
-    const what = upstream.simulator ? `the bundled simulator at ${upstream.apiUrl}` : upstream.apiUrl;
+    const what = upstream.local ? `the bundled simulator at ${upstream.apiUrl}` : upstream.apiUrl;
     io.stderr.write(`doctor: asking ${what}, read-only, for at most ${DOCTOR_DEADLINE_MS / 1000} s\n`);
     const clock = io.clock;
     const report = await runDoctor({ client: upstream.client, plan: planFrom(config), log: logger, signal, ...(clock ? { now: () => clock.now() } : {}) });

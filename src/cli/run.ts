@@ -8,6 +8,7 @@ import { createLogger } from '../log/logger.js';
 import { credentialParts } from '../log/redact.js';
 import { Daemon } from '../daemon/daemon.js';
 import { parseListen, UsageError, type Io } from './args.js';
+import { startBundledSimulator } from './bundled-simulator.js';
 import { packageVersion } from './version.js';
 
 export const RUN_USAGE = 'usage: edge-exporter run [--config FILE] [--listen HOST:PORT] [--once]';
@@ -34,7 +35,9 @@ export async function runCommand(argv: string[], io: Io, signal: AbortSignal): P
   io.secrets?.push(...secrets);
   // With --once, stdout carries the exposition, so the log goes to stderr.
   const logger = createLogger({ level: config.log.level, secrets, destination: values.once ? io.stderr : io.stdout });
-  const daemon = new Daemon({ config, logger, version: packageVersion(), ...(values.listen !== undefined ? { listen: values.listen } : {}) });
+  const daemon = new Daemon({
+    config, logger, version: packageVersion(), startLocal: startBundledSimulator, ...(values.listen !== undefined ? { listen: values.listen } : {}),
+  });
   try {
     if (values.once) {
       const reports = await daemon.runOnce();

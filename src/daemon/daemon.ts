@@ -17,7 +17,7 @@ import { shardScope, WAF_EVENTS_FAMILIES, WafEventForwarder, type PollReport } f
 import type { Logger } from '../log/logger.js';
 import { HttpServer, type MetricsSource } from '../server/index.js';
 import { StateStore, stateRecovery, type StateRecovery } from '../state/index.js';
-import { openUpstream, type Upstream } from './upstream.js';
+import { openUpstream, type StartLocalUpstream, type Upstream } from './upstream.js';
 import { parseHostPort } from '../config/fields.js';
 import { claimStateDir } from './state-owner.js';
 
@@ -41,6 +41,8 @@ export interface DaemonOptions {
    */
   readonly schedules?: boolean;
   readonly dispatcher?: Dispatcher;
+  /** Starts the stand-in upstream for a config without upstream.api_url (the CLI passes the bundled simulator). */
+  readonly startLocal?: StartLocalUpstream;
 }
 
 export class Daemon {
@@ -75,6 +77,7 @@ export class Daemon {
     if (shard.count > 1) logger.info({ shard: shard.index, of: shard.count }, 'sharded: collecting this shard\'s domains and packages');
     this.upstream = await openUpstream(config, logger, {
       ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
+      ...(this.options.startLocal ? { startLocal: this.options.startLocal } : {}),
       observer: {
         onResponse: (e) => self.recordUpstream({ operation: e.operation, outcome: e.outcome, durationSeconds: e.durationMs / 1000 }),
         onRetry: (e) => self.recordRetry(e.operation),

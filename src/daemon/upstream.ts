@@ -1,16 +1,27 @@
-// Wires the configured upstream: the real account, or the bundled simulator
-// started in-process when no api_url is configured.
+// Wires the configured upstream: the real account, or, when no api_url is
+// configured, a stand-in the caller provides (the CLI passes the bundled
+// simulator). The daemon never imports the simulator: it is not in the
+// production import graph, and a real deployment cannot start it by accident.
 import type { Dispatcher } from 'undici';
 import { EdgeClient, type ClientObserver } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import { createSimulator, type Simulator } from '../simulator/index.js';
 import type { Logger } from '../log/logger.js';
-import { parseHostPort } from '../config/fields.js';
+
+/** A stand-in upstream served locally, started when upstream.api_url is not set. */
+export interface LocalUpstream {
+  readonly url: string;
+  /** The token it accepts. */
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+/** Starts the local stand-in for a config without upstream.api_url (config validation requires simulator.enabled then). */
+export type StartLocalUpstream = (config: Config, logger: Logger) => Promise<LocalUpstream>;
 
 export interface Upstream {
   client: EdgeClient;
-  /** Present when the bundled simulator serves as the upstream. */
-  simulator?: Simulator;
+  /** True when a local stand-in (the bundled simulator) serves as the upstream. */
+  local: boolean;
   apiUrl: string;
   close(): Promise<void>;
 }
@@ -18,23 +29,22 @@ export interface Upstream {
 export interface UpstreamOptions {
   observer?: ClientObserver;
   dispatcher?: Dispatcher;
+  /** Needed only for a config without upstream.api_url. */
+  startLocal?: StartLocalUpstream;
 }
 
 export async function openUpstream(config: Config, logger: Logger, options: UpstreamOptions = {}): Promise<Upstream> {
   const up = config.upstream;
-  let simulator: Simulator | undefined;
+  let local: LocalUpstream | undefined;
   let apiUrl: string;
   let token = up.token ?? '';
   if (up.api_url !== undefined) {
     apiUrl = up.api_url;
   } else {
-    const sim = config.simulator;
-    simulator = createSimulator({ seed: sim.seed, domains: sim.domains, tokens: [{ token: sim.token, permissions: '*' }], readings: sim.readings });
-    // simulator.listen was validated as HOST:PORT when the config loaded.
-    const { host, port } = parseHostPort(sim.listen) ?? { host: '127.0.0.1', port: 0 };
-    ({ url: apiUrl } = await simulator.listen(host, port));
-    token = sim.token;
-    logger.info({ url: apiUrl, domains: sim.domains, seed: sim.seed }, 'bundled simulator listening (set upstream.api_url or EDGE_API_URL for a real account)');
+    if (!options.startLocal) throw new Error('upstream.api_url is not set and no local upstream (the bundled simulator) was given to start');
+    local = await options.startLocal(config, logger);
+    apiUrl = local.url;
+    token = local.token;
   }
   const client = new EdgeClient({
     apiUrl,
@@ -53,11 +63,11 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
   });
   return {
     client,
-    ...(simulator ? { simulator } : {}),
+    local: local !== undefined,
     apiUrl,
     async close() {
       await client.close();
-      await simulator?.close();
+      await local?.close();
     },
   };
 }

@@ -1,0 +1,16 @@
+// The bundled simulator as the daemon's stand-in upstream, for a config
+// without upstream.api_url (the demo, `npm start`). Only the CLI starts it, so
+// the daemon and everything it imports stay free of the simulator.
+import { parseHostPort } from '../config/fields.js';
+import type { StartLocalUpstream } from '../daemon/upstream.js';
+import { createSimulator } from '../simulator/index.js';
+
+export const startBundledSimulator: StartLocalUpstream = async (config, logger) => {
+  const sim = config.simulator;
+  const simulator = createSimulator({ seed: sim.seed, domains: sim.domains, tokens: [{ token: sim.token, permissions: '*' }], readings: sim.readings });
+  // simulator.listen was validated as HOST:PORT when the config loaded.
+  const { host, port } = parseHostPort(sim.listen) ?? { host: '127.0.0.1', port: 0 };
+  const { url } = await simulator.listen(host, port);
+  logger.info({ url, domains: sim.domains, seed: sim.seed }, 'bundled simulator listening (set upstream.api_url or EDGE_API_URL for a real account)');
+  return { url, token: sim.token, close: () => simulator.close() };
+};
