@@ -1,19 +1,59 @@
 // Lint is part of `npm test`. Beyond the recommended rules it enforces the
-// one-way data flow: config -> api -> collectors -> exporters -> server.
+// one-way data flow between the src folders (ALLOWED_IMPORTS).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// A forbidden entry is one gitignore-style pattern, or a list whose later
-// `!` patterns let a few files through (one group, so the negation applies).
-const layer = (files, forbidden, message) => ({
-  files,
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      { patterns: forbidden.map((group) => ({ group: Array.isArray(group) ? group : [group], message })) },
-    ],
-  },
-});
+/**
+ * Which src folder may import which, declared once, here. Every import from
+ * one of these folders into another that its list does not name is a lint
+ * error; the lists form no circle (test/lint/fences.test.ts checks both, and
+ * asks ESLint to refuse a forbidden import). Data flows one way:
+ * config -> api -> collectors -> exporters -> server, wired by daemon, run by cli.
+ */
+export const ALLOWED_IMPORTS = {
+  log: [],
+  state: [],
+  api: ['log'],
+  config: ['api', 'log'],
+  simulator: ['api'],
+  collectors: ['api', 'config', 'state'],
+  exporters: ['collectors'],
+  server: [],
+  doctor: ['api', 'collectors', 'config', 'log'],
+  daemon: ['api', 'collectors', 'config', 'exporters', 'log', 'server', 'state'],
+  cli: ['api', 'config', 'daemon', 'doctor', 'log', 'simulator', 'state'],
+};
+
+/** Packages a folder must not use, besides the folder fences. */
+const FORBIDDEN_PACKAGES = {
+  api: ['prom-client', '@opentelemetry/*'],
+  simulator: ['prom-client', '@opentelemetry/*'],
+  collectors: ['prom-client', '@opentelemetry/*'],
+  doctor: ['prom-client', '@opentelemetry/*'],
+};
+
+/** Finer fences inside an allowed folder: a group whose later `!` patterns let a few files through. */
+const FORBIDDEN_WITHIN = {
+  // The doctor judges with the collectors' pure contract helpers only (files, so `!` can re-include them).
+  doctor: [['**/collectors/**/*.js', '!**/collectors/contract/*.js', '!**/collectors/units.js', '!**/collectors/buckets.js', '!**/collectors/waf-events/record-time.js']],
+};
+
+const fence = (folder) => {
+  const others = Object.keys(ALLOWED_IMPORTS).filter((f) => f !== folder && !ALLOWED_IMPORTS[folder].includes(f));
+  const allowed = ALLOWED_IMPORTS[folder].length > 0 ? ALLOWED_IMPORTS[folder].join(', ') : 'no other src folder';
+  return {
+    files: [`src/${folder}/**`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          ...others.map((f) => ({ group: [`**/${f}/**`], message: `src/${folder} may import ${allowed} (ALLOWED_IMPORTS in eslint.config.js), not src/${f}.` })),
+          ...(FORBIDDEN_PACKAGES[folder] ?? []).map((pkg) => ({ group: [pkg], message: `src/${folder} does not use ${pkg}.` })),
+          ...(FORBIDDEN_WITHIN[folder] ?? []).map((group) => ({ group, message: `src/${folder} may use only the pure helpers of that folder.` })),
+        ],
+      }],
+    },
+  };
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
@@ -27,41 +67,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  layer(
-    ['src/api/**'],
-    ['**/collectors/**', '**/exporters/**', '**/server/**', '**/simulator/**', 'prom-client', '@opentelemetry/*'],
-    'src/api is the typed upstream client: it knows nothing about metrics, exporters or the simulator.',
-  ),
-  layer(
-    ['src/simulator/**'],
-    ['**/collectors/**', '**/exporters/**', '**/server/**', 'prom-client', '@opentelemetry/*'],
-    'The simulator stands in for the upstream and must not depend on the exporter side.',
-  ),
-  layer(
-    ['src/collectors/**'],
-    ['**/exporters/**', '**/server/**', '**/simulator/**', 'prom-client', '@opentelemetry/*'],
-    'Collectors hand plain samples to an interface they declare; they never touch prom-client or OTel.',
-  ),
-  layer(
-    ['src/doctor/**'],
-    [
-      '**/exporters/**', '**/server/**', '**/simulator/**', '**/daemon/**', '**/cli/**', '**/state/**', 'prom-client', '@opentelemetry/*',
-      // Of the collectors, only the pure helpers that state the assumptions (files, so the `!` can re-include them).
-      [
-        '**/collectors/**/*.js',
-        '!**/collectors/contract/*.js',
-        '!**/collectors/units.js',
-        '!**/collectors/buckets.js',
-        '!**/collectors/waf-events/record-time.js',
-      ],
-    ],
-    'The doctor asks through src/api and judges with the collectors\' pure contract helpers; the CLI wires it to the upstream.',
-  ),
-  layer(
-    ['src/exporters/**'],
-    ['**/api/**', '**/simulator/**'],
-    'Exporters know nothing about the upstream field names.',
-  ),
+  ...Object.keys(ALLOWED_IMPORTS).map(fence),
   {
     files: ['src/**'],
     ignores: ['src/config/**'],

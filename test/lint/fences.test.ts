@@ -1,0 +1,61 @@
+// The folder fences of eslint.config.js: declared once (ALLOWED_IMPORTS), a
+// circle nowhere, every src folder covered, and an import the list does not
+// allow is an error — asked of ESLint itself, on the real config.
+import { readdirSync } from 'node:fs';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { ALLOWED_IMPORTS } from '../../eslint.config.js';
+
+const allowed: Record<string, readonly string[]> = ALLOWED_IMPORTS;
+const folders = readdirSync('src', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+
+/** Errors of no-restricted-imports for `code` as if it stood at `file`. */
+async function fenced(file: string, code: string): Promise<string[]> {
+  const [result] = await new ESLint().lintText(code, { filePath: file });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('folder fences', () => {
+  it('name every src folder, and only those', () => {
+    expect(Object.keys(allowed).sort()).toEqual(folders);
+    for (const list of Object.values(allowed)) for (const f of list) expect(folders).toContain(f);
+  });
+
+  it('form no circle: no folder reaches itself through the allowed imports', () => {
+    const reaches = (from: string, seen = new Set<string>()): Set<string> => {
+      for (const next of allowed[from] ?? []) if (!seen.has(next)) reaches(next, seen.add(next));
+      return seen;
+    };
+    for (const f of folders) expect(reaches(f).has(f), f).toBe(false);
+  });
+
+  it('keep the simulator out of everything the daemon imports', () => {
+    const reaches = (from: string, seen = new Set<string>()): Set<string> => {
+      for (const next of allowed[from] ?? []) if (!seen.has(next)) reaches(next, seen.add(next));
+      return seen;
+    };
+    expect(reaches('daemon').has('simulator')).toBe(false);
+  });
+
+  it.each([
+    ['src/collectors/access/x.ts', "import { Daemon } from '../../daemon/daemon.js';", 'src/daemon'],
+    ['src/collectors/x.ts', "import { Exposition } from '../exporters/prometheus/exposition.js';", 'src/exporters'],
+    ['src/exporters/x.ts', "import { loadConfig } from '../config/index.js';", 'src/config'],
+    ['src/config/x.ts', "import type { Sample } from '../collectors/types.js';", 'src/collectors'],
+    ['src/state/x.ts', "import type { Sample } from '../collectors/types.js';", 'src/collectors'],
+    ['src/server/x.ts', "import { Daemon } from '../daemon/daemon.js';", 'src/daemon'],
+    ['src/daemon/x.ts', "import { createSimulator } from '../simulator/index.js';", 'src/simulator'],
+    ['src/simulator/x.ts', "import type { Sample } from '../collectors/types.js';", 'src/collectors'],
+  ])('%s: %s is refused', async (file, code, target) => {
+    const errors = await fenced(file, `${code}\nexport const x = 1;\n`);
+    expect(errors.some((e) => e.includes(target))).toBe(true);
+  });
+
+  it.each([
+    ['src/collectors/x.ts', "import { loadConfig } from '../config/index.js';"],
+    ['src/exporters/x.ts', "import type { Sample } from '../collectors/types.js';"],
+    ['src/cli/x.ts', "import { createSimulator } from '../simulator/index.js';"],
+  ])('%s: %s is allowed', async (file, code) => {
+    expect(await fenced(file, `${code}\nexport const x = 1;\n`)).toEqual([]);
+  });
+});
