@@ -3,6 +3,11 @@
 // conversion happens only here, with a fixed offset because the platform's zone
 // has no daylight saving and a fixed offset keeps results host-independent.
 
+/** Durations the platform's calendar is made of; defined once for every layer. */
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
+
 const OFFSET_RE = /^(?:UTC)?([+-])(\d{1,2})(?::?(\d{2}))?$/;
 const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -4,7 +4,10 @@
 // again when it is revised, and must catch up on buckets missed while the
 // exporter or the upstream was down. All of that is decided here, purely.
 
-export const INTERVAL_MS = { '1m': 60_000, '5m': 300_000, '1h': 3_600_000, '1d': 86_400_000 } as const;
+// The interval table is the upstream's vocabulary: defined once, in src/api.
+import { INTERVAL_MS } from '../api/schemas/common.js';
+
+export { INTERVAL_MS };
 export type BucketInterval = keyof typeof INTERVAL_MS;
 
 /**

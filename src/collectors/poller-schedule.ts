@@ -10,6 +10,7 @@ import type { Logger as CronLogger, ScheduledTask } from 'node-cron';
 import { INTERVAL_MS } from './buckets.js';
 import type { BucketInterval } from './buckets.js';
 import type { Clock, CollectorLogger } from './types.js';
+import { DAY_MS } from '../api/time.js';
 
 export type Schedule =
   | { readonly kind: 'interval'; readonly everyMs: number }
@@ -33,7 +34,6 @@ export function jitterOffsetMs(name: string, jitterMs: number): number {
   return hash % Math.floor(jitterMs);
 }
 
-const DAY_MS = 86_400_000;
 
 /** Start of the slot containing `t`: epoch multiples, or platform midnights for whole-day periods (as buckets.ts aligns). */
 export function slotStart(everyMs: number, t: number, offsetMinutes: number): number {

@@ -9,8 +9,8 @@ import type { Prober, OperationTally } from './probe.js';
 import type { DoctorPlan } from './plan.js';
 import { paramsOf } from './requests.js';
 import { combine, type CheckResult, type Part } from './types.js';
+import { HOUR_MS } from '../api/time.js';
 
-const HOUR_MS = 3_600_000;
 
 /** One request per operation the other checks do not send; all read-only, one page each. */
 export async function gatherOperations(prober: Prober, plan: DoctorPlan): Promise<void> {

@@ -14,8 +14,9 @@ import type { DoctorPlan } from './plan.js';
 import { askLogs, askLogTread, askStats, type Span } from './requests.js';
 import type { Trend } from './trends.js';
 import { combine, type CheckResult, type Part } from './types.js';
+import { HOUR_MS } from '../api/time.js';
 
-const BACK_MS = 2 * 3_600_000;
+const BACK_MS = 2 * HOUR_MS;
 const LENGTH_MS = 20 * 60_000;
 const MINUTE_MS = 60_000;
 

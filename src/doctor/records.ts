@@ -8,8 +8,8 @@ import { whyNot, type Answer, type Prober } from './probe.js';
 import type { DoctorPlan } from './plan.js';
 import { askLogs, type Span } from './requests.js';
 import { combine, unknownResult, type CheckResult, type Part } from './types.js';
+import { HOUR_MS } from '../api/time.js';
 
-const HOUR_MS = 3_600_000;
 
 export interface RecordProbe {
   readonly action: 'deny' | 'pass';

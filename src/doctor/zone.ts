@@ -12,12 +12,13 @@ import type { DoctorPlan } from './plan.js';
 import { askStats, type Span } from './requests.js';
 import type { Trend } from './trends.js';
 import { combine, unknownResult, type CheckResult } from './types.js';
+import { DAY_MS } from '../api/time.js';
 
 const ZONE_INTERVAL = '5m';
 const SIZE_MS = INTERVAL_MS[ZONE_INTERVAL];
 const LENGTH_MS = 30 * 60_000;
 /** A day back: a reading in any zone from UTC-12 to UTC+14 still lands in the past, where every bucket is listed. */
-const BACK_MS = 86_400_000;
+const BACK_MS = DAY_MS;
 const QUARTER_HOUR_MS = 15 * 60_000;
 const MAX_OFFSET_MINUTES = 14 * 60;
 

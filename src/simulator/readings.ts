@@ -5,6 +5,7 @@
 // did. They change at run time (/__admin/readings) and survive reset(), like
 // the clock, because they describe the upstream, not the account's data.
 import { parseUtcOffset } from '../api/time.js';
+import { DAY_MS } from '../api/time.js';
 
 export type BandwidthUnit = 'bits_per_second' | 'bytes_per_second';
 export type PathForm = 'both' | 'prefixed' | 'bare';
@@ -59,7 +60,6 @@ export type ReadingKey = keyof Readings;
 export const READING_KEYS = Object.keys(DEFAULT_READINGS) as ReadingKey[];
 
 const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
 const BANDWIDTH_UNITS: readonly BandwidthUnit[] = ['bits_per_second', 'bytes_per_second'];
 const PATH_FORMS: readonly PathForm[] = ['both', 'prefixed', 'bare'];
 

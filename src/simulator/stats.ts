@@ -3,17 +3,15 @@
 // can be recomputed at any time and the ground truth tests read is exactly what
 // the API serves. Coarser buckets are sums of their minutes. A bucket near "now"
 // is reported only partially and revised upward until it settles (late data).
-import type { PlatformClock } from '../api/time.js';
+import { INTERVAL_MS } from '../api/schemas/common.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS, type PlatformClock } from '../api/time.js';
 import type { LateRevision } from './readings.js';
 import { hash32, Rng, unit } from './rng.js';
 
 export const INTERVALS = ['1m', '5m', '1h', '1d'] as const;
 export type Interval = (typeof INTERVALS)[number];
 
-export const MINUTE_MS = 60_000;
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 86_400_000;
-export const INTERVAL_MS: Readonly<Record<Interval, number>> = { '1m': MINUTE_MS, '5m': 300_000, '1h': HOUR_MS, '1d': DAY_MS };
+export { DAY_MS, HOUR_MS, INTERVAL_MS, MINUTE_MS };
 
 /**
  * Base counters per bucket. All are integers and all add up across minutes and

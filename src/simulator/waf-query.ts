@@ -1,8 +1,8 @@
 // Filtering and bucketing for the WAF log query (operation 1), with the
 // document's business messages. Kept apart from the handler so the log volume
 // trend and the paged list provably use one predicate.
-import type { PlatformClock } from '../api/time.js';
 import { DENY_STATUS, type WafEvent } from './waf.js';
+import { DAY_MS, HOUR_MS, type PlatformClock } from '../api/time.js';
 
 export const MSG_BAD_COMPARISON = '附属查询条件的条件类型有误';
 export const msgUnknownField = (field: string): string => `查询失败:查询的字段不存在[${field}]`;
@@ -91,18 +91,16 @@ export function searchHeader(header: Readonly<Record<string, unknown>>): EventPr
 }
 
 const MINUTE = 60_000;
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
 
 /**
  * logTread bucket size (not given by the document): 1 minute up to 6 hours of
  * range, 5 minutes up to 1 day, 1 hour up to 7 days, 1 day beyond.
  */
 export function trendStep(rangeMs: number): number {
-  if (rangeMs <= 6 * HOUR) return MINUTE;
-  if (rangeMs <= DAY) return 5 * MINUTE;
-  if (rangeMs <= 7 * DAY) return HOUR;
-  return DAY;
+  if (rangeMs <= 6 * HOUR_MS) return MINUTE;
+  if (rangeMs <= DAY_MS) return 5 * MINUTE;
+  if (rangeMs <= 7 * DAY_MS) return HOUR_MS;
+  return DAY_MS;
 }
 
 /**
@@ -161,6 +159,6 @@ export class TrendCounter {
   }
 
   private align(t: number): number {
-    return this.step === DAY ? this.tz.startOfDay(t) : Math.floor(t / this.step) * this.step;
+    return this.step === DAY_MS ? this.tz.startOfDay(t) : Math.floor(t / this.step) * this.step;
   }
 }

@@ -3,9 +3,8 @@
 // 7-day and 30-day expiry filters, expired certificates and every status code
 // all have examples.
 import { hash32, Rng } from './rng.js';
+import { DAY_MS, HOUR_MS } from '../api/time.js';
 
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 
 export interface Certificate {
   readonly certId: number;

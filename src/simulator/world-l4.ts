@@ -2,8 +2,8 @@
 // consumptionPort are not stored: both are derived from `rules` (one forwarding
 // port per rule), so insertRule/updateRule keep them consistent by construction.
 import { hash32, Rng } from './rng.js';
+import { DAY_MS } from '../api/time.js';
 
-const DAY_MS = 86_400_000;
 
 /** Layer-4 package activate codes: 0 pending payment, -1 unsubscribed, 1 in use, 3 closed, 4 configuring. */
 export type L4Activate = 0 | -1 | 1 | 3 | 4;

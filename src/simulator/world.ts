@@ -7,11 +7,13 @@ import type { PlatformClock } from '../api/time.js';
 import { hash32, Rng } from './rng.js';
 import { buildL4Packages, type L4Package } from './world-l4.js';
 import { buildCacheRecords, buildCertificates, type CacheRecord, type Certificate } from './world-certs.js';
+import { DAY_MS } from '../api/time.js';
+
+export { DAY_MS };
 
 export type { L4Package, L4Rule } from './world-l4.js';
 export type { CacheRecord, Certificate } from './world-certs.js';
 
-export const DAY_MS = 86_400_000;
 
 /** Domain isActive codes: 0 configuring, 1 active/deploying, 2 paused. */
 export type DomainState = '0' | '1' | '2';

@@ -12,11 +12,13 @@
 // `rows` may be null or absent (error envelopes carry neither). A field of a
 // plainly wrong type still fails, which the client reports as a bad response.
 import { z } from 'zod';
-import { isDateString, isDateTimeString, platformClock } from '../time.js';
+import { DAY_MS, HOUR_MS, isDateString, isDateTimeString, MINUTE_MS, platformClock } from '../time.js';
 
 // ---------------------------------------------------------------- enumerations
 
 export const INTERVALS = ['1m', '5m', '1h', '1d'] as const;
+/** Each statistics interval in milliseconds (a day is the platform zone's calendar day). */
+export const INTERVAL_MS = { '1m': MINUTE_MS, '5m': 5 * MINUTE_MS, '1h': HOUR_MS, '1d': DAY_MS } as const satisfies Record<(typeof INTERVALS)[number], number>;
 export const CARRIERS = ['联通', '移动', '电信'] as const;
 export const AREAS = ['mainland', 'overseas', 'global'] as const;
 

@@ -148,7 +148,7 @@ export type DescribeVQUserDataRequest = RequestOf<'describeVQUserData'>;
 export type DescribeVQUserDataResponse = ResponseOf<'describeVQUserData'>;
 
 // Enumerations and row types that collectors, the simulator and the CLI reuse.
-export { AREAS, CARRIERS, INTERVALS } from './common.js';
+export { AREAS, CARRIERS, INTERVAL_MS, INTERVALS } from './common.js';
 export type { Area, Carrier, Interval, Params, TimeSeriesPoint } from './common.js';
 export { CERT_END_DAYS, CERT_FILTER_LABELS } from './certificates.js';
 export type { HostedCertificateRow } from './certificates.js';

@@ -5,7 +5,7 @@
 // changes the assumption), never a failed cycle. Where the data itself decides
 // (bucket width, points outside the range, a time with no zone) the collectors
 // adapt; where it cannot (units) config does, and the mismatch names the key.
-import type { OperationName } from '../../api/index.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS, type OperationName } from '../../api/index.js';
 
 export const CONTRACT_CHECKS = [
   /** Points spaced differently from the interval asked for. */
@@ -46,6 +46,10 @@ export function firstPerCheck(findings: Iterable<Mismatch>): Mismatch[] {
   return [...seen.values()];
 }
 
+/** A duration as config writes it: `1d`, `5m`, `90s`. */
 export function seconds(ms: number): string {
-  return ms % 86_400_000 === 0 ? `${ms / 86_400_000}d` : ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`;
+  if (ms % DAY_MS === 0) return `${ms / DAY_MS}d`;
+  if (ms % HOUR_MS === 0) return `${ms / HOUR_MS}h`;
+  if (ms % MINUTE_MS === 0) return `${ms / MINUTE_MS}m`;
+  return `${ms / 1000}s`;
 }

@@ -6,7 +6,7 @@
 // common spacing of its points; a point belongs to the range when its bucket
 // overlaps [begin, end) (a coarse bucket may start before `begin`); anything
 // else is outside the range and never counted.
-import type { RawPoint } from '../buckets.js';
+import { INTERVAL_MS, type RawPoint } from '../buckets.js';
 
 export interface SeriesView {
   /** Points whose bucket overlaps the range, one per start time (the last listed wins), oldest first. */
@@ -39,7 +39,7 @@ export function viewSeries(points: readonly RawPoint[], span: { readonly begin: 
 }
 
 /** The bucket sizes an upstream plausibly uses (the document's intervals). */
-const WIDTHS = [60_000, 300_000, 3_600_000, 86_400_000] as const;
+const WIDTHS: readonly number[] = Object.values(INTERVAL_MS);
 
 /**
  * One point gives no spacing. Zero buckets are listed (the document's sample,

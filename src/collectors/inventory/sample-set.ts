@@ -6,6 +6,7 @@
 import type { PlatformClock } from '../../api/index.js';
 import type { MetricDef, Sample } from '../types.js';
 import { UNKNOWN_STATE, type StateSetDef } from './metrics.js';
+import { DAY_MS } from '../../api/time.js';
 
 /** A value a conversion skipped or mapped to `unknown`; the collector logs these. */
 export interface ConvertIssue {
@@ -26,7 +27,6 @@ export interface Converted {
 /** How a bare `yyyy-MM-dd` is read where the field may hold a date without a time. */
 export type BareDate = 'start-of-day' | 'end-of-day';
 
-const DAY_MS = 86_400_000;
 
 /**
  * Epoch ms of a platform-zone `yyyy-MM-dd HH:mm:ss`, or of a bare date

@@ -20,6 +20,7 @@ import {
   MSG_BAD_METRIC, MSG_QUERY_FAILED, otherFilter, searchHeader, TrendCounter, WafQueryError, type EventPredicate,
 } from '../waf-query.js';
 import { BadRequest, isRecord, obj, optArr, optStr, pageOf, paging, strings, timeRange, type Obj, type TimeRange } from './common.js';
+import { DAY_MS, HOUR_MS } from '../../api/time.js';
 
 const METRICS = ['logs', 'logTread'] as const;
 type LogMetric = (typeof METRICS)[number];
@@ -45,9 +46,9 @@ function describeLog(ctx: SimContext, req: SimRequest): SimResponse {
 }
 
 /** Refuse ranges that would make one query generate millions of events (the document gives no limit). */
-export const MAX_RANGE_MS = 31 * 86_400_000;
+export const MAX_RANGE_MS = 31 * DAY_MS;
 /** The range the ignoreRanges reading answers. */
-export const IGNORED_RANGE_MS = 3_600_000;
+export const IGNORED_RANGE_MS = HOUR_MS;
 
 function answer(ctx: SimContext, req: SimRequest): SimResponse {
   const b = obj(req.body);

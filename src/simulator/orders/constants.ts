@@ -23,8 +23,7 @@ export const NICKNAME_JOINER = '_';
 /** Orders created at or after this hour (platform zone) activate a day later. */
 export const ACTIVATION_CUTOFF_HOUR = 17;
 
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 86_400_000;
+export { DAY_MS, HOUR_MS } from '../../api/time.js';
 
 /** Per-item result codes, create column. */
 export const CREATE = {
