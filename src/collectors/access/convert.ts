@@ -8,7 +8,7 @@ import { latestSettled, type RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { totalsFinding } from '../contract/totals.js';
 import {
-  bucketMs, convertTarget, gauge, seriesKey, type CounterSpec, type Grid, type Piece, type TargetConvertInput, type TargetResult,
+  bucketMs, convertTarget, gauge, pieceSpan, seriesKey, type CounterSpec, type Grid, type Piece, type TargetConvertInput, type TargetResult,
 } from '../series/index.js';
 import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond, toSeconds, type BandwidthUnit, type RequestTimeUnit } from '../units.js';
 import type { Sample } from '../types.js';
@@ -125,7 +125,7 @@ export function v2Findings(piece: Piece<V2>, grid: Grid, unit: BandwidthUnit): M
   const r = piece.response;
   if (r === undefined) return [];
   const size = bucketMs(grid);
-  const end = piece.span?.end ?? piece.range.last + size;
+  const { end } = pieceSpan(piece, size);
   const out: Mismatch[] = [];
   for (const [metric, key, total] of TOTAL_KEYS) {
     const f = totalsFinding(v2Item(r, metric)?.totalMap?.[total], v2Points(r, metric, key), end, `${metric}.totalMap.${total}`);

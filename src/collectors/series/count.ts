@@ -27,14 +27,13 @@
 // is an empty list did answer, and counts as zero. (The WAF log query
 // documents null as "nothing matched"; waf-trend treats it as zero.)
 import type { Plan } from '../buckets.js';
-import type { CounterSpec, Piece } from './piece.js';
+import { answerBounds, pieceSpan, type AnswerBounds, type CounterSpec, type Piece } from './piece.js';
 import type { Mismatch } from '../contract/checks.js';
 import { readBuckets, seriesFindings, type CountedRange } from './read-buckets.js';
 import type { UpstreamClock } from './upstream-clock.js';
 import type { Sample } from '../types.js';
 import { bucketMs, type Grid } from './options.js';
 import type { TargetResult } from './output.js';
-import type { TimeSpan } from './window.js';
 
 export type { CountedRange } from './read-buckets.js';
 export type { UpstreamClock } from './upstream-clock.js';
@@ -74,6 +73,8 @@ export function countTarget<R>(
   const counted = new Map<string, CountedRange>();
   let rejected = 0;
   let newest: number | undefined;
+  // Where each answer begins, over all its series: read once, not once per series.
+  const bounds = new Map(pieces.map((p) => [p, answerBounds(p, specs, size)]));
   const seen = (bucketStart: number): void => {
     newest = Math.max(newest ?? bucketStart + size, bucketStart + size);
   };
@@ -99,7 +100,7 @@ export function countTarget<R>(
       seen(plan.from - size);
       continue;
     }
-    const walked = walk(spec, { from: plan.from, lastSettled }, pieces, grid, clock?.newest, specs);
+    const walked = walk(spec, { from: plan.from, lastSettled }, pieces, grid, clock?.newest, bounds);
     rejected += walked.rejected;
     findings.push(...walked.findings);
     if (walked.watermark === undefined && walked.waiting) {
@@ -141,7 +142,7 @@ interface Walked {
 
 function walk<R>(
   spec: CounterSpec<R>, plan: { readonly from: number; readonly lastSettled: number }, pieces: readonly Piece<R>[], grid: Grid, evidence: number | undefined,
-  pieceSpecs: readonly CounterSpec<R>[],
+  bounds: ReadonlyMap<Piece<R>, AnswerBounds>,
 ): Walked {
   const size = bucketMs(grid);
   const out: Walked = { waiting: false, increment: 0, watermark: undefined, rejected: 0, buckets: [], findings: [] };
@@ -152,8 +153,10 @@ function walk<R>(
       if (piece.response === undefined || pos < piece.range.first || pos > piece.range.last) continue;
       const points = spec.points(piece.response);
       if (points === undefined) continue;
-      const span = piece.span ?? { begin: piece.range.first, end: piece.range.last + size };
-      const step = readBuckets(points, span, grid, { pos, to: Math.min(piece.range.last, plan.lastSettled), evidence, answerFrom: answerFrom(piece, pieceSpecs, span), finerBuckets: spec.finerBuckets });
+      const span = pieceSpan(piece, size);
+      const step = readBuckets(points, span, grid, {
+        pos, to: Math.min(piece.range.last, plan.lastSettled), evidence, answerFrom: bounds.get(piece)?.oldest, finerBuckets: spec.finerBuckets,
+      });
       out.findings.push(...seriesFindings(spec, step, span, size));
       if (step.coarseWait) out.waiting = true;
       if (step.reach < pos) continue;
@@ -168,16 +171,6 @@ function walk<R>(
     if (!moved) break;
   }
   return out;
-}
-
-/** Oldest point inside the span of any series of the piece's answer: where the answer really begins. */
-function answerFrom<R>(piece: Piece<R>, specs: readonly CounterSpec<R>[], span: TimeSpan): number | undefined {
-  if (piece.response === undefined) return undefined;
-  let oldest: number | undefined;
-  for (const spec of specs) {
-    for (const [t] of spec.points(piece.response) ?? []) if (t >= span.begin && t < span.end && (oldest === undefined || t < oldest)) oldest = t;
-  }
-  return oldest;
 }
 
 function sample<R>(spec: CounterSpec<R>, value: number, timestampMs: number | undefined): Sample {

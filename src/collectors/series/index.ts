@@ -17,4 +17,5 @@ export { runTrendTarget, type TrendTargetInput, type TrendTargetRun } from './ta
 export { AuditBook, NO_AUDIT, type AuditOptions, type AuditOutcome } from './audit.js';
 export { audited, type AuditUnit } from './audit-run.js';
 export { readBuckets, seriesFindings, type BucketRead, type CountedRange } from './read-buckets.js';
-export { newestReported, upstreamClock, type UpstreamClock } from './upstream-clock.js';
+export { upstreamClock, type UpstreamClock } from './upstream-clock.js';
+export { pieceSpan } from './piece.js';

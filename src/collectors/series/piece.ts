@@ -25,3 +25,32 @@ export interface Piece<R> {
   readonly span?: TimeSpan;
   readonly response: R | undefined;
 }
+
+/** The piece's request time range: its span, or exactly its buckets. */
+export function pieceSpan<R>(piece: Piece<R>, size: number): TimeSpan {
+  return piece.span ?? { begin: piece.range.first, end: piece.range.last + size };
+}
+
+/** Where an answer's points lie, over every series it carries. */
+export interface AnswerBounds {
+  /** Oldest point inside the span: where the answer really begins. */
+  readonly oldest: number | undefined;
+  /** Newest point before the span's end: how far the upstream has reported. */
+  readonly newest: number | undefined;
+}
+
+/** One pass over every series of the piece's answer. */
+export function answerBounds<R>(piece: Piece<R>, specs: readonly CounterSpec<R>[], size: number): AnswerBounds {
+  if (piece.response === undefined) return { oldest: undefined, newest: undefined };
+  const { begin, end } = pieceSpan(piece, size);
+  let oldest: number | undefined;
+  let newest: number | undefined;
+  for (const spec of specs) {
+    for (const [t] of spec.points(piece.response) ?? []) {
+      if (t >= end) continue;
+      if (newest === undefined || t > newest) newest = t;
+      if (t >= begin && (oldest === undefined || t < oldest)) oldest = t;
+    }
+  }
+  return { oldest, newest };
+}

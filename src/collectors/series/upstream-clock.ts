@@ -3,7 +3,7 @@
 // point is behind, the upstream's clock is behind ours, and its buckets settle
 // that much later than ours say (count.ts counts them then). Pure.
 import { alignDown } from '../buckets.js';
-import type { CounterSpec, Piece } from './piece.js';
+import { answerBounds, type CounterSpec, type Piece } from './piece.js';
 import { bucketMs, type Grid } from './options.js';
 
 /** What a cycle's answers say of the upstream's clock. */
@@ -20,7 +20,7 @@ export interface UpstreamClock {
   readonly behindMs: number;
 }
 
-/** newestReported over every target of a cycle, and the lag it shows; undefined when no answer carried a point. */
+/** The newest point of any answer of a cycle, and the lag it shows; undefined when no answer carried a point. */
 export function upstreamClock<R>(
   targets: ReadonlyArray<{ readonly specs: readonly CounterSpec<R>[]; readonly pieces: readonly Piece<R>[] }>, grid: Grid, now: number,
 ): UpstreamClock | undefined {
@@ -28,9 +28,11 @@ export function upstreamClock<R>(
   let newest: number | undefined;
   let end: number | undefined;
   for (const t of targets) {
-    const n = newestReported(t.specs, t.pieces, size);
-    if (n !== undefined && (newest === undefined || n > newest)) newest = n;
-    for (const p of t.pieces) if (p.response !== undefined && p.span !== undefined && p.span.end >= now) end = p.span.end;
+    for (const p of t.pieces) {
+      const n = answerBounds(p, t.specs, size).newest;
+      if (n !== undefined && (newest === undefined || n > newest)) newest = n;
+      if (p.response !== undefined && p.span !== undefined && p.span.end >= now) end = p.span.end;
+    }
   }
   if (newest === undefined) return undefined;
   // The newest bucket a request ending at `end` can hold: request times are whole seconds, and the end is exclusive.
@@ -38,17 +40,4 @@ export function upstreamClock<R>(
   const behind = expected === undefined ? 0 : Math.max(0, expected - alignDown(grid.interval, newest, grid.offsetMinutes));
   // Behind at all, its clock is somewhere in the newest bucket it listed (that bucket may have only just begun): assume the start.
   return { newest, lagMs: behind > 0 ? behind + size : 0, behindMs: behind };
-}
-
-/** Start of the newest point inside its request's range over every answer and series: the upstream's clock, as its answers show it. */
-export function newestReported<R>(specs: readonly CounterSpec<R>[], pieces: readonly Piece<R>[], size: number): number | undefined {
-  let newest: number | undefined;
-  for (const piece of pieces) {
-    if (piece.response === undefined) continue;
-    const end = piece.span?.end ?? piece.range.last + size;
-    for (const spec of specs) {
-      for (const [t] of spec.points(piece.response) ?? []) if (t < end && (newest === undefined || t > newest)) newest = t;
-    }
-  }
-  return newest;
 }

@@ -6,7 +6,7 @@ import { latestSettled, type RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { totalsFinding } from '../contract/totals.js';
 import {
-  bucketMs, convertTarget, gauge, seriesKey, type CounterSpec, type Grid, type Piece, type TargetConvertInput, type TargetResult,
+  bucketMs, convertTarget, gauge, pieceSpan, seriesKey, type CounterSpec, type Grid, type Piece, type TargetConvertInput, type TargetResult,
 } from '../series/index.js';
 import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond, type BandwidthUnit } from '../units.js';
 import type { Sample } from '../types.js';
@@ -90,7 +90,7 @@ export function usageFindings(piece: Piece<Usage>, grid: Grid, unit: BandwidthUn
   const r = piece.response;
   if (r === undefined) return [];
   const size = bucketMs(grid);
-  const end = piece.span?.end ?? piece.range.last + size;
+  const { end } = pieceSpan(piece, size);
   const traffic = usageItem(r, 'trafficTrend');
   const out = [
     totalsFinding(traffic?.totalMap?.inTotalTraffic, inTraffic(r), end, 'trafficTrend.totalMap.inTotalTraffic'),

@@ -17,7 +17,7 @@ import type { BucketInterval, Plan, RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { viewSeries } from '../contract/series-view.js';
 import { totalsFinding } from '../contract/totals.js';
-import { bucketMs, countTarget, seriesKey, type BucketRange, type CounterSpec, type Grid, type Piece, type TargetResult, type UpstreamClock } from '../series/index.js';
+import { bucketMs, countTarget, pieceSpan, seriesKey, type BucketRange, type CounterSpec, type Grid, type Piece, type TargetResult, type UpstreamClock } from '../series/index.js';
 import { SEVERITY_LABEL, SEVERITY_LEVELS, WAF_ACTIONS, WAF_EVENTS, type SeverityLevel } from './metrics.js';
 
 /** A logTread answer and the buckets its request asked for. */
@@ -76,7 +76,7 @@ export function grainOf(pieces: readonly Piece<WafAnswer>[], grid: Grid): Grain 
   for (const p of pieces) {
     const points = p.response?.response.data.find((i) => i.metricName === 'logTread')?.objectArrayList;
     if (p.response === undefined || points === undefined || points.length === 0) continue;
-    const span = p.span ?? { begin: p.range.first, end: p.range.last + size };
+    const span = pieceSpan(p, size);
     const view = viewSeries(points, span, size, true);
     const anchor = view.inRange[0]?.[0];
     if (anchor !== undefined && (best === undefined || view.width > best.width)) best = { width: view.width, anchor };
