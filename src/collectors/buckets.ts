@@ -2,7 +2,8 @@
 // bucket and revises the newest buckets for a while after they end; a counter
 // built from them must add each bucket once, only after it has settled, never
 // again when it is revised, and must catch up on buckets missed while the
-// exporter or the upstream was down. All of that is decided here, purely.
+// exporter or the upstream was down. Which buckets are due is decided here,
+// purely; how an answer's points fill them is series/read-buckets.ts.
 
 // The interval table is the upstream's vocabulary: defined once, in src/api.
 import { INTERVAL_MS } from '../api/schemas/common.js';
@@ -74,39 +75,6 @@ export function countBuckets(interval: BucketInterval, from: number, to: number)
 }
 
 export type RawPoint = readonly [number, number | null];
-
-export interface CountResult {
-  /** Sum of the settled buckets in range; what the counter grows by. */
-  readonly increment: number;
-  /** Buckets in range that carried a value. */
-  readonly buckets: number;
-  /** Points rejected: negative or non-finite values (a counter never goes down). */
-  readonly rejected: number;
-}
-
-/**
- * Sums the points whose bucket starts in [range.from, range.lastSettled].
- * A bucket that appears twice counts once (the last occurrence wins, as a
- * revision would); order does not matter; `null` is a gap and adds nothing;
- * points after lastSettled (still being revised, or from the future) wait.
- */
-export function countSettled(points: readonly RawPoint[], range: Pick<CountRange, 'from' | 'lastSettled'>): CountResult {
-  const byStart = new Map<number, number | null>();
-  for (const [t, v] of points) if (t >= range.from && t <= range.lastSettled) byStart.set(t, v);
-  let increment = 0;
-  let buckets = 0;
-  let rejected = 0;
-  for (const v of byStart.values()) {
-    if (v === null) continue;
-    if (!Number.isFinite(v) || v < 0) {
-      rejected++;
-      continue;
-    }
-    increment += v;
-    buckets++;
-  }
-  return { increment, buckets, rejected };
-}
 
 /** The value of the newest settled bucket (a gauge such as bandwidth), or undefined. */
 export function latestSettled(points: readonly RawPoint[], lastSettled: number): { start: number; value: number } | undefined {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  INTERVAL_MS, alignDown, countSettled, latestSettled, lastSettledStart, planCount,
+  INTERVAL_MS, alignDown, latestSettled, lastSettledStart, planCount,
   type BucketInterval, type RawPoint,
 } from '../../src/collectors/buckets.js';
+import { readBuckets } from '../../src/collectors/series/index.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -66,22 +67,6 @@ describe('planCount', () => {
   });
 });
 
-describe('countSettled', () => {
-  const range = { from: T0, lastSettled: T0 + 4 * MIN };
-  it.each<[string, RawPoint[], { increment: number; buckets: number; rejected: number }]>([
-    ['sums the buckets in range', [[T0, 1], [T0 + MIN, 2], [T0 + 4 * MIN, 4]], { increment: 7, buckets: 3, rejected: 0 }],
-    ['ignores buckets already counted (overlapping window)', [[T0 - MIN, 100], [T0, 1]], { increment: 1, buckets: 1, rejected: 0 }],
-    ['leaves unsettled and future buckets for later', [[T0 + 4 * MIN, 1], [T0 + 5 * MIN, 50], [T0 + DAY, 9]], { increment: 1, buckets: 1, rejected: 0 }],
-    ['counts a duplicated bucket once, the last value winning', [[T0, 5], [T0, 7]], { increment: 7, buckets: 1, rejected: 0 }],
-    ['does not care about order', [[T0 + 2 * MIN, 2], [T0, 1], [T0 + MIN, 3]], { increment: 6, buckets: 3, rejected: 0 }],
-    ['treats null as a gap', [[T0, null], [T0 + MIN, 2]], { increment: 2, buckets: 1, rejected: 0 }],
-    ['rejects negative and non-finite values', [[T0, -1], [T0 + MIN, Number.NaN], [T0 + 2 * MIN, 3]], { increment: 3, buckets: 1, rejected: 2 }],
-    ['handles an empty list', [], { increment: 0, buckets: 0, rejected: 0 }],
-  ])('%s', (_name, points, expected) => {
-    expect(countSettled(points, range)).toEqual(expected);
-  });
-});
-
 describe('latestSettled', () => {
   it('picks the newest settled, non-null bucket', () => {
     expect(latestSettled([[T0, 1], [T0 + MIN, 2], [T0 + 2 * MIN, null], [T0 + 9 * MIN, 9]], T0 + 5 * MIN)).toEqual({ start: T0 + MIN, value: 2 });
@@ -135,7 +120,9 @@ describe('exactly once over many cycles', () => {
       if (plan.kind === 'idle') continue;
       // The request also covers recent, still-revising buckets, as a real cycle's would.
       const points = source.points(plan.from - 2 * size, now, now);
-      counter += countSettled(points, plan).increment;
+      const read = readBuckets(points, { begin: plan.from - 2 * size, end: now }, { interval, offsetMinutes: UTC8 }, { pos: plan.from, to: plan.lastSettled });
+      for (const v of read.values.values()) counter += v;
+      expect(read.reach).toBe(plan.lastSettled);
       firstCounted ??= plan.from;
       watermark = plan.lastSettled;
     }
