@@ -9,6 +9,12 @@ import { ALLOWED_IMPORTS } from '../../eslint.config.js';
 const allowed: Record<string, readonly string[]> = ALLOWED_IMPORTS;
 const folders = readdirSync('src', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 
+/** Every folder `from` reaches through the allowed imports, directly or not. */
+function reaches(from: string, seen = new Set<string>()): Set<string> {
+  for (const next of allowed[from] ?? []) if (!seen.has(next)) reaches(next, seen.add(next));
+  return seen;
+}
+
 /** Errors of no-restricted-imports for `code` as if it stood at `file`. */
 async function fenced(file: string, code: string): Promise<string[]> {
   const [result] = await new ESLint().lintText(code, { filePath: file });
@@ -22,18 +28,10 @@ describe('folder fences', () => {
   });
 
   it('form no circle: no folder reaches itself through the allowed imports', () => {
-    const reaches = (from: string, seen = new Set<string>()): Set<string> => {
-      for (const next of allowed[from] ?? []) if (!seen.has(next)) reaches(next, seen.add(next));
-      return seen;
-    };
     for (const f of folders) expect(reaches(f).has(f), f).toBe(false);
   });
 
   it('keep the simulator out of everything the daemon imports', () => {
-    const reaches = (from: string, seen = new Set<string>()): Set<string> => {
-      for (const next of allowed[from] ?? []) if (!seen.has(next)) reaches(next, seen.add(next));
-      return seen;
-    };
     expect(reaches('daemon').has('simulator')).toBe(false);
   });
 
