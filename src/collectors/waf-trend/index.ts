@@ -37,20 +37,20 @@ async function collect(ctx: CollectContext, options: WafTrendOptions, book: Audi
     return assemble({ collector: 'waf-trend', previous: ctx.watermarks, gaugeFamilies: [], results: [], tallies: [] });
   }
   const grid: Grid = { interval: options.interval, offsetMinutes: ctx.tz.offsetMinutes };
-  const specs = wafCombos().map((combo) => ({ combo, spec: wafCounter(combo, grid) }));
-  const plans = planSeries(specs.map((s) => s.spec.key), { now: ctx.now, watermarks: ctx.watermarks, tz: ctx.tz, log }, options, {});
-  const senders = new Map(specs.map(({ combo, spec }) => [
-    spec.key, wafSender({ client: ctx.client, tz: ctx.tz, signal: ctx.signal, domains: ctx.targets.domains, size: bucketMs(grid) }, combo),
-  ]));
-  // The last chunk reaches on to now, so its answer shows how far the upstream's clock has got; leave room for that.
   const size = bucketMs(grid);
+  const series = wafCombos().map((combo) => ({
+    combo,
+    spec: wafCounter(combo, grid),
+    send: wafSender({ client: ctx.client, tz: ctx.tz, signal: ctx.signal, domains: ctx.targets.domains, size }, combo),
+  }));
+  const plans = planSeries(series.map((s) => s.spec.key), { now: ctx.now, watermarks: ctx.watermarks, tz: ctx.tz, log }, options, {});
+  // The last chunk reaches on to now, so its answer shows how far the upstream's clock has got; leave room for that.
   const toNow = Math.ceil((ctx.now - (lastSettledStart(ctx.now, grid.interval, options.delayMs, grid.offsetMinutes) + size)) / size);
   const perChunk = Math.max(1, Math.min(wafChunkBuckets(options.interval) - toNow, options.maxBucketsPerRequest ?? Infinity));
-  const fetchedAll = await Promise.all(specs.map(async ({ combo, spec }) => {
+  const fetchedAll = await Promise.all(series.map(async ({ combo, spec, send }) => {
     const plan = plans.get(spec.key);
-    const send = senders.get(spec.key);
     let fetched: { pieces: Piece<WafAnswer>[]; requests: number; errors: Error[] } = { pieces: [], requests: 0, errors: [] };
-    if (plan?.kind === 'count' && send !== undefined) {
+    if (plan?.kind === 'count') {
       const chunks = chunkRange({ first: plan.from, last: plan.lastSettled }, grid, perChunk);
       fetched = await fetchChunks(chunks, { grid, tz: ctx.tz, log: log.child(spec.labels), send, quiet: chunks.length === 1, lastEnd: ctx.now });
     }
@@ -71,10 +71,7 @@ async function collect(ctx: CollectContext, options: WafTrendOptions, book: Audi
     collector: 'waf-trend', previous: ctx.watermarks, gaugeFamilies: [],
     results: outcomes.map(([r]) => r), tallies: outcomes.map(([, t]) => t),
   });
-  const units = specs.flatMap(({ spec }) => {
-    const send = senders.get(spec.key);
-    return send === undefined ? [] : [{ specs: [spec], send, log: log.child(spec.labels) }];
-  });
+  const units = series.map(({ spec, send }) => ({ specs: [spec], send, log: log.child(spec.labels) }));
   const withAudit = await audited(book, units, grid, ctx.now, output);
   for (const [result] of outcomes) book.record(result.counted, ctx.now, grid);
   return withAudit;
