@@ -15,7 +15,7 @@ export type { Readings, ReadingsPatch, BandwidthUnit, PathForm, LateRevision, Re
 export { DEFAULT_READINGS, READING_KEYS, ReadingError } from './readings.js';
 export type { World, Domain, L7Package, L4Package, L4Rule, Certificate, CacheRecord } from './world.js';
 export type { WafEvent, WafRecord } from './waf.js';
-export { INTERVALS, STAT_METRICS, type Interval, type Sample, type StatMetric } from './stats.js';
+export { INTERVALS, STAT_METRICS, type Interval, type TrafficSample, type StatMetric } from './stats.js';
 
 /** A simulator with every operation, the live-acceleration orders included. */
 export function createSimulator(opts: SimulatorOptions = {}): Simulator {

@@ -10,14 +10,14 @@
 // answers always add up to the all-domain answer, also while buckets are still
 // being revised.
 import type { BandwidthUnit } from './readings.js';
-import { addInto, INTERVAL_MS, zeroSample, type Interval, type Sample, type Stats } from './stats.js';
+import { addInto, INTERVAL_MS, zeroSample, type Interval, type TrafficSample, type Stats } from './stats.js';
 
 /** Refuse ranges that would make one answer enormous (the document gives no limit). */
 export const MAX_BUCKETS = 50_000;
 
 export interface SeriesPoint {
   readonly start: number;
-  readonly sample: Sample;
+  readonly sample: TrafficSample;
 }
 
 export class RangeTooLargeError extends Error {}
@@ -50,7 +50,7 @@ export function querySeries(
 /** Per-domain totals over the range (each the sum of its reported buckets). */
 export function domainTotals(
   stats: Stats, domains: readonly string[], interval: Interval, begin: number, end: number, now: number,
-): Map<string, Sample> {
+): Map<string, TrafficSample> {
   const starts = bucketStarts(stats, interval, begin, end, now);
   return new Map(domains.map((d) => {
     const total = zeroSample();
@@ -62,7 +62,7 @@ export function domainTotals(
   }));
 }
 
-export function totalOf(points: readonly SeriesPoint[]): Sample {
+export function totalOf(points: readonly SeriesPoint[]): TrafficSample {
   return points.reduce((acc, p) => addInto(acc, p.sample), zeroSample());
 }
 
@@ -93,6 +93,6 @@ export function peak(values: readonly number[]): number {
 }
 
 /** Request-weighted mean request time in ms, rounded to 2 decimals; 0 for a bucket without requests. */
-export function meanRequestTime(s: Readonly<Sample>): number {
+export function meanRequestTime(s: Readonly<TrafficSample>): number {
   return s.requests === 0 ? 0 : Math.round((s.requestTimeSum / s.requests) * 100) / 100;
 }

@@ -25,17 +25,17 @@ export const STAT_METRICS = [
   'bytesSent', 'upstreamBytesSent', 'inBytes', 'requestTimeSum', 'ccAttacks',
 ] as const;
 export type StatMetric = (typeof STAT_METRICS)[number];
-export type Sample = Record<StatMetric, number>;
+export type TrafficSample = Record<StatMetric, number>;
 
 // Written out field by field: these two run for every minute of every query.
-export function zeroSample(): Sample {
+export function zeroSample(): TrafficSample {
   return {
     requests: 0, status1xx: 0, status2xx: 0, status3xx: 0, status4xx: 0, status5xx: 0,
     bytesSent: 0, upstreamBytesSent: 0, inBytes: 0, requestTimeSum: 0, ccAttacks: 0,
   };
 }
 
-export function addInto(target: Sample, add: Readonly<Sample>): Sample {
+export function addInto(target: TrafficSample, add: Readonly<TrafficSample>): TrafficSample {
   target.requests += add.requests;
   target.status1xx += add.status1xx;
   target.status2xx += add.status2xx;
@@ -83,7 +83,7 @@ export class Stats {
   readonly revisionDelayMs: number;
   readonly tz: PlatformClock;
   private readonly profiles = new Map<string, Profile>();
-  private readonly hourMemo = new Map<string, Sample>();
+  private readonly hourMemo = new Map<string, TrafficSample>();
   private readonly lateRevision: () => LateRevision | undefined;
 
   constructor(options: StatsOptions) {
@@ -111,13 +111,13 @@ export class Stats {
   }
 
   /** The settled value of one 1-minute bucket (a zero sample for unknown domains). */
-  minute(domain: string, start: number): Sample {
+  minute(domain: string, start: number): TrafficSample {
     const p = this.profiles.get(domain);
     return p ? minuteSample(p, Math.floor(start / MINUTE_MS) * MINUTE_MS, this.tz.offsetMinutes) : zeroSample();
   }
 
   /** Settled sum over the 1-minute buckets starting in [from, to). */
-  sum(domain: string, from: number, to: number): Sample {
+  sum(domain: string, from: number, to: number): TrafficSample {
     const total = zeroSample();
     let t = Math.ceil(from / MINUTE_MS) * MINUTE_MS;
     while (t < to) {
@@ -133,7 +133,7 @@ export class Stats {
   }
 
   /** Settled value of the bucket of `interval` containing `start` (normally its start). */
-  bucket(domain: string, interval: Interval, start: number): Sample {
+  bucket(domain: string, interval: Interval, start: number): TrafficSample {
     const from = this.alignDown(interval, start);
     return this.sum(domain, from, from + INTERVAL_MS[interval]);
   }
@@ -142,7 +142,7 @@ export class Stats {
    * The value the bucket finally settles at under the lateRevision reading:
    * floor(value × factor) per counter with it, the settled value without.
    */
-  settled(domain: string, interval: Interval, start: number): Sample {
+  settled(domain: string, interval: Interval, start: number): TrafficSample {
     const final = this.bucket(domain, interval, start);
     const late = this.lateRevision();
     return late ? revised(final, late.factor) : final;
@@ -154,7 +154,7 @@ export class Stats {
    * counter, until end + delay; the settled value from then on. With the
    * lateRevision reading, from afterMs past the end on: floor(settled × factor).
    */
-  reported(domain: string, interval: Interval, start: number, now: number): Sample | undefined {
+  reported(domain: string, interval: Interval, start: number, now: number): TrafficSample | undefined {
     if (start > now) return undefined;
     const final = this.bucket(domain, interval, start);
     const end = start + INTERVAL_MS[interval];
@@ -168,7 +168,7 @@ export class Stats {
     return out;
   }
 
-  private hour(domain: string, start: number): Sample {
+  private hour(domain: string, start: number): TrafficSample {
     const key = `${domain}|${start}`;
     const hit = this.hourMemo.get(key);
     if (hit) return hit;
@@ -180,7 +180,7 @@ export class Stats {
   }
 }
 
-function revised(final: Readonly<Sample>, factor: number): Sample {
+function revised(final: Readonly<TrafficSample>, factor: number): TrafficSample {
   const out = zeroSample();
   for (const m of STAT_METRICS) out[m] = Math.floor(final[m] * factor);
   return out;
@@ -206,7 +206,7 @@ function diurnal(ms: number, offsetMinutes: number): number {
   return 0.25 + 0.75 * Math.sqrt(s);
 }
 
-function minuteSample(p: Profile, start: number, offsetMinutes: number): Sample {
+function minuteSample(p: Profile, start: number, offsetMinutes: number): TrafficSample {
   const s = zeroSample();
   if (!p.active) return s;
   const r = new Rng(mixInts(p.key, start / MINUTE_MS));

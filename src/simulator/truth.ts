@@ -7,7 +7,7 @@
 // lateRevision reading to the settled values).
 import type { SimContext } from './context.js';
 import type { BandwidthUnit, Readings } from './readings.js';
-import { INTERVAL_MS, type Interval, type Sample, type StatMetric } from './stats.js';
+import { INTERVAL_MS, type Interval, type TrafficSample, type StatMetric } from './stats.js';
 import { bandwidth, meanRequestTime, percentile95 } from './stats-series.js';
 import type { WafEvent } from './waf.js';
 
@@ -20,7 +20,7 @@ export interface Truth {
   /** Start of the bucket of `interval` containing `ms`. */
   bucketStart(interval: Interval, ms: number): number;
   /** Settled counters of one bucket. */
-  sample(domain: string, interval: Interval, start: number): Sample;
+  sample(domain: string, interval: Interval, start: number): TrafficSample;
   /** Settled value of one counter in one bucket. */
   bucket(domain: string, metric: StatMetric, interval: Interval, start: number): number;
   /**
@@ -35,7 +35,7 @@ export interface Truth {
    */
   revised(domain: string, metric: StatMetric, interval: Interval, start: number): number;
   /** revised() of every counter of one bucket. */
-  revisedSample(domain: string, interval: Interval, start: number): Sample;
+  revisedSample(domain: string, interval: Interval, start: number): TrafficSample;
   /** revised() summed over the buckets of `interval` starting in [fromMs, toMs) (each bucket rounded down on its own, as the API does). */
   revisedDomainTotal(domain: string, metric: StatMetric, interval: Interval, fromMs: number, toMs: number): number;
   /** revisedDomainTotal summed over `domains` (default: all). */

@@ -5,7 +5,7 @@
 import { ok, type HandlerTable, type SimRequest } from '../types.js';
 import type { SimContext } from '../context.js';
 import type { Readings } from '../readings.js';
-import type { Interval, Sample } from '../stats.js';
+import type { Interval, TrafficSample } from '../stats.js';
 import {
   bandwidth, domainTotals, meanRequestTime, peak, percentile95, querySeries, skewed, totalOf, type SeriesPoint,
 } from '../stats-series.js';
@@ -61,14 +61,14 @@ function sum(q: Query, total: number): number {
   return skewed(total, q.readings.totalsSkew);
 }
 
-function totals(q: Query): Map<string, Sample> {
+function totals(q: Query): Map<string, TrafficSample> {
   return domainTotals(q.ctx.stats, q.domains, q.iv, q.begin, q.end, q.now);
 }
 
 const BYTE_KEYS = ['upstreamBytesSent', 'totalBytesSent', 'bytesSent'] as const;
 type ByteKey = (typeof BYTE_KEYS)[number];
 
-function bytesOf(s: Sample, key: ByteKey): number {
+function bytesOf(s: TrafficSample, key: ByteKey): number {
   return key === 'totalBytesSent' ? s.bytesSent + s.upstreamBytesSent : s[key];
 }
 
@@ -127,7 +127,7 @@ function access(ctx: SimContext, req: SimRequest) {
   const page = paging(q.b, true);
   const terminal = oneOf(reqStr(q.b, 'terminal'), TERMINALS, 'terminal');
   const names = metricNames(nonEmptyActions(q.b, true), ACCESS_METRICS);
-  const traffic = (s: Sample) => (terminal === 'source' ? s.upstreamBytesSent : s.bytesSent);
+  const traffic = (s: TrafficSample) => (terminal === 'source' ? s.upstreamBytesSent : s.bytesSent);
   const item = (metricName: (typeof ACCESS_METRICS)[number]) => {
     switch (metricName) {
       case 'trafficTrend':
@@ -151,6 +151,6 @@ function access(ctx: SimContext, req: SimRequest) {
   return ok({ data: names.map(item) });
 }
 
-function domainPeak(q: Query, domain: string, traffic: (s: Sample) => number): number {
+function domainPeak(q: Query, domain: string, traffic: (s: TrafficSample) => number): number {
   return peak(querySeries(q.ctx.stats, [domain], q.iv, q.begin, q.end, q.now).map((p) => bw(q, traffic(p.sample))));
 }

@@ -13,7 +13,7 @@
 //   action item's pageNo/pageSize (default 1/10).
 import { ok, type HandlerTable, type SimRequest } from '../types.js';
 import type { SimContext } from '../context.js';
-import type { Sample } from '../stats.js';
+import type { TrafficSample } from '../stats.js';
 import { domainTotals, querySeries } from '../stats-series.js';
 import { addTo, ALL_STATUS_CODES, MOST_METRICS, split, splitStatus, termsFor, type MostMetric } from '../terms.js';
 import {
@@ -45,7 +45,7 @@ function most(ctx: SimContext, req: SimRequest) {
   const names = metricNames(nonEmptyActions(b, true), MOST_METRICS);
   const { begin, end } = statRange(ctx, b, iv, req.now, true);
   const totals = domainTotals(ctx.stats, requestDomains(ctx, b), iv, begin, end, req.now);
-  const valueOf = (s: Sample) => (dimension === 'requestCount' ? s.requests : terminal === 'source' ? s.upstreamBytesSent : s.bytesSent);
+  const valueOf = (s: TrafficSample) => (dimension === 'requestCount' ? s.requests : terminal === 'source' ? s.upstreamBytesSent : s.bytesSent);
   const data = names.map((metricName) => {
     const terms = new Map<string, number>();
     for (const [domain, s] of totals) addTo(terms, splitDomain(ctx.world.seed, metricName, domain, s, dimension === 'requestCount', valueOf(s)));
@@ -54,7 +54,7 @@ function most(ctx: SimContext, req: SimRequest) {
   return ok({ data });
 }
 
-function splitDomain(seed: number, metric: MostMetric, domain: string, s: Sample, byRequests: boolean, value: number): Map<string, number> {
+function splitDomain(seed: number, metric: MostMetric, domain: string, s: TrafficSample, byRequests: boolean, value: number): Map<string, number> {
   if (metric !== 'status') return split(seed, `${domain}|${metric}`, value, termsFor(seed, metric, domain));
   if (!byRequests) return split(seed, `${domain}|status-bytes`, value, ALL_STATUS_CODES);
   return splitStatus(seed, domain, { '1xx': s.status1xx, '2xx': s.status2xx, '3xx': s.status3xx, '4xx': s.status4xx, '5xx': s.status5xx });

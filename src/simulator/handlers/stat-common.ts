@@ -2,7 +2,7 @@
 // series as [ms, value] points, ranked name/value lists, and the request
 // fields every statistics operation reads the same way.
 import type { SimContext } from '../context.js';
-import { INTERVAL_MS, type Interval, type Sample } from '../stats.js';
+import { INTERVAL_MS, type Interval, type TrafficSample } from '../stats.js';
 import type { SeriesPoint } from '../stats-series.js';
 import {
   BadRequest, obj, optArr, optStr, optTimeRange, pageOf, strings, timeRange, type Obj, type Paging, type TimeRange,
@@ -25,7 +25,7 @@ export function statRange(ctx: SimContext, b: Obj, iv: Interval, now: number, op
   return { begin: current - (IGNORED_RANGE_BUCKETS - 1) * INTERVAL_MS[iv], end: now + 1 };
 }
 
-export function pointsOf(series: readonly SeriesPoint[], value: (s: Sample) => number): Point[] {
+export function pointsOf(series: readonly SeriesPoint[], value: (s: TrafficSample) => number): Point[] {
   return series.map((p) => [p.start, value(p.sample)]);
 }
 
