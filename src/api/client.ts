@@ -68,7 +68,7 @@ export const CLIENT_DEFAULTS = {
 type Method<K extends OperationName> = (request: RequestOf<K>, options?: CallOptions) => Promise<ResponseOf<K>>;
 
 export class EdgeClient {
-  private readonly opts: Required<Omit<ClientOptions, 'loginUrl' | 'paths' | 'dispatcher' | 'observer' | 'retry'>> & { retry: RetryOptions };
+  private readonly settings: Required<Omit<ClientOptions, 'loginUrl' | 'paths' | 'dispatcher' | 'observer' | 'retry'>> & { retry: RetryOptions };
   private readonly loginUrl: string;
   private readonly paths: Partial<Record<OperationName, string>>;
   private readonly dispatcher: Dispatcher;
@@ -79,7 +79,7 @@ export class EdgeClient {
   private readonly orderGate: OrderGate;
 
   constructor(options: ClientOptions) {
-    this.opts = {
+    this.settings = {
       apiUrl: options.apiUrl,
       token: options.token,
       authScheme: options.authScheme ?? CLIENT_DEFAULTS.authScheme,
@@ -93,10 +93,10 @@ export class EdgeClient {
     this.loginUrl = options.loginUrl ?? options.apiUrl;
     this.paths = options.paths ?? {};
     this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher = options.dispatcher ?? new Agent({ connections: this.opts.connections });
+    this.dispatcher = options.dispatcher ?? new Agent({ connections: this.settings.connections });
     this.observer = options.observer ?? {};
-    this.limit = pLimit(this.opts.concurrency);
-    this.orderGate = new OrderGate(this.opts.orderRateLimit);
+    this.limit = pLimit(this.settings.concurrency);
+    this.orderGate = new OrderGate(this.settings.orderRateLimit);
   }
 
   /** Closes pooled connections the client opened itself. Idempotent. */
@@ -122,7 +122,7 @@ export class EdgeClient {
     const body = this.validate(operation, request);
     const send = (): Promise<ResponseOf<K>> => this.limit(() => this.once(spec, body, options));
     if (spec.write) return send();
-    const { attempts, minDelayMs, maxDelayMs } = this.opts.retry;
+    const { attempts, minDelayMs, maxDelayMs } = this.settings.retry;
     return pRetry(send, {
       retries: attempts - 1,
       minTimeout: minDelayMs,
@@ -159,8 +159,8 @@ export class EdgeClient {
         operation, method: spec.method, url, body,
         headers: this.headers(spec),
         dispatcher: this.dispatcher,
-        timeoutMs: this.opts.timeoutMs,
-        maxBodyBytes: this.opts.maxBodyBytes,
+        timeoutMs: this.settings.timeoutMs,
+        maxBodyBytes: this.settings.maxBodyBytes,
         signal: options.signal,
       });
       const parsed = operationSchemas[operation].response.safeParse(result.json);
@@ -179,7 +179,7 @@ export class EdgeClient {
   }
 
   private target(spec: OperationSpec, request: unknown, path: string | undefined): { url: string; body: string | undefined } {
-    const base = spec.host === 'login' ? this.loginUrl : this.opts.apiUrl;
+    const base = spec.host === 'login' ? this.loginUrl : this.settings.apiUrl;
     const template = path ?? this.paths[spec.name] ?? spec.path;
     const params = spec.method === 'GET' && typeof request === 'object' && request !== null ? stringValues(request) : {};
     const url = joinUrl(base, expandPath(template, params));
@@ -187,11 +187,11 @@ export class EdgeClient {
   }
 
   private headers(spec: OperationSpec): Record<string, string> {
-    const bearer = spec.host === 'login' || this.opts.authScheme === 'bearer';
+    const bearer = spec.host === 'login' || this.settings.authScheme === 'bearer';
     return {
       'content-type': 'application/json',
       accept: 'application/json',
-      authorization: bearer ? `Bearer ${this.opts.token}` : this.opts.token,
+      authorization: bearer ? `Bearer ${this.settings.token}` : this.settings.token,
     };
   }
 

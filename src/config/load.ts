@@ -34,10 +34,10 @@ export interface LoadConfigOptions {
 const INLINE_SOURCE = '<config>';
 
 /** Reads, interpolates, overrides and validates the configuration; throws ConfigError listing every problem. */
-export function loadConfig(opts: LoadConfigOptions = {}): Config {
-  const env = opts.env ?? process.env;
-  const source = opts.file ?? INLINE_SOURCE;
-  const yaml = parseYaml(opts.text ?? (opts.file === undefined ? '' : readConfigFile(opts.file)));
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const env = options.env ?? process.env;
+  const source = options.file ?? INLINE_SOURCE;
+  const yaml = parseYaml(options.text ?? (options.file === undefined ? '' : readConfigFile(options.file)));
   if (yaml.errors.length > 0) {
     // The document is unreadable, so only the environment's token is known to mask.
     const secrets = secretsIn(undefined, env);
@@ -50,7 +50,7 @@ export function loadConfig(opts: LoadConfigOptions = {}): Config {
   const interpolated = interpolate(yaml.data ?? {}, env);
   const { document, applied } = applyEnvOverrides(interpolated.value, env);
   const tokenFile = readTokenFile(document);
-  const serverFiles = opts.serverFiles === true ? serverFileProblems(document) : [];
+  const serverFiles = options.serverFiles === true ? serverFileProblems(document) : [];
   const parsed = configSchema.safeParse(document, { error: issueMessage });
 
   const interpolationPaths = new Set(interpolated.problems.map((p) => dottedPath(p.path)));

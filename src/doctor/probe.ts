@@ -47,8 +47,8 @@ export class Prober {
   private answeredCount = 0;
   private readonly tallies = new Map<OperationName, OperationTally>();
 
-  constructor(private readonly opts: ProberOptions) {
-    this.signal = AbortSignal.any([opts.signal, this.stop.signal]);
+  constructor(private readonly options: ProberOptions) {
+    this.signal = AbortSignal.any([options.signal, this.stop.signal]);
   }
 
   /** The 401/403 that stopped the run, if any. */
@@ -66,7 +66,7 @@ export class Prober {
   }
 
   now(): number {
-    return this.opts.now();
+    return this.options.now();
   }
 
   /** Per operation asked at its configured path (path probes try other spellings and are judged apart). */
@@ -78,20 +78,20 @@ export class Prober {
     if (OPERATIONS[operation].write) throw new WriteRefusedError(`the doctor never sends ${operation} (a write operation)`);
     const skipped = this.skipReason();
     if (skipped !== undefined) return { kind: 'not_reached', reason: skipped };
-    const sentAt = this.opts.now();
+    const sentAt = this.options.now();
     this.sentCount++;
     try {
-      const value = await this.opts.client.call(operation, request, { signal: this.signal, ...(path === undefined ? {} : { path }) });
+      const value = await this.options.client.call(operation, request, { signal: this.signal, ...(path === undefined ? {} : { path }) });
       this.answeredCount++;
       if (path === undefined) this.tally(operation).answered++;
-      this.opts.log.debug({ operation, path }, 'doctor: answered');
+      this.options.log.debug({ operation, path }, 'doctor: answered');
       return { kind: 'answer', value, sentAt };
     } catch (err) {
       // Aborted by the deadline or by a refusal elsewhere: whatever the error says, the probe was cut short.
       const cut = this.skipReason();
       if (cut !== undefined && !(err instanceof AuthError || err instanceof PermissionError)) return { kind: 'not_reached', reason: cut };
       if (!isApiError(err)) throw err;
-      this.opts.log.debug({ operation, path, code: err.code, status: err.status }, 'doctor: failed');
+      this.options.log.debug({ operation, path, code: err.code, status: err.status }, 'doctor: failed');
       if (path === undefined) this.tally(operation).failure ??= err;
       if (err instanceof AuthError || err instanceof PermissionError) {
         this.refusedBy ??= err;
@@ -109,9 +109,9 @@ export class Prober {
 
   private skipReason(): string | undefined {
     if (this.refusedBy) return `not reached: stopped after HTTP ${this.refusedBy.status ?? '401/403'} from ${this.refusedBy.operation}`;
-    if (this.opts.signal.aborted) {
-      const timedOut = this.opts.signal.reason instanceof DOMException && this.opts.signal.reason.name === 'TimeoutError';
-      return timedOut ? `not reached within the ${Math.round(this.opts.deadlineMs / 1000)} s deadline` : 'not reached: interrupted';
+    if (this.options.signal.aborted) {
+      const timedOut = this.options.signal.reason instanceof DOMException && this.options.signal.reason.name === 'TimeoutError';
+      return timedOut ? `not reached within the ${Math.round(this.options.deadlineMs / 1000)} s deadline` : 'not reached: interrupted';
     }
     return undefined;
   }

@@ -39,13 +39,13 @@ function stopsEverything(first: Answer<unknown>, refused: boolean): boolean {
   return refused || first.kind === 'not_reached' || (first.kind === 'failed' && UNREACHABLE.has(first.error.code));
 }
 
-export async function runDoctor(opts: DoctorOptions): Promise<DoctorReport> {
-  const now = opts.now ?? Date.now;
+export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
+  const now = options.now ?? Date.now;
   const started = performance.now();
-  const deadlineMs = opts.deadlineMs ?? DOCTOR_DEADLINE_MS;
-  const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(deadlineMs)]);
-  const prober = new Prober({ client: opts.client, now, signal, deadlineMs, log: opts.log });
-  const { plan } = opts;
+  const deadlineMs = options.deadlineMs ?? DOCTOR_DEADLINE_MS;
+  const signal = AbortSignal.any([options.signal, AbortSignal.timeout(deadlineMs)]);
+  const prober = new Prober({ client: options.client, now, signal, deadlineMs, log: options.log });
+  const { plan } = options;
 
   const first = await prober.ask('getPackages', {});
   let checks: CheckResult[];

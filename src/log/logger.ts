@@ -47,14 +47,14 @@ export const REDACT_PATHS: readonly string[] = [
   '*.sslKey',
 ];
 
-export function createLogger(opts: CreateLoggerOptions): Logger {
-  const forms = secretForms(opts.secrets ?? []);
-  const options: pino.LoggerOptions = {
-    level: opts.level,
+export function createLogger(options: CreateLoggerOptions): Logger {
+  const forms = secretForms(options.secrets ?? []);
+  const pinoOptions: pino.LoggerOptions = {
+    level: options.level,
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     redact: { paths: [...REDACT_PATHS], censor: REDACTED },
     ...(forms.length > 0 ? { hooks: { streamWrite: (line: string) => scrub(line, forms) } } : {}),
   };
-  return opts.destination ? pino(options, opts.destination) : pino(options);
+  return options.destination ? pino(pinoOptions, options.destination) : pino(pinoOptions);
 }
