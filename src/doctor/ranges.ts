@@ -14,11 +14,10 @@ import type { DoctorPlan } from './plan.js';
 import { askLogs, askLogTread, askStats, type Span } from './requests.js';
 import type { Trend } from './trends.js';
 import { combine, type CheckResult, type Part } from './types.js';
-import { HOUR_MS } from '../api/time.js';
+import { HOUR_MS, MINUTE_MS } from '../api/time.js';
 
 const BACK_MS = 2 * HOUR_MS;
 const LENGTH_MS = 20 * 60_000;
-const MINUTE_MS = 60_000;
 
 interface TrendPast {
   readonly label: string;

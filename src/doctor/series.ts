@@ -11,10 +11,9 @@ import type { DoctorPlan, StatsTarget } from './plan.js';
 import { askLogTread, askStats, type Span } from './requests.js';
 import type { Trend } from './trends.js';
 import { combine, type CheckResult, type Part } from './types.js';
-import { DAY_MS } from '../api/time.js';
+import { DAY_MS, MINUTE_MS } from '../api/time.js';
 
 const WINDOW_BUCKETS = 30;
-const MINUTE_MS = 60_000;
 
 export interface TrendProbe {
   /** What an operator reads in the output, e.g. `access (describeL7DataV2, 5m)`. */

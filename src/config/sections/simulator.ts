@@ -2,9 +2,8 @@
 import { z } from 'zod';
 import { DURATION_HINT, duration, parseDuration } from '../duration.js';
 import { integer, listenAddress, utcOffset } from '../fields.js';
-import { DAY_MS } from '../../api/time.js';
+import { DAY_MS, MINUTE_MS } from '../../api/time.js';
 
-const MINUTE_MS = 60_000;
 
 /** A duration that may be negative ('-10m', or a negative integer of ms). */
 function signedDuration() {
