@@ -8,7 +8,7 @@ import { latestSettled, type RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { totalsFinding } from '../contract/totals.js';
 import {
-  bucketMs, convertTarget, gauge, pieceSpan, seriesKey, type CounterSpec, type Grid, type Piece, type TargetConvertInput, type TargetResult,
+  bucketMs, convertTarget, gaugeSample, pieceSpan, seriesKey, type CounterSpec, type Grid, type Piece, type TargetConvertInput, type TargetResult,
 } from '../series/index.js';
 import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond, toSeconds, type BandwidthUnit, type RequestTimeUnit } from '../units.js';
 import type { Sample } from '../types.js';
@@ -84,7 +84,7 @@ export function accessGauges(main: V2, input: GaugeInput): Sample[] {
   const out: Sample[] = [];
   const { domain, timestamps } = input;
   const add = (family: string, labels: Record<string, string>, value: number | undefined, at: number | undefined): void => {
-    if (value !== undefined && Number.isFinite(value) && input.families.includes(family)) out.push(gauge(family, labels, value, at, timestamps));
+    if (value !== undefined && Number.isFinite(value) && input.families.includes(family)) out.push(gaugeSample(family, labels, value, at, timestamps));
   };
   const bw = v2Item(main, 'bandwidthTrend');
   for (const source of ['edge', 'origin'] as const) {

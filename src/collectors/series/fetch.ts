@@ -31,7 +31,7 @@ export async function fetchWindow<R>(input: FetchInput<R>): Promise<Fetched<R>> 
   const mainRange: BucketRange = input.window.main;
   const [chunks, main] = await Promise.all([
     fetchChunks(input.window.backfill, input),
-    input.needMain ? attempt(() => input.send(input.window.main, 'main')) : Promise.resolve(undefined),
+    input.needMain ? tryRequest(() => input.send(input.window.main, 'main')) : Promise.resolve(undefined),
   ]);
   const errors = [...chunks.errors, ...(main?.error ? [main.error] : [])];
   const mainSpan: TimeSpan = { begin: input.window.main.begin, end: input.window.main.end };
@@ -56,7 +56,7 @@ export async function fetchChunks<R>(
     const span = i === chunks.length - 1 && input.lastEnd !== undefined && input.lastEnd > exact.end ? { ...exact, end: input.lastEnd } : exact;
     const from = input.tz.formatDateTime(span.begin);
     const to = input.tz.formatDateTime(span.end);
-    const result = await attempt(() => input.send(span, 'backfill'));
+    const result = await tryRequest(() => input.send(span, 'backfill'));
     if (result.error) {
       input.log.warn({ err: result.error, from, to, chunk: i + 1, of: chunks.length }, 'back-fill chunk failed; retrying from it next cycle');
       errors.push(result.error);
@@ -70,7 +70,7 @@ export async function fetchChunks<R>(
   return { pieces, requests: pieces.length + errors.length, errors };
 }
 
-async function attempt<R>(call: () => Promise<R>): Promise<{ response: R | undefined; error: Error | undefined }> {
+async function tryRequest<R>(call: () => Promise<R>): Promise<{ response: R | undefined; error: Error | undefined }> {
   try {
     return { response: await call(), error: undefined };
   } catch (err) {

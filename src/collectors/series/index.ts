@@ -12,7 +12,7 @@ export {
 } from './window.js';
 export { convertTarget, countTarget, type CounterSpec, type CountOutcome, type Piece, type TargetConvertInput } from './count.js';
 export { fetchChunks, fetchWindow, type FetchInput, type Fetched } from './fetch.js';
-export { asError, assemble, gauge, logUncovered, NoDataError, type CycleInput, type Tally, type TargetResult } from './output.js';
+export { asError, assemble, gaugeSample, logUncovered, NoDataError, type CycleInput, type Tally, type TargetResult } from './output.js';
 export { runTrendTarget, type TrendTargetInput, type TrendTargetRun } from './target.js';
 export { AuditBook, NO_AUDIT, type AuditOptions, type AuditOutcome } from './audit.js';
 export { audited, type AuditUnit } from './audit-run.js';

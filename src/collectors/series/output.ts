@@ -74,7 +74,7 @@ export function assemble(input: CycleInput): CollectOutput {
 }
 
 /** A gauge sample, with the bucket time only when the collector is configured with `timestamps`. */
-export function gauge(name: string, labels: Labels, value: number, bucketStart: number | undefined, timestamps: boolean): Sample {
+export function gaugeSample(name: string, labels: Labels, value: number, bucketStart: number | undefined, timestamps: boolean): Sample {
   return timestamps && bucketStart !== undefined ? { name, labels, value, timestampMs: bucketStart } : { name, labels, value };
 }
 

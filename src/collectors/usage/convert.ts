@@ -6,7 +6,7 @@ import { latestSettled, type RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { totalsFinding } from '../contract/totals.js';
 import {
-  bucketMs, convertTarget, gauge, pieceSpan, seriesKey, type CounterSpec, type Grid, type Piece, type TargetConvertInput, type TargetResult,
+  bucketMs, convertTarget, gaugeSample, pieceSpan, seriesKey, type CounterSpec, type Grid, type Piece, type TargetConvertInput, type TargetResult,
 } from '../series/index.js';
 import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond, type BandwidthUnit } from '../units.js';
 import type { Sample } from '../types.js';
@@ -67,11 +67,11 @@ export function usageGauges(main: Usage, input: UsageGaugeInput): Sample[] {
     const labels = { package: input.pkg, direction };
     const latest = latestSettled(bw?.objectArrayListMap?.[trend] ?? [], input.lastSettled);
     if (latest && input.families.includes(PACKAGE_BANDWIDTH.name)) {
-      out.push(gauge(PACKAGE_BANDWIDTH.name, labels, bytes(latest.value), latest.start, input.timestamps));
+      out.push(gaugeSample(PACKAGE_BANDWIDTH.name, labels, bytes(latest.value), latest.start, input.timestamps));
     }
     const peak = bw?.totalMap?.[max];
     if (peak !== undefined && Number.isFinite(peak) && input.families.includes(PACKAGE_BANDWIDTH_PEAK.name)) {
-      out.push(gauge(PACKAGE_BANDWIDTH_PEAK.name, labels, bytes(peak), input.windowBucket, input.timestamps));
+      out.push(gaugeSample(PACKAGE_BANDWIDTH_PEAK.name, labels, bytes(peak), input.windowBucket, input.timestamps));
     }
   }
   return out;
