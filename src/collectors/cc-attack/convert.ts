@@ -1,6 +1,6 @@
 // Parsed describeL7CCAttack answers -> the attack counter (same exactly-once
 // accounting as every trend) and the summary-window gauges. Pure.
-import { convertTarget, gaugeSample, seriesKey, type CounterSpec, type TargetConvertInput, type TargetResult } from '../series/index.js';
+import { countedResult, gaugeSample, seriesKey, type CounterSpec, type TargetConvertInput, type TargetResult } from '../series/index.js';
 import type { Sample } from '../types.js';
 import type { CcParsed, Ranked } from './parse.js';
 import {
@@ -60,5 +60,5 @@ export function ccGauges(main: CcParsed, input: CcGaugeInput): Sample[] {
 export type CcConvertInput = TargetConvertInput<CcParsed, CcGaugeInput>;
 
 export function convertCc(input: CcConvertInput): TargetResult {
-  return convertTarget(input, ccGauges);
+  return { ...countedResult(input, input.gauges.timestamps), gauges: input.main === undefined ? [] : ccGauges(input.main, input.gauges) };
 }

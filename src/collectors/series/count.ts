@@ -196,15 +196,11 @@ export interface TargetAnswers<R> {
 /** One target's answers with what its gauges need. */
 export type TargetConvertInput<R, G extends { readonly timestamps: boolean }> = TargetAnswers<R> & { readonly gauges: G };
 
-/** Counters from every piece, gauges from the main response only: one target's cycle. */
-export function convertTarget<R, G extends { readonly timestamps: boolean }>(
-  input: TargetConvertInput<R, G>,
-  gaugesOf: (main: R, gauges: G) => Sample[],
-): TargetResult {
-  const counted = countTarget(input.specs, input.plans, input.pieces, input.grid, input.gauges.timestamps, input.clock);
+/** One target's counters as its cycle's result; the family adds the gauges of its main answer and its own findings. */
+export function countedResult<R>(answers: TargetAnswers<R>, timestamps: boolean): TargetResult {
+  const counted = countTarget(answers.specs, answers.plans, answers.pieces, answers.grid, timestamps, answers.clock);
   return {
     increments: counted.increments, watermarks: counted.watermarks, newestBucketEndMs: counted.newestBucketEndMs,
-    uncovered: counted.uncovered, gauges: input.main === undefined ? [] : gaugesOf(input.main, input.gauges),
-    mismatches: counted.findings, counted: counted.counted,
+    uncovered: counted.uncovered, gauges: [], mismatches: counted.findings, counted: counted.counted,
   };
 }

@@ -13,7 +13,7 @@ export {
 } from './window.js';
 export { pieceSpan, upstreamClock, type CounterSpec, type Piece, type UpstreamClock } from './answer.js';
 export {
-  convertTarget, countTarget, gaugeSample, type CountOutcome, type TargetAnswers, type TargetConvertInput, type TargetResult,
+  countedResult, countTarget, gaugeSample, type CountOutcome, type TargetAnswers, type TargetConvertInput, type TargetResult,
 } from './count.js';
 export { asError, fetchChunks, fetchTarget, type Fetched, type Send, type Tally, type TargetFetch } from './fetch.js';
 export {
