@@ -7,7 +7,7 @@
 // window, which is what maxMap reports in v2; there is no percentile in v1.
 import type { DescribeL7DataResponse } from '../../api/index.js';
 import { latestSettled, type RawPoint } from '../buckets.js';
-import { bucketMs, convertTarget, gauge, seriesKey, type CounterSpec, type TargetResult } from '../series/index.js';
+import { bucketMs, countedResult, gaugeSample, seriesKey, type CounterSpec, type TargetResult } from '../series/index.js';
 import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond } from '../units.js';
 import type { Sample } from '../types.js';
 import type { ConvertInput, GaugeInput } from './convert.js';
@@ -66,20 +66,20 @@ export function accessV1Gauges(main: V1Pair, input: GaugeInput): Sample[] {
     const labels = { domain: input.domain, source };
     const latest = latestSettled(points, input.lastSettled);
     if (latest && input.families.includes(DOMAIN_BANDWIDTH.name)) {
-      out.push(gauge(DOMAIN_BANDWIDTH.name, labels, bytes(latest.value), latest.start, input.timestamps));
+      out.push(gaugeSample(DOMAIN_BANDWIDTH.name, labels, bytes(latest.value), latest.start, input.timestamps));
     }
     const values = points.flatMap(([, v]) => (v !== null && Number.isFinite(v) ? [v] : []));
     if (values.length > 0 && input.families.includes(DOMAIN_BANDWIDTH_PEAK.name)) {
       // Not Math.max(...values): an answer with a few hundred thousand points would overflow the call stack.
       const peak = values.reduce((a, b) => (b > a ? b : a), -Infinity);
-      out.push(gauge(DOMAIN_BANDWIDTH_PEAK.name, labels, bytes(peak), input.windowBucket, input.timestamps));
+      out.push(gaugeSample(DOMAIN_BANDWIDTH_PEAK.name, labels, bytes(peak), input.windowBucket, input.timestamps));
     }
   }
   return out;
 }
 
 export function convertAccessV1(input: ConvertInput<V1Pair>): TargetResult {
-  const result = convertTarget(input, accessV1Gauges);
+  const result = { ...countedResult(input, input.gauges.timestamps), gauges: input.main === undefined ? [] : accessV1Gauges(input.main, input.gauges) };
   const unit = input.gauges.bandwidthUnit ?? DEFAULT_UNITS.bandwidth;
   // The cdn terminal's bandwidth against its traffic, in the main answer (the only one asking for bandwidth).
   const bw = input.main && v1Trend(input.main.cdn, 'bandwidthTrend');

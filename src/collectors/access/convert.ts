@@ -8,7 +8,7 @@ import { latestSettled, type RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { totalsFinding } from '../contract/totals.js';
 import {
-  bucketMs, convertTarget, gauge, pieceSpan, seriesKey, type CounterSpec, type Grid, type Piece, type TargetConvertInput, type TargetResult,
+  bucketMs, countedResult, gaugeSample, pieceSpan, seriesKey, type CounterSpec, type Grid, type Piece, type TargetConvertInput, type TargetResult,
 } from '../series/index.js';
 import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond, toSeconds, type BandwidthUnit, type RequestTimeUnit } from '../units.js';
 import type { Sample } from '../types.js';
@@ -84,7 +84,7 @@ export function accessGauges(main: V2, input: GaugeInput): Sample[] {
   const out: Sample[] = [];
   const { domain, timestamps } = input;
   const add = (family: string, labels: Record<string, string>, value: number | undefined, at: number | undefined): void => {
-    if (value !== undefined && Number.isFinite(value) && input.families.includes(family)) out.push(gauge(family, labels, value, at, timestamps));
+    if (value !== undefined && Number.isFinite(value) && input.families.includes(family)) out.push(gaugeSample(family, labels, value, at, timestamps));
   };
   const bw = v2Item(main, 'bandwidthTrend');
   for (const source of ['edge', 'origin'] as const) {
@@ -107,9 +107,10 @@ export type ConvertInput<R> = TargetConvertInput<R, GaugeInput>;
 
 /** One domain's cycle. Gauges come from the main response only; counters from every piece. */
 export function convertAccessV2(input: ConvertInput<V2>): TargetResult {
-  const result = convertTarget(input, accessGauges);
+  const result = countedResult(input, input.gauges.timestamps);
   const findings = input.pieces.flatMap((p) => v2Findings(p, input.grid, input.gauges.bandwidthUnit ?? DEFAULT_UNITS.bandwidth));
-  return { ...result, mismatches: [...(result.mismatches ?? []), ...findings] };
+  const gauges = input.main === undefined ? [] : accessGauges(input.main, input.gauges);
+  return { ...result, gauges, mismatches: [...(result.mismatches ?? []), ...findings] };
 }
 
 type TotalKey = 'bytesSent' | 'upstreamBytesSent' | 'requestCounter' | (typeof CODE_CLASSES)[number];

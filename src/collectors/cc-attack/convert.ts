@@ -1,6 +1,6 @@
 // Parsed describeL7CCAttack answers -> the attack counter (same exactly-once
 // accounting as every trend) and the summary-window gauges. Pure.
-import { convertTarget, gauge, seriesKey, type CounterSpec, type TargetConvertInput, type TargetResult } from '../series/index.js';
+import { countedResult, gaugeSample, seriesKey, type CounterSpec, type TargetConvertInput, type TargetResult } from '../series/index.js';
 import type { Sample } from '../types.js';
 import type { CcParsed, Ranked } from './parse.js';
 import {
@@ -39,7 +39,7 @@ export interface CcGaugeInput {
 export function ccGauges(main: CcParsed, input: CcGaugeInput): Sample[] {
   const out: Sample[] = [];
   const add = (family: string, labels: Record<string, string>, value: number | undefined): void => {
-    if (value !== undefined && input.families.includes(family)) out.push(gauge(family, labels, value, input.windowBucket, input.timestamps));
+    if (value !== undefined && input.families.includes(family)) out.push(gaugeSample(family, labels, value, input.windowBucket, input.timestamps));
   };
   add(CC_ATTACKED_DOMAINS.name, {}, main.detail?.attackedDomains);
   add(CC_ATTACK_PEAK_REQUESTS.name, {}, main.detail?.peakRequests);
@@ -60,5 +60,5 @@ export function ccGauges(main: CcParsed, input: CcGaugeInput): Sample[] {
 export type CcConvertInput = TargetConvertInput<CcParsed, CcGaugeInput>;
 
 export function convertCc(input: CcConvertInput): TargetResult {
-  return convertTarget(input, ccGauges);
+  return { ...countedResult(input, input.gauges.timestamps), gauges: input.main === undefined ? [] : ccGauges(input.main, input.gauges) };
 }

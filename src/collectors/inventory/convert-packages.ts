@@ -27,10 +27,11 @@ export interface Layer4DetailsOf {
   readonly details: Layer4Details | null;
 }
 
-export function convertPackages(options: readonly PackageOption[]): Converted {
+/** `offered`: getPackages' choices (the document calls them options; here `options` is always a configuration). */
+export function convertPackages(offered: readonly PackageOption[]): Converted {
   const out = new SampleSet(PACKAGE_FAMILIES);
-  for (const o of out.unique(options, (x) => x.value, PACKAGE_INFO.name, 'value')) {
-    out.gauge(PACKAGE_INFO, { package: o.value, name: o.label }, 1);
+  for (const pkg of out.unique(offered, (x) => x.value, PACKAGE_INFO.name, 'value')) {
+    out.gauge(PACKAGE_INFO, { package: pkg.value, name: pkg.label }, 1);
   }
   return out.build();
 }

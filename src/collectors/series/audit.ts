@@ -10,7 +10,7 @@ import { seconds, type Mismatch } from '../contract/checks.js';
 import type { AuditTally, Sample } from '../types.js';
 
 export type { AuditOptions } from './options.js';
-import type { CounterSpec } from './count.js';
+import type { CounterSpec } from './answer.js';
 import { bucketMs, type AuditOptions, type Grid } from './options.js';
 import { readBuckets, type CountedRange } from './read-buckets.js';
 import type { BucketRange, TimeSpan } from './window.js';

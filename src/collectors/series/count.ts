@@ -27,18 +27,26 @@
 // is an empty list did answer, and counts as zero. (The WAF log query
 // documents null as "nothing matched"; waf-trend treats it as zero.)
 import type { Plan } from '../buckets.js';
-import { answerBounds, pieceSpan, type AnswerBounds, type CounterSpec, type Piece } from './piece.js';
 import type { Mismatch } from '../contract/checks.js';
-import { readBuckets, seriesFindings, type CountedRange } from './read-buckets.js';
-import type { UpstreamClock } from './upstream-clock.js';
 import type { Sample } from '../types.js';
+import { answerBounds, lagFinding, pieceSpan, type AnswerBounds, type CounterSpec, type Piece, type UpstreamClock } from './answer.js';
+import type { Labels } from './keys.js';
 import { bucketMs, type Grid } from './options.js';
-import type { TargetResult } from './output.js';
+import { readBuckets, seriesFindings, type CountedRange } from './read-buckets.js';
 
-export type { CountedRange } from './read-buckets.js';
-export type { UpstreamClock } from './upstream-clock.js';
-
-export type { CounterSpec, Piece } from './piece.js';
+/** What one target's cycle produced, for assemble (cycle.ts). */
+export interface TargetResult {
+  readonly increments: readonly Sample[];
+  readonly watermarks: Readonly<Record<string, number>>;
+  readonly gauges: readonly Sample[];
+  readonly newestBucketEndMs: number | undefined;
+  /** Counter series with buckets to count that no response covered (they did not advance). */
+  readonly uncovered?: readonly string[];
+  /** Answers that contradicted an assumption (findings of every series; assemble keeps one per check and target). */
+  readonly mismatches?: readonly Mismatch[];
+  /** Series key -> the buckets counted this cycle (the audit's record). */
+  readonly counted?: ReadonlyMap<string, CountedRange>;
+}
 
 export interface CountOutcome {
   readonly increments: Sample[];
@@ -62,7 +70,7 @@ export function countTarget<R>(
   pieces: readonly Piece<R>[],
   grid: Grid,
   timestamps: boolean,
-  /** What this cycle's answers say of the upstream's clock (upstreamClock). */
+  /** What this cycle's answers say of the upstream's clock (upstreamClock, answer.ts). */
   clock?: UpstreamClock,
 ): CountOutcome {
   const size = bucketMs(grid);
@@ -89,7 +97,7 @@ export function countTarget<R>(
       // First sight: the counter starts at 0 after the last settled bucket.
       // Exposing the 0 right away lets increase() see the first real bucket.
       watermarks[spec.key] = plan.lastSettled;
-      increments.push(sample(spec, 0, timestamps ? plan.lastSettled : undefined));
+      increments.push(counterSample(spec, 0, timestamps ? plan.lastSettled : undefined));
       seen(plan.lastSettled);
       continue;
     }
@@ -113,21 +121,12 @@ export function countTarget<R>(
     }
     watermarks[spec.key] = walked.watermark;
     counted.set(spec.key, { from: plan.from, to: walked.watermark, values: walked.buckets });
-    increments.push(sample(spec, walked.increment, timestamps ? walked.watermark : undefined));
+    increments.push(counterSample(spec, walked.increment, timestamps ? walked.watermark : undefined));
     seen(walked.watermark);
   }
-  if (clock !== undefined && clock.behindMs > size) findings.push(lagFinding(clock, size));
+  const lag = clock === undefined ? undefined : lagFinding(clock, size);
+  if (lag !== undefined) findings.push(lag);
   return { increments, watermarks, newestBucketEndMs: newest, uncovered, rejected, findings, counted };
-}
-
-function lagFinding(clock: UpstreamClock, size: number): Mismatch {
-  return {
-    check: 'out_of_range', field: 'objectArrayListMap',
-    assumed: 'the newest point of an answer ending now is the current bucket',
-    seen: `the newest point is ${Math.round(clock.behindMs / size)} bucket(s) behind it: the upstream's clock runs behind ours, or it reads the range in ` +
-      'another zone; buckets are counted once settled by its clock, and the data lag shows the difference',
-    configKey: 'collectors.defaults.delay',
-  };
 }
 
 interface Walked {
@@ -173,32 +172,35 @@ function walk<R>(
   return out;
 }
 
-function sample<R>(spec: CounterSpec<R>, value: number, timestampMs: number | undefined): Sample {
+function counterSample<R>(spec: CounterSpec<R>, value: number, timestampMs: number | undefined): Sample {
   return timestampMs === undefined ? { name: spec.family, labels: spec.labels, value } : { name: spec.family, labels: spec.labels, value, timestampMs };
 }
 
-/** One target's responses: its counter series and plans, every piece, and the main response that carries the gauges. */
-export interface TargetConvertInput<R, G extends { readonly timestamps: boolean }> {
+/** A gauge sample, with the bucket time only when the collector is configured with `timestamps`. */
+export function gaugeSample(name: string, labels: Labels, value: number, bucketStart: number | undefined, timestamps: boolean): Sample {
+  return timestamps && bucketStart !== undefined ? { name, labels, value, timestampMs: bucketStart } : { name, labels, value };
+}
+
+/** One target's answers, as the driver (cycle.ts) hands them to the family's conversion. */
+export interface TargetAnswers<R> {
   readonly specs: readonly CounterSpec<R>[];
   readonly plans: ReadonlyMap<string, Plan>;
   readonly pieces: readonly Piece<R>[];
   /** The response carrying the gauges; undefined when it failed or no gauge is enabled. */
   readonly main: R | undefined;
   readonly grid: Grid;
-  readonly gauges: G;
-  /** What the cycle's answers say of the upstream's clock (upstreamClock over every target). */
+  /** What the cycle's answers say of the upstream's clock (upstreamClock over every target, answer.ts). */
   readonly clock?: UpstreamClock;
 }
 
-/** Counters from every piece, gauges from the main response only: one target's cycle. */
-export function convertTarget<R, G extends { readonly timestamps: boolean }>(
-  input: TargetConvertInput<R, G>,
-  gaugesOf: (main: R, gauges: G) => Sample[],
-): TargetResult {
-  const counted = countTarget(input.specs, input.plans, input.pieces, input.grid, input.gauges.timestamps, input.clock);
+/** One target's answers with what its gauges need. */
+export type TargetConvertInput<R, G extends { readonly timestamps: boolean }> = TargetAnswers<R> & { readonly gauges: G };
+
+/** One target's counters as its cycle's result; the family adds the gauges of its main answer and its own findings. */
+export function countedResult<R>(answers: TargetAnswers<R>, timestamps: boolean): TargetResult {
+  const counted = countTarget(answers.specs, answers.plans, answers.pieces, answers.grid, timestamps, answers.clock);
   return {
     increments: counted.increments, watermarks: counted.watermarks, newestBucketEndMs: counted.newestBucketEndMs,
-    uncovered: counted.uncovered, gauges: input.main === undefined ? [] : gaugesOf(input.main, input.gauges),
-    mismatches: counted.findings, counted: counted.counted,
+    uncovered: counted.uncovered, gauges: [], mismatches: counted.findings, counted: counted.counted,
   };
 }

@@ -1,13 +1,25 @@
-// Running a target's requests: the main request and the back-fill chunks.
-// Chunks go one after another, oldest first, with progress in the log, and
-// stop at the first failure: a later chunk could not be counted anyway (the
-// watermark only moves over contiguous buckets) and is asked again next cycle.
+// One target's requests for a cycle: its series planned from the watermarks,
+// the request window chosen (window.ts), then the main request and the
+// back-fill chunks. Chunks go one after another, oldest first, with progress
+// in the log, and stop at the first failure: a later chunk could not be
+// counted anyway (the watermark only moves over contiguous buckets) and is
+// asked again next cycle.
 import type { PlatformClock } from '../../api/index.js';
-import type { CollectorLogger } from '../types.js';
-import type { Piece } from './count.js';
-import type { Grid } from './options.js';
-import { asError, type Tally } from './output.js';
-import { spanOf, type BucketRange, type RequestWindow, type TimeSpan } from './window.js';
+import { alignDown, lastSettledStart, type Plan } from '../buckets.js';
+import type { CollectContext, CollectorLogger } from '../types.js';
+import type { CounterSpec, Piece } from './answer.js';
+import type { Labels } from './keys.js';
+import type { Grid, SeriesOptions } from './options.js';
+import { planSeries, requestWindow, spanOf, type BucketRange, type RequestWindow, type TimeSpan } from './window.js';
+
+/** Requests a target made and the errors of those that failed. */
+export interface Tally {
+  readonly requests: number;
+  readonly errors: readonly Error[];
+}
+
+/** Asks the upstream for one span: `main` carries the gauges' metrics too, `backfill` only the counters'. */
+export type Send<R> = (span: TimeSpan, kind: 'main' | 'backfill') => Promise<R>;
 
 export interface Fetched<R> extends Tally {
   /** Back-fill chunks (as far as they got) and the main request, for countTarget. */
@@ -16,33 +28,68 @@ export interface Fetched<R> extends Tally {
   readonly main: R | undefined;
 }
 
-export interface FetchInput<R> {
-  readonly window: RequestWindow;
-  /** False when nothing needs the main request this cycle (no gauges, no buckets to count). */
-  readonly needMain: boolean;
-  readonly grid: Grid;
-  readonly tz: PlatformClock;
-  /** Logger bound to the collector and target. */
+export interface TargetFetchInput<R> {
+  readonly ctx: CollectContext;
+  readonly options: SeriesOptions;
+  /** Bound to the collector and the target. */
   readonly log: CollectorLogger;
-  send(span: TimeSpan, kind: 'main' | 'backfill'): Promise<R>;
+  /** The target's labels, for log records. */
+  readonly target: Labels;
+  /** Enabled counter series only. */
+  readonly specs: readonly CounterSpec<R>[];
+  /** True when an enabled gauge is read from the main request. */
+  readonly gauges: boolean;
+  /** The fixed window of the enabled window gauges (peak, p95); undefined when none is enabled. */
+  readonly gaugeWindowMs: number | undefined;
+  readonly send: Send<R>;
 }
 
-export async function fetchWindow<R>(input: FetchInput<R>): Promise<Fetched<R>> {
-  const mainRange: BucketRange = input.window.main;
+export interface TargetFetch<R> {
+  readonly plans: ReadonlyMap<string, Plan>;
+  readonly window: RequestWindow;
+  readonly fetched: Fetched<R>;
+  readonly grid: Grid;
+  /** Start of the newest settled bucket. */
+  readonly lastSettled: number;
+  /** Start of the bucket containing now: the newest bucket of every window. */
+  readonly currentBucket: number;
+}
+
+export async function fetchTarget<R>(input: TargetFetchInput<R>): Promise<TargetFetch<R>> {
+  const { ctx, options, log } = input;
+  const grid: Grid = { interval: options.interval, offsetMinutes: ctx.tz.offsetMinutes };
+  const plans = planSeries(input.specs.map((s) => s.key), { now: ctx.now, watermarks: ctx.watermarks, tz: ctx.tz, log }, options, input.target);
+  const window = requestWindow({
+    plans: plans.values(), now: ctx.now, grid, delayMs: options.delayMs, gaugeWindowMs: input.gaugeWindowMs,
+    ...(options.maxBucketsPerRequest === undefined ? {} : { maxBuckets: options.maxBucketsPerRequest }),
+  });
+  // Without gauges and with nothing to count (first sight or nothing settled) no request is needed.
+  const needMain = input.gauges || [...plans.values()].some((p) => p.kind === 'count');
   const [chunks, main] = await Promise.all([
-    fetchChunks(input.window.backfill, input),
-    input.needMain ? attempt(() => input.send(input.window.main, 'main')) : Promise.resolve(undefined),
+    fetchChunks(window.backfill, { grid, tz: ctx.tz, log, send: input.send }),
+    needMain ? tryRequest(() => input.send(window.main, 'main')) : Promise.resolve(undefined),
   ]);
   const errors = [...chunks.errors, ...(main?.error ? [main.error] : [])];
-  const mainSpan: TimeSpan = { begin: input.window.main.begin, end: input.window.main.end };
+  const mainRange: BucketRange = window.main;
+  const mainSpan: TimeSpan = { begin: window.main.begin, end: window.main.end };
   const pieces = [...chunks.pieces, ...(main ? [{ range: mainRange, span: mainSpan, response: main.response }] : [])];
-  return { pieces, main: main?.response, requests: chunks.requests + (main ? 1 : 0), errors };
+  for (const error of errors) log.debug({ err: error }, 'request failed; its series wait for the next cycle');
+  return {
+    plans, window, grid,
+    fetched: { pieces, main: main?.response, requests: chunks.requests + (main ? 1 : 0), errors },
+    lastSettled: lastSettledStart(ctx.now, grid.interval, options.delayMs, grid.offsetMinutes),
+    currentBucket: alignDown(grid.interval, ctx.now, grid.offsetMinutes),
+  };
 }
 
 /** Sequential chunk requests with progress logging; also used on its own by collectors without a main request. */
 export async function fetchChunks<R>(
   chunks: readonly BucketRange[],
-  input: Pick<FetchInput<R>, 'grid' | 'tz' | 'log' | 'send'> & {
+  input: {
+    readonly grid: Grid;
+    readonly tz: PlatformClock;
+    readonly log: CollectorLogger;
+    readonly send: Send<R>;
     /** Progress at debug instead of info: a routine one-chunk catch-up is not a back-fill worth reporting. */
     readonly quiet?: boolean;
     /** The last chunk's request ends here (now) instead of at its last bucket's end: its answer then shows the upstream's clock. */
@@ -56,7 +103,7 @@ export async function fetchChunks<R>(
     const span = i === chunks.length - 1 && input.lastEnd !== undefined && input.lastEnd > exact.end ? { ...exact, end: input.lastEnd } : exact;
     const from = input.tz.formatDateTime(span.begin);
     const to = input.tz.formatDateTime(span.end);
-    const result = await attempt(() => input.send(span, 'backfill'));
+    const result = await tryRequest(() => input.send(span, 'backfill'));
     if (result.error) {
       input.log.warn({ err: result.error, from, to, chunk: i + 1, of: chunks.length }, 'back-fill chunk failed; retrying from it next cycle');
       errors.push(result.error);
@@ -70,10 +117,15 @@ export async function fetchChunks<R>(
   return { pieces, requests: pieces.length + errors.length, errors };
 }
 
-async function attempt<R>(call: () => Promise<R>): Promise<{ response: R | undefined; error: Error | undefined }> {
+/** One request of the series toolkit, its failure kept as a value: a failed request costs its series, not the cycle. */
+async function tryRequest<R>(call: () => Promise<R>): Promise<{ response: R | undefined; error: Error | undefined }> {
   try {
     return { response: await call(), error: undefined };
   } catch (err) {
     return { response: undefined, error: asError(err) };
   }
+}
+
+export function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
 }

@@ -1,7 +1,8 @@
 // Shared machinery of the time-series collectors (access, usage, top-N,
 // cc-attack, waf-trend): series keys, the request window built from per-series
 // watermarks, back-fill chunking, counting responses into increments, and
-// assembling a cycle's output. Written once so the five agree on every rule.
+// the cycle that drives them and assembles its output. Written once so the
+// five agree on every rule.
 export { seriesKey, type Labels } from './keys.js';
 export {
   bucketMs, checkSeriesOptions, nonNegative, positiveInteger, type Grid, type SeriesOptions,
@@ -10,12 +11,13 @@ export {
   MAX_BUCKETS_PER_REQUEST, chunkRange, paramsOf, planSeries, requestWindow, spanOf,
   type BucketRange, type RequestWindow, type TimeSpan, type WindowInput,
 } from './window.js';
-export { convertTarget, countTarget, type CounterSpec, type CountOutcome, type Piece, type TargetConvertInput } from './count.js';
-export { fetchChunks, fetchWindow, type FetchInput, type Fetched } from './fetch.js';
-export { asError, assemble, gauge, logUncovered, NoDataError, type CycleInput, type Tally, type TargetResult } from './output.js';
-export { runTrendTarget, type TrendTargetInput, type TrendTargetRun } from './target.js';
+export { pieceSpan, upstreamClock, type CounterSpec, type Piece, type UpstreamClock } from './answer.js';
+export {
+  countedResult, countTarget, gaugeSample, type CountOutcome, type TargetAnswers, type TargetConvertInput, type TargetResult,
+} from './count.js';
+export { asError, fetchChunks, fetchTarget, type Fetched, type Send, type Tally, type TargetFetch } from './fetch.js';
+export {
+  assemble, closeCycle, collectTrend, NoDataError, seriesCollector, type CycleInput, type FetchedUnit, type TrendCycle, type TrendUnit, type UnitAnswers,
+} from './cycle.js';
 export { AuditBook, NO_AUDIT, type AuditOptions, type AuditOutcome } from './audit.js';
-export { audited, type AuditUnit } from './audit-run.js';
 export { readBuckets, seriesFindings, type BucketRead, type CountedRange } from './read-buckets.js';
-export { upstreamClock, type UpstreamClock } from './upstream-clock.js';
-export { pieceSpan } from './piece.js';

@@ -3,7 +3,7 @@
 // total minus the listed top N, when positive. A dimension whose item is
 // missing or has `data: null` yields no series this cycle.
 import type { DescribeL7MostDataResponse } from '../../api/index.js';
-import { gauge } from '../series/index.js';
+import { gaugeSample } from '../series/index.js';
 import type { Sample } from '../types.js';
 import { OTHER_KEY } from './metrics.js';
 
@@ -29,11 +29,11 @@ export function convertTopn(response: DescribeL7MostDataResponse, input: TopnCon
       // A name listed twice (e.g. "404" and 404) keeps its first value; the rest goes to __other__.
       if (!kept.has(name) && Number.isFinite(value)) kept.set(name, value);
     }
-    for (const [key, value] of kept) out.push(gauge(input.family, { dimension, key }, value, input.bucketStart, input.timestamps));
+    for (const [key, value] of kept) out.push(gaugeSample(input.family, { dimension, key }, value, input.bucketStart, input.timestamps));
     const listed = [...kept.values()].reduce((a, b) => a + b, 0);
     // Absurd values can overflow the sum; an infinite rest is no count of anything.
     const rest = data.total - listed;
-    if (input.other && Number.isFinite(rest) && rest > 0) out.push(gauge(input.family, { dimension, key: OTHER_KEY }, rest, input.bucketStart, input.timestamps));
+    if (input.other && Number.isFinite(rest) && rest > 0) out.push(gaugeSample(input.family, { dimension, key: OTHER_KEY }, rest, input.bucketStart, input.timestamps));
   }
   return out;
 }

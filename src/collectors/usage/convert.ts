@@ -6,7 +6,7 @@ import { latestSettled, type RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { totalsFinding } from '../contract/totals.js';
 import {
-  bucketMs, convertTarget, gauge, pieceSpan, seriesKey, type CounterSpec, type Grid, type Piece, type TargetConvertInput, type TargetResult,
+  bucketMs, countedResult, gaugeSample, pieceSpan, seriesKey, type CounterSpec, type Grid, type Piece, type TargetConvertInput, type TargetResult,
 } from '../series/index.js';
 import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond, type BandwidthUnit } from '../units.js';
 import type { Sample } from '../types.js';
@@ -67,11 +67,11 @@ export function usageGauges(main: Usage, input: UsageGaugeInput): Sample[] {
     const labels = { package: input.pkg, direction };
     const latest = latestSettled(bw?.objectArrayListMap?.[trend] ?? [], input.lastSettled);
     if (latest && input.families.includes(PACKAGE_BANDWIDTH.name)) {
-      out.push(gauge(PACKAGE_BANDWIDTH.name, labels, bytes(latest.value), latest.start, input.timestamps));
+      out.push(gaugeSample(PACKAGE_BANDWIDTH.name, labels, bytes(latest.value), latest.start, input.timestamps));
     }
     const peak = bw?.totalMap?.[max];
     if (peak !== undefined && Number.isFinite(peak) && input.families.includes(PACKAGE_BANDWIDTH_PEAK.name)) {
-      out.push(gauge(PACKAGE_BANDWIDTH_PEAK.name, labels, bytes(peak), input.windowBucket, input.timestamps));
+      out.push(gaugeSample(PACKAGE_BANDWIDTH_PEAK.name, labels, bytes(peak), input.windowBucket, input.timestamps));
     }
   }
   return out;
@@ -80,9 +80,10 @@ export function usageGauges(main: Usage, input: UsageGaugeInput): Sample[] {
 export type UsageConvertInput = TargetConvertInput<Usage, UsageGaugeInput>;
 
 export function convertUsage(input: UsageConvertInput): TargetResult {
-  const result = convertTarget(input, usageGauges);
+  const result = countedResult(input, input.gauges.timestamps);
   const findings = input.pieces.flatMap((p) => usageFindings(p, input.grid, input.gauges.bandwidthUnit ?? DEFAULT_UNITS.bandwidth));
-  return { ...result, mismatches: [...(result.mismatches ?? []), ...findings] };
+  const gauges = input.main === undefined ? [] : usageGauges(input.main, input.gauges);
+  return { ...result, gauges, mismatches: [...(result.mismatches ?? []), ...findings] };
 }
 
 /** What one answer says about the assumptions: traffic totals against points, bandwidth against traffic. */

@@ -17,7 +17,7 @@ import type { BucketInterval, Plan, RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { viewSeries } from '../contract/series-view.js';
 import { totalsFinding } from '../contract/totals.js';
-import { bucketMs, countTarget, pieceSpan, seriesKey, type BucketRange, type CounterSpec, type Grid, type Piece, type TargetResult, type UpstreamClock } from '../series/index.js';
+import { bucketMs, countedResult, pieceSpan, seriesKey, type BucketRange, type CounterSpec, type Grid, type Piece, type TargetResult, type UpstreamClock } from '../series/index.js';
 import { SEVERITY_LABEL, SEVERITY_LEVELS, WAF_ACTIONS, WAF_EVENTS, type SeverityLevel } from './metrics.js';
 
 /** A logTread answer and the buckets its request asked for. */
@@ -101,10 +101,7 @@ export function convertWaf(
   spec: CounterSpec<WafAnswer>, plans: ReadonlyMap<string, Plan>, pieces: readonly Piece<WafAnswer>[], grid: Grid, timestamps: boolean,
   clock?: UpstreamClock,
 ): TargetResult {
-  const counted = countTarget([spec], plans, pieces, grid, timestamps, clock);
+  const result = countedResult({ specs: [spec], plans, pieces, main: undefined, grid, ...(clock === undefined ? {} : { clock }) }, timestamps);
   const totals = pieces.flatMap((p) => (p.response === undefined ? [] : [logTreadFinding(p.response, grid)])).filter((f) => f !== undefined);
-  return {
-    increments: counted.increments, watermarks: counted.watermarks, gauges: [], newestBucketEndMs: counted.newestBucketEndMs,
-    uncovered: counted.uncovered, mismatches: [...counted.findings, ...totals], counted: counted.counted,
-  };
+  return { ...result, mismatches: [...(result.mismatches ?? []), ...totals] };
 }

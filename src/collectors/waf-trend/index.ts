@@ -6,8 +6,8 @@
 import { lastSettledStart } from '../buckets.js';
 import type { Collector, CollectContext, CollectOutput } from '../types.js';
 import {
-  assemble, audited, AuditBook, bucketMs, checkSeriesOptions, NO_AUDIT, upstreamClock, chunkRange, fetchChunks, planSeries, type Grid, type Piece, type SeriesOptions,
-  type TargetResult, type Tally,
+  assemble, bucketMs, chunkRange, closeCycle, fetchChunks, planSeries, seriesCollector, type AuditBook, type FetchedUnit, type Grid, type Piece,
+  type SeriesOptions,
 } from '../series/index.js';
 import { convertWaf, grainOf, wafChunkBuckets, wafCombos, wafCounter, type WafAnswer } from './convert.js';
 import { wafSender } from './fetch.js';
@@ -19,15 +19,10 @@ export * from './metrics.js';
 export type WafTrendOptions = SeriesOptions;
 
 export function createWafTrendCollector(options: WafTrendOptions): Collector {
-  checkSeriesOptions('waf-trend', options);
-  const book = new AuditBook(options.audit ?? NO_AUDIT);
-  return {
-    name: 'waf-trend',
-    targets: ['domains'],
-    operations: ['describeLogV2'],
-    families: WAF_TREND_FAMILIES,
-    collect: (ctx) => collect(ctx, options, book),
-  };
+  return seriesCollector(
+    { name: 'waf-trend', targets: ['domains'], operations: ['describeLogV2'], families: WAF_TREND_FAMILIES },
+    options, (ctx, book) => collect(ctx, options, book),
+  );
 }
 
 async function collect(ctx: CollectContext, options: WafTrendOptions, book: AuditBook): Promise<CollectOutput> {
@@ -43,36 +38,33 @@ async function collect(ctx: CollectContext, options: WafTrendOptions, book: Audi
     spec: wafCounter(combo, grid),
     send: wafSender({ client: ctx.client, tz: ctx.tz, signal: ctx.signal, domains: ctx.targets.domains, size }, combo),
   }));
+  // One plan for the six series: they share one max_backfill warning.
   const plans = planSeries(series.map((s) => s.spec.key), { now: ctx.now, watermarks: ctx.watermarks, tz: ctx.tz, log }, options, {});
   // The last chunk reaches on to now, so its answer shows how far the upstream's clock has got; leave room for that.
   const toNow = Math.ceil((ctx.now - (lastSettledStart(ctx.now, grid.interval, options.delayMs, grid.offsetMinutes) + size)) / size);
   const perChunk = Math.max(1, Math.min(wafChunkBuckets(options.interval) - toNow, options.maxBucketsPerRequest ?? Infinity));
   const fetchedAll = await Promise.all(series.map(async ({ combo, spec, send }) => {
     const plan = plans.get(spec.key);
+    const seriesLog = log.child(spec.labels);
     let fetched: { pieces: Piece<WafAnswer>[]; requests: number; errors: Error[] } = { pieces: [], requests: 0, errors: [] };
     if (plan?.kind === 'count') {
       const chunks = chunkRange({ first: plan.from, last: plan.lastSettled }, grid, perChunk);
-      fetched = await fetchChunks(chunks, { grid, tz: ctx.tz, log: log.child(spec.labels), send, quiet: chunks.length === 1, lastEnd: ctx.now });
+      fetched = await fetchChunks(chunks, { grid, tz: ctx.tz, log: seriesLog, send, quiet: chunks.length === 1, lastEnd: ctx.now });
     }
-    return { combo, spec, fetched };
+    return { combo, spec, send, log: seriesLog, fetched: { ...fetched, main: undefined } };
   }));
-  // Converted once every answer is in: the six series share one upstream clock.
-  const clock = upstreamClock(fetchedAll.map(({ spec, fetched }) => ({ specs: [spec], pieces: fetched.pieces })), grid, ctx.now);
+  // The six series share one upstream grain, as their answers show it together.
   const grain = grainOf(fetchedAll.flatMap(({ fetched }) => fetched.pieces), grid);
-  const outcomes = fetchedAll.map(({ combo, fetched }): [TargetResult, Tally] => {
-    const spec = wafCounter(combo, grid, grain);
-    const result = convertWaf(spec, plans, fetched.pieces, grid, options.timestamps, clock);
-    if (fetched.errors.length === 0 && (result.uncovered?.length ?? 0) > 0) {
-      log.warn({ ...spec.labels }, 'logTread answer covered none of the buckets due (no logTread item, or no point yet for them); asked again next cycle');
-    }
-    return [result, fetched];
-  });
-  const output = assemble({
-    collector: 'waf-trend', previous: ctx.watermarks, gaugeFamilies: [],
-    results: outcomes.map(([r]) => r), tallies: outcomes.map(([, t]) => t),
-  });
-  const units = series.map(({ spec, send }) => ({ specs: [spec], send, log: log.child(spec.labels) }));
-  const withAudit = await audited(book, units, grid, ctx.now, output);
-  for (const [result] of outcomes) book.record(result.counted, ctx.now, grid);
-  return withAudit;
+  const units = fetchedAll.map(({ combo, spec, send, log: seriesLog, fetched }): FetchedUnit<WafAnswer> => ({
+    specs: [spec], send, log: seriesLog, fetched,
+    convert: (clock) => {
+      const counter = wafCounter(combo, grid, grain);
+      const result = convertWaf(counter, plans, fetched.pieces, grid, options.timestamps, clock);
+      if (fetched.errors.length === 0 && (result.uncovered?.length ?? 0) > 0) {
+        log.warn({ ...counter.labels }, 'logTread answer covered none of the buckets due (no logTread item, or no point yet for them); asked again next cycle');
+      }
+      return result;
+    },
+  }));
+  return closeCycle(ctx, { collector: 'waf-trend', gaugeFamilies: [], grid, book }, units);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RawPoint } from '../../../src/collectors/buckets.js';
-import { assemble, countTarget, NoDataError, seriesKey, type CounterSpec, type Piece, type TargetResult } from '../../../src/collectors/series/index.js';
+import { countTarget, seriesKey, type CounterSpec, type Piece } from '../../../src/collectors/series/index.js';
 import { MIN, T0, UTC8, plan, pts, sumOf, val } from './fixtures.js';
 
 // A response here is just the series it carries (absent key: not carried).
@@ -46,50 +46,5 @@ describe('countTarget', () => {
     const out = countTarget([spec], new Map([[spec.key, plan(T0 - 6 * MIN, now, '1m', 3 * MIN)]]), [piece(T0 - 30 * MIN, T0, { x: series })], grid, timestamps);
     expect(out.increments).toEqual([{ name: 'f_total', labels: { k: 'v' }, value: sum(T0 - 5 * MIN, T0 - 4 * MIN), ...(at === undefined ? {} : { timestampMs: at }) }]);
     expect(out.newestBucketEndMs).toBe(T0 - 3 * MIN);
-  });
-});
-
-describe('assemble', () => {
-  const result = { increments: [], watermarks: { b: 2 }, gauges: [{ name: 'g', labels: {}, value: 1 }], newestBucketEndMs: 5 };
-  it('keeps untouched watermarks, replaces gauge families (empty ones too) and reports partial failures', () => {
-    const out = assemble({
-      collector: 'c', previous: { a: 1, b: 1 }, results: [result], gaugeFamilies: ['g', 'h'],
-      tallies: [{ requests: 2, errors: [new Error('one failed')] }],
-    });
-    expect(out.watermarks).toEqual({ a: 1, b: 2 });
-    expect(Object.fromEntries(out.gauges)).toEqual({ g: [{ name: 'g', labels: {}, value: 1 }], h: [] });
-    expect(out.errors.map((e) => e.message)).toEqual(['one failed']);
-    expect(out.newestBucketEndMs).toBe(5);
-  });
-  it('throws when every request failed', () => {
-    const boom = new Error('down');
-    expect(() => assemble({ collector: 'c', previous: {}, results: [], gaugeFamilies: [], tallies: [{ requests: 1, errors: [boom] }] })).toThrow(boom);
-    expect(() => assemble({
-      collector: 'c', previous: {}, results: [], gaugeFamilies: [], tallies: [{ requests: 2, errors: [boom, boom] }],
-    })).toThrow(AggregateError);
-  });
-  describe('answers that all said nothing (data: null, no item)', () => {
-    const stalled: TargetResult = { increments: [], watermarks: {}, gauges: [], newestBucketEndMs: undefined, uncovered: ['s'] };
-    const idle: TargetResult = { increments: [], watermarks: {}, gauges: [], newestBucketEndMs: undefined, uncovered: [] };
-    const moved: TargetResult = { ...idle, watermarks: { t: T0 } };
-    const run = (results: TargetResult[], errors: Error[] = []) => () => assemble({
-      collector: 'c', previous: { s: 1 }, results, gaugeFamilies: ['g'], tallies: [{ requests: results.length, errors }],
-    });
-    it('throw EDGE_NO_DATA when no target advanced or produced a gauge', () => {
-      expect(run([stalled, stalled, idle])).toThrow(NoDataError);
-      expect(run([stalled, idle])).toThrow(expect.objectContaining({ code: 'EDGE_NO_DATA' }) as Error);
-    });
-    it('throw the request error when the other answers said nothing', () => {
-      const boom = new Error('down');
-      expect(run([stalled, stalled], [boom])).toThrow(boom);
-    });
-    it('do not fail the cycle when another target advanced, produced a gauge, or nothing was due', () => {
-      expect(run([stalled, moved])().watermarks).toEqual({ s: 1, t: T0 });
-      expect(run([stalled, { ...idle, gauges: [{ name: 'g', labels: {}, value: 1 }] }])().gauges.get('g')).toHaveLength(1);
-      expect(run([idle, idle])().errors).toEqual([]);
-    });
-  });
-  it('is fine with no requests at all', () => {
-    expect(assemble({ collector: 'c', previous: { a: 1 }, results: [], gaugeFamilies: [], tallies: [] }).watermarks).toEqual({ a: 1 });
   });
 });

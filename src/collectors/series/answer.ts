@@ -1,0 +1,110 @@
+// What the counting reads of a cycle's answers: a counter series and where
+// its points are in an answer, an answer with the buckets its request asked
+// for, where its points lie, and how far the upstream's own clock has got.
+// An answer that ends now should hold the current bucket; when its newest
+// point is behind, the upstream's clock is behind ours, and its buckets settle
+// that much later than ours say (count.ts counts them then). Pure.
+import { alignDown, type RawPoint } from '../buckets.js';
+import type { Mismatch } from '../contract/checks.js';
+import type { Labels } from './keys.js';
+import { bucketMs, type Grid } from './options.js';
+import type { BucketRange, TimeSpan } from './window.js';
+
+/** One counter series of a target and where its points are in a response. */
+export interface CounterSpec<R> {
+  readonly family: string;
+  readonly labels: Labels;
+  /** seriesKey(family, labels): the watermark's key. */
+  readonly key: string;
+  /** Upstream metricName that carries it (requests leave out metrics no enabled series needs). */
+  readonly metric: string;
+  /** True when the request names no interval and the upstream may answer finer buckets (logTread): summed, not a mismatch. */
+  readonly finerBuckets?: boolean;
+  /** The series' points in a response; undefined when the response does not carry the series. */
+  points(response: R): readonly RawPoint[] | undefined;
+}
+
+/** A response and the buckets its request asked for; no response when the request failed. */
+export interface Piece<R> {
+  readonly range: BucketRange;
+  /** The request's time range; default: exactly the range's buckets. The main request's ends at now. */
+  readonly span?: TimeSpan;
+  readonly response: R | undefined;
+}
+
+/** The piece's request time range: its span, or exactly its buckets. */
+export function pieceSpan<R>(piece: Piece<R>, size: number): TimeSpan {
+  return piece.span ?? { begin: piece.range.first, end: piece.range.last + size };
+}
+
+/** Where an answer's points lie, over every series it carries. */
+export interface AnswerBounds {
+  /** Oldest point inside the span: where the answer really begins. */
+  readonly oldest: number | undefined;
+  /** Newest point before the span's end: how far the upstream has reported. */
+  readonly newest: number | undefined;
+}
+
+/** One pass over every series of the piece's answer. */
+export function answerBounds<R>(piece: Piece<R>, specs: readonly CounterSpec<R>[], size: number): AnswerBounds {
+  if (piece.response === undefined) return { oldest: undefined, newest: undefined };
+  const { begin, end } = pieceSpan(piece, size);
+  let oldest: number | undefined;
+  let newest: number | undefined;
+  for (const spec of specs) {
+    for (const [t] of spec.points(piece.response) ?? []) {
+      if (t >= end) continue;
+      if (newest === undefined || t > newest) newest = t;
+      if (t >= begin && (oldest === undefined || t < oldest)) oldest = t;
+    }
+  }
+  return { oldest, newest };
+}
+
+/** What a cycle's answers say of the upstream's clock. */
+export interface UpstreamClock {
+  /** Start of the newest point any answer carried: the upstream has reported up to here. */
+  readonly newest: number;
+  /**
+   * How far the newest point of the answers that end now lags the current
+   * bucket (0 when none ends now): the upstream's clock runs at least this far
+   * behind ours, so its buckets settle that much later.
+   */
+  readonly lagMs: number;
+  /** The raw difference: buckets missing at the end of answers that end now. */
+  readonly behindMs: number;
+}
+
+/** The newest point of any answer of a cycle, and the lag it shows; undefined when no answer carried a point. */
+export function upstreamClock<R>(
+  targets: ReadonlyArray<{ readonly specs: readonly CounterSpec<R>[]; readonly pieces: readonly Piece<R>[] }>, grid: Grid, now: number,
+): UpstreamClock | undefined {
+  const size = bucketMs(grid);
+  let newest: number | undefined;
+  let end: number | undefined;
+  for (const t of targets) {
+    for (const p of t.pieces) {
+      const n = answerBounds(p, t.specs, size).newest;
+      if (n !== undefined && (newest === undefined || n > newest)) newest = n;
+      if (p.response !== undefined && p.span !== undefined && p.span.end >= now) end = p.span.end;
+    }
+  }
+  if (newest === undefined) return undefined;
+  // The newest bucket a request ending at `end` can hold: request times are whole seconds, and the end is exclusive.
+  const expected = end === undefined ? undefined : alignDown(grid.interval, Math.floor(Math.min(end, now) / 1000) * 1000 - 1, grid.offsetMinutes);
+  const behind = expected === undefined ? 0 : Math.max(0, expected - alignDown(grid.interval, newest, grid.offsetMinutes));
+  // Behind at all, its clock is somewhere in the newest bucket it listed (that bucket may have only just begun): assume the start.
+  return { newest, lagMs: behind > 0 ? behind + size : 0, behindMs: behind };
+}
+
+/** The lag as a mismatch, once it is more than a bucket: within one, the newest bucket may simply not have begun upstream. */
+export function lagFinding(clock: UpstreamClock, size: number): Mismatch | undefined {
+  if (clock.behindMs <= size) return undefined;
+  return {
+    check: 'out_of_range', field: 'objectArrayListMap',
+    assumed: 'the newest point of an answer ending now is the current bucket',
+    seen: `the newest point is ${Math.round(clock.behindMs / size)} bucket(s) behind it: the upstream's clock runs behind ours, or it reads the range in ` +
+      'another zone; buckets are counted once settled by its clock, and the data lag shows the difference',
+    configKey: 'collectors.defaults.delay',
+  };
+}

@@ -1,0 +1,183 @@
+// The cycle of a time-series collector, driven once per collect: each
+// target's requests (fetch.ts), the upstream's clock over all the answers,
+// the family's pure conversion of each target, the cycle's output, and the
+// audit. Written once so the collectors agree on what a partial failure
+// means: a gauge family is replaced by whatever the successful requests
+// produced (a target whose request failed has no gauge this cycle rather than
+// a stale one), counters of a failed target simply do not advance, and a
+// cycle in which every request failed throws so the poller backs off and
+// reports it. So does a cycle in which nothing advanced because every answer
+// that came back said nothing (`data: null`, no item for the series): those
+// buckets are asked again next cycle (count.ts), but a collector up and
+// lagging silently behind an upstream that returns no data would hide the
+// outage. A failed audit request costs nothing but that audit: the buckets
+// are compared next time.
+import { firstPerCheck, type Mismatch } from '../contract/checks.js';
+import type { CollectContext, Collector, CollectorLogger, CollectOutput, Sample } from '../types.js';
+import { upstreamClock, type CounterSpec, type UpstreamClock } from './answer.js';
+import { AuditBook, NO_AUDIT } from './audit.js';
+import type { TargetAnswers, TargetResult } from './count.js';
+import { asError, fetchTarget, type Fetched, type Send, type Tally } from './fetch.js';
+import type { Labels } from './keys.js';
+import { checkSeriesOptions, nonNegative, type Grid, type SeriesOptions } from './options.js';
+import { spanOf } from './window.js';
+
+/**
+ * A time-series collector: its options checked once, and an audit book that
+ * lives as long as it does. `summaryWindowMs`, where a collector has one,
+ * is the window of its summary gauges.
+ */
+export function seriesCollector(
+  shape: Omit<Collector, 'collect'>,
+  options: SeriesOptions & { readonly summaryWindowMs?: number },
+  collect: (ctx: CollectContext, book: AuditBook) => Promise<CollectOutput>,
+): Collector {
+  checkSeriesOptions(shape.name, options);
+  if (options.summaryWindowMs !== undefined) nonNegative(shape.name, 'summaryWindowMs', options.summaryWindowMs);
+  const book = new AuditBook(options.audit ?? NO_AUDIT);
+  return { ...shape, collect: (ctx) => collect(ctx, book) };
+}
+
+/** One target of a cycle: the family's request of a span, and its series. */
+export interface TrendUnit<R> {
+  /** The target's labels, for log records ({} for an account-wide target). */
+  readonly target: Labels;
+  /** Enabled counter series only. */
+  readonly specs: readonly CounterSpec<R>[];
+  readonly send: Send<R>;
+  /** True when an enabled gauge is read from the main request. */
+  readonly gauges: boolean;
+  /** The fixed window of the enabled window gauges; undefined when none is enabled. */
+  readonly gaugeWindowMs: number | undefined;
+}
+
+/** A target's answers, and where its buckets stand this cycle. */
+export interface UnitAnswers<R> {
+  readonly answers: TargetAnswers<R>;
+  /** Start of the newest settled bucket: the latest-bucket gauges show it. */
+  readonly lastSettled: number;
+  /** Start of the bucket containing now: window gauges are stamped with it. */
+  readonly currentBucket: number;
+}
+
+/** `U`: what the family keeps of a target for its conversion (its domain, its package). */
+export interface TrendCycle<R, U> {
+  readonly collector: string;
+  readonly log: CollectorLogger;
+  readonly book: AuditBook;
+  /** Enabled gauge families this cycle produces (each replaces its previous series, even when empty). */
+  readonly gaugeFamilies: readonly string[];
+  readonly units: ReadonlyArray<TrendUnit<R> & U>;
+  /** The family's pure conversion of one target's answers. */
+  convert(unit: TrendUnit<R> & U, answers: UnitAnswers<R>, log: CollectorLogger): TargetResult;
+}
+
+/** Every target asked at once, then counted together: another target's points say how far the upstream's clock has got. */
+export async function collectTrend<R, U>(ctx: CollectContext, options: SeriesOptions, cycle: TrendCycle<R, U>): Promise<CollectOutput> {
+  const fetched = await Promise.all(cycle.units.map(async (unit): Promise<FetchedUnit<R>> => {
+    const log = Object.keys(unit.target).length > 0 ? cycle.log.child(unit.target) : cycle.log;
+    const run = await fetchTarget({ ctx, options, log, ...unit });
+    const { plans, grid, fetched: { pieces, main } } = run;
+    return {
+      specs: unit.specs, send: unit.send, log, fetched: run.fetched,
+      convert: (clock) => cycle.convert(unit, {
+        answers: { specs: unit.specs, plans, pieces, main, grid, ...(clock === undefined ? {} : { clock }) },
+        lastSettled: run.lastSettled, currentBucket: run.currentBucket,
+      }, log),
+    };
+  }));
+  const grid: Grid = { interval: options.interval, offsetMinutes: ctx.tz.offsetMinutes };
+  return closeCycle(ctx, { collector: cycle.collector, gaugeFamilies: cycle.gaugeFamilies, grid, book: cycle.book }, fetched);
+}
+
+/** A target whose requests are done; its conversion waits for the cycle's upstream clock. */
+export interface FetchedUnit<R> {
+  readonly specs: readonly CounterSpec<R>[];
+  /** Asks again for the audit. */
+  readonly send: Send<R>;
+  readonly log: CollectorLogger;
+  readonly fetched: Fetched<R>;
+  convert(clock: UpstreamClock | undefined): TargetResult;
+}
+
+/** From every target's answers to the cycle's output: converted, assembled, audited, and the counted buckets recorded for later audits. */
+export async function closeCycle<R>(
+  ctx: CollectContext, cycle: { readonly collector: string; readonly gaugeFamilies: readonly string[]; readonly grid: Grid; readonly book: AuditBook },
+  units: readonly FetchedUnit<R>[],
+): Promise<CollectOutput> {
+  const clock = upstreamClock(units.map((u) => ({ specs: u.specs, pieces: u.fetched.pieces })), cycle.grid, ctx.now);
+  const results = units.map((unit) => {
+    const result = unit.convert(clock);
+    // Debug only: the data-lag self-metric makes a lasting gap visible.
+    if (result.uncovered && result.uncovered.length > 0) unit.log.debug({ series: result.uncovered }, 'no answer covered these series; they wait for the next cycle');
+    return result;
+  });
+  const output = assemble({ collector: cycle.collector, previous: ctx.watermarks, gaugeFamilies: cycle.gaugeFamilies, results, tallies: units.map((u) => u.fetched) });
+  const withAudit = await audited(cycle.book, units, cycle.grid, ctx.now, output);
+  for (const result of results) cycle.book.record(result.counted, ctx.now, cycle.grid);
+  return withAudit;
+}
+
+/** The output with the audit's corrections, late revisions and tally: one request per target for the buckets its series counted within lookback. */
+async function audited<R>(book: AuditBook, units: readonly FetchedUnit<R>[], grid: Grid, now: number, output: CollectOutput): Promise<CollectOutput> {
+  if (!book.due(now)) return output;
+  const results = await Promise.all(units.map(async (unit) => {
+    const range = book.range(unit.specs.map((s) => s.key));
+    if (range === undefined) return undefined;
+    const span = spanOf(range, grid);
+    try {
+      return book.compare(unit.specs, await unit.send(span, 'backfill'), span, grid, now);
+    } catch (err) {
+      unit.log.debug({ err: asError(err) }, 'audit request failed; these buckets are compared next time');
+      return undefined;
+    }
+  }));
+  const done = results.filter((r) => r !== undefined);
+  return {
+    ...output,
+    increments: [...output.increments, ...done.flatMap((r) => r.corrections)],
+    mismatches: [...(output.mismatches ?? []), ...done.flatMap((r) => r.revisions)],
+    audit: { match: done.reduce((n, r) => n + r.match, 0), revised: done.reduce((n, r) => n + r.revised, 0) },
+  };
+}
+
+export interface CycleInput {
+  readonly collector: string;
+  /** Watermarks persisted so far; series not touched this cycle keep theirs. */
+  readonly previous: Readonly<Record<string, number>>;
+  readonly results: readonly TargetResult[];
+  readonly tallies: readonly Tally[];
+  /** Enabled gauge families this cycle produced (each replaces its previous series, even when empty). */
+  readonly gaugeFamilies: readonly string[];
+}
+
+/** Every answer of a cycle covered nothing it was asked for. */
+export class NoDataError extends Error {
+  readonly code = 'EDGE_NO_DATA';
+}
+
+export function assemble(input: CycleInput): CollectOutput {
+  const errors = input.tallies.flatMap((t) => t.errors);
+  const requests = input.tallies.reduce((n, t) => n + t.requests, 0);
+  if (requests > 0 && errors.length === requests) {
+    throw errors.length === 1 && errors[0] ? errors[0] : new AggregateError(errors, `${input.collector}: every request failed`);
+  }
+  const stalled = input.results.some((r) => (r.uncovered?.length ?? 0) > 0)
+    && input.results.every((r) => Object.keys(r.watermarks).length === 0 && r.gauges.length === 0);
+  if (stalled) {
+    throw errors[0] ?? new NoDataError(`${input.collector}: no answer carried data for the buckets to count (data: null or missing items); asked again next cycle`);
+  }
+  const gauges = new Map<string, Sample[]>(input.gaugeFamilies.map((f) => [f, []]));
+  const increments: Sample[] = [];
+  const watermarks: Record<string, number> = { ...input.previous };
+  let newest: number | undefined;
+  const mismatches: Mismatch[] = [];
+  for (const r of input.results) {
+    mismatches.push(...firstPerCheck(r.mismatches ?? []));
+    increments.push(...r.increments);
+    Object.assign(watermarks, r.watermarks);
+    for (const g of r.gauges) gauges.get(g.name)?.push(g);
+    if (r.newestBucketEndMs !== undefined) newest = Math.max(newest ?? r.newestBucketEndMs, r.newestBucketEndMs);
+  }
+  return { gauges, increments, watermarks, errors, mismatches, ...(newest === undefined ? {} : { newestBucketEndMs: newest }) };
+}
