@@ -147,17 +147,3 @@ export async function restoreLedger(
   }
   log.info({ restored: found === true }, found === true ? 'collector state restored' : 'no collector state: counters start at 0');
 }
-
-/** Whether `promise` settles before `ms` elapse; the timer never keeps the process alive. */
-export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

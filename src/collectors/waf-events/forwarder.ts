@@ -7,6 +7,7 @@
 // failures are logged and retried on the next poll, delivery failures are
 // retried in place (deliver.ts) while polling waits. Sharded, each poll reads
 // only the domains of this replica (scope.ts).
+import { pause } from '../../shared/wait.js';
 import { MismatchReporter } from '../contract/reporter.js';
 import { describeError, errorFields, failureMessage } from '../poller-errors.js';
 import type { Clock } from '../types.js';
@@ -18,7 +19,6 @@ import type { WafQuery } from './fetch.js';
 import { WAF_EVENTS_COLLECTOR, type WafEventsObserver, type WafEventsStats } from './metrics.js';
 import { pageMismatches } from './mismatches.js';
 import type { PollReport, WafEventForwarderOptions } from './options.js';
-import { sleep } from './sleep.js';
 import { ForwardingState } from './state.js';
 import { planWindow, type TimeWindow } from './window.js';
 
@@ -120,7 +120,7 @@ export class WafEventForwarder {
     while (!signal.aborted) {
       const began = this.clock.now();
       await this.pollOnce();
-      await sleep(Math.max(0, began + this.o.intervalMs - this.clock.now()), signal);
+      await pause(Math.max(0, began + this.o.intervalMs - this.clock.now()), signal);
     }
   }
 
