@@ -1,7 +1,7 @@
 // The WAF event forwarder: polls the deny records window by window
 // (window.ts), drops repeats, converts, and delivers them to a LogSink in
 // batches no larger than the sink takes, saving the checkpoint after every
-// confirmed batch (state.ts). A crash re-sends at most the batch in flight;
+// confirmed batch (delivery-book.ts). A crash re-sends at most the batch in flight;
 // nothing confirmed before it is sent again, and nothing is skipped. It runs
 // once at start, then every interval, never overlapping itself; upstream
 // failures are logged and retried on the next poll, delivery failures are
@@ -19,7 +19,7 @@ import type { WafQuery } from './fetch.js';
 import { WAF_EVENTS_COLLECTOR, type WafEventsObserver, type WafEventsStats } from './metrics.js';
 import { pageMismatches } from './mismatches.js';
 import type { PollReport, WafEventForwarderOptions } from './options.js';
-import { ForwardingState } from './state.js';
+import { DeliveryBook } from './delivery-book.js';
 import { planWindow, type TimeWindow } from './window.js';
 
 export type { PollReport, WafEventForwarderOptions } from './options.js';
@@ -38,7 +38,7 @@ export class WafEventForwarder {
   private readonly clock: Clock;
   private readonly policy: HeaderPolicy;
   private readonly retry: DeliveryRetry;
-  private readonly state: ForwardingState;
+  private readonly book: DeliveryBook;
   private readonly controller = new AbortController();
   private readonly mismatches: MismatchReporter;
   private readonly totals: Totals = { read: 0, deduplicated: 0, forwarded: 0, exportFailures: 0 };
@@ -57,7 +57,7 @@ export class WafEventForwarder {
       log: options.log, clock: this.clock,
       observer: { onMismatch: (check, count) => this.notify((ob) => ob.onMismatch?.(check, count)) },
     });
-    this.state = new ForwardingState({
+    this.book = new DeliveryBook({
       store: options.store,
       samples: options.samples,
       log: options.log,
@@ -97,19 +97,19 @@ export class WafEventForwarder {
   }
 
   stats(): WafEventsStats {
-    const cursor = this.state.cursorMs;
+    const cursor = this.book.cursorMs;
     return {
       ...this.totals,
       checkpointLagSeconds: cursor === undefined ? undefined : Math.max(0, (this.clock.now() - cursor) / 1000),
-      droppedFromCounter: this.state.droppedFromCounter,
+      droppedFromCounter: this.book.droppedFromCounter,
     };
   }
 
   /** Reads the checkpoint once (start() and every poll do it first); a damaged one rejects unless reset. */
   load(): Promise<void> {
     this.loading ??= (async () => {
-      const restored = await this.state.load(this.o.startBackMs, this.o.delayMs);
-      const { originMs, cursorMs } = this.state.checkpoint;
+      const restored = await this.book.load(this.o.startBackMs, this.o.delayMs);
+      const { originMs, cursorMs } = this.book.checkpoint;
       this.o.log.info({ restored, originMs, cursorMs, file: this.o.store.pathOf(CHECKPOINT_NAME) }, 'WAF event checkpoint loaded');
     })();
     return this.loading;
@@ -132,21 +132,21 @@ export class WafEventForwarder {
       ok: error === undefined,
       windows,
       forwarded: this.totals.forwarded - before,
-      cursorMs: this.state.cursorMs,
+      cursorMs: this.book.cursorMs,
       ...(error === undefined ? {} : { error: describeError(error) }),
     });
     try {
       await this.load();
-      await this.state.saveIfDirty();
+      await this.book.saveIfDirty();
       const query = await this.queryOf(signal);
       for (;;) {
         signal.throwIfAborted();
         const now = this.clock.now();
-        const window = planWindow(this.state.checkpoint, now, this.o);
+        const window = planWindow(this.book.checkpoint, now, this.o);
         if (!window) return report();
-        const behindMs = now - this.o.delayMs - this.state.checkpoint.cursorMs;
+        const behindMs = now - this.o.delayMs - this.book.checkpoint.cursorMs;
         const delivered = query === undefined ? 0 : await this.drain(window, query, signal);
-        await this.state.advance(window.endMs, this.o.overlapMs);
+        await this.book.advance(window.endMs, this.o.overlapMs);
         windows++;
         this.logWindow(window, delivered, behindMs);
       }
@@ -175,7 +175,7 @@ export class WafEventForwarder {
       confirm: (events) => {
         // Forwarded once the receiver confirmed, whether or not the save that follows succeeds.
         this.count('forwarded', events.length, (ob) => ob.onForwarded?.(events.length));
-        return this.state.confirm(events, window.endMs);
+        return this.book.confirm(events, window.endMs);
       },
       failed: (events, code) => this.count('exportFailures', 1, (ob) => ob.onExportFailure?.({ events, code })),
     };
@@ -185,8 +185,8 @@ export class WafEventForwarder {
       maxBatch: this.o.sink.maxBatch,
       offsetMinutes: this.o.tz.offsetMinutes,
       now: () => this.clock.now(),
-      isDelivered: (uid) => this.state.has(uid),
-      refresh: (uids) => this.state.refresh(uids, window.endMs),
+      isDelivered: (uid) => this.book.has(uid),
+      refresh: (uids) => this.book.refresh(uids, window.endMs),
       deliver: (batch) => deliverBatch(batch, delivery),
       onPage: (read, repeats, evidence) => {
         this.count('read', read, (ob) => ob.onRead?.(read));
@@ -229,7 +229,7 @@ export class WafEventForwarder {
     this.controller.abort();
     await this.loop;
     await this.polling?.catch(() => undefined);
-    await this.state.saveIfDirty().catch(() => undefined);
+    await this.book.saveIfDirty().catch(() => undefined);
     this.o.log.info({}, 'WAF event forwarder stopped');
   }
 }
