@@ -4,8 +4,8 @@
 // (checkpoint.ts) before the counters are published. When a save fails the
 // state is marked dirty and the forwarder sends nothing more until a save
 // succeeds, so a crash never re-sends more than one batch.
-import type { PollerLogger } from '../poller-run.js';
-import { errorFields } from '../poller-errors.js';
+import type { JobLogger } from '../engine/job.js';
+import { errorFields } from '../engine/errors.js';
 import type { Clock, LogEvent, SampleSink } from '../types.js';
 import { loadCheckpoint, saveCheckpoint, type CheckpointStorage } from './checkpoint.js';
 import { DeniedCounts, WAF_EVENTS_COLLECTOR } from './metrics.js';
@@ -15,7 +15,7 @@ import { isoOrUnknown, type StateRecovery } from '../../state/recovery.js';
 export interface DeliveryBookOptions {
   readonly store: CheckpointStorage;
   readonly samples: SampleSink;
-  readonly log: PollerLogger;
+  readonly log: JobLogger;
   readonly clock: Clock;
   /** Most series of the denied counter. */
   readonly maxSeries: number;

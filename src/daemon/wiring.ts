@@ -1,0 +1,171 @@
+// Config into components, in one place: the Prometheus side (family store,
+// self-metrics, exposition), and, for a start, the upstream client, the
+// collectors' jobs with their resolved options and shard placement, the OTLP
+// log sink with the WAF event job, and the one engine running them all. What
+// is started when, and stopped in which order, is daemon.ts's.
+import { hostname } from 'node:os';
+import { basename } from 'node:path';
+import type { Dispatcher } from 'undici';
+import { platformClock } from '../api/index.js';
+import {
+  CounterLedger,
+  MetricFilter,
+  Scheduler,
+  TargetDiscovery,
+  sampleJobs,
+  type Clock,
+  type Job,
+  type JobRun,
+} from '../collectors/index.js';
+import { buildCollectors } from '../collectors/registry.js';
+import { shardScope, WAF_EVENTS_FAMILIES, WafEventForwarder } from '../collectors/waf-events/index.js';
+import { resolveCollectorOptions, type Config } from '../config/index.js';
+import { OtlpLogSink } from '../exporters/otel-logs/index.js';
+import { Exposition, FamilyStore, SelfMetrics } from '../exporters/prometheus/index.js';
+import type { Logger } from '../log/logger.js';
+import { StateStore, stateRecovery, type StateRecovery } from '../state/index.js';
+import { claimStateDir } from './state-owner.js';
+import { openUpstream, type StartLocalUpstream, type Upstream } from './upstream.js';
+
+/** What /metrics serves: the families, the self-metrics and their exposition. */
+export interface Exports {
+  readonly families: FamilyStore;
+  readonly self: SelfMetrics;
+  readonly exposition: Exposition;
+}
+
+export function buildExports(config: Config, version: string): Exports {
+  const { limits } = config;
+  const families = new FamilyStore({ maxLabelValueLength: limits.label_value_length, maxSeriesPerFamily: limits.series_per_family });
+  const self = new SelfMetrics({ families, version });
+  const exposition = new Exposition({ families, self });
+  return { families, self, exposition };
+}
+
+export interface WiringOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly version: string;
+  readonly exports: Exports;
+  /** The engine's clock; the system clock by default. */
+  readonly clock?: Clock;
+  readonly dispatcher?: Dispatcher;
+  readonly startLocal?: StartLocalUpstream;
+}
+
+/** The running parts of one daemon, built but not started. */
+export interface Components {
+  readonly upstream: Upstream;
+  readonly engine: Scheduler;
+  /** With waf_events enabled: its job and the sink it delivers to. */
+  readonly wafEvents?: { readonly forwarder: WafEventForwarder; readonly logSink: OtlpLogSink };
+}
+
+/**
+ * Claims the state directory (before anything reads or writes state: another
+ * shard's directory must stay untouched), opens the upstream and builds the
+ * jobs and the engine.
+ */
+export async function wire(options: WiringOptions): Promise<Components> {
+  const { config, logger, exports } = options;
+  const { shard } = config;
+  const { self, families } = exports;
+  const store = new StateStore(config.state_dir);
+  const recovery = stateRecovery(store, config.state_recovery, (reset) => self.recordStateReset(basename(reset.file)));
+  await claimStateDir(store, shard, logger, recovery);
+  if (shard.count > 1) logger.info({ shard: shard.index, of: shard.count }, 'sharded: collecting this shard\'s domains and packages');
+  const upstream = await openUpstream(config, logger, {
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.startLocal ? { startLocal: options.startLocal } : {}),
+    observer: {
+      onResponse: (e) => self.recordUpstream({ operation: e.operation, outcome: e.outcome, durationSeconds: e.durationMs / 1000 }),
+      onRetry: (e) => self.recordRetry(e.operation),
+      onRateLimitWait: (e) => self.recordRateLimitWait(e.operation),
+    },
+  });
+  const collectors = buildCollectors(resolveCollectorOptions(config), shard);
+  families.register(collectors.flatMap((c) => c.collector.families));
+  const log = logger.child({ component: 'poller' });
+  const tz = platformClock(config.upstream.timezone);
+  // One discovery for the collectors and the WAF event scope, so both see the same share.
+  const targets = new TargetDiscovery({ client: upstream.client, config: config.targets, shard, log: logger.child({ component: 'targets' }) });
+  const jobs: Job[] = sampleJobs(collectors, {
+    client: upstream.client,
+    tz,
+    sink: families,
+    ledger: new CounterLedger(),
+    store,
+    targets,
+    filter: new MetricFilter({ allow: config.metrics.allow, deny: config.metrics.deny }),
+    observer: self,
+    ...(options.clock ? { clock: options.clock } : {}),
+    logger: log,
+    recovery,
+  });
+  const wafEvents = config.waf_events.enabled ? wireWafEvents(options, upstream, store, targets, recovery) : undefined;
+  if (wafEvents) jobs.push(wafEvents.forwarder);
+  const engine = new Scheduler({
+    jobs,
+    tz,
+    // edge_exporter_collector_* are about the metric collectors; the WAF job keeps metrics of its own.
+    observer: {
+      onRun: (run: JobRun) => {
+        if (run.kind === 'samples') self.onRun(run.report);
+      },
+    },
+    ...(options.clock ? { clock: options.clock } : {}),
+    logger: log,
+    jitterMs: config.collectors.defaults.jitter,
+  });
+  return { upstream, engine, ...(wafEvents ? { wafEvents } : {}) };
+}
+
+/** WAF deny events -> OTLP logs, with its own checkpoint in the state directory. */
+function wireWafEvents(
+  options: WiringOptions,
+  upstream: Upstream,
+  store: StateStore,
+  targets: TargetDiscovery,
+  recovery: StateRecovery,
+): { forwarder: WafEventForwarder; logSink: OtlpLogSink } {
+  const { config, logger, version, exports } = options;
+  const waf = config.waf_events;
+  const otlp = config.otlp;
+  const logSink = new OtlpLogSink({
+    endpoint: otlp.endpoint,
+    protocol: otlp.protocol,
+    headers: otlp.headers,
+    timeoutMs: otlp.timeout,
+    maxBatch: otlp.max_batch,
+    resource: { serviceName: 'edge-exporter', serviceVersion: version, serviceInstanceId: `${hostname()}:${process.pid}` },
+    logger: logger.child({ component: 'otlp' }),
+  });
+  exports.families.register(WAF_EVENTS_FAMILIES);
+  const forwarder = new WafEventForwarder({
+    client: upstream.client,
+    tz: platformClock(config.upstream.timezone),
+    sink: logSink,
+    samples: exports.families,
+    store,
+    log: logger.child({ component: 'waf-events', collector: 'waf-events' }),
+    intervalMs: waf.interval,
+    overlapMs: waf.overlap,
+    delayMs: waf.delay,
+    maxWindowMs: waf.max_window,
+    startBackMs: waf.start_from,
+    query: {
+      pageSize: waf.page_size,
+      ...(waf.severity ? { severity: waf.severity } : {}),
+      ...(waf.domains ? { domains: waf.domains } : {}),
+      otherFilter: waf.other_filter,
+    },
+    // Unsharded: none, and the query reads waf_events.domains (or every domain) as configured.
+    scope: shardScope({ shard: config.shard, configured: waf.domains, targets }),
+    headers: waf.headers,
+    maxSeries: config.limits.series_per_family,
+    observer: exports.self.wafEvents,
+    ...(options.clock ? { clock: options.clock } : {}),
+    recovery,
+  });
+  return { forwarder, logSink };
+}
