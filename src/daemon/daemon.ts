@@ -11,8 +11,8 @@ import { parseHostPort } from '../config/fields.js';
 import { negotiate, type Exposition, type ExpositionFormat, type FamilyStore, type SelfMetrics } from '../exporters/prometheus/index.js';
 import type { Logger } from '../log/logger.js';
 import { HttpServer, type MetricsSource } from '../server/index.js';
-import type { StartLocalUpstream } from './upstream.js';
-import { buildExports, wire, type Components } from './wiring.js';
+import type { StartLocalUpstream } from './wiring/upstream.js';
+import { buildExports, wire, type Components } from './wiring/index.js';
 
 /** Start-up stopped by the environment (a port in use, a file gone since the config loaded); the message says where. */
 export class StartupError extends Error {

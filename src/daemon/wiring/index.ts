@@ -1,12 +1,12 @@
 // Config into components, in one place: the Prometheus side (family store,
-// self-metrics, exposition), and, for a start, the upstream client, the
-// collectors' jobs with their resolved options and shard placement, the OTLP
-// log sink with the WAF event job, and the one engine running them all. What
-// is started when, and stopped in which order, is daemon.ts's.
-import { hostname } from 'node:os';
+// self-metrics, exposition) and, for a start, the upstream client
+// (upstream.ts), the collectors with their resolved options and shard
+// placement (collectors.ts), the OTLP log sink with the WAF event job
+// (waf-events.ts), and the one engine running them all. What is started
+// when, and stopped in which order, is daemon.ts's.
 import { basename } from 'node:path';
 import type { Dispatcher } from 'undici';
-import { platformClock } from '../api/index.js';
+import { platformClock } from '../../api/index.js';
 import {
   CounterLedger,
   MetricFilter,
@@ -16,16 +16,17 @@ import {
   type Clock,
   type Job,
   type JobRun,
-} from '../collectors/index.js';
-import { buildCollectors } from '../collectors/registry.js';
-import { shardScope, WAF_EVENTS_FAMILIES, WafEventForwarder } from '../collectors/waf-events/index.js';
-import { resolveCollectorOptions, type Config } from '../config/index.js';
-import { OtlpLogSink } from '../exporters/otel-logs/index.js';
-import { Exposition, FamilyStore, SelfMetrics } from '../exporters/prometheus/index.js';
-import type { Logger } from '../log/logger.js';
-import { StateStore, stateRecovery, type StateRecovery } from '../state/index.js';
-import { claimStateDir } from './state-owner.js';
+} from '../../collectors/index.js';
+import type { WafEventForwarder } from '../../collectors/waf-events/index.js';
+import { resolveCollectorOptions, type Config } from '../../config/index.js';
+import type { OtlpLogSink } from '../../exporters/otel-logs/index.js';
+import { Exposition, FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';
+import type { Logger } from '../../log/logger.js';
+import { StateStore, stateRecovery } from '../../state/index.js';
+import { claimStateDir } from '../state-owner.js';
+import { buildCollectors } from './collectors.js';
 import { openUpstream, type StartLocalUpstream, type Upstream } from './upstream.js';
+import { wireWafEvents } from './waf-events.js';
 
 /** What /metrics serves: the families, the self-metrics and their exposition. */
 export interface Exports {
@@ -102,7 +103,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
     logger: log,
     recovery,
   });
-  const wafEvents = config.waf_events.enabled ? wireWafEvents(options, upstream, store, targets, recovery) : undefined;
+  const wafEvents = config.waf_events.enabled ? wireWafEvents(options, { upstream, store, targets, recovery }) : undefined;
   if (wafEvents) jobs.push(wafEvents.forwarder);
   const engine = new Scheduler({
     jobs,
@@ -118,54 +119,4 @@ export async function wire(options: WiringOptions): Promise<Components> {
     jitterMs: config.collectors.defaults.jitter,
   });
   return { upstream, engine, ...(wafEvents ? { wafEvents } : {}) };
-}
-
-/** WAF deny events -> OTLP logs, with its own checkpoint in the state directory. */
-function wireWafEvents(
-  options: WiringOptions,
-  upstream: Upstream,
-  store: StateStore,
-  targets: TargetDiscovery,
-  recovery: StateRecovery,
-): { forwarder: WafEventForwarder; logSink: OtlpLogSink } {
-  const { config, logger, version, exports } = options;
-  const waf = config.waf_events;
-  const otlp = config.otlp;
-  const logSink = new OtlpLogSink({
-    endpoint: otlp.endpoint,
-    protocol: otlp.protocol,
-    headers: otlp.headers,
-    timeoutMs: otlp.timeout,
-    maxBatch: otlp.max_batch,
-    resource: { serviceName: 'edge-exporter', serviceVersion: version, serviceInstanceId: `${hostname()}:${process.pid}` },
-    logger: logger.child({ component: 'otlp' }),
-  });
-  exports.families.register(WAF_EVENTS_FAMILIES);
-  const forwarder = new WafEventForwarder({
-    client: upstream.client,
-    tz: platformClock(config.upstream.timezone),
-    sink: logSink,
-    samples: exports.families,
-    store,
-    log: logger.child({ component: 'waf-events', collector: 'waf-events' }),
-    intervalMs: waf.interval,
-    overlapMs: waf.overlap,
-    delayMs: waf.delay,
-    maxWindowMs: waf.max_window,
-    startBackMs: waf.start_from,
-    query: {
-      pageSize: waf.page_size,
-      ...(waf.severity ? { severity: waf.severity } : {}),
-      ...(waf.domains ? { domains: waf.domains } : {}),
-      otherFilter: waf.other_filter,
-    },
-    // Unsharded: none, and the query reads waf_events.domains (or every domain) as configured.
-    scope: shardScope({ shard: config.shard, configured: waf.domains, targets }),
-    headers: waf.headers,
-    maxSeries: config.limits.series_per_family,
-    observer: exports.self.wafEvents,
-    ...(options.clock ? { clock: options.clock } : {}),
-    recovery,
-  });
-  return { forwarder, logSink };
 }
