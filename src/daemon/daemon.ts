@@ -25,7 +25,7 @@ export interface DaemonOptions {
   readonly version: string;
   /** Overrides server.listen (`run --listen`). */
   readonly listen?: string;
-  /** The poller's clock; the system clock by default. */
+  /** The engine's clock; the system clock by default. */
   readonly clock?: Clock;
   /**
    * false: start() serves HTTP but neither runs a collector nor arms a
