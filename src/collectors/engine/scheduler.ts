@@ -148,7 +148,8 @@ export class Scheduler {
             : slot.log.debug({ missedSlots: missed }, 'schedule slots missed (process blocked?); the next run catches up'),
       });
     }
-    this.options.logger.info({ collectors: this.slots.map((s) => s.job.name) }, 'poller started');
+    const named = (kind: JobKind): string[] => this.slots.filter((s) => s.job.kind === kind).map((s) => s.job.name);
+    this.options.logger.info({ collectors: named('samples'), events: named('events') }, 'poller started');
   }
 
   private tick(slot: Slot): void {
