@@ -29,6 +29,7 @@ export class DeliveryBook {
   private current: Checkpoint | undefined;
   private readonly counts: DeniedCounts;
   private dirty = false;
+  private saving: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: DeliveryBookOptions) {
     this.counts = new DeniedCounts(options.maxSeries);
@@ -112,9 +113,16 @@ export class DeliveryBook {
     if (this.dirty) await this.save();
   }
 
-  private async save(): Promise<void> {
-    const checkpoint = this.checkpoint;
+  /** One write at a time: the engine's stop may flush while a poll it gave up waiting for is still saving. */
+  private save(): Promise<void> {
     this.dirty = true;
+    const write = this.saving.then(() => this.write());
+    this.saving = write.catch(() => undefined);
+    return write;
+  }
+
+  private async write(): Promise<void> {
+    const checkpoint = this.checkpoint;
     try {
       await saveCheckpoint(this.options.store, { checkpoint, counters: this.counts.entries() });
     } catch (err) {
