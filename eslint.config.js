@@ -11,13 +11,14 @@ import tseslint from 'typescript-eslint';
  * config -> api -> collectors -> exporters -> server, wired by daemon, run by cli.
  */
 export const ALLOWED_IMPORTS = {
+  shared: [],
   log: [],
   state: [],
-  api: ['log'],
+  api: ['log', 'shared'],
   config: ['api', 'log'],
   simulator: ['api'],
-  collectors: ['api', 'config', 'state'],
-  exporters: ['collectors'],
+  collectors: ['api', 'config', 'shared', 'state'],
+  exporters: ['collectors', 'shared'],
   server: [],
   doctor: ['api', 'collectors', 'config', 'log'],
   daemon: ['api', 'collectors', 'config', 'exporters', 'log', 'server', 'state'],

@@ -3,7 +3,7 @@
 // process). The simulator's clock is fixed and stepped one minute at a time;
 // each step runs every collector once (runOnce) and a WAF event poll
 // (forwardOnce) at that instant, as the schedules would every minute (their
-// slot grid is tested in test/collectors/poller-schedule.test.ts), then
+// slot grid is tested in test/collectors/engine/schedule.test.ts), then
 // scrapes /metrics. Faults come from a seeded FaultPlan. At the end every
 // checked counter must equal the truth and every deny event of the forwarded
 // range must have reached the receiver exactly once.

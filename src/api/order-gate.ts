@@ -7,6 +7,7 @@
 // interval after its request *finished*; the upstream saw the request before
 // it answered, so any N+1 requests it sees are at least one interval apart.
 import pLimit, { type LimitFunction } from 'p-limit';
+import { pause } from '../shared/wait.js';
 
 export class OrderGate {
   private readonly slots: LimitFunction;
@@ -25,7 +26,7 @@ export class OrderGate {
     return new Promise<T>((resolve, reject) => {
       void this.slots(async () => {
         await fn().then(resolve, reject);
-        await new Promise<void>((done) => setTimeout(done, this.holdMs).unref());
+        await pause(this.holdMs);
       });
     });
   }

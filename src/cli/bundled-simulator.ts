@@ -2,7 +2,7 @@
 // without upstream.api_url (the demo, `npm start`). Only the CLI starts it, so
 // the daemon and everything it imports stay free of the simulator.
 import { parseHostPort } from '../config/fields.js';
-import type { StartLocalUpstream } from '../daemon/upstream.js';
+import type { StartLocalUpstream } from '../daemon/wiring/upstream.js';
 import { createSimulator } from '../simulator/index.js';
 
 export const startBundledSimulator: StartLocalUpstream = async (config, logger) => {

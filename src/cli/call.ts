@@ -8,7 +8,7 @@ import type { RequestOf } from '../api/index.js';
 import { loadConfig } from '../config/index.js';
 import { createLogger } from '../log/logger.js';
 import { UsageError, type Io } from './args.js';
-import { openUpstream } from '../daemon/upstream.js';
+import { openUpstream } from '../daemon/wiring/upstream.js';
 import { startBundledSimulator } from './bundled-simulator.js';
 
 export const CALL_USAGE = `usage: edge-exporter call OPERATION [--body JSON | --body-file FILE] [--config FILE]

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { createLogger } from '../log/logger.js';
-import { openUpstream } from '../daemon/upstream.js';
+import { openUpstream } from '../daemon/wiring/upstream.js';
 import { startBundledSimulator } from './bundled-simulator.js';
 import { DOCTOR_DEADLINE_MS, planFrom, renderJson, renderText, runDoctor } from '../doctor/index.js';
 import { UsageError, type Io } from './args.js';

@@ -1,10 +1,13 @@
-// Collectors turn the upstream's time series into plain samples; one generic
-// poller runs them all (schedule, no overlap, state before publish). The
-// exporters see only this surface and types.ts.
+// Collectors turn the upstream's time series into plain samples; one engine
+// (engine/) runs them all as sample jobs, and the WAF event forwarder as an
+// event-stream job (schedule, no overlap, state before publish, one stop).
+// The exporters see only this surface and types.ts.
 export type * from './types.js';
 export { INTERVAL_MS, type BucketInterval } from './buckets.js';
-export { Poller, type PolledCollector, type PollerOptions, type PollerLogger } from './poller.js';
-export { scheduleOf, jitterOffsetMs, type Schedule } from './poller-schedule.js';
+export { Scheduler, type SchedulerOptions } from './engine/scheduler.js';
+export type { EngineObserver, EventJob, EventReport, Job, JobKind, JobLogger, JobRun, SampleJob } from './engine/job.js';
+export { scheduleOf, jitterOffsetMs, type Schedule } from './engine/schedule.js';
+export { CollectorJob, sampleJobs, type PolledCollector, type SampleJobContext } from './sample-job/job.js';
 export { CounterLedger, ledgerFileName, ledgerFileSchema, type LedgerFile, type LedgerStorage } from './ledger.js';
 export { MetricFilter, anyFamilyEnabled, type FamilyFilter, type MetricFilterOptions } from './filter.js';
 export { TargetDiscovery, type TargetSource, type TargetDiscoveryOptions, type TargetRefresh } from './targets.js';

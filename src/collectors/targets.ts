@@ -8,7 +8,7 @@
 // and package is collected by exactly one replica.
 import { compileNameRegex } from '../config/patterns.js';
 import type { TargetsConfig } from '../config/sections/targets.js';
-import { errorFields, failureMessage } from './poller-errors.js';
+import { errorFields, failureMessage } from './engine/errors.js';
 import { ownedBy, UNSHARDED, type Shard } from './shard.js';
 import type { CollectorLogger, TargetLists, Targets, UpstreamClient } from './types.js';
 

@@ -1,25 +1,18 @@
-// Wires one daemon: config -> api -> collectors -> exporters -> server, and
-// takes it down in reverse on stop (schedules first, state persisted, then the
-// server, then the upstream connections). With `shard`, the state directory is
-// claimed for this shard first, and target discovery, the collector placement
-// and the WAF event scope all follow the same partition.
+// One daemon's lifecycle: its components (wiring.ts) come up in order (state
+// checked before the server listens, the server before the first run) and go
+// down in reverse on stop (the engine first, state persisted, then the log
+// sink, the server, the upstream connections).
 import { readFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
-import { basename } from 'node:path';
 import type { Dispatcher } from 'undici';
-import { platformClock } from '../api/index.js';
-import { CounterLedger, MetricFilter, Poller, TargetDiscovery, type Clock, type RunReport } from '../collectors/index.js';
-import { buildCollectors } from '../collectors/registry.js';
-import { resolveCollectorOptions, type Config } from '../config/index.js';
-import { Exposition, FamilyStore, SelfMetrics, negotiate, type ExpositionFormat } from '../exporters/prometheus/index.js';
-import { OtlpLogSink } from '../exporters/otel-logs/index.js';
-import { shardScope, WAF_EVENTS_FAMILIES, WafEventForwarder, type PollReport } from '../collectors/waf-events/index.js';
+import type { Clock, RunReport } from '../collectors/index.js';
+import type { PollReport } from '../collectors/waf-events/index.js';
+import type { Config } from '../config/index.js';
+import { parseHostPort } from '../config/fields.js';
+import { negotiate, type Exposition, type ExpositionFormat, type FamilyStore, type SelfMetrics } from '../exporters/prometheus/index.js';
 import type { Logger } from '../log/logger.js';
 import { HttpServer, type MetricsSource } from '../server/index.js';
-import { StateStore, stateRecovery, type StateRecovery } from '../state/index.js';
-import { openUpstream, type StartLocalUpstream, type Upstream } from './upstream.js';
-import { parseHostPort } from '../config/fields.js';
-import { claimStateDir } from './state-owner.js';
+import type { StartLocalUpstream } from './wiring/upstream.js';
+import { buildExports, wire, type Components } from './wiring/index.js';
 
 /** Start-up stopped by the environment (a port in use, a file gone since the config loaded); the message says where. */
 export class StartupError extends Error {
@@ -32,7 +25,7 @@ export interface DaemonOptions {
   readonly version: string;
   /** Overrides server.listen (`run --listen`). */
   readonly listen?: string;
-  /** The poller's clock; the system clock by default. */
+  /** The engine's clock; the system clock by default. */
   readonly clock?: Clock;
   /**
    * false: start() serves HTTP but neither runs a collector nor arms a
@@ -49,112 +42,33 @@ export class Daemon {
   readonly families: FamilyStore;
   readonly exposition: Exposition;
   readonly self: SelfMetrics;
-  private upstream: Upstream | undefined;
-  private poller: Poller | undefined;
-  private logSink: OtlpLogSink | undefined;
-  private forwarder: WafEventForwarder | undefined;
+  private components: Promise<Components> | undefined;
+  private opened: Components | undefined;
   private server: HttpServer | undefined;
   private started: Promise<string> | undefined;
   private stopping: Promise<void> | undefined;
 
   constructor(private readonly options: DaemonOptions) {
-    const { limits } = options.config;
-    this.families = new FamilyStore({ maxLabelValueLength: limits.label_value_length, maxSeriesPerFamily: limits.series_per_family });
-    this.self = new SelfMetrics({ families: this.families, version: options.version });
-    this.exposition = new Exposition({ families: this.families, self: this.self });
+    ({ families: this.families, self: this.self, exposition: this.exposition } = buildExports(options.config, options.version));
   }
 
-  /** Brings up the upstream and the poller (restoring counters), without the HTTP server. */
-  private async open(): Promise<Poller> {
-    if (this.poller) return this.poller;
-    const { config, logger } = this.options;
-    const { shard } = config;
-    const self = this.self;
-    const store = new StateStore(config.state_dir);
-    const recovery = stateRecovery(store, config.state_recovery, (reset) => self.recordStateReset(basename(reset.file)));
-    // Before anything reads or writes state: another shard's directory must stay untouched.
-    await claimStateDir(store, shard, logger, recovery);
-    if (shard.count > 1) logger.info({ shard: shard.index, of: shard.count }, 'sharded: collecting this shard\'s domains and packages');
-    this.upstream = await openUpstream(config, logger, {
-      ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
-      ...(this.options.startLocal ? { startLocal: this.options.startLocal } : {}),
-      observer: {
-        onResponse: (e) => self.recordUpstream({ operation: e.operation, outcome: e.outcome, durationSeconds: e.durationMs / 1000 }),
-        onRetry: (e) => self.recordRetry(e.operation),
-        onRateLimitWait: (e) => self.recordRateLimitWait(e.operation),
-      },
-    });
-    const collectors = buildCollectors(resolveCollectorOptions(config), shard);
-    this.families.register(collectors.flatMap((c) => c.collector.families));
-    const log = logger.child({ component: 'poller' });
-    // One discovery for the poller and the WAF event scope, so both see the same share.
-    const targets = new TargetDiscovery({ client: this.upstream.client, config: config.targets, shard, log: logger.child({ component: 'targets' }) });
-    this.poller = new Poller({
-      collectors,
-      client: this.upstream.client,
-      tz: platformClock(config.upstream.timezone),
-      sink: this.families,
-      ledger: new CounterLedger(),
-      store,
-      targets,
-      filter: new MetricFilter({ allow: config.metrics.allow, deny: config.metrics.deny }),
-      observer: self,
-      ...(this.options.clock ? { clock: this.options.clock } : {}),
-      logger: log,
-      jitterMs: config.collectors.defaults.jitter,
-      recovery,
-    });
-    if (config.waf_events.enabled) this.openWafEvents(this.upstream, store, targets, recovery);
-    return this.poller;
-  }
-
-  /** WAF deny events -> OTLP logs, with its own checkpoint in the state directory. */
-  private openWafEvents(upstream: Upstream, store: StateStore, targets: TargetDiscovery, recovery: StateRecovery): void {
-    const { config, logger, version } = this.options;
-    const waf = config.waf_events;
-    const otlp = config.otlp;
-    this.logSink = new OtlpLogSink({
-      endpoint: otlp.endpoint,
-      protocol: otlp.protocol,
-      headers: otlp.headers,
-      timeoutMs: otlp.timeout,
-      maxBatch: otlp.max_batch,
-      resource: { serviceName: 'edge-exporter', serviceVersion: version, serviceInstanceId: `${hostname()}:${process.pid}` },
-      logger: logger.child({ component: 'otlp' }),
-    });
-    this.families.register(WAF_EVENTS_FAMILIES);
-    this.forwarder = new WafEventForwarder({
-      client: upstream.client,
-      tz: platformClock(config.upstream.timezone),
-      sink: this.logSink,
-      samples: this.families,
-      store,
-      log: logger.child({ component: 'waf-events', collector: 'waf-events' }),
-      intervalMs: waf.interval,
-      overlapMs: waf.overlap,
-      delayMs: waf.delay,
-      maxWindowMs: waf.max_window,
-      startBackMs: waf.start_from,
-      query: {
-        pageSize: waf.page_size,
-        ...(waf.severity ? { severity: waf.severity } : {}),
-        ...(waf.domains ? { domains: waf.domains } : {}),
-        otherFilter: waf.other_filter,
-      },
-      // Unsharded: none, and the query reads waf_events.domains (or every domain) as configured.
-      scope: shardScope({ shard: config.shard, configured: waf.domains, targets }),
-      headers: waf.headers,
-      maxSeries: config.limits.series_per_family,
-      observer: this.self.wafEvents,
-      ...(this.options.clock ? { clock: this.options.clock } : {}),
-      recovery,
-    });
+  /** Brings up the upstream and the engine with its jobs, without the HTTP server. Once. */
+  private open(): Promise<Components> {
+    const { config, logger, version, clock, dispatcher, startLocal } = this.options;
+    this.components ??= wire({
+      config, logger, version,
+      exports: { families: this.families, self: this.self, exposition: this.exposition },
+      ...(clock ? { clock } : {}),
+      ...(dispatcher ? { dispatcher } : {}),
+      ...(startLocal ? { startLocal } : {}),
+    }).then((components) => (this.opened = components));
+    return this.components;
   }
 
   /** Runs every enabled collector once; for `run --once`. */
   async runOnce(): Promise<RunReport[]> {
-    const poller = await this.open();
-    return poller.runOnce();
+    const { engine } = await this.open();
+    return engine.runSamples();
   }
 
   /**
@@ -163,10 +77,10 @@ export class Daemon {
    * fake clock with `schedules: false`, as runOnce() drives the collectors.
    */
   async forwardOnce(): Promise<PollReport | undefined> {
-    await this.open();
-    if (!this.forwarder) return undefined;
-    await this.logSink?.start();
-    return this.forwarder.pollOnce();
+    const { engine, wafEvents } = await this.open();
+    if (!wafEvents) return undefined;
+    await wafEvents.logSink.start();
+    return engine.runJob(wafEvents.forwarder);
   }
 
   /** Starts the HTTP server and the schedules (unless `schedules: false`); resolves to the server's URL. Idempotent. */
@@ -179,20 +93,17 @@ export class Daemon {
       if (!listen) throw new StartupError(`${listenFrom}: invalid listen address "${listenText}"`);
       // Files first: a missing one must stop start-up before the state directory or the upstream is touched.
       const secrets = await readServerSecrets(config);
-      const poller = await this.open();
-      if (this.options.schedules !== false) {
-        // A damaged state file stops start-up here, before the server listens.
-        await poller.load();
-        await this.forwarder?.load();
-      }
+      const { engine, wafEvents } = await this.open();
+      // A damaged state file (ledger or WAF checkpoint) stops start-up here, before the server listens.
+      if (this.options.schedules !== false) await engine.load();
       this.server = new HttpServer({
         host: listen.host,
         port: listen.port,
         metrics: this.metricsSource(),
-        status: poller,
+        status: { status: () => engine.status('samples') },
         // With every metric collector disabled (only WAF events forwarded) there is no cycle to wait for.
         ready: () => {
-          const status = poller.status();
+          const status = engine.status('samples');
           return status.length === 0 || status.some((s) => s.lastSuccessAt !== undefined);
         },
         version: this.options.version,
@@ -204,9 +115,9 @@ export class Daemon {
         throw new StartupError(`${listenFrom}: cannot listen on ${listenText} (${code})`, { cause: err });
       });
       if (this.options.schedules !== false) {
-        await poller.start();
-        await this.logSink?.start();
-        await this.forwarder?.start();
+        // The sink before the engine: the WAF job delivers from its first run.
+        await wafEvents?.logSink.start();
+        await engine.start();
       }
       return url;
     })();
@@ -216,12 +127,13 @@ export class Daemon {
   /** Stops schedules and persists state, then closes the server and the upstream. Idempotent. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
-      // Producers first: the forwarder saves its checkpoint, then the sink flushes what it accepted.
-      await this.forwarder?.stop();
-      await this.logSink?.shutdown();
-      await this.poller?.stop();
+      // Producers first: every job saves its state (the WAF job its checkpoint), then the sink flushes what it accepted.
+      await this.components?.catch(() => undefined);
+      const opened = this.opened;
+      await opened?.engine.stop();
+      await opened?.wafEvents?.logSink.shutdown();
       await this.server?.stop();
-      await this.upstream?.close();
+      await opened?.upstream.close();
       this.self.close();
     })();
     return this.stopping;

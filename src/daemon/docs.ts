@@ -1,7 +1,7 @@
 // docs/metrics.md, generated from the collectors' metric definitions (with
 // the default config, so it lists what a default install exports) and the
 // self-metric table. A test fails when the committed file differs.
-import { allCollectors } from '../collectors/registry.js';
+import { allCollectors } from './wiring/collectors.js';
 import { configSchema, resolveCollectorOptions } from '../config/index.js';
 import { renderAllMetricsDocs } from '../exporters/prometheus/index.js';
 import { WAF_EVENTS_COLLECTOR, WAF_EVENTS_FAMILIES } from '../collectors/waf-events/index.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderMetricsReference } from '../../src/daemon/docs.js';
-import { allCollectors } from '../../src/collectors/registry.js';
+import { allCollectors } from '../../src/daemon/wiring/collectors.js';
 import { configSchema, resolveCollectorOptions } from '../../src/config/index.js';
 
 describe('docs/metrics.md', () => {

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allCollectors } from '../../src/collectors/registry.js';
+import { allCollectors } from '../../src/daemon/wiring/collectors.js';
 import { WAF_EVENTS_FAMILIES } from '../../src/collectors/waf-events/index.js';
 import { configSchema, loadConfig, resolveCollectorOptions } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';

@@ -39,7 +39,7 @@ export interface CheckpointState {
  * damaged file fails with its path: starting over would re-send the last
  * start_from of events, or skip everything between the checkpoint and the new
  * starting point. Under state_recovery: reset it is put aside instead and
- * `reset` says so; the forwarder then skips rather than re-sends (state.ts).
+ * `reset` says so; the forwarder then skips rather than re-sends (delivery-book.ts).
  */
 export async function loadCheckpoint(
   store: CheckpointStorage,

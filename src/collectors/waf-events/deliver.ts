@@ -6,7 +6,7 @@
 // batch (DeliveryError naming the rest), the confirmed part is recorded
 // first and only the rest is sent again.
 import pRetry, { AbortError } from 'p-retry';
-import { describeError } from '../poller-errors.js';
+import { describeError } from '../engine/errors.js';
 import { DeliveryError } from '../types.js';
 import type { CollectorLogger, LogEvent, LogSink } from '../types.js';
 

@@ -1,14 +1,18 @@
 // The WAF event forwarder: polls the deny records window by window
 // (window.ts), drops repeats, converts, and delivers them to a LogSink in
 // batches no larger than the sink takes, saving the checkpoint after every
-// confirmed batch (state.ts). A crash re-sends at most the batch in flight;
-// nothing confirmed before it is sent again, and nothing is skipped. It runs
-// once at start, then every interval, never overlapping itself; upstream
-// failures are logged and retried on the next poll, delivery failures are
-// retried in place (deliver.ts) while polling waits. Sharded, each poll reads
-// only the domains of this replica (scope.ts).
+// confirmed batch (delivery-book.ts). A crash re-sends at most the batch in flight;
+// nothing confirmed before it is sent again, and nothing is skipped. It is an
+// event-stream job of the engine (engine/scheduler.ts), which runs it at start
+// and every interval, never overlapping itself; upstream failures are logged
+// and retried on the next poll, delivery failures are retried in place
+// (deliver.ts) while polling waits. Sharded, each poll reads only the domains
+// of this replica (scope.ts).
 import { MismatchReporter } from '../contract/reporter.js';
-import { describeError, errorFields, failureMessage } from '../poller-errors.js';
+import { describeError, errorFields, failureMessage } from '../engine/errors.js';
+import { notifySafely } from '../engine/guard.js';
+import { SYSTEM_CLOCK, type EventJob } from '../engine/job.js';
+import type { Schedule } from '../engine/schedule.js';
 import type { Clock } from '../types.js';
 import { CHECKPOINT_NAME } from './checkpoint.js';
 import { headerPolicy, type HeaderPolicy } from './convert.js';
@@ -18,8 +22,7 @@ import type { WafQuery } from './fetch.js';
 import { WAF_EVENTS_COLLECTOR, type WafEventsObserver, type WafEventsStats } from './metrics.js';
 import { pageMismatches } from './mismatches.js';
 import type { PollReport, WafEventForwarderOptions } from './options.js';
-import { sleep } from './sleep.js';
-import { ForwardingState } from './state.js';
+import { DeliveryBook } from './delivery-book.js';
 import { planWindow, type TimeWindow } from './window.js';
 
 export type { PollReport, WafEventForwarderOptions } from './options.js';
@@ -31,25 +34,22 @@ interface Totals {
   exportFailures: number;
 }
 
-const SYSTEM_CLOCK: Clock = Object.freeze({ now: () => Date.now() });
-
-export class WafEventForwarder {
-  private readonly o: WafEventForwarderOptions;
+export class WafEventForwarder implements EventJob {
+  readonly kind = 'events';
+  readonly name = WAF_EVENTS_COLLECTOR;
+  readonly schedule: Schedule;
+  private readonly options: WafEventForwarderOptions;
   private readonly clock: Clock;
   private readonly policy: HeaderPolicy;
   private readonly retry: DeliveryRetry;
-  private readonly state: ForwardingState;
-  private readonly controller = new AbortController();
+  private readonly book: DeliveryBook;
   private readonly mismatches: MismatchReporter;
   private readonly totals: Totals = { read: 0, deduplicated: 0, forwarded: 0, exportFailures: 0 };
   private loading: Promise<void> | undefined;
-  private starting: Promise<void> | undefined;
-  private stopping: Promise<void> | undefined;
-  private polling: Promise<PollReport> | undefined;
-  private loop: Promise<void> | undefined;
 
   constructor(options: WafEventForwarderOptions) {
-    this.o = options;
+    this.options = options;
+    this.schedule = { kind: 'interval', everyMs: options.intervalMs };
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.policy = headerPolicy(options.headers);
     this.retry = { ...DEFAULT_DELIVERY_RETRY, ...options.retry };
@@ -57,7 +57,7 @@ export class WafEventForwarder {
       log: options.log, clock: this.clock,
       observer: { onMismatch: (check, count) => this.notify((ob) => ob.onMismatch?.(check, count)) },
     });
-    this.state = new ForwardingState({
+    this.book = new DeliveryBook({
       store: options.store,
       samples: options.samples,
       log: options.log,
@@ -69,143 +69,109 @@ export class WafEventForwarder {
         this.notify((ob) => ob.onCheckpointLag?.(lag));
       },
     });
-    if (options.signal?.aborted) void this.stop();
-    else options.signal?.addEventListener('abort', () => void this.stop(), { once: true });
-  }
-
-  /** Loads the checkpoint (a damaged one rejects, naming the file), then polls now and every interval. Idempotent. */
-  start(): Promise<void> {
-    this.starting ??= (async () => {
-      await this.load();
-      if (!this.stopping) this.loop = this.run();
-    })();
-    return this.starting;
-  }
-
-  /** Aborts a poll or retry in flight, waits for it, saves unsaved state. Idempotent. */
-  stop(): Promise<void> {
-    this.stopping ??= this.doStop();
-    return this.stopping;
-  }
-
-  /** One poll, joining the one in flight: the forwarder never reads two windows at once. */
-  pollOnce(): Promise<PollReport> {
-    this.polling ??= this.poll().finally(() => {
-      this.polling = undefined;
-    });
-    return this.polling;
   }
 
   stats(): WafEventsStats {
-    const cursor = this.state.cursorMs;
+    const cursor = this.book.cursorMs;
     return {
       ...this.totals,
       checkpointLagSeconds: cursor === undefined ? undefined : Math.max(0, (this.clock.now() - cursor) / 1000),
-      droppedFromCounter: this.state.droppedFromCounter,
+      droppedFromCounter: this.book.droppedFromCounter,
     };
   }
 
-  /** Reads the checkpoint once (start() and every poll do it first); a damaged one rejects unless reset. */
+  /** Reads the checkpoint once (the engine's start and every poll do it first); a damaged one rejects unless reset. */
   load(): Promise<void> {
     this.loading ??= (async () => {
-      const restored = await this.state.load(this.o.startBackMs, this.o.delayMs);
-      const { originMs, cursorMs } = this.state.checkpoint;
-      this.o.log.info({ restored, originMs, cursorMs, file: this.o.store.pathOf(CHECKPOINT_NAME) }, 'WAF event checkpoint loaded');
+      const restored = await this.book.load(this.options.startBackMs, this.options.delayMs);
+      const { originMs, cursorMs } = this.book.checkpoint;
+      this.options.log.info({ restored, originMs, cursorMs, file: this.options.store.pathOf(CHECKPOINT_NAME) }, 'WAF event checkpoint loaded');
     })();
     return this.loading;
   }
 
-  private async run(): Promise<void> {
-    const signal = this.controller.signal;
-    while (!signal.aborted) {
-      const began = this.clock.now();
-      await this.pollOnce();
-      await sleep(Math.max(0, began + this.o.intervalMs - this.clock.now()), signal);
-    }
-  }
-
-  private async poll(): Promise<PollReport> {
-    const signal = this.controller.signal;
+  /** One poll: every window due, until caught up or failed. The engine never runs two at once. */
+  async run(signal: AbortSignal): Promise<PollReport> {
     const before = this.totals.forwarded;
     let windows = 0;
     const report = (error?: unknown): PollReport => ({
       ok: error === undefined,
       windows,
       forwarded: this.totals.forwarded - before,
-      cursorMs: this.state.cursorMs,
+      cursorMs: this.book.cursorMs,
       ...(error === undefined ? {} : { error: describeError(error) }),
     });
     try {
       await this.load();
-      await this.state.saveIfDirty();
+      await this.book.saveIfDirty();
       const query = await this.queryOf(signal);
       for (;;) {
         signal.throwIfAborted();
         const now = this.clock.now();
-        const window = planWindow(this.state.checkpoint, now, this.o);
+        const window = planWindow(this.book.checkpoint, now, this.options);
         if (!window) return report();
-        const behindMs = now - this.o.delayMs - this.state.checkpoint.cursorMs;
+        const behindMs = now - this.options.delayMs - this.book.checkpoint.cursorMs;
         const delivered = query === undefined ? 0 : await this.drain(window, query, signal);
-        await this.state.advance(window.endMs, this.o.overlapMs);
+        await this.book.advance(window.endMs, this.options.overlapMs);
         windows++;
         this.logWindow(window, delivered, behindMs);
       }
     } catch (err) {
-      if (signal.aborted) this.o.log.info({}, 'WAF event poll stopped');
-      else this.o.log.warn(errorFields(err), failureMessage(err, 'WAF event poll'));
+      if (signal.aborted) this.options.log.info({}, 'WAF event poll stopped');
+      else this.options.log.warn(errorFields(err), failureMessage(err, 'WAF event poll'));
       return report(err);
     }
   }
 
   /** This poll's query: the configured one, or this shard's domains; undefined when the shard owns none. */
   private async queryOf(signal: AbortSignal): Promise<WafQuery | undefined> {
-    const scope = this.o.scope;
-    if (!scope) return this.o.query;
+    const scope = this.options.scope;
+    if (!scope) return this.options.query;
     const domains = await scope.domains(this.clock.now(), signal);
     // No request at all: `domains: []` would read every domain of the account.
-    return domains.length === 0 ? undefined : { ...this.o.query, domains };
+    return domains.length === 0 ? undefined : { ...this.options.query, domains };
   }
 
   private drain(window: TimeWindow, query: WafQuery, signal: AbortSignal): Promise<number> {
     const delivery: DeliveryContext = {
-      sink: this.o.sink,
+      sink: this.options.sink,
       signal,
       retry: this.retry,
-      log: this.o.log,
+      log: this.options.log,
       confirm: (events) => {
         // Forwarded once the receiver confirmed, whether or not the save that follows succeeds.
         this.count('forwarded', events.length, (ob) => ob.onForwarded?.(events.length));
-        return this.state.confirm(events, window.endMs);
+        return this.book.confirm(events, window.endMs);
       },
       failed: (events, code) => this.count('exportFailures', 1, (ob) => ob.onExportFailure?.({ events, code })),
     };
     return drainWindow(window, {
-      reader: { client: this.o.client, tz: this.o.tz, query, signal },
+      reader: { client: this.options.client, tz: this.options.tz, query, signal },
       policy: this.policy,
-      maxBatch: this.o.sink.maxBatch,
-      offsetMinutes: this.o.tz.offsetMinutes,
+      maxBatch: this.options.sink.maxBatch,
+      offsetMinutes: this.options.tz.offsetMinutes,
       now: () => this.clock.now(),
-      isDelivered: (uid) => this.state.has(uid),
-      refresh: (uids) => this.state.refresh(uids, window.endMs),
+      isDelivered: (uid) => this.book.has(uid),
+      refresh: (uids) => this.book.refresh(uids, window.endMs),
       deliver: (batch) => deliverBatch(batch, delivery),
       onPage: (read, repeats, evidence) => {
         this.count('read', read, (ob) => ob.onRead?.(read));
         this.count('deduplicated', repeats, (ob) => ob.onDeduplicated?.(repeats));
-        this.mismatches.report(WAF_EVENTS_COLLECTOR, pageMismatches(window, evidence, this.o.tz));
+        this.mismatches.report(WAF_EVENTS_COLLECTOR, pageMismatches(window, evidence, this.options.tz));
       },
     });
   }
 
   private logWindow(window: TimeWindow, delivered: number, behindMs: number): void {
     const fields = {
-      from: this.o.tz.formatDateTime(window.startMs),
-      to: this.o.tz.formatDateTime(window.endMs),
+      from: this.options.tz.formatDateTime(window.startMs),
+      to: this.options.tz.formatDateTime(window.endMs),
       delivered,
-      remainingLagSeconds: Math.max(0, Math.round((this.clock.now() - this.o.delayMs - window.endMs) / 1000)),
+      remainingLagSeconds: Math.max(0, Math.round((this.clock.now() - this.options.delayMs - window.endMs) / 1000)),
     };
     // Catching up a backlog is worth an operator's eye; the steady state is not.
-    if (behindMs > this.o.maxWindowMs) this.o.log.info(fields, 'WAF event backlog: window delivered');
-    else this.o.log.debug(fields, 'WAF event window delivered');
+    if (behindMs > this.options.maxWindowMs) this.options.log.info(fields, 'WAF event backlog: window delivered');
+    else this.options.log.debug(fields, 'WAF event window delivered');
   }
 
   private count(total: keyof Totals, n: number, call: (ob: WafEventsObserver) => void): void {
@@ -214,22 +180,14 @@ export class WafEventForwarder {
     this.notify(call);
   }
 
-  /** An observer's bug must not stop forwarding. */
   private notify(call: (ob: WafEventsObserver) => void): void {
-    if (!this.o.observer) return;
-    try {
-      call(this.o.observer);
-    } catch (err) {
-      this.o.log.error(errorFields(err), 'WAF event observer failed');
-    }
+    const observer = this.options.observer;
+    if (observer) notifySafely(this.options.log, 'WAF event observer', () => call(observer));
   }
 
-  private async doStop(): Promise<void> {
-    await this.starting?.catch(() => undefined);
-    this.controller.abort();
-    await this.loop;
-    await this.polling?.catch(() => undefined);
-    await this.state.saveIfDirty().catch(() => undefined);
-    this.o.log.info({}, 'WAF event forwarder stopped');
+  /** At stop, after the poll settled or was given up: a checkpoint whose save failed is saved (its failure is logged there). */
+  async flush(): Promise<void> {
+    await this.book.saveIfDirty().catch(() => undefined);
+    this.options.log.info({}, 'WAF event forwarder stopped');
   }
 }

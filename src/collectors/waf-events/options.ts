@@ -1,7 +1,7 @@
 // What the WAF event forwarder is built from and what one poll reports.
 // Durations are milliseconds; the daemon maps the `waf_events` config here.
 import type { PlatformClock } from '../../api/index.js';
-import type { PollerLogger } from '../poller-run.js';
+import type { JobLogger } from '../engine/job.js';
 import type { Clock, LogSink, RunError, SampleSink, UpstreamClient } from '../types.js';
 import type { StateRecovery } from '../../state/recovery.js';
 import type { CheckpointStorage } from './checkpoint.js';
@@ -18,8 +18,8 @@ export interface WafEventForwarderOptions extends WindowOptions {
   /** Receives edge_waf_denied_requests_total (the Prometheus exporter). */
   readonly samples: SampleSink;
   readonly store: CheckpointStorage;
-  readonly log: PollerLogger;
-  /** Poll period, ms (waf_events.interval). */
+  readonly log: JobLogger;
+  /** Poll period, ms (waf_events.interval): the engine's interval schedule. */
   readonly intervalMs: number;
   readonly query: WafQuery;
   /** Sharded: the domains of this replica, asked every poll (they replace query.domains). Absent: the query as is. */
@@ -33,8 +33,6 @@ export interface WafEventForwarderOptions extends WindowOptions {
   readonly observer?: WafEventsObserver;
   /** Defaults to Date.now. */
   readonly clock?: Clock;
-  /** Aborting it stops the forwarder, as stop() does (the daemon's shutdown signal). */
-  readonly signal?: AbortSignal;
   /** What a damaged checkpoint does at start-up (state_recovery); default: start-up fails. */
   readonly recovery?: StateRecovery;
 }

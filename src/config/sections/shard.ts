@@ -1,6 +1,6 @@
 // `shard:` — which share of the account this replica collects, when several
 // replicas split one account between them. The placement rules themselves
-// live in src/collectors/registry.ts; this description is their user-facing
+// live in src/daemon/wiring/collectors.ts; this description is their user-facing
 // summary, so the two must change together.
 import { z } from 'zod';
 import { integer } from '../fields.js';

@@ -7,7 +7,8 @@ import { Acknowledgements } from './acknowledgements.js';
 import { resolveOptions, type OtlpLogSinkOptions, type ResolvedOptions } from './options.js';
 import { SCOPE_NAME, createOtlpExporter, createPipeline, type Pipeline } from './pipeline.js';
 import { toLogRecord } from './record.js';
-import { describeError, duplicatesOf, holdAtMost } from './util.js';
+import { settlesWithin } from '../../shared/wait.js';
+import { duplicatesOf, summarizeExportError } from './util.js';
 
 export interface OtlpLogSinkDeps {
   /** Replaces the OTLP/HTTP exporter (tests). */
@@ -117,7 +118,7 @@ export class OtlpLogSink implements LogSink {
       const { failed, cause } = await settled;
       if (failed.length > 0) {
         throw new DeliveryError(
-          `${failed.length} of ${uids.length} log records not confirmed by the OTLP receiver: ${describeError(cause).message}`,
+          `${failed.length} of ${uids.length} log records not confirmed by the OTLP receiver: ${summarizeExportError(cause).message}`,
           failed,
           { cause },
         );
@@ -125,18 +126,18 @@ export class OtlpLogSink implements LogSink {
       this.options.logger?.debug({ records: uids.length }, 'OTLP receiver confirmed log records');
     } catch (error) {
       if (error instanceof DeliveryError) throw error;
-      throw new DeliveryError(`log records not delivered: ${describeError(error).message}`, uids, { cause: error });
+      throw new DeliveryError(`log records not delivered: ${summarizeExportError(error).message}`, uids, { cause: error });
     } finally {
       // Keep the processor to ourselves until our flush is over (bounded), so
       // the next deliver() gets a flush of its own rather than a no-op.
-      void previous.then(() => holdAtMost(flushed, this.ackDeadlineMs)).then(release);
+      void previous.then(() => settlesWithin(flushed, this.ackDeadlineMs)).then(release);
     }
   }
 
   private onOutcome(uids: readonly string[], result: ExportResult): void {
     this.acks.settle(uids, result);
     if (result.code !== ExportResultCode.SUCCESS) {
-      this.options.logger?.warn({ records: uids.length, ...describeError(result.error) }, 'OTLP log export failed');
+      this.options.logger?.warn({ records: uids.length, ...summarizeExportError(result.error) }, 'OTLP log export failed');
     }
   }
 }

@@ -1,4 +1,4 @@
-// Small helpers of the OTLP log sink: error summaries for logs and messages, duplicate detection, bounded waits.
+// Small helpers of the OTLP log sink: error summaries for logs and messages, duplicate detection.
 import { OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
 
 export interface ErrorSummary {
@@ -8,7 +8,7 @@ export interface ErrorSummary {
 }
 
 /** A message (and status) safe to log: never the request or its headers. */
-export function describeError(error: unknown): ErrorSummary {
+export function summarizeExportError(error: unknown): ErrorSummary {
   if (error instanceof OTLPExporterError) {
     const message = error.message || `HTTP ${error.code ?? 'error'}`;
     return error.code === undefined ? { message } : { message, status: error.code };
@@ -23,22 +23,4 @@ export function duplicatesOf(values: readonly string[]): string[] {
   const repeated = new Set<string>();
   for (const value of values) (seen.has(value) ? repeated : seen).add(value);
   return [...repeated];
-}
-
-/** Settles when `promise` does or after `ms`, whichever comes first; never rejects. */
-export function holdAtMost(promise: Promise<unknown>, ms: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    timer.unref();
-    promise.then(
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-    );
-  });
 }

@@ -1,15 +1,17 @@
 // Test doubles for the WAF event forwarder: a LogSink that records what it
 // confirmed and can be told to fail, a SampleSink keeping the last counters,
-// a logger keeping every line, and a rig building forwarders on a simulator
-// with a state directory that survives "restarts".
+// a logger keeping every line, a forwarder run as the daemon runs it (the one
+// job of an engine), and a rig building those on a simulator with a state
+// directory that survives "restarts".
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { EdgeClient, platformClock } from '../../../src/api/index.js';
-import type { PollerLogger } from '../../../src/collectors/poller-run.js';
+import type { JobLogger } from '../../../src/collectors/engine/job.js';
+import { Scheduler } from '../../../src/collectors/engine/scheduler.js';
 import { DeliveryError, type LogEvent, type LogSink, type Sample, type SampleSink } from '../../../src/collectors/types.js';
-import { CHECKPOINT_NAME, WafEventForwarder, type WafEventForwarderOptions } from '../../../src/collectors/waf-events/index.js';
+import { CHECKPOINT_NAME, WafEventForwarder, type PollReport, type WafEventForwarderOptions, type WafEventsStats } from '../../../src/collectors/waf-events/index.js';
 import { SEVERITY_LABEL } from '../../../src/collectors/waf-trend/metrics.js';
 import { StateStore, type StateStoreOptions } from '../../../src/state/store.js';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../../src/simulator/index.js';
@@ -25,11 +27,44 @@ export interface LogLine {
   readonly msg: string | undefined;
 }
 
-export function recordingLogger(lines: LogLine[], bindings: Record<string, unknown> = {}): PollerLogger {
+export function recordingLogger(lines: LogLine[], bindings: Record<string, unknown> = {}): JobLogger {
   const at = (level: LogLine['level']) => (obj: object, msg?: string): void => {
     lines.push({ level, fields: { ...bindings, ...obj }, msg });
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: (b) => recordingLogger(lines, { ...bindings, ...b }) };
+}
+
+/** The forwarder under the engine: start and stop are the engine's, pollOnce one engine run of the job. */
+export interface Forwarding {
+  readonly job: WafEventForwarder;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  pollOnce(): Promise<PollReport>;
+  stats(): WafEventsStats;
+}
+
+/** A forwarder as the one job of an engine; `signal` stops the engine when it aborts. */
+export function forwarding(options: WafEventForwarderOptions, signal?: AbortSignal): Forwarding {
+  const job = new WafEventForwarder(options);
+  const engine = new Scheduler({
+    jobs: [job],
+    tz: options.tz,
+    logger: options.log,
+    jitterMs: 0,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(signal ? { signal } : {}),
+  });
+  return {
+    job,
+    start: () => engine.start(),
+    stop: () => engine.stop(),
+    async pollOnce() {
+      const report = await engine.runJob(job);
+      if (!report) throw new Error('the engine does not hold the job');
+      return report;
+    },
+    stats: () => job.stats(),
+  };
 }
 
 /** A receiver: keeps every batch it confirmed; fails the next `failures` attempts as told. */
@@ -84,7 +119,7 @@ export interface Rig {
   /** A fresh state directory per test. */
   readonly dir: string;
   readonly logs: LogLine[];
-  forwarder(sink: LogSink, samples: SampleSink, options?: Partial<WafEventForwarderOptions>, store?: StateStoreOptions): WafEventForwarder;
+  forwarder(sink: LogSink, samples: SampleSink, options?: Partial<WafEventForwarderOptions>, store?: StateStoreOptions): Forwarding;
 }
 
 export const BASE: Omit<WafEventForwarderOptions, 'client' | 'tz' | 'sink' | 'samples' | 'store' | 'log'> = {
@@ -104,7 +139,7 @@ export function useRig(options: SimulatorOptions = {}): Rig {
   let client: EdgeClient | undefined;
   let dir: string | undefined;
   const logs: LogLine[] = [];
-  const started: WafEventForwarder[] = [];
+  const started: Forwarding[] = [];
   const need = <T>(v: T | undefined): T => {
     if (v === undefined) throw new Error('rig not started');
     return v;
@@ -140,7 +175,7 @@ export function useRig(options: SimulatorOptions = {}): Rig {
     },
     logs,
     forwarder(sink, samples, extra = {}, store = {}) {
-      const f = new WafEventForwarder({
+      const f = forwarding({
         ...BASE,
         client: need(client),
         tz: platformClock('+08:00'),
@@ -158,7 +193,7 @@ export function useRig(options: SimulatorOptions = {}): Rig {
 }
 
 /** Polls `n` times, moving the simulator clock `stepMs` after each. */
-export async function polls(f: WafEventForwarder, sim: Simulator, n: number, stepMs: number): Promise<void> {
+export async function polls(f: Forwarding, sim: Simulator, n: number, stepMs: number): Promise<void> {
   for (let i = 0; i < n; i++) {
     const report = await f.pollOnce();
     if (!report.ok) throw new Error(`poll failed: ${JSON.stringify(report.error)}`);

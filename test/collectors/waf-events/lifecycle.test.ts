@@ -9,9 +9,9 @@ import type { z } from 'zod';
 import { NetworkError, platformClock, type DescribeLogV2Request, type DescribeLogV2Response, type WafLogRecord } from '../../../src/api/index.js';
 import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
 import type { CheckpointStorage } from '../../../src/collectors/waf-events/index.js';
-import { WafEventForwarder, type WafEventForwarderOptions } from '../../../src/collectors/waf-events/index.js';
+import type { WafEventForwarderOptions } from '../../../src/collectors/waf-events/index.js';
 import { createSimulator } from '../../../src/simulator/index.js';
-import { BASE, DENY, FakeSink, LastSamples, MIN, recordingLogger, S, T0, type LogLine } from './fakes.js';
+import { BASE, DENY, FakeSink, LastSamples, MIN, forwarding, recordingLogger, S, T0, type Forwarding, type LogLine } from './fakes.js';
 
 const tz = platformClock('+08:00');
 const RECORDS = createSimulator({ clock: { mode: 'fixed', start: T0 }, domains: 6 })
@@ -62,13 +62,13 @@ class ScriptedClient {
 }
 
 let lines: LogLine[] = [];
-const forwarders: WafEventForwarder[] = [];
+const forwarders: Forwarding[] = [];
 
-function build(client: ScriptedClient, sink: FakeSink, extra: Partial<WafEventForwarderOptions> = {}): WafEventForwarder {
-  const f = new WafEventForwarder({
+function build(client: ScriptedClient, sink: FakeSink, extra: Partial<WafEventForwarderOptions> = {}, signal?: AbortSignal): Forwarding {
+  const f = forwarding({
     ...BASE, startBackMs: 10 * MIN, query: { pageSize: 100 },
     client, tz, sink, samples: new LastSamples(), store: new MemoryStore(), log: recordingLogger(lines), ...extra,
-  });
+  }, signal);
   forwarders.push(f);
   return f;
 }
@@ -177,7 +177,7 @@ describe('WafEventForwarder while the receiver is down', () => {
     sink.failures = Number.POSITIVE_INFINITY;
     const shutdown = new AbortController();
     const client = new ScriptedClient();
-    const f = build(client, sink, { signal: shutdown.signal, retry: { minDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const f = build(client, sink, { retry: { minDelayMs: 60_000, maxDelayMs: 60_000 } }, shutdown.signal);
     await f.start();
     await vi.advanceTimersByTimeAsync(0);
     shutdown.abort();

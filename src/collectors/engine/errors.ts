@@ -1,10 +1,10 @@
-// How the poller and discovery describe a failure: a stable code plus the
+// How the engine's jobs and discovery describe a failure: a stable code plus the
 // operation and status for upstream errors, as structured log fields and as
 // plain data for the landing page and self-metrics. Log lines never carry an
 // upstream error's message text (fixed messages, fields for the rest).
-import { isApiError } from '../api/errors.js';
-import { isStateError } from '../state/store.js';
-import type { RunError } from './types.js';
+import { isApiError } from '../../api/errors.js';
+import { isStateError } from '../../state/store.js';
+import type { RunError } from '../types.js';
 
 /** Code of an error that is a bug or unknown (not from the client or the state store). */
 export const COLLECTOR_ERROR_CODE = 'EDGE_COLLECTOR';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cronTimezone, jitterOffsetMs, scheduleOf, slotStart, startTicker, type Ticker } from '../../src/collectors/poller-schedule.js';
-import { MIN, T0, recordingLogger } from './poller-fakes.js';
+import { cronTimezone, jitterOffsetMs, scheduleOf, slotStart, startTicker, type Ticker } from '../../../src/collectors/engine/schedule.js';
+import { MIN, T0, recordingLogger } from './fakes.js';
 
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;

@@ -3,9 +3,9 @@
 // simulator). The daemon never imports the simulator: it is not in the
 // production import graph, and a real deployment cannot start it by accident.
 import type { Dispatcher } from 'undici';
-import { EdgeClient, type ClientObserver } from '../api/index.js';
-import type { Config } from '../config/index.js';
-import type { Logger } from '../log/logger.js';
+import { EdgeClient, type ClientObserver } from '../../api/index.js';
+import type { Config } from '../../config/index.js';
+import type { Logger } from '../../log/logger.js';
 
 /** A stand-in upstream served locally, started when upstream.api_url is not set. */
 export interface LocalUpstream {

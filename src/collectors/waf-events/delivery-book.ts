@@ -1,20 +1,21 @@
-// The forwarder's state in memory, and the rule for keeping it on disk: the
+// What the forwarder has delivered (the checkpoint: cursor and delivered ids)
+// and counted (the denied counter), and the rule for keeping it on disk: the
 // checkpoint and the denied counters change together and are saved together
 // (checkpoint.ts) before the counters are published. When a save fails the
 // state is marked dirty and the forwarder sends nothing more until a save
 // succeeds, so a crash never re-sends more than one batch.
-import type { PollerLogger } from '../poller-run.js';
-import { errorFields } from '../poller-errors.js';
+import type { JobLogger } from '../engine/job.js';
+import { errorFields } from '../engine/errors.js';
 import type { Clock, LogEvent, SampleSink } from '../types.js';
 import { loadCheckpoint, saveCheckpoint, type CheckpointStorage } from './checkpoint.js';
 import { DeniedCounts, WAF_EVENTS_COLLECTOR } from './metrics.js';
 import { advance, initialCheckpoint, remember, type Checkpoint } from './window.js';
 import { isoOrUnknown, type StateRecovery } from '../../state/recovery.js';
 
-export interface ForwardingStateOptions {
+export interface DeliveryBookOptions {
   readonly store: CheckpointStorage;
   readonly samples: SampleSink;
-  readonly log: PollerLogger;
+  readonly log: JobLogger;
   readonly clock: Clock;
   /** Most series of the denied counter. */
   readonly maxSeries: number;
@@ -24,13 +25,14 @@ export interface ForwardingStateOptions {
   readonly recovery?: StateRecovery;
 }
 
-export class ForwardingState {
+export class DeliveryBook {
   private current: Checkpoint | undefined;
   private readonly counts: DeniedCounts;
   private dirty = false;
+  private saving: Promise<void> = Promise.resolve();
 
-  constructor(private readonly o: ForwardingStateOptions) {
-    this.counts = new DeniedCounts(o.maxSeries);
+  constructor(private readonly options: DeliveryBookOptions) {
+    this.counts = new DeniedCounts(options.maxSeries);
   }
 
   /** The loaded checkpoint; throws before load(). */
@@ -58,13 +60,13 @@ export class ForwardingState {
    * those not delivered yet are skipped, and the error log gives that range.
    */
   async load(startBackMs: number, delayMs: number): Promise<boolean> {
-    await this.o.store.init();
-    const { state: saved, reset } = await loadCheckpoint(this.o.store, this.o.recovery);
+    await this.options.store.init();
+    const { state: saved, reset } = await loadCheckpoint(this.options.store, this.options.recovery);
     if (!saved) {
-      this.current = initialCheckpoint(this.o.clock.now(), { startBackMs: reset ? delayMs : startBackMs });
+      this.current = initialCheckpoint(this.options.clock.now(), { startBackMs: reset ? delayMs : startBackMs });
       if (reset) {
         const { file, keptAs, problem, lastWrittenMs } = reset;
-        this.o.log.error(
+        this.options.log.error(
           { file, keptAs, problem, lastWrittenAt: isoOrUnknown(lastWrittenMs), resumeFrom: isoOrUnknown(this.current.cursorMs) },
           'damaged WAF event checkpoint kept aside (state_recovery: reset): deny events not forwarded yet from the lost ' +
             'cursor (at or before lastWrittenAt minus waf_events.delay) up to resumeFrom are skipped; none is sent twice; ' +
@@ -111,26 +113,33 @@ export class ForwardingState {
     if (this.dirty) await this.save();
   }
 
-  private async save(): Promise<void> {
-    const checkpoint = this.checkpoint;
+  /** One write at a time: the engine's stop may flush while a poll it gave up waiting for is still saving. */
+  private save(): Promise<void> {
     this.dirty = true;
+    const write = this.saving.then(() => this.write());
+    this.saving = write.catch(() => undefined);
+    return write;
+  }
+
+  private async write(): Promise<void> {
+    const checkpoint = this.checkpoint;
     try {
-      await saveCheckpoint(this.o.store, { checkpoint, counters: this.counts.entries() });
+      await saveCheckpoint(this.options.store, { checkpoint, counters: this.counts.entries() });
     } catch (err) {
-      this.o.log.error(errorFields(err), 'saving the WAF event checkpoint failed; nothing more is sent until it succeeds');
+      this.options.log.error(errorFields(err), 'saving the WAF event checkpoint failed; nothing more is sent until it succeeds');
       throw err;
     }
     this.dirty = false;
     this.publish();
-    this.o.onSaved(checkpoint.cursorMs);
+    this.options.onSaved(checkpoint.cursorMs);
   }
 
   /** A sink's bug must not undo a delivery that is already saved. */
   private publish(): void {
     try {
-      this.o.samples.publish(WAF_EVENTS_COLLECTOR, { counters: this.counts.samples(), gauges: new Map() });
+      this.options.samples.publish(WAF_EVENTS_COLLECTOR, { counters: this.counts.samples(), gauges: new Map() });
     } catch (err) {
-      this.o.log.error(errorFields(err), 'publishing the WAF denied-request counter failed');
+      this.options.log.error(errorFields(err), 'publishing the WAF denied-request counter failed');
     }
   }
 }

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { platformClock } from '../../src/api/index.js';
 import { CC_ATTACKED_DOMAINS } from '../../src/collectors/cc-attack/metrics.js';
-import { buildCollectors } from '../../src/collectors/registry.js';
+import { buildCollectors } from '../../src/daemon/wiring/collectors.js';
 import type { Shard } from '../../src/collectors/shard.js';
 import type { CollectContext, UpstreamClient } from '../../src/collectors/types.js';
 import { configSchema, resolveCollectorOptions } from '../../src/config/index.js';

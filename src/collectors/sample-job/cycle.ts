@@ -3,20 +3,15 @@
 // is on disk before anything is published, so a value Prometheus has seen is
 // never lost or counted twice by a restart. Never throws: every outcome is a
 // RunReport.
-import type { PlatformClock } from '../api/time.js';
-import { FAIL_ON_DAMAGE, isoOrUnknown, loadRecovering, type StateRecovery } from '../state/recovery.js';
-import type { MismatchReporter } from './contract/reporter.js';
-import type { FamilyFilter } from './filter.js';
-import { ledgerFileName, type CounterLedger, type LedgerStorage } from './ledger.js';
-import { describeError, errorFields, failureMessage } from './poller-errors.js';
-import type { TargetSource } from './targets.js';
-import type { Clock, CollectOutput, Collector, CollectorLogger, RunReport, SampleSink, UpstreamClient } from './types.js';
-
-/** The poller's logger: a collector's one plus `error`, for failures that need an operator. */
-export interface PollerLogger extends CollectorLogger {
-  error(obj: object, msg?: string): void;
-  child(bindings: Record<string, unknown>): PollerLogger;
-}
+import type { PlatformClock } from '../../api/time.js';
+import { FAIL_ON_DAMAGE, isoOrUnknown, loadRecovering, type StateRecovery } from '../../state/recovery.js';
+import type { MismatchReporter } from '../contract/reporter.js';
+import type { JobLogger } from '../engine/job.js';
+import type { FamilyFilter } from '../filter.js';
+import { ledgerFileName, type CounterLedger, type LedgerStorage } from '../ledger.js';
+import { describeError, errorFields, failureMessage } from '../engine/errors.js';
+import type { TargetSource } from '../targets.js';
+import type { Clock, CollectOutput, Collector, RunReport, SampleSink, UpstreamClient } from '../types.js';
 
 export interface CycleDeps {
   readonly client: UpstreamClient;
@@ -27,9 +22,9 @@ export interface CycleDeps {
   readonly targets: TargetSource;
   readonly filter: FamilyFilter;
   readonly clock: Clock;
-  /** True once the poller has given up waiting for this run (stop timed out): its result is discarded. */
+  /** True once the engine has given up waiting for this run (stop timed out): its result is discarded. */
   readonly abandoned: () => boolean;
-  /** Called when increments were applied but could not be saved; stop() retries the save. */
+  /** Called when increments were applied but could not be saved; the job's flush() at stop retries the save. */
   readonly markDirty: (collector: string) => void;
   readonly markClean: (collector: string) => void;
   readonly mismatches: MismatchReporter;
@@ -42,7 +37,7 @@ function producedOutput(out: CollectOutput): boolean {
   return out.gauges.size > 0 || out.increments.length > 0 || Object.keys(out.watermarks).length > 0;
 }
 
-export async function runCycle(deps: CycleDeps, collector: Collector, log: PollerLogger, signal: AbortSignal): Promise<RunReport> {
+export async function runCycle(deps: CycleDeps, collector: Collector, log: JobLogger, signal: AbortSignal): Promise<RunReport> {
   const name = collector.name;
   const now = deps.clock.now();
   const report = (fields: Omit<RunReport, 'collector' | 'now' | 'durationMs'>): RunReport => ({
@@ -128,7 +123,7 @@ export async function restoreLedger(
   ledger: CounterLedger,
   store: LedgerStorage,
   name: string,
-  log: PollerLogger,
+  log: JobLogger,
   recovery: StateRecovery = FAIL_ON_DAMAGE,
 ): Promise<void> {
   const { value: found, reset } = await loadRecovering(recovery, ledgerFileName(name), () => ledger.load(store, name), {
@@ -146,18 +141,4 @@ export async function restoreLedger(
     return;
   }
   log.info({ restored: found === true }, found === true ? 'collector state restored' : 'no collector state: counters start at 0');
-}
-
-/** Whether `promise` settles before `ms` elapse; the timer never keeps the process alive. */
-export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -1,4 +1,4 @@
-// When each collector runs. An interval schedule fires at wall-clock
+// When each job runs. An interval schedule fires at wall-clock
 // boundaries (a 1m collector at :00 of every minute; whole-day periods at
 // platform midnight) plus a fixed per-collector offset, so runs line up with
 // bucket ends and collectors do not all hit the upstream in the same second.
@@ -7,10 +7,10 @@
 // fires early waits again. A cron schedule is node-cron's.
 import { createTask } from 'node-cron';
 import type { Logger as CronLogger, ScheduledTask } from 'node-cron';
-import { INTERVAL_MS } from './buckets.js';
-import type { BucketInterval } from './buckets.js';
-import type { Clock, CollectorLogger } from './types.js';
-import { DAY_MS } from '../api/time.js';
+import { INTERVAL_MS } from '../buckets.js';
+import type { BucketInterval } from '../buckets.js';
+import type { Clock, CollectorLogger } from '../types.js';
+import { DAY_MS } from '../../api/time.js';
 
 export type Schedule =
   | { readonly kind: 'interval'; readonly everyMs: number }
@@ -74,29 +74,29 @@ export function startTicker(options: TickerOptions): Ticker {
     : cronTicker(options, options.schedule.expression);
 }
 
-function intervalTicker(o: TickerOptions, everyMs: number): Ticker {
+function intervalTicker(options: TickerOptions, everyMs: number): Ticker {
   // An offset past the period would move runs into the next slot.
-  const offset = everyMs > 1 ? o.offsetMs % everyMs : 0;
-  const slotOf = (t: number): number => slotStart(everyMs, t - offset, o.tzOffsetMinutes);
+  const offset = everyMs > 1 ? options.offsetMs % everyMs : 0;
+  const slotOf = (t: number): number => slotStart(everyMs, t - offset, options.tzOffsetMinutes);
   // The run at start-up covers the current slot; the schedule starts at the next boundary.
-  let next: number | undefined = slotOf(o.clock.now()) + everyMs;
+  let next: number | undefined = slotOf(options.clock.now()) + everyMs;
   let timer: NodeJS.Timeout | undefined;
 
   const arm = (): void => {
     if (next === undefined) return;
-    timer = setTimeout(fire, Math.max(0, next + offset - o.clock.now()));
+    timer = setTimeout(fire, Math.max(0, next + offset - options.clock.now()));
     timer.unref();
   };
   const fire = (): void => {
     if (next === undefined) return;
-    const now = o.clock.now();
+    const now = options.clock.now();
     if (now < next + offset) return arm(); // early wake-up (clock stepped back): wait, never repeat a slot
     const current = slotOf(now);
     const missed = Math.round((current - next) / everyMs);
-    if (missed > 0) o.onMissed(missed);
+    if (missed > 0) options.onMissed(missed);
     next = current + everyMs;
     arm();
-    o.onTick(current);
+    options.onTick(current);
   };
   arm();
   return {
@@ -108,10 +108,10 @@ function intervalTicker(o: TickerOptions, everyMs: number): Ticker {
   };
 }
 
-function cronTicker(o: TickerOptions, expression: string): Ticker {
+function cronTicker(options: TickerOptions, expression: string): Ticker {
   const delays = new Set<NodeJS.Timeout>();
   let stopped = false;
-  const log = o.log.child({ component: 'node-cron' });
+  const log = options.log.child({ component: 'node-cron' });
   const logger: CronLogger = {
     debug: (message) => log.debug({ detail: String(message) }, 'scheduler'),
     info: (message) => log.debug({ detail: message }, 'scheduler'),
@@ -122,24 +122,24 @@ function cronTicker(o: TickerOptions, expression: string): Ticker {
     expression,
     () => {
       if (stopped) return;
-      const slot = o.clock.now();
-      // The task returns at once: overlap is decided by the poller, which counts skipped ticks.
-      if (o.offsetMs <= 0) return o.onTick(slot);
+      const slot = options.clock.now();
+      // The task returns at once: overlap is decided by the engine, which counts skipped ticks.
+      if (options.offsetMs <= 0) return options.onTick(slot);
       const delay = setTimeout(() => {
         delays.delete(delay);
-        if (!stopped) o.onTick(slot);
-      }, o.offsetMs);
+        if (!stopped) options.onTick(slot);
+      }, options.offsetMs);
       delay.unref();
       delays.add(delay);
     },
-    { name: `edge-exporter:${o.name}`, timezone: cronTimezone(o.tzOffsetMinutes), unref: true, logger },
+    { name: `edge-exporter:${options.name}`, timezone: cronTimezone(options.tzOffsetMinutes), unref: true, logger },
   );
   void task.start();
   return {
     nextRunAt() {
       if (stopped) return undefined;
       const next = task.getNextRun();
-      return next === null ? undefined : next.getTime() + o.offsetMs;
+      return next === null ? undefined : next.getTime() + options.offsetMs;
     },
     stop() {
       stopped = true;

@@ -1,15 +1,17 @@
-// Small fakes for the poller tests: collectors that record their calls, a
+// Small fakes for the engine's sample-job tests: collectors that record their calls, a
 // sink and an in-memory store that log into one shared event list (so tests
 // can check that state is saved before it is published), a recording logger.
 import { afterEach, beforeEach, vi } from 'vitest';
 import type { z } from 'zod';
-import { EdgeClient, platformClock } from '../../src/api/index.js';
-import { MetricFilter } from '../../src/collectors/filter.js';
-import { CounterLedger, type LedgerStorage } from '../../src/collectors/ledger.js';
-import { Poller, type PolledCollector, type PollerLogger } from '../../src/collectors/poller.js';
-import type { TargetSource } from '../../src/collectors/targets.js';
-import type { CollectContext, CollectOutput, Collector, MetricDef, RunReport, Sample, SampleSink } from '../../src/collectors/types.js';
-import { StateError } from '../../src/state/store.js';
+import { EdgeClient, platformClock } from '../../../src/api/index.js';
+import { MetricFilter } from '../../../src/collectors/filter.js';
+import { CounterLedger, type LedgerStorage } from '../../../src/collectors/ledger.js';
+import type { JobLogger } from '../../../src/collectors/engine/job.js';
+import { Scheduler } from '../../../src/collectors/engine/scheduler.js';
+import { sampleJobs, type PolledCollector } from '../../../src/collectors/sample-job/job.js';
+import type { TargetSource } from '../../../src/collectors/targets.js';
+import type { CollectContext, CollectOutput, Collector, CollectorStatus, MetricDef, RunReport, Sample, SampleSink } from '../../../src/collectors/types.js';
+import { StateError } from '../../../src/state/store.js';
 
 export const MIN = 60_000;
 /** 2026-03-02 12:00:20 UTC+8: 20 s past a minute boundary. */
@@ -119,7 +121,7 @@ export interface LogEntry {
   msg: string | undefined;
 }
 
-export function recordingLogger(entries: LogEntry[] = [], bindings: Record<string, unknown> = {}): PollerLogger & { entries: LogEntry[] } {
+export function recordingLogger(entries: LogEntry[] = [], bindings: Record<string, unknown> = {}): JobLogger & { entries: LogEntry[] } {
   const at = (level: string) => (obj: object, msg?: string) => void entries.push({ level, bindings, obj, msg });
   return {
     entries,
@@ -163,13 +165,21 @@ export class ReportLog {
   }
 }
 
+/** The engine as the daemon drives it with only collectors: start, stop, `run --once`, the status page. */
+export interface SampleEngine {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  runOnce(): Promise<RunReport[]>;
+  status(): CollectorStatus[];
+}
+
 export interface PollerRig {
-  readonly poller: Poller;
+  readonly poller: SampleEngine;
   readonly events: Event[];
   readonly sink: RecordingSink;
   readonly store: LedgerStorage & { init(): Promise<void> };
   readonly observer: ReportLog;
-  readonly logger: PollerLogger & { entries: LogEntry[] };
+  readonly logger: JobLogger & { entries: LogEntry[] };
   readonly targets: TargetSource & { refreshes: number[] };
   readonly ledger: CounterLedger;
 }
@@ -193,20 +203,37 @@ export function rig(options: RigOptions): PollerRig {
   const logger = recordingLogger();
   const targets = fixedTargets();
   const ledger = new CounterLedger();
-  const poller = new Poller({
-    collectors: options.collectors,
+  const tz = platformClock('+08:00');
+  const jobs = sampleJobs(options.collectors, {
     client: options.client,
-    tz: platformClock('+08:00'),
+    tz,
     sink,
     ledger,
     store,
     targets,
     filter: new MetricFilter({ deny: options.deny ?? [] }),
-    observer,
+    logger,
+  });
+  const engine = new Scheduler({
+    jobs,
+    tz,
+    // As the daemon wires it: collector runs only, to the collector observer.
+    observer: {
+      onRun: (run) => {
+        if (run.kind === 'samples') observer.onRun(run.report);
+      },
+      onSkippedTick: ({ job }) => observer.onSkippedTick({ collector: job }),
+    },
     logger,
     jitterMs: options.jitterMs ?? 0,
     ...(options.stopTimeoutMs === undefined ? {} : { stopTimeoutMs: options.stopTimeoutMs }),
   });
+  const poller: SampleEngine = {
+    start: () => engine.start(),
+    stop: () => engine.stop(),
+    runOnce: () => engine.runSamples(),
+    status: () => engine.status('samples'),
+  };
   return { poller, events, sink, store, observer, logger, targets, ledger };
 }
 

@@ -4,9 +4,9 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CollectContext } from '../../src/collectors/types.js';
-import { StateError, StateStore } from '../../src/state/store.js';
-import { COUNTER, MIN, T0, every, fakeCollector, idleClient, output, rig, type PollerRig } from './poller-fakes.js';
+import type { CollectContext } from '../../../src/collectors/types.js';
+import { StateError, StateStore } from '../../../src/state/store.js';
+import { COUNTER, MIN, T0, every, fakeCollector, idleClient, output, rig, type PollerRig } from './fakes.js';
 
 const client = idleClient();
 afterAll(() => client.close());

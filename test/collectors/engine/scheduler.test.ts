@@ -1,10 +1,10 @@
 // The poller's schedule and lifecycle, with fake collectors and fake timers.
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { jitterOffsetMs } from '../../src/collectors/poller-schedule.js';
-import type { Schedule } from '../../src/collectors/poller-schedule.js';
+import { jitterOffsetMs } from '../../../src/collectors/engine/schedule.js';
+import type { Schedule } from '../../../src/collectors/engine/schedule.js';
 import {
   MIN, T0, every, fakeCollector, idleClient, output, rig, sleep, trackRigs, MemoryStore,
-} from './poller-fakes.js';
+} from './fakes.js';
 
 const client = idleClient();
 afterAll(() => client.close());

@@ -1,7 +1,7 @@
 // Every collector the daemon knows, built from the resolved config: the one
 // place that maps config keys onto collector options, and the one place that
 // decides where each collector runs when the account is sharded. The docs
-// generator reads allCollectors() for docs/metrics.md.
+// generator reads allCollectors() for docs/metrics.md (daemon/docs.ts).
 //
 // Sharding (the `shard` config; its description is the user-facing summary of
 // these rules). Together the shards must export exactly what one unsharded
@@ -21,18 +21,18 @@
 //     would be the same series on several replicas, summed only by queries that
 //     know to drop `instance`; and it is six requests per cycle whatever the
 //     number of domains, so splitting it saves nothing and multiplies requests.
-import type { ResolvedCollectorOptions } from '../config/collector-options.js';
-import { createAccessCollector } from './access/index.js';
-import { createCcAttackCollector } from './cc-attack/index.js';
-import { createInventoryCollector } from './inventory/index.js';
-import { scheduleOf } from './poller-schedule.js';
-import type { PolledCollector } from './poller.js';
-import type { SeriesOptions } from './series/options.js';
-import { checkShard, UNSHARDED, type Shard } from './shard.js';
-import { createTopnCollector } from './topn/index.js';
-import type { CollectContext, Collector } from './types.js';
-import { createUsageCollector } from './usage/index.js';
-import { createWafTrendCollector } from './waf-trend/index.js';
+import type { ResolvedCollectorOptions } from '../../config/index.js';
+import { createAccessCollector } from '../../collectors/access/index.js';
+import { createCcAttackCollector } from '../../collectors/cc-attack/index.js';
+import { createInventoryCollector } from '../../collectors/inventory/index.js';
+import { scheduleOf } from '../../collectors/engine/schedule.js';
+import type { PolledCollector } from '../../collectors/sample-job/job.js';
+import type { SeriesOptions } from '../../collectors/series/options.js';
+import { checkShard, UNSHARDED, type Shard } from '../../collectors/shard.js';
+import { createTopnCollector } from '../../collectors/topn/index.js';
+import type { CollectContext, Collector } from '../../collectors/types.js';
+import { createUsageCollector } from '../../collectors/usage/index.js';
+import { createWafTrendCollector } from '../../collectors/waf-trend/index.js';
 
 type Resolved = ResolvedCollectorOptions;
 type Bucketed = Resolved['access'] | Resolved['usage'] | Resolved['topn'] | Resolved['cc_attack'] | Resolved['waf_trend'];
@@ -46,10 +46,10 @@ interface Built {
   readonly polled: PolledCollector;
 }
 
-function series(o: Bucketed): SeriesOptions {
+function series(options: Bucketed): SeriesOptions {
   return {
-    interval: o.interval, delayMs: o.delay, maxBackfillMs: o.max_backfill, timestamps: o.timestamps,
-    audit: { everyMs: o.audit.every, lookbackMs: o.audit.lookback, correct: o.audit.correct },
+    interval: options.interval, delayMs: options.delay, maxBackfillMs: options.max_backfill, timestamps: options.timestamps,
+    audit: { everyMs: options.audit.every, lookbackMs: options.audit.lookback, correct: options.audit.correct },
   };
 }
 

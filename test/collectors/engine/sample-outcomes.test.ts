@@ -1,11 +1,11 @@
 // What the poller makes of each run: the success rule, error logging, the
 // metric filter, the observer.
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { AuthError, HttpError, PermissionError } from '../../src/api/index.js';
-import type { CollectOutput } from '../../src/collectors/types.js';
+import { AuthError, HttpError, PermissionError } from '../../../src/api/index.js';
+import type { CollectOutput } from '../../../src/collectors/types.js';
 import {
   COUNTER, GAUGE, MIN, T0, every, fakeCollector, family, idleClient, output, rig, trackRigs,
-} from './poller-fakes.js';
+} from './fakes.js';
 
 const client = idleClient();
 afterAll(() => client.close());

@@ -1,0 +1,122 @@
+// Config into components, in one place: the Prometheus side (family store,
+// self-metrics, exposition) and, for a start, the upstream client
+// (upstream.ts), the collectors with their resolved options and shard
+// placement (collectors.ts), the OTLP log sink with the WAF event job
+// (waf-events.ts), and the one engine running them all. What is started
+// when, and stopped in which order, is daemon.ts's.
+import { basename } from 'node:path';
+import type { Dispatcher } from 'undici';
+import { platformClock } from '../../api/index.js';
+import {
+  CounterLedger,
+  MetricFilter,
+  Scheduler,
+  TargetDiscovery,
+  sampleJobs,
+  type Clock,
+  type Job,
+  type JobRun,
+} from '../../collectors/index.js';
+import type { WafEventForwarder } from '../../collectors/waf-events/index.js';
+import { resolveCollectorOptions, type Config } from '../../config/index.js';
+import type { OtlpLogSink } from '../../exporters/otel-logs/index.js';
+import { Exposition, FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';
+import type { Logger } from '../../log/logger.js';
+import { StateStore, stateRecovery } from '../../state/index.js';
+import { claimStateDir } from '../state-owner.js';
+import { buildCollectors } from './collectors.js';
+import { openUpstream, type StartLocalUpstream, type Upstream } from './upstream.js';
+import { wireWafEvents } from './waf-events.js';
+
+/** What /metrics serves: the families, the self-metrics and their exposition. */
+export interface Exports {
+  readonly families: FamilyStore;
+  readonly self: SelfMetrics;
+  readonly exposition: Exposition;
+}
+
+export function buildExports(config: Config, version: string): Exports {
+  const { limits } = config;
+  const families = new FamilyStore({ maxLabelValueLength: limits.label_value_length, maxSeriesPerFamily: limits.series_per_family });
+  const self = new SelfMetrics({ families, version });
+  const exposition = new Exposition({ families, self });
+  return { families, self, exposition };
+}
+
+export interface WiringOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly version: string;
+  readonly exports: Exports;
+  /** The engine's clock; the system clock by default. */
+  readonly clock?: Clock;
+  readonly dispatcher?: Dispatcher;
+  readonly startLocal?: StartLocalUpstream;
+}
+
+/** The running parts of one daemon, built but not started. */
+export interface Components {
+  readonly upstream: Upstream;
+  readonly engine: Scheduler;
+  /** With waf_events enabled: its job and the sink it delivers to. */
+  readonly wafEvents?: { readonly forwarder: WafEventForwarder; readonly logSink: OtlpLogSink };
+}
+
+/**
+ * Claims the state directory (before anything reads or writes state: another
+ * shard's directory must stay untouched), opens the upstream and builds the
+ * jobs and the engine.
+ */
+export async function wire(options: WiringOptions): Promise<Components> {
+  const { config, logger, exports } = options;
+  const { shard } = config;
+  const { self, families } = exports;
+  const store = new StateStore(config.state_dir);
+  const recovery = stateRecovery(store, config.state_recovery, (reset) => self.recordStateReset(basename(reset.file)));
+  await claimStateDir(store, shard, logger, recovery);
+  if (shard.count > 1) logger.info({ shard: shard.index, of: shard.count }, 'sharded: collecting this shard\'s domains and packages');
+  const upstream = await openUpstream(config, logger, {
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.startLocal ? { startLocal: options.startLocal } : {}),
+    observer: {
+      onResponse: (e) => self.recordUpstream({ operation: e.operation, outcome: e.outcome, durationSeconds: e.durationMs / 1000 }),
+      onRetry: (e) => self.recordRetry(e.operation),
+      onRateLimitWait: (e) => self.recordRateLimitWait(e.operation),
+    },
+  });
+  const collectors = buildCollectors(resolveCollectorOptions(config), shard);
+  families.register(collectors.flatMap((c) => c.collector.families));
+  const log = logger.child({ component: 'poller' });
+  const tz = platformClock(config.upstream.timezone);
+  // One discovery for the collectors and the WAF event scope, so both see the same share.
+  const targets = new TargetDiscovery({ client: upstream.client, config: config.targets, shard, log: logger.child({ component: 'targets' }) });
+  const jobs: Job[] = sampleJobs(collectors, {
+    client: upstream.client,
+    tz,
+    sink: families,
+    ledger: new CounterLedger(),
+    store,
+    targets,
+    filter: new MetricFilter({ allow: config.metrics.allow, deny: config.metrics.deny }),
+    observer: self,
+    ...(options.clock ? { clock: options.clock } : {}),
+    logger: log,
+    recovery,
+  });
+  const wafEvents = config.waf_events.enabled ? wireWafEvents(options, { upstream, store, targets, recovery }) : undefined;
+  if (wafEvents) jobs.push(wafEvents.forwarder);
+  const engine = new Scheduler({
+    jobs,
+    tz,
+    // edge_exporter_collector_* are about the metric collectors; the WAF job keeps metrics of its own.
+    observer: {
+      onRun: (run: JobRun) => {
+        if (run.kind === 'samples') self.onRun(run.report);
+      },
+    },
+    ...(options.clock ? { clock: options.clock } : {}),
+    logger: log,
+    jitterMs: config.collectors.defaults.jitter,
+  });
+  return { upstream, engine, ...(wafEvents ? { wafEvents } : {}) };
+}

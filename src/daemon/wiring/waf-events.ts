@@ -1,0 +1,64 @@
+// The WAF deny events -> OTLP logs part of the wiring: the log sink, and the
+// forwarder job with its checkpoint in the state directory, reading this
+// shard's domains from the discovery the collectors use.
+import { hostname } from 'node:os';
+import { platformClock } from '../../api/index.js';
+import type { TargetDiscovery } from '../../collectors/index.js';
+import { shardScope, WAF_EVENTS_FAMILIES, WafEventForwarder } from '../../collectors/waf-events/index.js';
+import { OtlpLogSink } from '../../exporters/otel-logs/index.js';
+import type { StateRecovery, StateStore } from '../../state/index.js';
+import type { WiringOptions } from './index.js';
+import type { Upstream } from './upstream.js';
+
+/** What the WAF job shares with the collectors. */
+export interface SharedParts {
+  readonly upstream: Upstream;
+  readonly store: StateStore;
+  readonly targets: TargetDiscovery;
+  readonly recovery: StateRecovery;
+}
+
+/** WAF deny events -> OTLP logs, with its own checkpoint in the state directory. */
+export function wireWafEvents(options: WiringOptions, shared: SharedParts): { forwarder: WafEventForwarder; logSink: OtlpLogSink } {
+  const { upstream, store, targets, recovery } = shared;
+  const { config, logger, version, exports } = options;
+  const waf = config.waf_events;
+  const otlp = config.otlp;
+  const logSink = new OtlpLogSink({
+    endpoint: otlp.endpoint,
+    protocol: otlp.protocol,
+    headers: otlp.headers,
+    timeoutMs: otlp.timeout,
+    maxBatch: otlp.max_batch,
+    resource: { serviceName: 'edge-exporter', serviceVersion: version, serviceInstanceId: `${hostname()}:${process.pid}` },
+    logger: logger.child({ component: 'otlp' }),
+  });
+  exports.families.register(WAF_EVENTS_FAMILIES);
+  const forwarder = new WafEventForwarder({
+    client: upstream.client,
+    tz: platformClock(config.upstream.timezone),
+    sink: logSink,
+    samples: exports.families,
+    store,
+    log: logger.child({ component: 'waf-events', collector: 'waf-events' }),
+    intervalMs: waf.interval,
+    overlapMs: waf.overlap,
+    delayMs: waf.delay,
+    maxWindowMs: waf.max_window,
+    startBackMs: waf.start_from,
+    query: {
+      pageSize: waf.page_size,
+      ...(waf.severity ? { severity: waf.severity } : {}),
+      ...(waf.domains ? { domains: waf.domains } : {}),
+      otherFilter: waf.other_filter,
+    },
+    // Unsharded: none, and the query reads waf_events.domains (or every domain) as configured.
+    scope: shardScope({ shard: config.shard, configured: waf.domains, targets }),
+    headers: waf.headers,
+    maxSeries: config.limits.series_per_family,
+    observer: exports.self.wafEvents,
+    ...(options.clock ? { clock: options.clock } : {}),
+    recovery,
+  });
+  return { forwarder, logSink };
+}
