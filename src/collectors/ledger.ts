@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { StateError } from '../state/store.js';
 import type { StateStore } from '../state/store.js';
+import { seriesKey } from './series/keys.js';
 import type { CollectOutput, Sample } from './types.js';
 
 const counterEntrySchema = z.strictObject({
@@ -46,16 +47,8 @@ interface CounterEntry {
 
 interface CollectorBook {
   readonly watermarks: Map<string, number>;
-  /** By series identity: name plus labels in sorted order. */
+  /** By seriesKey, the identity the watermarks use too (in memory only: the file stores name and labels). */
   readonly counters: Map<string, CounterEntry>;
-}
-
-/** Series identity: a family name and its labels, independent of label order. */
-export function seriesKey(name: string, labels: Readonly<Record<string, string>>): string {
-  const sorted = Object.keys(labels)
-    .sort()
-    .map((k) => [k, labels[k]]);
-  return JSON.stringify([name, sorted]);
 }
 
 export class CounterLedger {

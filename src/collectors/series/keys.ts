@@ -1,5 +1,6 @@
-// Series identity. A series key names one counter series (family + labels)
-// in the persisted watermark map, so it must be stable across releases and
+// Series identity, the one the whole exporter uses (watermarks, the ledger's
+// counters, the family store's de-duplication). A key names a series in the
+// persisted watermark map, so it must be stable across releases and
 // restarts: label names are sorted and values JSON-quoted (escapes included).
 export type Labels = Readonly<Record<string, string>>;
 

@@ -1,4 +1,5 @@
 // The latest published series of every registered metric family: the SampleSink collectors publish into.
+import { seriesKey } from '../../collectors/series/keys.js';
 import type { MetricDef, Sample, SampleSink } from '../../collectors/types.js';
 import { MetricDefinitionError, capLabelValue, metricDefProblems, wellFormedLabelValue } from './naming.js';
 import { baseName, compareSeries, compareStrings, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
@@ -172,7 +173,7 @@ export class FamilyStore implements SampleSink {
         continue;
       }
       // Label values are capped first, so two long values may now collide: the first one published wins.
-      const key = JSON.stringify(labelValues);
+      const key = seriesKey(state.def.name, labelRecord(state.def, labelValues));
       if (byKey.has(key)) {
         this.reject('duplicate_series', 1);
         continue;
@@ -212,6 +213,13 @@ export class FamilyStore implements SampleSink {
 function validValue(type: MetricDef['type'], value: number): boolean {
   if (typeof value !== 'number') return false;
   return type === 'gauge' || (Number.isFinite(value) && value >= 0);
+}
+
+/** The capped values under their label names: what identifies the series once exposed. */
+function labelRecord(def: MetricDef, values: readonly string[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  def.labels.forEach((label, i) => (record[label] = values[i] ?? ''));
+  return record;
 }
 
 function validTimestamp(ms: number | undefined): boolean {
