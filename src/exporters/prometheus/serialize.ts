@@ -62,18 +62,24 @@ const OPENMETRICS_UNITS: Readonly<Record<string, string>> = {
   ratio: 'ratio',
 };
 
+export interface SerializeOptions {
+  readonly format: ExpositionFormat;
+  /** Keeps the metadata of families without series (the exporter's own, always listed). */
+  readonly keepEmpty?: boolean;
+}
+
 /**
  * Renders the families sorted by name, each family's series sorted by label
  * values, so equal input gives byte-identical output. Families without series
- * are left out entirely (as client_golang's gatherer does): a family a config
- * disabled should not appear as empty metadata. No `# EOF` (see OPENMETRICS_EOF).
+ * are left out entirely (as client_golang's gatherer does) unless `keepEmpty`:
+ * a data family a config disabled should not appear as empty metadata. No `# EOF` (see OPENMETRICS_EOF).
  */
-export function serialize(families: readonly FamilySnapshot[], options: { readonly format: ExpositionFormat }): string {
+export function serialize(families: readonly FamilySnapshot[], options: SerializeOptions): string {
   const open = options.format === 'openmetrics';
   const out: string[] = [];
   const sorted = [...families].sort((a, b) => compareStrings(a.def.name, b.def.name));
   for (const family of sorted) {
-    if (family.series.length === 0) continue;
+    if (family.series.length === 0 && options.keepEmpty !== true) continue;
     if (open) writeOpenMetricsHeader(out, family.def);
     else writeTextHeader(out, family.def);
     if (family.def.type === 'histogram') {
