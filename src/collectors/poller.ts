@@ -142,8 +142,8 @@ export class Poller {
     if (this.stopping) return;
     for (const slot of this.slots) {
       const { collector, schedule } = slot.polled;
-      const counters = this.opts.ledger.snapshot(collector.name);
-      if (counters.length > 0) this.opts.sink.publish(collector.name, { counters, gauges: new Map() });
+      const counters = this.opts.ledger.view(collector.name);
+      if (counters.size > 0) this.opts.sink.publish(collector.name, { counters, gauges: new Map() });
       void this.launch(slot);
       slot.ticker = startTicker({
         name: collector.name,
