@@ -6,10 +6,12 @@ import type { FamilyStats } from './family-store.js';
 import { ProcessMetrics } from './process-metrics.js';
 import { SelfFamily } from './self-family.js';
 import { SELF_METRICS } from './self-metric-defs.js';
-import { serialize, type ExpositionFormat } from './serialize.js';
+import { compareStrings, serialize, type ExpositionFormat, type SeriesSnapshot } from './serialize.js';
 
 /** What the series self-metrics read at scrape time (the FamilyStore). */
 export interface FamilyStatsSource {
+  /** Changes whenever the stats or the rejected samples may have. */
+  readonly generation: number;
   stats(): readonly FamilyStats[];
   rejectedSamples(): ReadonlyMap<string, number>;
 }
@@ -44,13 +46,19 @@ type Families = { readonly [K in keyof typeof SELF_METRICS]: SelfFamily };
 
 export class SelfMetrics implements PollerObserver {
   private readonly m: Families;
+  /** The same families in exposition (name) order. */
+  private readonly sorted: readonly SelfFamily[];
   private readonly store: FamilyStatsSource;
+  private storeGeneration: number | undefined;
   private readonly process: ProcessMetrics | undefined;
+  /** Each family's rendering, kept while its snapshot's series array is the same (it is replaced on every change). */
+  private readonly rendered: Record<ExpositionFormat, WeakMap<readonly SeriesSnapshot[], string>> = { text: new WeakMap(), openmetrics: new WeakMap() };
 
   constructor(options: SelfMetricsOptions) {
     this.store = options.families;
     const entries = Object.entries(SELF_METRICS).map(([key, def]) => [key, new SelfFamily(def)] as const);
     this.m = Object.fromEntries(entries) as Families;
+    this.sorted = Object.values(this.m).sort((a, b) => compareStrings(a.def.name, b.def.name));
     this.m.buildInfo.set({ version: options.version, node_version: process.version }, 1);
     // Every check at 0 from the start, so increase() sees the first mismatch and a dashboard lists them all.
     for (const check of CONTRACT_CHECKS) this.m.contractMismatches.add({ check }, 0);
@@ -132,7 +140,17 @@ export class SelfMetrics implements PollerObserver {
    */
   async render(format: ExpositionFormat): Promise<string> {
     this.readStore();
-    const own = serialize(Object.values(this.m).map((family) => family.snapshot()), { format, keepEmpty: true });
+    const cache = this.rendered[format];
+    let own = '';
+    for (const family of this.sorted) {
+      const snapshot = family.snapshot();
+      let text = cache.get(snapshot.series);
+      if (text === undefined) {
+        text = serialize([snapshot], { format, keepEmpty: true });
+        cache.set(snapshot.series, text);
+      }
+      own += text;
+    }
     const processText = this.process === undefined ? '' : serialize(await this.process.snapshot(), { format, keepEmpty: true });
     return own + processText;
   }
@@ -144,6 +162,8 @@ export class SelfMetrics implements PollerObserver {
 
   /** Read from the store when scraped, so they can never disagree with what is exposed. */
   private readStore(): void {
+    if (this.store.generation === this.storeGeneration) return;
+    this.storeGeneration = this.store.generation;
     const stats = this.store.stats();
     this.m.series.replace(stats.map((s) => [{ family: s.family }, s.series] as const));
     this.m.seriesDropped.replace(stats.map((s) => [{ family: s.family }, s.dropped] as const));
