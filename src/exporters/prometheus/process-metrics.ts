@@ -19,7 +19,7 @@ export const EXCLUDED_PROCESS_METRICS = [
 ] as const;
 
 /** What getMetricsAsJSON returns at run time (its typings declare `type` a numeric enum; it is the type's name). */
-interface CollectedMetric {
+export interface CollectedMetric {
   readonly name: string;
   readonly help: string;
   readonly type: unknown;
@@ -47,13 +47,7 @@ export class ProcessMetrics {
 
   /** Collects now; families in prom-client's order, each family's series as collected. */
   async snapshot(): Promise<FamilySnapshot[]> {
-    const collected: readonly CollectedMetric[] = await this.registry.getMetricsAsJSON();
-    return collected.flatMap((metric) => {
-      const type = String(metric.type);
-      if (type === 'counter' || type === 'gauge') return [plainFamily(metric, type)];
-      if (type === 'histogram') return [histogramFamily(metric)];
-      return []; // no default metric is a summary
-    });
+    return familiesOf(await this.registry.getMetricsAsJSON());
   }
 
   /**
@@ -64,6 +58,16 @@ export class ProcessMetrics {
   close(): void {
     this.registry.clear();
   }
+}
+
+/** A prom-client registry's getMetricsAsJSON() as families of the project's model. */
+export function familiesOf(collected: readonly CollectedMetric[]): FamilySnapshot[] {
+  return collected.flatMap((metric) => {
+    const type = String(metric.type);
+    if (type === 'counter' || type === 'gauge') return [plainFamily(metric, type)];
+    if (type === 'histogram') return [histogramFamily(metric)];
+    return []; // no default metric is a summary
+  });
 }
 
 function plainFamily(metric: CollectedMetric, type: 'counter' | 'gauge'): FamilySnapshot {

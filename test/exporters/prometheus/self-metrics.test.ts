@@ -104,6 +104,25 @@ describe('SelfMetrics', () => {
     );
   });
 
+  it('shows every change on the next scrape, in both formats, though unchanged families are rendered once', async () => {
+    const { store, self } = setup();
+    for (const format of ['text', 'openmetrics'] as const) {
+      self.recordRetry('getPackages');
+      self.recordUpstream({ operation: 'getPackages', outcome: 'success', durationSeconds: 0.2 });
+      const first = await self.render(format);
+      expect(await self.render(format)).toBe(first);
+      self.recordRetry('getPackages');
+      self.recordUpstream({ operation: 'getPackages', outcome: 'success', durationSeconds: 20 });
+      store.publish('access', { counters: [sample('edge_nope_total', {}, 1)], gauges: new Map() });
+      const second = await self.render(format);
+      const round = format === 'text' ? 1 : 2;
+      expect(second).toContain(`edge_exporter_upstream_retries_total{operation="getPackages"} ${2 * round}\n`);
+      expect(second).toContain(`edge_exporter_upstream_request_duration_seconds_bucket{le="0.25",operation="getPackages"} ${round}\n`);
+      expect(second).toContain(`edge_exporter_upstream_request_duration_seconds_bucket{le="+Inf",operation="getPackages"} ${2 * round}\n`);
+      expect(second).toContain(`edge_exporter_samples_rejected_total{reason="unknown_family"} ${round}\n`);
+    }
+  });
+
   it('exposes build info', async () => {
     const { self } = setup();
     expect(await samples(self)).toContain(`edge_exporter_build_info{version="1.2.3",node_version="${process.version}"} 1`);
