@@ -1,4 +1,5 @@
 // The latest published series of every registered metric family: the SampleSink collectors publish into.
+// Counter totals stay in the ledger; the store reads them through its view.
 import { seriesKey } from '../../collectors/series/keys.js';
 import type { CounterView, MetricDef, Sample, SampleSink } from '../../collectors/types.js';
 import { MetricDefinitionError, capLabelValue, metricDefProblems, wellFormedLabelValue } from './naming.js';
