@@ -42,10 +42,11 @@ export interface UpstreamRecord {
   readonly durationSeconds: number;
 }
 
+/** One SelfFamily per SELF_METRICS entry, under the same key. */
 type Families = { readonly [K in keyof typeof SELF_METRICS]: SelfFamily };
 
 export class SelfMetrics implements PollerObserver {
-  private readonly m: Families;
+  private readonly own: Families;
   /** The same families in exposition (name) order. */
   private readonly sorted: readonly SelfFamily[];
   private readonly store: FamilyStatsSource;
@@ -57,26 +58,26 @@ export class SelfMetrics implements PollerObserver {
   constructor(options: SelfMetricsOptions) {
     this.store = options.families;
     const entries = Object.entries(SELF_METRICS).map(([key, def]) => [key, new SelfFamily(def)] as const);
-    this.m = Object.fromEntries(entries) as Families;
-    this.sorted = Object.values(this.m).sort((a, b) => compareStrings(a.def.name, b.def.name));
-    this.m.buildInfo.set({ version: options.version, node_version: process.version }, 1);
+    this.own = Object.fromEntries(entries) as Families;
+    this.sorted = Object.values(this.own).sort((a, b) => compareStrings(a.def.name, b.def.name));
+    this.own.buildInfo.set({ version: options.version, node_version: process.version }, 1);
     // Every check at 0 from the start, so increase() sees the first mismatch and a dashboard lists them all.
-    for (const check of CONTRACT_CHECKS) this.m.contractMismatches.add({ check }, 0);
+    for (const check of CONTRACT_CHECKS) this.own.contractMismatches.add({ check }, 0);
     this.process = options.processMetrics ?? true ? new ProcessMetrics() : undefined;
   }
 
   recordRun(run: RunRecord): void {
     const collector = { collector: run.collector };
-    this.m.collectorUp.set(collector, run.ok ? 1 : 0);
-    this.m.collectorLastRunDuration.set(collector, run.durationSeconds);
-    this.m.collectorRunDuration.observe(collector, run.durationSeconds);
+    this.own.collectorUp.set(collector, run.ok ? 1 : 0);
+    this.own.collectorLastRunDuration.set(collector, run.durationSeconds);
+    this.own.collectorRunDuration.observe(collector, run.durationSeconds);
     // Both outcomes exist from the first run on, so increase() sees the first error.
-    this.m.collectorRuns.add({ ...collector, outcome: 'success' }, run.ok ? 1 : 0);
-    this.m.collectorRuns.add({ ...collector, outcome: 'error' }, run.ok ? 0 : 1);
+    this.own.collectorRuns.add({ ...collector, outcome: 'success' }, run.ok ? 1 : 0);
+    this.own.collectorRuns.add({ ...collector, outcome: 'error' }, run.ok ? 0 : 1);
     if (!run.ok) return;
-    this.m.collectorLastSuccess.set(collector, run.finishedAtMs / 1000);
+    this.own.collectorLastSuccess.set(collector, run.finishedAtMs / 1000);
     if (run.newestBucketEndMs !== undefined) {
-      this.m.collectorDataLag.set(collector, (run.nowMs - run.newestBucketEndMs) / 1000);
+      this.own.collectorDataLag.set(collector, (run.nowMs - run.newestBucketEndMs) / 1000);
     }
   }
 
@@ -94,41 +95,41 @@ export class SelfMetrics implements PollerObserver {
   }
 
   recordUpstream(request: UpstreamRecord): void {
-    this.m.upstreamRequests.add({ operation: request.operation, outcome: request.outcome }, 1);
-    this.m.upstreamRequestDuration.observe({ operation: request.operation }, request.durationSeconds);
+    this.own.upstreamRequests.add({ operation: request.operation, outcome: request.outcome }, 1);
+    this.own.upstreamRequestDuration.observe({ operation: request.operation }, request.durationSeconds);
   }
 
   /** Answers that contradicted an assumption (the poller's and the WAF forwarder's findings). */
   onMismatch(check: string, count: number): void {
-    this.m.contractMismatches.add({ check }, count);
+    this.own.contractMismatches.add({ check }, count);
   }
 
   /** Buckets a collector's audit re-read, by outcome; both outcomes exist from the first audit on. */
   onAudit(collector: string, tally: { readonly match: number; readonly revised: number }): void {
-    this.m.auditBuckets.add({ collector, outcome: 'match' }, tally.match);
-    this.m.auditBuckets.add({ collector, outcome: 'revised' }, tally.revised);
+    this.own.auditBuckets.add({ collector, outcome: 'match' }, tally.match);
+    this.own.auditBuckets.add({ collector, outcome: 'revised' }, tally.revised);
   }
 
   recordRetry(operation: string): void {
-    this.m.upstreamRetries.add({ operation }, 1);
+    this.own.upstreamRetries.add({ operation }, 1);
   }
 
   recordRateLimitWait(operation: string): void {
-    this.m.upstreamRateLimitWaits.add({ operation }, 1);
+    this.own.upstreamRateLimitWaits.add({ operation }, 1);
   }
 
   /** A damaged state file put aside at start-up (state_recovery: reset); `file` is its name in the state directory. */
   recordStateReset(file: string): void {
-    this.m.stateResets.add({ file }, 1);
+    this.own.stateResets.add({ file }, 1);
   }
 
   /** The WAF event forwarder's observer (collectors' WafEventsObserver, structurally). */
   readonly wafEvents = {
-    onRead: (count: number): void => this.m.wafEventsRead.add({}, count),
-    onDeduplicated: (count: number): void => this.m.wafEventsDeduplicated.add({}, count),
-    onForwarded: (count: number): void => this.m.wafEventsForwarded.add({}, count),
-    onExportFailure: (failure: { readonly code: string }): void => this.m.wafExportFailures.add({ code: failure.code }, 1),
-    onCheckpointLag: (seconds: number): void => this.m.wafCheckpointLag.set({}, seconds),
+    onRead: (count: number): void => this.own.wafEventsRead.add({}, count),
+    onDeduplicated: (count: number): void => this.own.wafEventsDeduplicated.add({}, count),
+    onForwarded: (count: number): void => this.own.wafEventsForwarded.add({}, count),
+    onExportFailure: (failure: { readonly code: string }): void => this.own.wafExportFailures.add({ code: failure.code }, 1),
+    onCheckpointLag: (seconds: number): void => this.own.wafCheckpointLag.set({}, seconds),
     onMismatch: (check: string, count: number): void => this.onMismatch(check, count),
   };
 
@@ -141,7 +142,7 @@ export class SelfMetrics implements PollerObserver {
   async render(format: ExpositionFormat): Promise<string> {
     this.readStore();
     const cache = this.rendered[format];
-    let own = '';
+    let body = '';
     for (const family of this.sorted) {
       const snapshot = family.snapshot();
       let text = cache.get(snapshot.series);
@@ -149,10 +150,10 @@ export class SelfMetrics implements PollerObserver {
         text = serialize([snapshot], { format, keepEmpty: true });
         cache.set(snapshot.series, text);
       }
-      own += text;
+      body += text;
     }
     const processText = this.process === undefined ? '' : serialize(await this.process.snapshot(), { format, keepEmpty: true });
-    return own + processText;
+    return body + processText;
   }
 
   /** Releases the process metrics' registry (see ProcessMetrics.close), for a daemon stopped in a process that goes on. */
@@ -165,8 +166,8 @@ export class SelfMetrics implements PollerObserver {
     if (this.store.generation === this.storeGeneration) return;
     this.storeGeneration = this.store.generation;
     const stats = this.store.stats();
-    this.m.series.replace(stats.map((s) => [{ family: s.family }, s.series] as const));
-    this.m.seriesDropped.replace(stats.map((s) => [{ family: s.family }, s.dropped] as const));
-    this.m.samplesRejected.replace([...this.store.rejectedSamples()].map(([reason, count]) => [{ reason }, count] as const));
+    this.own.series.replace(stats.map((s) => [{ family: s.family }, s.series] as const));
+    this.own.seriesDropped.replace(stats.map((s) => [{ family: s.family }, s.dropped] as const));
+    this.own.samplesRejected.replace([...this.store.rejectedSamples()].map(([reason, count]) => [{ reason }, count] as const));
   }
 }
