@@ -93,8 +93,8 @@ export class CounterLedger {
         entry.value += inc.value;
         if (inc.timestampMs !== undefined) entry.timestampMs = Math.max(entry.timestampMs ?? inc.timestampMs, inc.timestampMs);
       } else {
-        const fresh = { name: inc.name, labels: { ...inc.labels }, value: inc.value, timestampMs: inc.timestampMs };
-        book.counters.set(key, { ...fresh, saved: undefined, savedTimestampMs: undefined });
+        const { name, labels, value, timestampMs } = inc;
+        book.counters.set(key, { name, labels: { ...labels }, value, timestampMs, saved: undefined, savedTimestampMs: undefined });
       }
     }
     for (const [key, ms] of Object.entries(output.watermarks)) book.watermarks.set(key, ms);
