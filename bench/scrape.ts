@@ -84,7 +84,7 @@ function report(results: readonly SizeResult[], tools: Tools): string {
     return [fmtInt(r.ready.series), m.server, m.encoding, `${fmtBytes(m.run.bytes)} (${fmtInt(m.run.bytes)})`, fmtMs(s.p50), fmtMs(s.p90), fmtMs(s.p99), s.n, m.server === 'exporter' ? fmtRatio(ratio) : 'floor'];
   }));
   out.push(table(['series', 'server', 'encoding', 'body bytes', 'p50', 'p90', 'p99', 'scrapes', 'p50 vs floor'], rows), '');
-  out.push('Where the exporter\'s time goes, measured inside its process: the first scrape after a publish that changed every family (cache miss, median of 3), and a scrape of unchanged data (self-metrics rendered by prom-client, the gzip tail deflated, the body concatenated; median of 20):', '');
+  out.push('Where the exporter\'s time goes, measured inside its process: the first scrape after a publish that changed every family (cache miss, median of 3), and a scrape of unchanged data (self-metrics and process metrics rendered, the gzip tail deflated, the body concatenated; median of 20):', '');
   out.push(table(['series', 'cold plain', 'cold gzip (render + deflate)', 'warm plain', 'warm gzip'], results.map((r) => [
     fmtInt(r.ready.series), fmtMs(r.ready.coldRenderMs.plain), fmtMs(r.ready.coldRenderMs.gzip), fmtMs(r.ready.warmRenderMs.plain), fmtMs(r.ready.warmRenderMs.gzip),
   ])), '');

@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { StateError } from '../state/store.js';
 import type { StateStore } from '../state/store.js';
-import type { CollectOutput, Sample } from './types.js';
+import { seriesKey } from './series/keys.js';
+import type { CollectOutput, CounterView, Sample } from './types.js';
 
 const counterEntrySchema = z.strictObject({
   name: z.string().min(1),
@@ -40,26 +41,32 @@ export interface ApplyResult {
 interface CounterEntry {
   readonly name: string;
   readonly labels: Readonly<Record<string, string>>;
+  /** Counted so far, increments not yet on disk included. */
   value: number;
   timestampMs: number | undefined;
+  /** The total on disk, the only one published; undefined until the series' first save. */
+  saved: number | undefined;
+  savedTimestampMs: number | undefined;
 }
 
 interface CollectorBook {
   readonly watermarks: Map<string, number>;
-  /** By series identity: name plus labels in sorted order. */
+  /** By seriesKey, the identity the watermarks use too (in memory only: the file stores name and labels). */
   readonly counters: Map<string, CounterEntry>;
+  /** Increases whenever a saved total changes (a save or a restore). */
+  version: number;
 }
 
-/** Series identity: a family name and its labels, independent of label order. */
-export function seriesKey(name: string, labels: Readonly<Record<string, string>>): string {
-  const sorted = Object.keys(labels)
-    .sort()
-    .map((k) => [k, labels[k]]);
-  return JSON.stringify([name, sorted]);
-}
-
+/**
+ * The exporter's one copy of every counter total. A cycle's increments are
+ * applied at once (the next cycle's watermarks depend on them) but become
+ * visible through view() only when save() has put them on disk, so nothing
+ * Prometheus has seen can be lost or counted twice by a restart. A failed
+ * save leaves them pending; the next save carries them.
+ */
 export class CounterLedger {
   private readonly books = new Map<string, CollectorBook>();
+  private readonly views = new Map<string, CounterView>();
 
   /** The collector's watermarks, a copy for CollectContext. */
   watermarks(collector: string): Readonly<Record<string, number>> {
@@ -86,20 +93,43 @@ export class CounterLedger {
         entry.value += inc.value;
         if (inc.timestampMs !== undefined) entry.timestampMs = Math.max(entry.timestampMs ?? inc.timestampMs, inc.timestampMs);
       } else {
-        book.counters.set(key, { name: inc.name, labels: { ...inc.labels }, value: inc.value, timestampMs: inc.timestampMs });
+        const { name, labels, value, timestampMs } = inc;
+        book.counters.set(key, { name, labels: { ...labels }, value, timestampMs, saved: undefined, savedTimestampMs: undefined });
       }
     }
     for (const [key, ms] of Object.entries(output.watermarks)) book.watermarks.set(key, ms);
     return { rejected };
   }
 
-  /** Absolute values of every counter series the collector has produced. */
+  /** Absolute values of every counter series the collector has counted, saved or not. */
   snapshot(collector: string): Sample[] {
-    return [...this.book(collector).counters.values()].map((e) =>
-      e.timestampMs === undefined
-        ? { name: e.name, labels: e.labels, value: e.value }
-        : { name: e.name, labels: e.labels, value: e.value, timestampMs: e.timestampMs },
-    );
+    return [...this.book(collector).counters.values()].map((e) => sample(e.name, e.labels, e.value, e.timestampMs));
+  }
+
+  /**
+   * The collector's saved totals, read-only and live: what the FamilyStore
+   * exposes, so the totals are held here only. The same object on every call.
+   */
+  view(collector: string): CounterView {
+    let view = this.views.get(collector);
+    if (view === undefined) {
+      const book = (): CollectorBook => this.book(collector);
+      view = {
+        get version() {
+          return book().version;
+        },
+        get size() {
+          let n = 0;
+          for (const e of book().counters.values()) if (e.saved !== undefined) n++;
+          return n;
+        },
+        *[Symbol.iterator]() {
+          for (const e of book().counters.values()) if (e.saved !== undefined) yield sample(e.name, e.labels, e.saved, e.savedTimestampMs);
+        },
+      };
+      this.views.set(collector, view);
+    }
+    return view;
   }
 
   serialise(collector: string): LedgerFile {
@@ -116,11 +146,14 @@ export class CounterLedger {
     };
   }
 
-  /** Replaces the collector's state with a file's content. */
+  /** Replaces the collector's state with a file's content (all of it saved). */
   restore(collector: string, file: LedgerFile): void {
-    const book: CollectorBook = { watermarks: new Map(Object.entries(file.watermarks)), counters: new Map() };
+    const version = (this.books.get(collector)?.version ?? 0) + 1;
+    const book: CollectorBook = { watermarks: new Map(Object.entries(file.watermarks)), counters: new Map(), version };
     for (const c of file.counters) {
-      book.counters.set(seriesKey(c.name, c.labels), { name: c.name, labels: c.labels, value: c.value, timestampMs: c.timestampMs });
+      book.counters.set(seriesKey(c.name, c.labels), {
+        name: c.name, labels: c.labels, value: c.value, timestampMs: c.timestampMs, saved: c.value, savedTimestampMs: c.timestampMs,
+      });
     }
     this.books.set(collector, book);
   }
@@ -142,17 +175,34 @@ export class CounterLedger {
     return true;
   }
 
-  /** Writes the collector's watermarks and counters in one atomic file. */
-  save(store: LedgerStorage, collector: string): Promise<void> {
-    return store.save(ledgerFileName(collector), this.serialise(collector));
+  /**
+   * Writes the collector's watermarks and counters in one atomic file, then
+   * makes what it wrote visible. Increments applied while the write is under
+   * way stay pending: they were not in the file.
+   */
+  async save(store: LedgerStorage, collector: string): Promise<void> {
+    const book = this.book(collector);
+    const written = [...book.counters.values()].map((e) => [e, e.value, e.timestampMs] as const);
+    await store.save(ledgerFileName(collector), this.serialise(collector));
+    let changed = false;
+    for (const [entry, value, timestampMs] of written) {
+      changed ||= entry.saved !== value || entry.savedTimestampMs !== timestampMs;
+      entry.saved = value;
+      entry.savedTimestampMs = timestampMs;
+    }
+    if (changed) book.version++;
   }
 
   private book(collector: string): CollectorBook {
     let book = this.books.get(collector);
     if (!book) {
-      book = { watermarks: new Map(), counters: new Map() };
+      book = { watermarks: new Map(), counters: new Map(), version: 0 };
       this.books.set(collector, book);
     }
     return book;
   }
+}
+
+function sample(name: string, labels: Readonly<Record<string, string>>, value: number, timestampMs: number | undefined): Sample {
+  return timestampMs === undefined ? { name, labels, value } : { name, labels, value, timestampMs };
 }

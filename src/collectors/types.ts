@@ -123,14 +123,26 @@ export interface Collector {
   collect(ctx: CollectContext): Promise<CollectOutput>;
 }
 
+/**
+ * A collector's counter totals, read-only and live (CounterLedger.view):
+ * iterating yields one absolute sample per series, as saved.
+ */
+export interface CounterView extends Iterable<Sample> {
+  /** Increases whenever the samples it yields change. */
+  readonly version: number;
+  /** Series it yields. */
+  readonly size: number;
+}
+
 /** Where the poller publishes: the exporters implement it. */
 export interface SampleSink {
   /**
    * Publishes a collector's state after a cycle: absolute counter values for
    * every counter series it has ever produced, and the gauge families it
-   * replaced this cycle.
+   * replaced this cycle. A CounterView is read again whenever its version
+   * moves, so the sink keeps no totals of its own; an array is read once.
    */
-  publish(collector: string, update: { counters: readonly Sample[]; gauges: ReadonlyMap<string, readonly Sample[]> }): void;
+  publish(collector: string, update: { counters: readonly Sample[] | CounterView; gauges: ReadonlyMap<string, readonly Sample[]> }): void;
 }
 
 // ---------------------------------------------------------------- the poller

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CounterLedger, ledgerFileName, seriesKey } from '../../src/collectors/ledger.js';
+import { CounterLedger, ledgerFileName } from '../../src/collectors/ledger.js';
+import { seriesKey } from '../../src/collectors/series/keys.js';
 import type { CollectOutput, Sample } from '../../src/collectors/types.js';
 import { StateError, StateStore } from '../../src/state/store.js';
 

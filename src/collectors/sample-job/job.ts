@@ -95,8 +95,8 @@ export class CollectorJob implements SampleJob {
       const { ledger, store, sink, recovery } = this.context;
       await store.init();
       await restoreLedger(ledger, store, this.name, this.log, recovery);
-      const counters = ledger.snapshot(this.name);
-      if (counters.length > 0) sink.publish(this.name, { counters, gauges: new Map() });
+      const counters = ledger.view(this.name);
+      if (counters.size > 0) sink.publish(this.name, { counters, gauges: new Map() });
     })();
     return this.loading;
   }

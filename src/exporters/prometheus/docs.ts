@@ -1,6 +1,7 @@
 // Renders docs/metrics.md from the collectors' MetricDefs and the self-metric constants; pure.
 import type { Collector, MetricDef } from '../../collectors/types.js';
-import { EXCLUDED_PROCESS_METRICS, SELF_METRICS, type SelfMetricDef } from './self-metric-defs.js';
+import { EXCLUDED_PROCESS_METRICS } from './process-metrics.js';
+import { SELF_METRICS, type SelfMetricDef } from './self-metric-defs.js';
 
 /** What the docs need of a collector (a Collector satisfies it). */
 export type CollectorFamilies = Pick<Collector, 'name' | 'families'>;
@@ -18,7 +19,7 @@ export function renderMetricsDocs(defs: readonly MetricDef[]): string {
   return table(['Name', 'Type', 'Unit', 'Labels', 'Source (operation · field)', 'Help'], rows);
 }
 
-/** The exporter's own metrics, from the same constants self-metrics.ts registers. */
+/** The exporter's own metrics, from the same constants self-metrics.ts records. */
 export function renderSelfMetricsDocs(defs: readonly SelfMetricDef[] = Object.values(SELF_METRICS)): string {
   const rows = defs.map((def) => [code(def.name), def.type, def.unit, labelList(def.labels), def.help]);
   return table(['Name', 'Type', 'Unit', 'Labels', 'Help'], rows);

@@ -58,9 +58,9 @@ interface CachedData {
  * gzip request, deflated) once per change of its series, so a publish by one
  * collector re-renders only that collector's families; a scrape of unchanged
  * data renders only the self-metrics. Those are rendered on every scrape:
- * they include process metrics that change continuously, and rendering them
- * takes 1–2 ms (prom-client, measured), so a one-second cache would save
- * little and serve stale values.
+ * they include process metrics that change continuously, and the exporter's
+ * own families change with every upstream request; rendering them all takes
+ * well under a millisecond, so a cache would save little and serve stale values.
  */
 export class Exposition {
   private readonly source: SnapshotSource;

@@ -1,5 +1,7 @@
 // The latest published series of every registered metric family: the SampleSink collectors publish into.
-import type { MetricDef, Sample, SampleSink } from '../../collectors/types.js';
+// Counter totals stay in the ledger; the store reads them through its view.
+import { seriesKey } from '../../collectors/series/keys.js';
+import type { CounterView, MetricDef, Sample, SampleSink } from '../../collectors/types.js';
 import { MetricDefinitionError, capLabelValue, metricDefProblems, wellFormedLabelValue } from './naming.js';
 import { baseName, compareSeries, compareStrings, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
 
@@ -41,20 +43,29 @@ interface FamilyState {
 
 type Update = Parameters<SampleSink['publish']>[1];
 
+/** A collector's counters as the ledger holds them, and the version last read into the families. */
+interface Attached {
+  readonly view: CounterView;
+  read: number;
+}
+
 export class FamilyStore implements SampleSink {
   private readonly families = new Map<string, FamilyState>();
   private readonly rejected = new Map<RejectReason, number>();
   private readonly maxLabelValueLength: number;
   private readonly maxSeriesPerFamily: number;
   private changes = 0;
+  /** Per collector: the ledger's view its counter families are read from, when it published one. */
+  private readonly views = new Map<string, Attached>();
 
   constructor(options: FamilyStoreOptions = {}) {
     this.maxLabelValueLength = positiveInteger('maxLabelValueLength', options.maxLabelValueLength ?? DEFAULT_MAX_LABEL_VALUE_LENGTH);
     this.maxSeriesPerFamily = positiveInteger('maxSeriesPerFamily', options.maxSeriesPerFamily ?? DEFAULT_MAX_SERIES_PER_FAMILY);
   }
 
-  /** Increases on every change, so a cached rendering knows when it is stale. */
+  /** Increases on every change, a ledger's saved totals included, so a cached rendering knows when it is stale. */
   get generation(): number {
+    this.sync();
     return this.changes;
   }
 
@@ -87,21 +98,13 @@ export class FamilyStore implements SampleSink {
    * Replaces all of `collector`'s counter series with `counters` (absolute
    * values; a counter family of the collector absent from the update is
    * emptied), and each gauge family in `gauges` wholesale. Samples that do not
-   * fit a registered family are rejected and counted, never stored.
+   * fit a registered family are rejected and counted, never stored. A
+   * CounterView is read now and again whenever its version moves (see sync).
    */
   publish(collector: string, update: Update): void {
-    const counters = new Map<FamilyState, Sample[]>();
-    for (const sample of update.counters) {
-      const state = this.claim(collector, sample.name, 'counter', 1);
-      if (state === undefined) continue;
-      const list = counters.get(state);
-      if (list === undefined) counters.set(state, [sample]);
-      else list.push(sample);
-    }
-    for (const state of this.families.values()) {
-      if (state.def.type === 'counter' && state.owner === collector && !counters.has(state)) state.series = [];
-    }
-    for (const [state, samples] of counters) this.replace(state, collector, samples);
+    if (isView(update.counters)) this.views.set(collector, { view: update.counters, read: update.counters.version });
+    else this.views.delete(collector);
+    this.readCounters(collector, update.counters);
 
     for (const [name, samples] of update.gauges) {
       const state = this.claim(collector, name, 'gauge', samples.length);
@@ -113,8 +116,38 @@ export class FamilyStore implements SampleSink {
     this.changes++;
   }
 
+  /**
+   * The counter families hold no totals of their own: their series are the
+   * view's samples, checked, capped and sorted, re-read when the ledger saves.
+   * Rejected and dropped series are counted at each reading, as at each publish.
+   */
+  private sync(): void {
+    for (const [collector, attached] of this.views) {
+      if (attached.view.version === attached.read) continue;
+      attached.read = attached.view.version;
+      this.readCounters(collector, attached.view);
+      this.changes++;
+    }
+  }
+
+  private readCounters(collector: string, samples: Iterable<Sample>): void {
+    const counters = new Map<FamilyState, Sample[]>();
+    for (const sample of samples) {
+      const state = this.claim(collector, sample.name, 'counter', 1);
+      if (state === undefined) continue;
+      const list = counters.get(state);
+      if (list === undefined) counters.set(state, [sample]);
+      else list.push(sample);
+    }
+    for (const state of this.families.values()) {
+      if (state.def.type === 'counter' && state.owner === collector && !counters.has(state)) state.series = [];
+    }
+    for (const [state, samples] of counters) this.replace(state, collector, samples);
+  }
+
   /** Registered families in name order with their current series (sorted by label values). */
   snapshot(): readonly FamilySnapshot[] {
+    this.sync();
     return [...this.families.values()]
       .sort((a, b) => compareStrings(a.def.name, b.def.name))
       .map((state) => ({ def: state.def, series: state.series }));
@@ -122,11 +155,13 @@ export class FamilyStore implements SampleSink {
 
   /** Series of `family` dropped by the series cap, summed over every publish. */
   droppedSeries(family: string): number {
+    this.sync();
     return this.families.get(family)?.dropped ?? 0;
   }
 
   /** Samples rejected since start, by reason. */
   rejectedSamples(): ReadonlyMap<RejectReason, number> {
+    this.sync();
     return this.rejected;
   }
 
@@ -172,7 +207,7 @@ export class FamilyStore implements SampleSink {
         continue;
       }
       // Label values are capped first, so two long values may now collide: the first one published wins.
-      const key = JSON.stringify(labelValues);
+      const key = seriesKey(state.def.name, labelRecord(state.def, labelValues));
       if (byKey.has(key)) {
         this.reject('duplicate_series', 1);
         continue;
@@ -208,10 +243,21 @@ export class FamilyStore implements SampleSink {
   }
 }
 
+function isView(counters: Update['counters']): counters is CounterView {
+  return !Array.isArray(counters);
+}
+
 /** Counters are finite and non-negative (OpenMetrics: a Total is never NaN); gauges may be anything. */
 function validValue(type: MetricDef['type'], value: number): boolean {
   if (typeof value !== 'number') return false;
   return type === 'gauge' || (Number.isFinite(value) && value >= 0);
+}
+
+/** The capped values under their label names: what identifies the series once exposed. */
+function labelRecord(def: MetricDef, values: readonly string[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  def.labels.forEach((label, i) => (record[label] = values[i] ?? ''));
+  return record;
 }
 
 function validTimestamp(ms: number | undefined): boolean {

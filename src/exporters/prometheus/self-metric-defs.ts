@@ -1,15 +1,11 @@
-// The exporter's own metrics as constants: self-metrics.ts builds the instruments and docs.ts the table from them.
+// The exporter's own metrics as constants: self-metrics.ts records and renders them, docs.ts builds the table from them.
+import type { FamilyDef } from './serialize.js';
 
-export interface SelfMetricDef {
-  readonly name: string;
-  readonly type: 'counter' | 'gauge' | 'histogram';
-  readonly help: string;
-  /** Base unit for the docs; a count's unit names what is counted. */
-  readonly unit: string;
-  readonly labels: readonly string[];
-  /** Histogram bucket upper bounds, in the metric's unit. */
-  readonly buckets?: readonly number[];
-}
+/**
+ * The same model as the data families (FamilyDef), without an upstream
+ * source; a count's unit names what is counted, for the docs.
+ */
+export type SelfMetricDef = FamilyDef;
 
 /** Collector runs last from well under a second (inventory) to tens of seconds (1,000-domain cycles). */
 const RUN_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30, 60, 120, 300] as const;
@@ -174,18 +170,3 @@ export const SELF_METRICS = {
     labels: ['version', 'node_version'],
   },
 } as const satisfies Record<string, SelfMetricDef>;
-
-/**
- * prom-client default metrics left out: gauges named `_total` (promtool
- * rejects them) that only sum their per-type siblings; and
- * nodejs_eventloop_lag_seconds, which waits for a setImmediate on every
- * collect (about 0.4 ms added to each scrape) while the
- * nodejs_eventloop_lag_{min,max,mean,p50,p90,p99}_seconds gauges already
- * report the loop's lag from a continuous histogram.
- */
-export const EXCLUDED_PROCESS_METRICS = [
-  'nodejs_active_handles_total',
-  'nodejs_active_requests_total',
-  'nodejs_active_resources_total',
-  'nodejs_eventloop_lag_seconds',
-] as const;

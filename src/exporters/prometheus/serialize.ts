@@ -1,6 +1,4 @@
 // Pure rendering of metric families in the Prometheus text format 0.0.4 and OpenMetrics 1.0.0.
-import type { MetricDef, Unit } from '../../collectors/types.js';
-
 export type ExpositionFormat = 'text' | 'openmetrics';
 
 export const CONTENT_TYPES: Readonly<Record<ExpositionFormat, string>> = {
@@ -14,14 +12,36 @@ export const CONTENT_TYPES: Readonly<Record<ExpositionFormat, string>> = {
  */
 export const OPENMETRICS_EOF = '# EOF\n';
 
-/** The parts of a MetricDef the exposition needs. */
-export type FamilyDef = Pick<MetricDef, 'name' | 'type' | 'help' | 'unit' | 'labels'>;
+/**
+ * One metric family as the exposition sees it: a data family (a collector's MetricDef) or
+ * one of the exporter's own (SELF_METRICS), which alone may be histograms.
+ */
+export interface FamilyDef {
+  readonly name: string;
+  readonly type: 'counter' | 'gauge' | 'histogram';
+  readonly help: string;
+  /** Base unit; OpenMetrics announces it in `# UNIT` when the name ends in it. */
+  readonly unit: string;
+  /** Label names, in exposition order. */
+  readonly labels: readonly string[];
+  /** Histograms: the bucket upper bounds, ascending, without +Inf. */
+  readonly buckets?: readonly number[];
+}
 
 export interface SeriesSnapshot {
   /** Values of `def.labels`, in the same order. */
   readonly labelValues: readonly string[];
+  /** A counter's total, a gauge's value; for a histogram, its count of observations. */
   readonly value: number;
   readonly timestampMs?: number;
+  /** Histograms only. */
+  readonly histogram?: HistogramSnapshot;
+}
+
+export interface HistogramSnapshot {
+  /** Observations at or below each bound of `def.buckets`, cumulative (the +Inf bucket is the series' `value`). */
+  readonly cumulative: readonly number[];
+  readonly sum: number;
 }
 
 export interface FamilySnapshot {
@@ -34,7 +54,7 @@ export interface FamilySnapshot {
  * suffix of the family name. Counts (requests, events, info, state, ...) are
  * not units.
  */
-const OPENMETRICS_UNITS: Partial<Record<Unit, string>> = {
+const OPENMETRICS_UNITS: Readonly<Record<string, string>> = {
   bytes: 'bytes',
   bytes_per_second: 'bytes_per_second',
   seconds: 'seconds',
@@ -42,20 +62,30 @@ const OPENMETRICS_UNITS: Partial<Record<Unit, string>> = {
   ratio: 'ratio',
 };
 
+export interface SerializeOptions {
+  readonly format: ExpositionFormat;
+  /** Keeps the metadata of families without series (the exporter's own, always listed). */
+  readonly keepEmpty?: boolean;
+}
+
 /**
  * Renders the families sorted by name, each family's series sorted by label
  * values, so equal input gives byte-identical output. Families without series
- * are left out entirely (as client_golang's gatherer does): a family a config
- * disabled should not appear as empty metadata. No `# EOF` (see OPENMETRICS_EOF).
+ * are left out entirely (as client_golang's gatherer does) unless `keepEmpty`:
+ * a data family a config disabled should not appear as empty metadata. No `# EOF` (see OPENMETRICS_EOF).
  */
-export function serialize(families: readonly FamilySnapshot[], options: { readonly format: ExpositionFormat }): string {
+export function serialize(families: readonly FamilySnapshot[], options: SerializeOptions): string {
   const open = options.format === 'openmetrics';
   const out: string[] = [];
   const sorted = [...families].sort((a, b) => compareStrings(a.def.name, b.def.name));
   for (const family of sorted) {
-    if (family.series.length === 0) continue;
+    if (family.series.length === 0 && options.keepEmpty !== true) continue;
     if (open) writeOpenMetricsHeader(out, family.def);
     else writeTextHeader(out, family.def);
+    if (family.def.type === 'histogram') {
+      writeHistogram(out, family.def, family.series, open);
+      continue;
+    }
     const sampleName = open && family.def.type === 'counter' ? `${baseName(family.def)}_total` : family.def.name;
     // Label names are fixed per family: `name{a="` , `",b="` and `"}` are built once.
     const prefixes = family.def.labels.map((label, i) => `${i === 0 ? `${sampleName}{` : '",'}${label}="`);
@@ -64,13 +94,34 @@ export function serialize(families: readonly FamilySnapshot[], options: { readon
       let line = '';
       for (let i = 0; i < prefixes.length; i++) line += prefixes[i] + escapeLabelValue(s.labelValues[i] ?? '');
       line += `${close} ${formatValue(s.value)}`;
-      if (s.timestampMs !== undefined) {
-        line += ` ${open ? formatOpenMetricsTimestamp(s.timestampMs) : String(Math.round(s.timestampMs))}`;
-      }
-      out.push(`${line}\n`);
+      out.push(`${line}${timestamp(s, open)}\n`);
     }
   }
   return out.join('');
+}
+
+function timestamp(s: SeriesSnapshot, open: boolean): string {
+  if (s.timestampMs === undefined) return '';
+  return ` ${open ? formatOpenMetricsTimestamp(s.timestampMs) : String(Math.round(s.timestampMs))}`;
+}
+
+/**
+ * `_bucket` lines (cumulative, `le` first and `+Inf` last, as prom-client
+ * wrote them before), then `_sum` and `_count`; the same in both formats.
+ */
+function writeHistogram(out: string[], def: FamilyDef, series: readonly SeriesSnapshot[], open: boolean): void {
+  const bounds = [...(def.buckets ?? []).map(formatValue), '+Inf'];
+  for (const s of sortedSeries(series)) {
+    const labels = def.labels.map((label, i) => `,${label}="${escapeLabelValue(s.labelValues[i] ?? '')}"`).join('');
+    const braces = labels === '' ? '' : `{${labels.slice(1)}}`;
+    const at = timestamp(s, open);
+    const cumulative = s.histogram?.cumulative ?? [];
+    bounds.forEach((le, i) => {
+      out.push(`${def.name}_bucket{le="${le}"${labels}} ${formatValue(cumulative[i] ?? s.value)}${at}\n`);
+    });
+    out.push(`${def.name}_sum${braces} ${formatValue(s.histogram?.sum ?? 0)}${at}\n`);
+    out.push(`${def.name}_count${braces} ${formatValue(s.value)}${at}\n`);
+  }
 }
 
 /** The store hands series over sorted already; check in one pass before paying for a copy and a sort. */
@@ -92,13 +143,13 @@ function writeTextHeader(out: string[], def: FamilyDef): void {
 function writeOpenMetricsHeader(out: string[], def: FamilyDef): void {
   const name = baseName(def);
   out.push(`# TYPE ${name} ${def.type}\n`);
-  const unit = OPENMETRICS_UNITS[def.unit];
+  const unit = Object.hasOwn(OPENMETRICS_UNITS, def.unit) ? OPENMETRICS_UNITS[def.unit] : undefined;
   if (unit !== undefined && name.endsWith(`_${unit}`)) out.push(`# UNIT ${name} ${unit}\n`);
   out.push(`# HELP ${name} ${escapeOpenMetricsString(def.help)}\n`);
 }
 
 /** The OpenMetrics MetricFamily name: a counter's name without `_total`. */
-export function baseName(def: Pick<MetricDef, 'name' | 'type'>): string {
+export function baseName(def: Pick<FamilyDef, 'name' | 'type'>): string {
   return def.type === 'counter' && def.name.endsWith('_total') ? def.name.slice(0, -'_total'.length) : def.name;
 }
 

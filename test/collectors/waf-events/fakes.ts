@@ -108,8 +108,8 @@ export class FakeSink implements LogSink {
 
 export class LastSamples implements SampleSink {
   counters: readonly Sample[] = [];
-  publish(_collector: string, update: { counters: readonly Sample[] }): void {
-    this.counters = update.counters;
+  publish(_collector: string, update: { counters: Iterable<Sample> }): void {
+    this.counters = [...update.counters];
   }
 }
 

@@ -1,5 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { CounterLedger, type LedgerStorage } from '../../../src/collectors/ledger.js';
 import type { Sample } from '../../../src/collectors/types.js';
 import { Exposition, type SelfSource, type SnapshotSource } from '../../../src/exporters/prometheus/exposition.js';
 import { FamilyStore } from '../../../src/exporters/prometheus/family-store.js';
@@ -74,6 +75,23 @@ describe('Exposition', () => {
     expect(plain).toContain('edge_domain_requests_total{domain="a"} 7\n');
     expect(gzip).toBe(plain);
     expect(counted.snapshots).toBe(2);
+  });
+
+  it("invalidates when the ledger saves new totals, and only then: the store reads the ledger's view", async () => {
+    const store = new FamilyStore();
+    store.register([requests]);
+    const ledger = new CounterLedger();
+    const storage: LedgerStorage = { load: () => Promise.resolve(undefined), save: () => Promise.resolve(), pathOf: (name) => name };
+    ledger.apply('access', { increments: [sample(requests.name, { domain: 'a' }, 1)], watermarks: {} });
+    await ledger.save(storage, 'access');
+    store.publish('access', { counters: ledger.view('access'), gauges: noGauges });
+    const exposition = new Exposition({ families: store, self: { render: () => Promise.resolve('') } });
+    const first = await exposition.render('text');
+    ledger.apply('access', { increments: [sample(requests.name, { domain: 'a' }, 4)], watermarks: {} });
+    expect((await exposition.render('text')).chunks[0]).toBe(first.chunks[0]); // applied, not saved: not visible
+    await ledger.save(storage, 'access');
+    expect((await exposition.render('text')).body.toString('utf8')).toContain('edge_domain_requests_total{domain="a"} 5\n');
+    expect(gunzipSync((await exposition.renderGzip('text')).body).toString('utf8')).toContain('{domain="a"} 5\n');
   });
 
   it.each(['text', 'openmetrics'] as const)('%s: gzip decodes to the same bytes, as one gzip member', async (format) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Sample } from '../../../src/collectors/types.js';
+import type { CounterView, Sample } from '../../../src/collectors/types.js';
 import { FamilyStore, type RejectReason } from '../../../src/exporters/prometheus/family-store.js';
 import { MetricDefinitionError } from '../../../src/exporters/prometheus/naming.js';
 import { def, sample } from './fixtures.js';
@@ -139,6 +139,55 @@ describe('FamilyStore.publish', () => {
     s.register([requests]);
     s.publish('c', { counters: [], gauges: noGauges });
     expect(s.generation).toBe(g0 + 2);
+  });
+});
+
+describe('FamilyStore with a ledger view', () => {
+  /** A stand-in for CounterLedger.view: totals held by the test, version moved by save(). */
+  function liveView(initial: readonly Sample[]) {
+    let samples = [...initial];
+    let version = 1;
+    const view: CounterView = {
+      get version() {
+        return version;
+      },
+      get size() {
+        return samples.length;
+      },
+      [Symbol.iterator]: () => samples[Symbol.iterator](),
+    };
+    return { view, save: (next: readonly Sample[]) => ((samples = [...next]), version++) };
+  }
+
+  it('reads the counters from the view whenever its version moves, without another publish', () => {
+    const s = store();
+    const ledger = liveView([sample(requests.name, { domain: 'a' }, 1)]);
+    s.publish('access', { counters: ledger.view, gauges: noGauges });
+    expect(view(s, requests.name)).toEqual(['a=1']);
+    const generation = s.generation;
+    expect(s.generation).toBe(generation);
+    ledger.save([sample(requests.name, { domain: 'a' }, 3), sample(requests.name, { domain: 'b' }, 1)]);
+    expect(s.generation).toBeGreaterThan(generation);
+    expect(view(s, requests.name)).toEqual(['a=3', 'b=1']);
+  });
+
+  it('counts rejections again at each reading, as at each publish', () => {
+    const s = store({ maxSeriesPerFamily: 1 });
+    const ledger = liveView([sample(requests.name, { domain: 'a' }, 1), sample(requests.name, { domain: 'b' }, 1), sample('edge_nope_total', {}, 1)]);
+    s.publish('access', { counters: ledger.view, gauges: noGauges });
+    expect([s.droppedSeries(requests.name), s.rejectedSamples().get('unknown_family')]).toEqual([1, 1]);
+    expect([s.droppedSeries(requests.name), s.rejectedSamples().get('unknown_family')]).toEqual([1, 1]);
+    ledger.save([sample(requests.name, { domain: 'a' }, 2), sample(requests.name, { domain: 'b' }, 2), sample('edge_nope_total', {}, 2)]);
+    expect([s.droppedSeries(requests.name), s.rejectedSamples().get('unknown_family')]).toEqual([2, 2]);
+  });
+
+  it('stops reading a view once the collector publishes an array', () => {
+    const s = store();
+    const ledger = liveView([sample(requests.name, { domain: 'a' }, 1)]);
+    s.publish('access', { counters: ledger.view, gauges: noGauges });
+    s.publish('access', { counters: [sample(requests.name, { domain: 'z' }, 9)], gauges: noGauges });
+    ledger.save([sample(requests.name, { domain: 'a' }, 5)]);
+    expect(view(s, requests.name)).toEqual(['z=9']);
   });
 });
 

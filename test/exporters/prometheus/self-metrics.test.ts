@@ -104,6 +104,25 @@ describe('SelfMetrics', () => {
     );
   });
 
+  it('shows every change on the next scrape, in both formats, though unchanged families are rendered once', async () => {
+    const { store, self } = setup();
+    for (const format of ['text', 'openmetrics'] as const) {
+      self.recordRetry('getPackages');
+      self.recordUpstream({ operation: 'getPackages', outcome: 'success', durationSeconds: 0.2 });
+      const first = await self.render(format);
+      expect(await self.render(format)).toBe(first);
+      self.recordRetry('getPackages');
+      self.recordUpstream({ operation: 'getPackages', outcome: 'success', durationSeconds: 20 });
+      store.publish('access', { counters: [sample('edge_nope_total', {}, 1)], gauges: new Map() });
+      const second = await self.render(format);
+      const round = format === 'text' ? 1 : 2;
+      expect(second).toContain(`edge_exporter_upstream_retries_total{operation="getPackages"} ${2 * round}\n`);
+      expect(second).toContain(`edge_exporter_upstream_request_duration_seconds_bucket{le="0.25",operation="getPackages"} ${round}\n`);
+      expect(second).toContain(`edge_exporter_upstream_request_duration_seconds_bucket{le="+Inf",operation="getPackages"} ${2 * round}\n`);
+      expect(second).toContain(`edge_exporter_samples_rejected_total{reason="unknown_family"} ${round}\n`);
+    }
+  });
+
   it('exposes build info', async () => {
     const { self } = setup();
     expect(await samples(self)).toContain(`edge_exporter_build_info{version="1.2.3",node_version="${process.version}"} 1`);
@@ -121,7 +140,7 @@ describe('SelfMetrics', () => {
     expect(text).toContain('edge_exporter_upstream_retries_total{operation="getPackages"} 1\n');
   });
 
-  it('registers every SELF_METRICS constant, in its own registries (not the global one)', async () => {
+  it('renders every SELF_METRICS constant, even without series, and nothing into the global registry', async () => {
     const { self } = setup();
     const text = await self.render('text');
     for (const m of Object.values(SELF_METRICS)) expect(text).toContain(`# TYPE ${m.name} ${m.type}\n`);
@@ -136,15 +155,17 @@ describe('SelfMetrics', () => {
     expect(text).not.toContain('nodejs_active_handles_total');
   });
 
-  it('close() lets a stopped instance and the store it reads be collected, despite prom-client\'s GC observer', async () => {
+  it("a stopped instance and the store it reads are collected, with or without close(): prom-client's GC observer reaches only the process metrics", async () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
-    /** A store read only by a SelfMetrics with process metrics, dropped after one render (and close() when asked). */
-    const abandon = async (close: boolean): Promise<WeakRef<FamilyStore>> => {
+    const kept: FamilyStore[] = [];
+    /** A store read only by a SelfMetrics with process metrics, dropped after one render (and close() when asked; `keep` holds on to it). */
+    const abandon = async (close: boolean, keep = false): Promise<WeakRef<FamilyStore>> => {
       const store = new FamilyStore();
       const self = new SelfMetrics({ families: store, version: '1' });
       await self.render('text');
       if (close) self.close();
+      if (keep) kept.push(store);
       return new WeakRef(store);
     };
     const collected = async (ref: WeakRef<FamilyStore>): Promise<boolean> => {
@@ -153,8 +174,20 @@ describe('SelfMetrics', () => {
       gc();
       return ref.deref() === undefined;
     };
-    // Without close() the observer keeps the registry, its instruments and the store for good.
-    expect(await collected(await abandon(false))).toBe(false);
+    // The check sees a store that is still reachable (so the two below are not vacuous).
+    expect(await collected(await abandon(false, true))).toBe(false);
+    // The store is no longer behind prom-client's registry, which the GC observer keeps for good.
+    expect(await collected(await abandon(false))).toBe(true);
     expect(await collected(await abandon(true))).toBe(true);
+    expect(kept).toHaveLength(1);
+  });
+
+  it('close() empties the process metrics (the registry the GC observer keeps)', async () => {
+    const self = new SelfMetrics({ families: new FamilyStore(), version: '1' });
+    expect(await self.render('text')).toContain('process_cpu_seconds_total');
+    self.close();
+    const text = await self.render('text');
+    expect(text).not.toContain('process_cpu_seconds_total');
+    expect(text).toContain('edge_exporter_build_info');
   });
 });

@@ -17,6 +17,8 @@ const rules: FamilyDef = { name: 'edge_l4_package_rules', type: 'gauge', help: '
 const info: FamilyDef = { name: 'edge_package_info', type: 'gauge', help: 'Packages.', unit: 'info', labels: ['package', 'name'] };
 const attack: FamilyDef = { name: 'edge_cc_attack_requests_total', type: 'counter', help: 'Attack requests.', unit: 'requests', labels: [] };
 const level: FamilyDef = { name: 'edge_test_level', type: 'gauge', help: 'A level.', unit: 'count', labels: [] };
+const runs: FamilyDef = { name: 'edge_exporter_run_seconds', type: 'histogram', help: 'Runs.', unit: 'seconds', labels: ['collector'], buckets: [0.5, 1, 2.5] };
+const waits: FamilyDef = { name: 'edge_exporter_wait_seconds', type: 'histogram', help: 'Waits.', unit: 'seconds', labels: [], buckets: [1] };
 
 const s = (labelValues: string[], value: number, timestampMs?: number): SeriesSnapshot =>
   timestampMs === undefined ? { labelValues, value } : { labelValues, value, timestampMs };
@@ -170,6 +172,57 @@ edge_test_level 3
     openmetrics: `# TYPE edge_test_level gauge
 # HELP edge_test_level A level.
 edge_test_level 3
+`,
+  },
+  {
+    name: 'histograms: cumulative _bucket lines with le first and +Inf last, then _sum and _count; # UNIT in OpenMetrics',
+    families: [
+      fam(runs, { labelValues: ['usage'], value: 3, histogram: { cumulative: [0, 1, 2], sum: 12.25 } }, { labelValues: ['access'], value: 1, histogram: { cumulative: [1, 1, 1], sum: 0.1 } }),
+      fam(waits, { labelValues: [], value: 0, histogram: { cumulative: [0], sum: 0 } }),
+    ],
+    text: `# HELP edge_exporter_run_seconds Runs.
+# TYPE edge_exporter_run_seconds histogram
+edge_exporter_run_seconds_bucket{le="0.5",collector="access"} 1
+edge_exporter_run_seconds_bucket{le="1",collector="access"} 1
+edge_exporter_run_seconds_bucket{le="2.5",collector="access"} 1
+edge_exporter_run_seconds_bucket{le="+Inf",collector="access"} 1
+edge_exporter_run_seconds_sum{collector="access"} 0.1
+edge_exporter_run_seconds_count{collector="access"} 1
+edge_exporter_run_seconds_bucket{le="0.5",collector="usage"} 0
+edge_exporter_run_seconds_bucket{le="1",collector="usage"} 1
+edge_exporter_run_seconds_bucket{le="2.5",collector="usage"} 2
+edge_exporter_run_seconds_bucket{le="+Inf",collector="usage"} 3
+edge_exporter_run_seconds_sum{collector="usage"} 12.25
+edge_exporter_run_seconds_count{collector="usage"} 3
+# HELP edge_exporter_wait_seconds Waits.
+# TYPE edge_exporter_wait_seconds histogram
+edge_exporter_wait_seconds_bucket{le="1"} 0
+edge_exporter_wait_seconds_bucket{le="+Inf"} 0
+edge_exporter_wait_seconds_sum 0
+edge_exporter_wait_seconds_count 0
+`,
+    openmetrics: `# TYPE edge_exporter_run_seconds histogram
+# UNIT edge_exporter_run_seconds seconds
+# HELP edge_exporter_run_seconds Runs.
+edge_exporter_run_seconds_bucket{le="0.5",collector="access"} 1
+edge_exporter_run_seconds_bucket{le="1",collector="access"} 1
+edge_exporter_run_seconds_bucket{le="2.5",collector="access"} 1
+edge_exporter_run_seconds_bucket{le="+Inf",collector="access"} 1
+edge_exporter_run_seconds_sum{collector="access"} 0.1
+edge_exporter_run_seconds_count{collector="access"} 1
+edge_exporter_run_seconds_bucket{le="0.5",collector="usage"} 0
+edge_exporter_run_seconds_bucket{le="1",collector="usage"} 1
+edge_exporter_run_seconds_bucket{le="2.5",collector="usage"} 2
+edge_exporter_run_seconds_bucket{le="+Inf",collector="usage"} 3
+edge_exporter_run_seconds_sum{collector="usage"} 12.25
+edge_exporter_run_seconds_count{collector="usage"} 3
+# TYPE edge_exporter_wait_seconds histogram
+# UNIT edge_exporter_wait_seconds seconds
+# HELP edge_exporter_wait_seconds Waits.
+edge_exporter_wait_seconds_bucket{le="1"} 0
+edge_exporter_wait_seconds_bucket{le="+Inf"} 0
+edge_exporter_wait_seconds_sum 0
+edge_exporter_wait_seconds_count 0
 `,
   },
   { name: 'nothing at all', families: [fam(requests)], text: '', openmetrics: '' },

@@ -1,0 +1,73 @@
+// One of the exporter's own metric families, its series updated in place as events are recorded.
+import { seriesKey, type Labels } from '../../collectors/series/keys.js';
+import { compareSeries, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
+import type { SelfMetricDef } from './self-metric-defs.js';
+
+interface Cell {
+  readonly labelValues: readonly string[];
+  /** A counter's total, a gauge's value, a histogram's count. */
+  value: number;
+  /** Histograms: observations at or below each bound, cumulative. */
+  readonly cumulative: number[];
+  sum: number;
+}
+
+/**
+ * The series of one SELF_METRICS family. A record call only updates a cell;
+ * the sorted snapshot the serializer reads is rebuilt on the first scrape
+ * after a change, so recording stays cheap however often it happens.
+ */
+export class SelfFamily {
+  private readonly cells = new Map<string, Cell>();
+  private series: readonly SeriesSnapshot[] | undefined;
+
+  constructor(readonly def: SelfMetricDef) {
+    // A family without labels has its one series from the start, at 0 (as prom-client had it).
+    if (def.labels.length === 0 && def.type !== 'histogram') this.cell({});
+  }
+
+  set(labels: Labels, value: number): void {
+    this.cell(labels).value = value;
+  }
+
+  /** A counter's increase; 0 makes the series exist, so increase() sees its first real increment. */
+  add(labels: Labels, amount: number): void {
+    this.cell(labels).value += amount;
+  }
+
+  observe(labels: Labels, value: number): void {
+    const cell = this.cell(labels);
+    cell.value += 1;
+    cell.sum += value;
+    (this.def.buckets ?? []).forEach((bound, i) => {
+      if (value <= bound) cell.cumulative[i] = (cell.cumulative[i] ?? 0) + 1;
+    });
+  }
+
+  /** Replaces every series: for the families read from the store when scraped. */
+  replace(entries: Iterable<readonly [Labels, number]>): void {
+    this.cells.clear();
+    this.series = undefined;
+    for (const [labels, value] of entries) this.set(labels, value);
+  }
+
+  snapshot(): FamilySnapshot {
+    this.series ??= [...this.cells.values()]
+      .map((c): SeriesSnapshot => (this.def.type === 'histogram' ? { labelValues: c.labelValues, value: c.value, histogram: { cumulative: [...c.cumulative], sum: c.sum } } : { labelValues: c.labelValues, value: c.value }))
+      .sort(compareSeries);
+    return { def: this.def, series: this.series };
+  }
+
+  /** The series' cell, created at 0; any call here is a change, so the snapshot is rebuilt. */
+  private cell(labels: Labels): Cell {
+    this.series = undefined;
+    const key = seriesKey(this.def.name, labels);
+    let cell = this.cells.get(key);
+    if (cell === undefined) {
+      const buckets = this.def.buckets ?? [];
+      cell = { labelValues: this.def.labels.map((l) => labels[l] ?? ''), value: 0, cumulative: buckets.map(() => 0), sum: 0 };
+      this.cells.set(key, cell);
+    }
+    return cell;
+  }
+}
