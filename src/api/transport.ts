@@ -70,7 +70,7 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
  * The caller's signal and the attempt's timeout as one signal, unlinked from
  * the caller's when the attempt ends. Not AbortSignal.any(): on Node 20 each
  * call leaves an entry on the caller's signal that is never removed
- * (nodejs/node#55351), and the poller passes one signal that lives as long as
+ * (nodejs/node#55351), and the engine passes one signal that lives as long as
  * the daemon: about 60 bytes per request, for good. The caller's signal
  * carries one listener per attempt in flight (plus retry waits), so the
  * listener-count warning is lifted on it.

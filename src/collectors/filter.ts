@@ -1,11 +1,11 @@
 // Metric allow/deny patterns, applied before collection: a collector asks
 // `enabled(family)` before making the requests that feed only that family,
-// and the poller does not run a collector whose families are all denied, so
+// and the engine does not run a collector whose families are all denied, so
 // a denied family costs no upstream request and no memory.
 import { compileMetricPattern } from '../config/patterns.js';
 import type { MetricDef } from './types.js';
 
-/** What collectors and the poller need to know about the metrics config. */
+/** What collectors and the engine need to know about the metrics config. */
 export interface FamilyFilter {
   enabled(family: string): boolean;
 }

@@ -1,7 +1,7 @@
 // Which domains and packages the collectors ask about: listed in config, or
 // discovered with listDomains (paged to the end) and getPackages, then
 // narrowed by include/exclude regexes. Discovery is refreshed when due (the
-// poller asks before each run); a failed refresh keeps the last good list and
+// engine asks before each run); a failed refresh keeps the last good list and
 // is retried sooner, so an upstream that was down at start-up is picked up on
 // the next cycle rather than after a whole refresh period. With `shard`, each
 // replica keeps its share of the filtered lists (shard.ts), so every domain
@@ -12,7 +12,7 @@ import { errorFields, failureMessage } from './engine/errors.js';
 import { ownedBy, UNSHARDED, type Shard } from './shard.js';
 import type { CollectorLogger, TargetLists, Targets, UpstreamClient } from './types.js';
 
-/** What the poller needs: the current lists, and a refresh when one is due. */
+/** What the engine needs: the current lists, and a refresh when one is due. */
 export interface TargetSource {
   current(): Targets;
   /** Refreshes every kind whose refresh is due at `now`; never throws (a failure keeps the last good list). */

@@ -1,4 +1,4 @@
-// The contract between collectors, the poller that runs them, and whoever
+// The contract between collectors, the engine that runs them, and whoever
 // exports what they produce. Collectors deal in plain samples; they never see
 // prom-client or OTel (the exporters implement SampleSink).
 import type { EdgeClient, OperationName, PlatformClock } from '../api/index.js';
@@ -100,7 +100,7 @@ export interface Targets extends TargetLists {
 
 export interface CollectContext {
   readonly client: UpstreamClient;
-  /** Start of this cycle, epoch ms (from the poller's clock, never Date.now in a collector). */
+  /** Start of this cycle, epoch ms (from the engine's clock, never Date.now in a collector). */
   readonly now: number;
   readonly signal: AbortSignal;
   /** Formats request times and parses response times in the platform zone. */
@@ -134,7 +134,7 @@ export interface CounterView extends Iterable<Sample> {
   readonly size: number;
 }
 
-/** Where the poller publishes: the exporters implement it. */
+/** Where the engine publishes: the exporters implement it. */
 export interface SampleSink {
   /**
    * Publishes a collector's state after a cycle: absolute counter values for
@@ -145,11 +145,11 @@ export interface SampleSink {
   publish(collector: string, update: { counters: readonly Sample[] | CounterView; gauges: ReadonlyMap<string, readonly Sample[]> }): void;
 }
 
-// ---------------------------------------------------------------- the poller
-// What the poller reports, for the exporters (self-metrics) and the server
+// ---------------------------------------------------------------- the engine
+// What the engine reports, for the exporters (self-metrics) and the server
 // (landing page). Plain data: no upstream error classes cross this line.
 
-/** Time source of the poller; tests pass a fake one (or fake timers). */
+/** Time source of the engine; tests pass a fake one (or fake timers). */
 export interface Clock {
   now(): number;
 }
@@ -173,7 +173,7 @@ export interface RunError {
 export interface RunReport {
   readonly collector: string;
   readonly ok: boolean;
-  /** Cycle start, epoch ms, from the poller's clock. */
+  /** Cycle start, epoch ms, from the engine's clock. */
   readonly now: number;
   readonly durationMs: number;
   readonly error?: RunError;
@@ -184,7 +184,7 @@ export interface RunReport {
 }
 
 /** Implemented by the exporter (self-metrics: up, last success, duration, data lag). */
-export interface PollerObserver {
+export interface CollectorObserver {
   onRun(report: RunReport): void;
   /** A scheduled tick arrived while the previous run was still in flight, and was skipped. */
   onSkippedTick?(event: { readonly collector: string; readonly now: number }): void;

@@ -198,7 +198,7 @@ describe("the caller's signal", () => {
     return key === undefined ? 0 : (signal as unknown as Record<symbol, Set<unknown>>)[key]?.size ?? 0;
   };
 
-  it('a long-lived signal (the poller\'s) carries nothing once the requests are done', async () => {
+  it('a long-lived signal (the engine\'s) carries nothing once the requests are done', async () => {
     agent.get(API).intercept({ path: usagePath, method: 'POST' }).reply(200, OK).persist();
     const shutdown = new AbortController();
     const c = client();

@@ -127,7 +127,7 @@ describe('run', () => {
     controller.abort();
     expect(await running).toBe(0);
     expect(lines()[0]?.msg).toMatch(/bundled simulator listening/);
-    expect(lines().map((l) => l.msg)).toEqual(expect.arrayContaining([expect.stringMatching(/^shutting down/), 'poller stopped']));
+    expect(lines().map((l) => l.msg)).toEqual(expect.arrayContaining([expect.stringMatching(/^shutting down/), 'engine stopped']));
     // State was saved on the way out.
     expect(readdirSync(join(dir, 'state')).sort()).toContain('ledger-access.json');
   });

@@ -138,7 +138,7 @@ describe('StatefulSet and Service', () => {
   });
 
   it('gives SIGTERM time for the OTLP flush and the collectors in flight', () => {
-    // otlp.timeout plus the sink's 2 s confirmation margin, then the poller's 10 s stop limit.
+    // otlp.timeout plus the sink's 2 s confirmation margin, then the engine's 10 s stop limit.
     expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(config.otlp.timeout / 1000 + 2 + 10);
   });
 

@@ -28,7 +28,7 @@ export type ContractCheck = (typeof CONTRACT_CHECKS)[number];
 /** One answer that contradicts one assumption. */
 export interface Mismatch {
   readonly check: ContractCheck;
-  /** Set by the collector (or the poller, from the collector's operation) when the finding does not know it. */
+  /** Set by the collector (or the engine, from the collector's operation) when the finding does not know it. */
   readonly operation?: OperationName;
   /** Upstream field or metricName the evidence is in. */
   readonly field: string;

@@ -11,7 +11,7 @@ export const COLLECTOR_ERROR_CODE = 'EDGE_COLLECTOR';
 
 /**
  * A collector whose every request failed throws them together as an
- * AggregateError (series/output.ts), which has no code of its own: the first
+ * AggregateError (series/collect.ts), which has no code of its own: the first
  * failure stands for the run, so the operator sees EDGE_AUTH or EDGE_TIMEOUT
  * rather than a generic code.
  */

@@ -149,7 +149,7 @@ export class Scheduler {
       });
     }
     const named = (kind: JobKind): string[] => this.slots.filter((s) => s.job.kind === kind).map((s) => s.job.name);
-    this.options.logger.info({ collectors: named('samples'), events: named('events') }, 'poller started');
+    this.options.logger.info({ collectors: named('samples'), events: named('events') }, 'engine started');
   }
 
   private tick(slot: Slot): void {
@@ -200,7 +200,7 @@ export class Scheduler {
   }
 
   private notify(call: () => void): void {
-    notifySafely(this.options.logger, 'poller observer', call);
+    notifySafely(this.options.logger, 'engine observer', call);
   }
 
   private async doStop(): Promise<void> {
@@ -216,6 +216,6 @@ export class Scheduler {
       this.options.logger.warn({ running }, 'runs still in flight at stop; their results are discarded');
     }
     for (const slot of this.slots) await slot.job.flush();
-    this.options.logger.info({}, 'poller stopped');
+    this.options.logger.info({}, 'engine stopped');
   }
 }

@@ -62,7 +62,7 @@ async function collect(ctx: CollectContext, resources: readonly Resource[]): Pro
     for (const [name, samples] of outcome.result.converted.families) if (ctx.enabled(name)) gauges.set(name, samples);
     errors.push(...outcome.result.errors);
   }
-  // Nothing at all could be read: the cycle failed (the poller backs off and reports it).
+  // Nothing at all could be read: the cycle failed (the engine backs off and reports it).
   if (outcomes.length > 0 && outcomes.every((o) => !o.ok)) {
     throw errors.length === 1 && errors[0] ? errors[0] : new AggregateError(errors, 'inventory: every resource failed');
   }

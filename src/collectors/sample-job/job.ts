@@ -12,7 +12,7 @@ import type { Schedule } from '../engine/schedule.js';
 import { anyFamilyEnabled, type FamilyFilter } from '../filter.js';
 import { ledgerFileName, type CounterLedger, type LedgerStorage } from '../ledger.js';
 import type { TargetSource } from '../targets.js';
-import type { Clock, Collector, PollerObserver, RunReport, SampleSink, UpstreamClient } from '../types.js';
+import type { Clock, Collector, CollectorObserver, RunReport, SampleSink, UpstreamClient } from '../types.js';
 import { restoreLedger, runCycle, type CycleDeps } from './cycle.js';
 
 /** A collector and when it runs. */
@@ -32,7 +32,7 @@ export interface SampleJobContext {
   readonly targets: TargetSource;
   readonly filter: FamilyFilter;
   /** Contract mismatches and audit outcomes (the self-metrics); runs are reported by the engine. */
-  readonly observer?: Pick<PollerObserver, 'onMismatch' | 'onAudit'>;
+  readonly observer?: Pick<CollectorObserver, 'onMismatch' | 'onAudit'>;
   /** Defaults to Date.now. */
   readonly clock?: Clock;
   readonly logger: JobLogger;
@@ -70,7 +70,7 @@ export class CollectorJob implements SampleJob {
     this.context = context;
     this.log = context.logger.child({ collector: this.name });
     const clock = context.clock ?? SYSTEM_CLOCK;
-    const notify = (call: () => void): void => notifySafely(context.logger, 'poller observer', call);
+    const notify = (call: () => void): void => notifySafely(context.logger, 'engine observer', call);
     const { client, tz, sink, ledger, store, targets, filter, observer } = context;
     this.deps = {
       client, tz, sink, ledger, store, targets, filter, clock,

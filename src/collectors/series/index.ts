@@ -18,6 +18,6 @@ export {
 export { asError, fetchChunks, fetchTarget, type Fetched, type Send, type Tally, type TargetFetch } from './fetch.js';
 export {
   assemble, closeCycle, collectTrend, NoDataError, seriesCollector, type CycleInput, type FetchedUnit, type TrendCycle, type TrendUnit, type UnitAnswers,
-} from './cycle.js';
+} from './collect.js';
 export { AuditBook, NO_AUDIT, type AuditOptions, type AuditOutcome } from './audit.js';
 export { readBuckets, seriesFindings, type BucketRead, type CountedRange } from './read-buckets.js';

@@ -86,7 +86,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
   });
   const collectors = buildCollectors(resolveCollectorOptions(config), shard);
   families.register(collectors.flatMap((c) => c.collector.families));
-  const log = logger.child({ component: 'poller' });
+  const log = logger.child({ component: 'engine' });
   const tz = platformClock(config.upstream.timezone);
   // One discovery for the collectors and the WAF event scope, so both see the same share.
   const targets = new TargetDiscovery({ client: upstream.client, config: config.targets, shard, log: logger.child({ component: 'targets' }) });

@@ -1,7 +1,7 @@
 // The exporter's health metrics (collector runs, upstream requests, series, state resets, build), recorded as
 // SELF_METRICS families and rendered by the project's serializer, followed by the process metrics.
 import { CONTRACT_CHECKS } from '../../collectors/contract/checks.js';
-import type { PollerObserver, RunReport } from '../../collectors/types.js';
+import type { CollectorObserver, RunReport } from '../../collectors/types.js';
 import type { FamilyStats } from './family-store.js';
 import { ProcessMetrics } from './process-metrics.js';
 import { SelfFamily } from './self-family.js';
@@ -32,7 +32,7 @@ export interface RunRecord {
   readonly finishedAtMs: number;
   /** End of the newest bucket the run counted or saw settled, epoch ms. */
   readonly newestBucketEndMs?: number;
-  /** The poller's clock at the end of the run, epoch ms (the data lag is measured against it). */
+  /** The engine's clock at the end of the run, epoch ms (the data lag is measured against it). */
   readonly nowMs: number;
 }
 
@@ -45,7 +45,7 @@ export interface UpstreamRecord {
 /** One SelfFamily per SELF_METRICS entry, under the same key. */
 type Families = { readonly [K in keyof typeof SELF_METRICS]: SelfFamily };
 
-export class SelfMetrics implements PollerObserver {
+export class SelfMetrics implements CollectorObserver {
   private readonly own: Families;
   /** The same families in exposition (name) order. */
   private readonly sorted: readonly SelfFamily[];
@@ -81,7 +81,7 @@ export class SelfMetrics implements PollerObserver {
     }
   }
 
-  /** The poller's report (RunReport.now is the cycle start; the run ends durationMs later). */
+  /** The engine's report (RunReport.now is the cycle start; the run ends durationMs later). */
   onRun(report: RunReport): void {
     const endMs = report.now + report.durationMs;
     this.recordRun({
@@ -99,7 +99,7 @@ export class SelfMetrics implements PollerObserver {
     this.own.upstreamRequestDuration.observe({ operation: request.operation }, request.durationSeconds);
   }
 
-  /** Answers that contradicted an assumption (the poller's and the WAF forwarder's findings). */
+  /** Answers that contradicted an assumption (the engine's and the WAF forwarder's findings). */
   onMismatch(check: string, count: number): void {
     this.own.contractMismatches.add({ check }, count);
   }

@@ -174,7 +174,7 @@ export interface SampleEngine {
 }
 
 export interface PollerRig {
-  readonly poller: SampleEngine;
+  readonly engine: SampleEngine;
   readonly events: Event[];
   readonly sink: RecordingSink;
   readonly store: LedgerStorage & { init(): Promise<void> };
@@ -194,7 +194,7 @@ export interface RigOptions {
   readonly events?: Event[];
 }
 
-/** A poller over fakes; `every(ms)` is the usual schedule. */
+/** An engine over fakes; `every(ms)` is the usual schedule. */
 export function rig(options: RigOptions): PollerRig {
   const events = options.events ?? [];
   const sink = new RecordingSink(events);
@@ -214,7 +214,7 @@ export function rig(options: RigOptions): PollerRig {
     filter: new MetricFilter({ deny: options.deny ?? [] }),
     logger,
   });
-  const engine = new Scheduler({
+  const scheduler = new Scheduler({
     jobs,
     tz,
     // As the daemon wires it: collector runs only, to the collector observer.
@@ -228,20 +228,20 @@ export function rig(options: RigOptions): PollerRig {
     jitterMs: options.jitterMs ?? 0,
     ...(options.stopTimeoutMs === undefined ? {} : { stopTimeoutMs: options.stopTimeoutMs }),
   });
-  const poller: SampleEngine = {
-    start: () => engine.start(),
-    stop: () => engine.stop(),
-    runOnce: () => engine.runSamples(),
-    status: () => engine.status('samples'),
+  const engine: SampleEngine = {
+    start: () => scheduler.start(),
+    stop: () => scheduler.stop(),
+    runOnce: () => scheduler.runSamples(),
+    status: () => scheduler.status('samples'),
   };
-  return { poller, events, sink, store, observer, logger, targets, ledger };
+  return { engine, events, sink, store, observer, logger, targets, ledger };
 }
 
 export const every = (everyMs: number) => ({ kind: 'interval', everyMs }) as const;
 
 /**
- * Fake timers at T0 around each test, and a `track` that stops every poller
- * it was given after the test (a running poller keeps timers alive).
+ * Fake timers at T0 around each test, and a `track` that stops every engine
+ * it was given after the test (a running engine keeps timers alive).
  */
 export function trackRigs(): (r: PollerRig) => PollerRig {
   let rigs: PollerRig[] = [];
@@ -249,7 +249,7 @@ export function trackRigs(): (r: PollerRig) => PollerRig {
     vi.useFakeTimers({ now: T0 });
   });
   afterEach(async () => {
-    await Promise.all(rigs.map((r) => r.poller.stop()));
+    await Promise.all(rigs.map((r) => r.engine.stop()));
     rigs = [];
     vi.useRealTimers();
   });

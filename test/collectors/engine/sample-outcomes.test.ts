@@ -1,4 +1,4 @@
-// What the poller makes of each run: the success rule, error logging, the
+// What the engine makes of each run: the success rule, error logging, the
 // metric filter, the observer.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { AuthError, HttpError, PermissionError } from '../../../src/api/index.js';
@@ -15,7 +15,7 @@ const track = trackRigs();
 const upstreamDown = () => new HttpError('describeL7DataV2: HTTP 503', { operation: 'describeL7DataV2', status: 503 });
 const gauge = new Map([[GAUGE, [{ name: GAUGE, labels: { collector: 'x' }, value: 4 }]]]);
 
-describe('Poller: outcome of a cycle', () => {
+describe('Engine: outcome of a cycle', () => {
   it.each<[string, () => Promise<CollectOutput>, object]>([
     ['clean output', async () => output({ gauges: gauge, newestBucketEndMs: T0 - MIN }), { ok: true, partialErrors: 0, newestBucketEndMs: T0 - MIN }],
     ['nothing new, no error', async () => output(), { ok: true, partialErrors: 0 }],
@@ -29,10 +29,10 @@ describe('Poller: outcome of a cycle', () => {
   ])('%s', async (_name, behave, expected) => {
     const c = fakeCollector('x', behave, [family(COUNTER), family(GAUGE, 'gauge')]);
     const r = track(rig({ client, collectors: [{ collector: c, schedule: every(MIN) }] }));
-    const [report] = await r.poller.runOnce();
+    const [report] = await r.engine.runOnce();
     expect(report).toMatchObject({ collector: 'x', now: T0, ...expected });
     expect(r.observer.reports).toEqual([report]);
-    expect(r.poller.status()[0]?.lastOutcome).toBe(report?.ok ? 'success' : 'error');
+    expect(r.engine.status()[0]?.lastOutcome).toBe(report?.ok ? 'success' : 'error');
     // Published only when ok; a failed cycle leaves the last values in place.
     expect(r.sink.lastCounters('x') !== undefined).toBe(report?.ok);
   });
@@ -42,7 +42,7 @@ describe('Poller: outcome of a cycle', () => {
       output({ increments: [{ name: COUNTER, labels: { collector: 'x' }, value: call * 10 }], gauges: call === 1 ? gauge : new Map() }),
     );
     const r = track(rig({ client, collectors: [{ collector: c, schedule: every(MIN) }] }));
-    await r.poller.start();
+    await r.engine.start();
     await vi.advanceTimersByTimeAsync(2 * MIN);
     expect(r.events.map((e) => e.kind)).toEqual(['save', 'publish', 'save', 'publish', 'save', 'publish']);
     const counters = r.events.flatMap((e) => (e.kind === 'publish' ? [e.counters[0]?.value] : []));
@@ -52,21 +52,21 @@ describe('Poller: outcome of a cycle', () => {
   });
 });
 
-describe('Poller: failures', () => {
+describe('Engine: failures', () => {
   it('keeps the other collectors and the schedule going when one fails', async () => {
     const bad = fakeCollector('bad', () => Promise.reject(upstreamDown()));
     const good = fakeCollector('good');
     const r = track(rig({ client, collectors: [{ collector: bad, schedule: every(MIN) }, { collector: good, schedule: every(MIN) }] }));
-    await r.poller.start();
+    await r.engine.start();
     await vi.advanceTimersByTimeAsync(2 * MIN);
     expect([bad.calls.length, good.calls.length]).toEqual([3, 3]);
     expect(r.observer.of('bad').map((x) => x.ok)).toEqual([false, false, false]);
     expect(r.observer.of('good').map((x) => x.ok)).toEqual([true, true, true]);
-    expect(r.poller.status()).toMatchObject([
+    expect(r.engine.status()).toMatchObject([
       { name: 'bad', lastOutcome: 'error', lastError: { code: 'EDGE_HTTP', message: 'describeL7DataV2: HTTP 503' } },
       { name: 'good', lastOutcome: 'success' },
     ]);
-    expect(r.poller.status()[0]?.lastSuccessAt).toBeUndefined();
+    expect(r.engine.status()[0]?.lastSuccessAt).toBeUndefined();
   });
 
   it.each([
@@ -75,7 +75,7 @@ describe('Poller: failures', () => {
   ])('logs a %s as a token problem, with structured fields and no message text', async (_name, error) => {
     const c = fakeCollector('x', () => Promise.reject(error));
     const r = track(rig({ client, collectors: [{ collector: c, schedule: every(MIN) }] }));
-    await r.poller.runOnce();
+    await r.engine.runOnce();
     const entry = r.logger.entries.find((e) => e.level === 'warn');
     expect(entry?.msg).toBe('collector run failed: token may be invalid / lacks permission');
     expect(entry?.bindings).toEqual({ collector: 'x' });
@@ -86,12 +86,12 @@ describe('Poller: failures', () => {
     const denied = () => new AuthError('describeL7DataV2: HTTP 401', { operation: 'describeL7DataV2', status: 401 });
     const c = fakeCollector('x', () => Promise.reject(new AggregateError([denied(), upstreamDown()], 'x: every request failed')));
     const r = track(rig({ client, collectors: [{ collector: c, schedule: every(MIN) }] }));
-    const [report] = await r.poller.runOnce();
+    const [report] = await r.engine.runOnce();
     expect(report?.error).toEqual({
       code: 'EDGE_AUTH', operation: 'describeL7DataV2', status: 401,
       message: 'x: every request failed (2 failures, the first: describeL7DataV2: HTTP 401)',
     });
-    expect(r.poller.status()[0]?.lastError?.code).toBe('EDGE_AUTH');
+    expect(r.engine.status()[0]?.lastError?.code).toBe('EDGE_AUTH');
     const entry = r.logger.entries.find((e) => e.level === 'warn');
     expect(entry?.msg).toBe('collector run failed: token may be invalid / lacks permission');
     expect(entry?.obj).toEqual({ code: 'EDGE_AUTH', operation: 'describeL7DataV2', status: 401, failures: 2 });
@@ -100,7 +100,7 @@ describe('Poller: failures', () => {
   it('logs partial errors one by one and still counts the cycle', async () => {
     const c = fakeCollector('x', async () => output({ gauges: gauge, errors: [upstreamDown()] }), [family(GAUGE, 'gauge')]);
     const r = track(rig({ client, collectors: [{ collector: c, schedule: every(MIN) }] }));
-    await r.poller.runOnce();
+    await r.engine.runOnce();
     expect(r.logger.entries.filter((e) => e.level === 'warn')).toMatchObject([
       { msg: 'request (partial data) failed', obj: { code: 'EDGE_HTTP', operation: 'describeL7DataV2', status: 503 } },
     ]);
@@ -112,12 +112,12 @@ describe('Poller: failures', () => {
     r.observer.onRun = () => {
       throw new Error('observer bug');
     };
-    expect(await r.poller.runOnce()).toMatchObject([{ ok: true }]);
-    expect(r.logger.entries.some((e) => e.level === 'error' && e.msg === 'poller observer failed')).toBe(true);
+    expect(await r.engine.runOnce()).toMatchObject([{ ok: true }]);
+    expect(r.logger.entries.some((e) => e.level === 'error' && e.msg === 'engine observer failed')).toBe(true);
   });
 });
 
-describe('Poller: metric filter', () => {
+describe('Engine: metric filter', () => {
   it('never runs a collector whose families are all denied', async () => {
     const topn = fakeCollector('topn', undefined, [family('edge_topn_requests', 'gauge'), family('edge_topn_traffic_bytes', 'gauge')]);
     const access = fakeCollector('access');
@@ -126,19 +126,19 @@ describe('Poller: metric filter', () => {
       deny: ['edge_topn_*'],
       collectors: [{ collector: topn, schedule: every(MIN) }, { collector: access, schedule: every(MIN) }],
     }));
-    await r.poller.start();
+    await r.engine.start();
     await vi.advanceTimersByTimeAsync(5 * MIN);
     expect(topn.calls).toHaveLength(0);
     expect(access.calls.length).toBeGreaterThan(0);
-    expect(r.poller.status().map((s) => s.name)).toEqual(['access']);
-    expect((await r.poller.runOnce()).map((x) => x.collector)).toEqual(['access']);
+    expect(r.engine.status().map((s) => s.name)).toEqual(['access']);
+    expect((await r.engine.runOnce()).map((x) => x.collector)).toEqual(['access']);
     expect(r.logger.entries.some((e) => e.obj && 'collector' in e.obj && e.obj.collector === 'topn' && e.msg?.includes('denied'))).toBe(true);
   });
 
   it('tells a partly denied collector which families are off', async () => {
     const c = fakeCollector('x', undefined, [family(COUNTER), family(GAUGE, 'gauge')]);
     const r = track(rig({ client, deny: [GAUGE], collectors: [{ collector: c, schedule: every(MIN) }] }));
-    await r.poller.runOnce();
+    await r.engine.runOnce();
     expect([c.calls[0]?.enabled(COUNTER), c.calls[0]?.enabled(GAUGE)]).toEqual([true, false]);
   });
 });

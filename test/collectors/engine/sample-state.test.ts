@@ -1,4 +1,4 @@
-// The poller with a real state directory: counters continue across restarts,
+// The engine with a real state directory: counters continue across restarts,
 // and a damaged state file stops start-up instead of resetting counters.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'edge-poller-'));
 });
 afterEach(async () => {
-  await Promise.all(rigs.map((r) => r.poller.stop()));
+  await Promise.all(rigs.map((r) => r.engine.stop()));
   rigs = [];
   vi.useRealTimers();
   rmSync(dir, { recursive: true, force: true });
@@ -43,32 +43,32 @@ function daemon(name = 'access'): { r: PollerRig; collector: ReturnType<typeof b
 
 const value = (r: PollerRig, collector = 'access') => r.sink.lastCounters(collector)?.[0]?.value;
 
-describe('Poller: state across restarts', () => {
+describe('Engine: state across restarts', () => {
   it('continues every counter with no loss and no double count, whatever the restart pattern', async () => {
     // Uninterrupted: counts the bucket settled at T0 (10) plus one bucket per later minute.
     const first = daemon();
-    expect((await first.r.poller.runOnce())[0]?.ok).toBe(true);
+    expect((await first.r.engine.runOnce())[0]?.ok).toBe(true);
     expect(value(first.r)).toBe(10);
     vi.setSystemTime(T0 + 3 * MIN);
-    await first.r.poller.runOnce();
+    await first.r.engine.runOnce();
     expect(value(first.r)).toBe(40);
-    await first.r.poller.stop();
+    await first.r.engine.stop();
 
     // Down for 5 minutes; the restarted daemon publishes the persisted value before any upstream call.
     vi.setSystemTime(T0 + 8 * MIN);
     const second = daemon();
-    await second.r.poller.start();
+    await second.r.engine.start();
     expect(second.r.events[0]).toMatchObject({ kind: 'publish', counters: [{ value: 40 }] });
-    const [report] = await second.r.poller.runOnce(); // joins the start-up run
+    const [report] = await second.r.engine.runOnce(); // joins the start-up run
     expect(report?.ok).toBe(true);
     expect(second.collector.calls[0]?.watermarks).toEqual({ total: T0 - 20_000 + 2 * MIN });
     expect(value(second.r)).toBe(90); // 40 + the five buckets missed while down
-    await second.r.poller.stop();
+    await second.r.engine.stop();
 
     // `run --once` twice with the same state directory continues the same counters.
     vi.setSystemTime(T0 + 9 * MIN);
     const once = daemon();
-    await once.r.poller.runOnce();
+    await once.r.engine.runOnce();
     expect(value(once.r)).toBe(100);
     expect(readdirSync(dir).sort()).toEqual(['ledger-access.json']);
   });
@@ -79,7 +79,7 @@ describe('Poller: state across restarts', () => {
   ])('refuses to start on a %s state file, naming it and what to do', async (_name, content) => {
     writeFileSync(join(dir, 'ledger-access.json'), content);
     const { r, collector } = daemon();
-    const err = await r.poller.start().catch((e: unknown) => e);
+    const err = await r.engine.start().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StateError);
     expect(String(err)).toContain(join(dir, 'ledger-access.json'));
     expect(String(err)).toMatch(/Refusing to start rather than reset its counters silently.*remove it to start "access" from 0/);

@@ -1,4 +1,4 @@
-// The poller's schedule and lifecycle, with fake collectors and fake timers.
+// The engine's schedule and lifecycle, with fake collectors and fake timers.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { jitterOffsetMs } from '../../../src/collectors/engine/schedule.js';
 import type { Schedule } from '../../../src/collectors/engine/schedule.js';
@@ -15,12 +15,12 @@ const HOUR = 60 * MIN;
 
 const track = trackRigs();
 
-describe('Poller: schedule', () => {
+describe('Engine: schedule', () => {
   it('runs every collector once at start-up, with the targets and empty watermarks', async () => {
     const a = fakeCollector('a');
     const b = fakeCollector('b');
     const r = track(rig({ client, collectors: [{ collector: a, schedule: every(MIN) }, { collector: b, schedule: every(HOUR) }] }));
-    await r.poller.start();
+    await r.engine.start();
     await vi.advanceTimersByTimeAsync(0);
     for (const c of [a, b]) {
       expect(c.calls.map((ctx) => ctx.now)).toEqual([T0]);
@@ -41,7 +41,7 @@ describe('Poller: schedule', () => {
   ])('%s: runs at start-up, then on boundaries plus the fixed offset', async (_name, schedule, jitterMs, span, boundaries) => {
     const c = fakeCollector('access');
     const r = track(rig({ client, jitterMs, collectors: [{ collector: c, schedule }] }));
-    await r.poller.start();
+    await r.engine.start();
     await vi.advanceTimersByTimeAsync(span);
     const offset = jitterOffsetMs('access', jitterMs);
     expect(c.calls.map((ctx) => ctx.now)).toEqual(boundaries.map((b, i) => (i === 0 ? b : b + offset)));
@@ -53,31 +53,31 @@ describe('Poller: schedule', () => {
       return output();
     });
     const r = track(rig({ client, collectors: [{ collector: slow, schedule: every(MIN) }] }));
-    await r.poller.start();
+    await r.engine.start();
     await vi.advanceTimersByTimeAsync(3 * MIN + 45_000); // to B0 + 4m05s
     expect(slow.calls.map((ctx) => ctx.now)).toEqual([T0, B0 + 2 * MIN, B0 + 4 * MIN]);
     expect(slow.inFlight.max).toBe(1);
     expect(r.observer.skipped).toEqual(['slow', 'slow']);
-    expect(r.poller.status()[0]).toMatchObject({ name: 'slow', running: true, skippedTicks: 2 });
+    expect(r.engine.status()[0]).toMatchObject({ name: 'slow', running: true, skippedTicks: 2 });
     expect(r.logger.entries.filter((e) => e.msg?.includes('tick skipped'))).toHaveLength(2);
   });
 
   it('is idempotent: start twice runs once; stop twice stops once', async () => {
     const c = fakeCollector('a');
     const r = track(rig({ client, collectors: [{ collector: c, schedule: every(MIN) }] }));
-    await Promise.all([r.poller.start(), r.poller.start()]);
+    await Promise.all([r.engine.start(), r.engine.start()]);
     await vi.advanceTimersByTimeAsync(0);
     expect(c.calls).toHaveLength(1);
-    expect(r.poller.stop()).toBe(r.poller.stop());
+    expect(r.engine.stop()).toBe(r.engine.stop());
   });
 
   it('reports each collector\'s run state for the landing page', async () => {
     const c = fakeCollector('a');
     const r = track(rig({ client, jitterMs: 5000, collectors: [{ collector: c, schedule: every(MIN) }] }));
-    expect(r.poller.status()).toEqual([{ name: 'a', running: false, skippedTicks: 0 }]);
-    await r.poller.start();
+    expect(r.engine.status()).toEqual([{ name: 'a', running: false, skippedTicks: 0 }]);
+    await r.engine.start();
     await vi.advanceTimersByTimeAsync(0);
-    expect(r.poller.status()).toEqual([
+    expect(r.engine.status()).toEqual([
       {
         name: 'a', running: false, skippedTicks: 0, lastRunAt: T0, lastSuccessAt: T0, lastOutcome: 'success',
         nextRunAt: B0 + MIN + jitterOffsetMs('a', 5000),
@@ -86,21 +86,21 @@ describe('Poller: schedule', () => {
   });
 });
 
-describe('Poller: stop', () => {
+describe('Engine: stop', () => {
   it('stops the schedules and aborts the runs in flight', async () => {
     const c = fakeCollector('a', async (ctx) => {
       await sleep(30_000, ctx.signal);
       return output();
     });
     const r = track(rig({ client, collectors: [{ collector: c, schedule: every(MIN) }] }));
-    await r.poller.start();
+    await r.engine.start();
     await vi.advanceTimersByTimeAsync(1000);
-    await r.poller.stop();
+    await r.engine.stop();
     expect(c.calls[0]?.signal.aborted).toBe(true);
     expect(r.observer.reports).toMatchObject([{ collector: 'a', ok: false, error: { code: 'EDGE_ABORTED' } }]);
     await vi.advanceTimersByTimeAsync(10 * MIN);
     expect(c.calls).toHaveLength(1);
-    expect(r.poller.status()[0]?.nextRunAt).toBeUndefined();
+    expect(r.engine.status()[0]?.nextRunAt).toBeUndefined();
   });
 
   it('waits for a run that ignores the abort only up to the bound, then discards its result', async () => {
@@ -109,8 +109,8 @@ describe('Poller: stop', () => {
       return output({ increments: [{ name: 'edge_fake_requests_total', labels: {}, value: 5 }] });
     });
     const r = track(rig({ client, stopTimeoutMs: 5000, collectors: [{ collector: c, schedule: every(MIN) }] }));
-    await r.poller.start();
-    const stopped = r.poller.stop();
+    await r.engine.start();
+    const stopped = r.engine.stop();
     await vi.advanceTimersByTimeAsync(5000);
     await stopped;
     expect(r.logger.entries.some((e) => e.msg?.includes('still in flight at stop'))).toBe(true);
@@ -124,21 +124,21 @@ describe('Poller: stop', () => {
     store.failSaves = 1;
     const c = fakeCollector('a');
     const r = track(rig({ client, store, collectors: [{ collector: c, schedule: every(MIN) }] }));
-    await r.poller.start();
+    await r.engine.start();
     await vi.advanceTimersByTimeAsync(0);
     expect(r.observer.reports).toMatchObject([{ ok: false, error: { code: 'EDGE_STATE' } }]);
     expect(r.sink.lastCounters('a')).toBeUndefined(); // never published before it is on disk
-    await r.poller.stop();
+    await r.engine.stop();
     expect(JSON.parse(store.files.get('ledger-a') ?? '{}')).toMatchObject({ counters: [{ value: 1 }] });
   });
 });
 
-describe('Poller: runOnce', () => {
+describe('Engine: runOnce', () => {
   it('runs every collector once and reports, without arming any schedule', async () => {
     const a = fakeCollector('a');
     const b = fakeCollector('b', () => Promise.reject(new Error('boom')));
     const r = track(rig({ client, collectors: [{ collector: a, schedule: every(MIN) }, { collector: b, schedule: every(MIN) }] }));
-    const reports = await r.poller.runOnce();
+    const reports = await r.engine.runOnce();
     expect(reports).toMatchObject([
       { collector: 'a', ok: true, now: T0 },
       { collector: 'b', ok: false, error: { code: 'EDGE_COLLECTOR', message: 'boom' } },
@@ -153,8 +153,8 @@ describe('Poller: runOnce', () => {
       return output();
     });
     const r = track(rig({ client, collectors: [{ collector: c, schedule: every(MIN) }] }));
-    await r.poller.start();
-    const once = r.poller.runOnce();
+    await r.engine.start();
+    const once = r.engine.runOnce();
     await vi.advanceTimersByTimeAsync(10_000);
     expect(await once).toMatchObject([{ collector: 'a', ok: true, now: T0 }]);
     expect(c.calls).toHaveLength(1);

@@ -1,4 +1,4 @@
-// Drives a collector against the simulator the way the poller would: a real
+// Drives a collector against the simulator the way the engine would: a real
 // EdgeClient on a loopback simulator with a pinned clock, watermarks carried
 // from cycle to cycle, increments summed into counters per series, gauge
 // families replaced, and every log record kept for assertions.
@@ -65,7 +65,7 @@ export function useSim(options: SimulatorOptions = {}): SimRig {
   };
 }
 
-/** What the poller and ledger would keep between cycles. */
+/** What the engine and ledger would keep between cycles. */
 export class Driver {
   watermarks: Record<string, number> = {};
   readonly counters = new Map<string, number>();

@@ -57,7 +57,7 @@ describe('SelfMetrics', () => {
     );
   });
 
-  it("takes the poller's RunReport (cycle start + duration) as a run", async () => {
+  it("takes the engine's RunReport (cycle start + duration) as a run", async () => {
     const { self } = setup();
     self.onRun({ collector: 'topn', ok: true, now: 1_000_000, durationMs: 2_500, partialErrors: 0, newestBucketEndMs: 942_500 });
     expect(await samples(self)).toEqual(

@@ -5,7 +5,7 @@
 // means: a gauge family is replaced by whatever the successful requests
 // produced (a target whose request failed has no gauge this cycle rather than
 // a stale one), counters of a failed target simply do not advance, and a
-// cycle in which every request failed throws so the poller backs off and
+// cycle in which every request failed throws, so the engine records the failure and
 // reports it. So does a cycle in which nothing advanced because every answer
 // that came back said nothing (`data: null`, no item for the series): those
 // buckets are asked again next cycle (count.ts), but a collector up and
