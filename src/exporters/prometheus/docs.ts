@@ -1,7 +1,8 @@
 // Renders docs/metrics.md from the collectors' MetricDefs and the self-metric constants; pure.
 import type { Collector, MetricDef } from '../../collectors/types.js';
 import { EXCLUDED_PROCESS_METRICS } from './process-metrics.js';
-import { SELF_METRICS, type SelfMetricDef } from './self-metric-defs.js';
+import { SELF_METRICS } from './self-metric-defs.js';
+import type { FamilyDef } from './serialize.js';
 
 /** What the docs need of a collector (a Collector satisfies it). */
 export type CollectorFamilies = Pick<Collector, 'name' | 'families'>;
@@ -20,7 +21,7 @@ export function renderMetricsDocs(defs: readonly MetricDef[]): string {
 }
 
 /** The exporter's own metrics, from the same constants self-metrics.ts records. */
-export function renderSelfMetricsDocs(defs: readonly SelfMetricDef[] = Object.values(SELF_METRICS)): string {
+export function renderSelfMetricsDocs(defs: readonly FamilyDef[] = Object.values(SELF_METRICS)): string {
   const rows = defs.map((def) => [code(def.name), def.type, def.unit, labelList(def.labels), def.help]);
   return table(['Name', 'Type', 'Unit', 'Labels', 'Help'], rows);
 }

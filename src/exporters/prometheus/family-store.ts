@@ -1,9 +1,10 @@
-// The latest published series of every registered metric family: the SampleSink collectors publish into.
-// Counter totals stay in the ledger; the store reads them through its view.
+// Every metric family the exporter serves: the latest published series of the data families (the SampleSink
+// collectors publish into; counter totals stay in the ledger, read through its view) and the self-metric families.
 import { seriesKey } from '../../collectors/series/keys.js';
 import type { CounterView, MetricDef, Sample, SampleSink } from '../../collectors/types.js';
-import { MetricDefinitionError, capLabelValue, metricDefProblems, wellFormedLabelValue } from './naming.js';
-import { baseName, compareSeries, compareStrings, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
+import { MetricDefinitionError, SELF_PREFIX, capLabelValue, metricDefProblems, wellFormedLabelValue } from './naming.js';
+import { SelfFamily } from './self-family.js';
+import { baseName, compareSeries, compareStrings, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
 
 export interface FamilyStoreOptions {
   /** Longest label value kept, in UTF-16 code units including the '…' marker (lone surrogates become U+FFFD first). Default 128. */
@@ -51,6 +52,7 @@ interface Attached {
 
 export class FamilyStore implements SampleSink {
   private readonly families = new Map<string, FamilyState>();
+  private readonly selfFamilies = new Map<string, SelfFamily>();
   private readonly rejected = new Map<RejectReason, number>();
   private readonly maxLabelValueLength: number;
   private readonly maxSeriesPerFamily: number;
@@ -92,6 +94,30 @@ export class FamilyStore implements SampleSink {
       if (!this.families.has(def.name)) this.families.set(def.name, { def, owner: undefined, series: [], dropped: 0 });
     }
     this.changes++;
+  }
+
+  /**
+   * A family of the exporter's self-metrics (`edge_exporter_*`): held here
+   * beside the published ones and rendered by the same serializer, but
+   * recorded in place (SelfFamily) rather than published by a collector. Its changes do not move
+   * `generation`: they happen with every upstream request, and would otherwise
+   * invalidate the cached rendering of every data family. Idempotent per definition.
+   */
+  selfFamily(def: FamilyDef): SelfFamily {
+    const existing = this.selfFamilies.get(def.name);
+    if (existing !== undefined) {
+      if (!sameDef(existing.def, def)) throw new MetricDefinitionError([`${def.name}: registered twice with different definitions`]);
+      return existing;
+    }
+    if (!def.name.startsWith(SELF_PREFIX)) throw new MetricDefinitionError([`${def.name}: a self-metric is named ${SELF_PREFIX}*`]);
+    const family = new SelfFamily(def);
+    this.selfFamilies.set(def.name, family);
+    return family;
+  }
+
+  /** The self-metric families in name order, the empty ones too (a dashboard or absent() may look for them). */
+  selfSnapshot(): readonly FamilySnapshot[] {
+    return [...this.selfFamilies.values()].sort((a, b) => compareStrings(a.def.name, b.def.name)).map((family) => family.snapshot());
   }
 
   /**
@@ -264,7 +290,7 @@ function validTimestamp(ms: number | undefined): boolean {
   return ms === undefined || Number.isFinite(ms);
 }
 
-function sameDef(a: MetricDef, b: MetricDef): boolean {
+function sameDef(a: FamilyDef, b: FamilyDef): boolean {
   return (
     a.type === b.type &&
     a.help === b.help &&

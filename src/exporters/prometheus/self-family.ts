@@ -1,7 +1,6 @@
 // One of the exporter's own metric families, its series updated in place as events are recorded.
 import { seriesKey, type Labels } from '../../collectors/series/keys.js';
-import { compareSeries, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
-import type { SelfMetricDef } from './self-metric-defs.js';
+import { compareSeries, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
 
 interface Cell {
   readonly labelValues: readonly string[];
@@ -21,7 +20,7 @@ export class SelfFamily {
   private readonly cells = new Map<string, Cell>();
   private series: readonly SeriesSnapshot[] | undefined;
 
-  constructor(readonly def: SelfMetricDef) {
+  constructor(readonly def: FamilyDef) {
     // A family without labels has its one series from the start, at 0 (as prom-client had it).
     if (def.labels.length === 0 && def.type !== 'histogram') this.cell({});
   }

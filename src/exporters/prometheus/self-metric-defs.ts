@@ -1,11 +1,6 @@
-// The exporter's own metrics as constants: self-metrics.ts records and renders them, docs.ts builds the table from them.
+// The exporter's own metrics as constants, in the same model as the data families (FamilyDef, without an upstream
+// source; a count's unit names what is counted): self-metrics.ts records them, docs.ts builds the table from them.
 import type { FamilyDef } from './serialize.js';
-
-/**
- * The same model as the data families (FamilyDef), without an upstream
- * source; a count's unit names what is counted, for the docs.
- */
-export type SelfMetricDef = FamilyDef;
 
 /** Collector runs last from well under a second (inventory) to tens of seconds (1,000-domain cycles). */
 const RUN_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30, 60, 120, 300] as const;
@@ -169,4 +164,4 @@ export const SELF_METRICS = {
     unit: 'info',
     labels: ['version', 'node_version'],
   },
-} as const satisfies Record<string, SelfMetricDef>;
+} as const satisfies Record<string, FamilyDef>;

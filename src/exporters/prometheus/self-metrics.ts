@@ -1,23 +1,25 @@
-// The exporter's health metrics (collector runs, upstream requests, series, state resets, build), recorded as
-// SELF_METRICS families and rendered by the project's serializer, followed by the process metrics.
+// The exporter's health metrics (collector runs, upstream requests, series, state resets, build): the recorder of
+// the SELF_METRICS families the FamilyStore holds, and their rendering, followed by the process metrics.
 import { CONTRACT_CHECKS } from '../../collectors/contract/checks.js';
 import type { CollectorObserver, RunReport } from '../../collectors/types.js';
 import type { FamilyStats } from './family-store.js';
 import { ProcessMetrics } from './process-metrics.js';
-import { SelfFamily } from './self-family.js';
+import type { SelfFamily } from './self-family.js';
 import { SELF_METRICS } from './self-metric-defs.js';
-import { compareStrings, serialize, type ExpositionFormat, type SeriesSnapshot } from './serialize.js';
+import { serialize, type ExpositionFormat, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
 
-/** What the series self-metrics read at scrape time (the FamilyStore). */
-export interface FamilyStatsSource {
+/** The FamilyStore, as the self-metrics use it: where their families are held, and what the series self-metrics read at scrape time. */
+export interface SelfMetricsStore {
   /** Changes whenever the stats or the rejected samples may have. */
   readonly generation: number;
   stats(): readonly FamilyStats[];
   rejectedSamples(): ReadonlyMap<string, number>;
+  selfFamily(def: FamilyDef): SelfFamily;
+  selfSnapshot(): readonly FamilySnapshot[];
 }
 
 export interface SelfMetricsOptions {
-  readonly families: FamilyStatsSource;
+  readonly families: SelfMetricsStore;
   /** Exporter version for edge_exporter_build_info. */
   readonly version: string;
   /** Adds prom-client's process_* and nodejs_* metrics. Default true. */
@@ -47,9 +49,7 @@ type Families = { readonly [K in keyof typeof SELF_METRICS]: SelfFamily };
 
 export class SelfMetrics implements CollectorObserver {
   private readonly own: Families;
-  /** The same families in exposition (name) order. */
-  private readonly sorted: readonly SelfFamily[];
-  private readonly store: FamilyStatsSource;
+  private readonly store: SelfMetricsStore;
   private storeGeneration: number | undefined;
   private readonly process: ProcessMetrics | undefined;
   /** Each family's rendering, kept while its snapshot's series array is the same (it is replaced on every change). */
@@ -57,9 +57,8 @@ export class SelfMetrics implements CollectorObserver {
 
   constructor(options: SelfMetricsOptions) {
     this.store = options.families;
-    const entries = Object.entries(SELF_METRICS).map(([key, def]) => [key, new SelfFamily(def)] as const);
+    const entries = Object.entries(SELF_METRICS).map(([key, def]) => [key, options.families.selfFamily(def)] as const);
     this.own = Object.fromEntries(entries) as Families;
-    this.sorted = Object.values(this.own).sort((a, b) => compareStrings(a.def.name, b.def.name));
     this.own.buildInfo.set({ version: options.version, node_version: process.version }, 1);
     // Every check at 0 from the start, so increase() sees the first mismatch and a dashboard lists them all.
     for (const check of CONTRACT_CHECKS) this.own.contractMismatches.add({ check }, 0);
@@ -143,8 +142,7 @@ export class SelfMetrics implements CollectorObserver {
     this.readStore();
     const cache = this.rendered[format];
     let body = '';
-    for (const family of this.sorted) {
-      const snapshot = family.snapshot();
+    for (const snapshot of this.store.selfSnapshot()) {
       let text = cache.get(snapshot.series);
       if (text === undefined) {
         text = serialize([snapshot], { format, keepEmpty: true });

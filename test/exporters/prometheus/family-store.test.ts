@@ -231,3 +231,40 @@ describe('FamilyStore.register', () => {
     expect(() => new FamilyStore(options)).toThrow(RangeError);
   });
 });
+
+describe('FamilyStore.selfFamily', () => {
+  const runs = { name: 'edge_exporter_runs_total', type: 'counter', help: 'Runs.', unit: 'runs', labels: ['outcome'] } as const;
+
+  it('holds the self-metric families beside the data ones, one per definition, the empty ones listed too', () => {
+    const store = new FamilyStore();
+    store.register([def('edge_data_total', 'counter', ['domain'])]);
+    const lag = store.selfFamily({ name: 'edge_exporter_lag_seconds', type: 'gauge', help: 'Lag.', unit: 'seconds', labels: [] });
+    const family = store.selfFamily(runs);
+    expect(store.selfFamily(runs)).toBe(family);
+    family.add({ outcome: 'success' }, 2);
+    family.add({ outcome: 'error' }, 0);
+    family.add({ outcome: 'success' }, 1);
+    lag.set({}, 4.5);
+    expect(store.selfSnapshot()).toEqual([
+      { def: expect.objectContaining({ name: 'edge_exporter_lag_seconds' }), series: [{ labelValues: [], value: 4.5 }] },
+      { def: runs, series: [{ labelValues: ['error'], value: 0 }, { labelValues: ['success'], value: 3 }] },
+    ]);
+    // A data family is not a self-metric, and recording a self-metric is not a publish.
+    expect(store.snapshot().map((f) => f.def.name)).toEqual(['edge_data_total']);
+  });
+
+  it('recording a self-metric leaves the data generation alone, so the cached data rendering stays valid', () => {
+    const store = new FamilyStore();
+    const family = store.selfFamily(runs);
+    const before = store.generation;
+    family.add({ outcome: 'success' }, 1);
+    expect(store.generation).toBe(before);
+  });
+
+  it('refuses a second definition under the same name, and a self-metric outside edge_exporter_', () => {
+    const store = new FamilyStore();
+    store.selfFamily(runs);
+    expect(() => store.selfFamily({ ...runs, help: 'Other.' })).toThrow(MetricDefinitionError);
+    expect(() => store.selfFamily({ ...runs, name: 'edge_runs_total' })).toThrow(/edge_exporter_/);
+  });
+});
