@@ -6,9 +6,21 @@ import { platformClock } from '../../api/index.js';
 import type { TargetDiscovery } from '../../collectors/index.js';
 import { shardScope, WAF_EVENTS_FAMILIES, WafEventForwarder } from '../../collectors/waf-events/index.js';
 import { OtlpLogSink } from '../../exporters/otel-logs/index.js';
+import type { Config } from '../../config/index.js';
+import type { FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';
+import type { Logger } from '../../log/logger.js';
 import type { StateRecovery, StateStore } from '../../state/index.js';
-import type { WiringOptions } from './index.js';
+import type { Clock } from '../../collectors/index.js';
 import type { Upstream } from './upstream.js';
+
+/** What the WAF wiring takes from the daemon's options. */
+export interface WafWiringOptions {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly version: string;
+  readonly exports: { readonly families: FamilyStore; readonly self: Pick<SelfMetrics, 'wafEvents'> };
+  readonly clock?: Clock;
+}
 
 /** What the WAF job shares with the collectors. */
 export interface SharedParts {
@@ -19,7 +31,7 @@ export interface SharedParts {
 }
 
 /** WAF deny events -> OTLP logs, with its own checkpoint in the state directory. */
-export function wireWafEvents(options: WiringOptions, shared: SharedParts): { forwarder: WafEventForwarder; logSink: OtlpLogSink } {
+export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): { forwarder: WafEventForwarder; logSink: OtlpLogSink } {
   const { upstream, store, targets, recovery } = shared;
   const { config, logger, version, exports } = options;
   const waf = config.waf_events;
