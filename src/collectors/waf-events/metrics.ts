@@ -3,6 +3,7 @@
 // continues it) and the self-metrics the daemon exposes, as an observer.
 import type { ContractCheck } from '../contract/checks.js';
 import { counter } from '../metric-def.js';
+import { seriesKey } from '../series/keys.js';
 import type { LogEvent, MetricDef, Sample } from '../types.js';
 import { SEVERITY_LABEL } from '../waf-trend/metrics.js';
 import { ATTR, EDGE_ATTR } from './attributes.js';
@@ -18,11 +19,7 @@ export const WAF_DENIED_REQUESTS = counter('edge_waf_denied_requests_total',
 
 export const WAF_EVENTS_FAMILIES: readonly MetricDef[] = [WAF_DENIED_REQUESTS];
 
-export interface DeniedLabels {
-  readonly domain: string;
-  readonly rule_id: string;
-  readonly severity: string;
-}
+export type DeniedLabels = Readonly<Record<'domain' | 'rule_id' | 'severity', string>>;
 
 /** The counter's labels of one event, from the attributes the converter set. */
 export function deniedLabels(event: LogEvent): DeniedLabels {
@@ -48,7 +45,7 @@ export class DeniedCounts {
   add(events: readonly LogEvent[]): void {
     for (const event of events) {
       const labels = deniedLabels(event);
-      const key = `${labels.domain}\u0000${labels.rule_id}\u0000${labels.severity}`;
+      const key = seriesKey(WAF_DENIED_REQUESTS.name, labels);
       const entry = this.series.get(key);
       if (entry) entry.value += 1;
       else if (this.series.size < this.cap) this.series.set(key, { labels, value: 1 });
@@ -68,7 +65,7 @@ export class DeniedCounts {
 
   restore(entries: ReadonlyArray<{ labels: DeniedLabels; value: number }>): void {
     this.series.clear();
-    for (const e of entries) this.series.set(`${e.labels.domain}\u0000${e.labels.rule_id}\u0000${e.labels.severity}`, { labels: { ...e.labels }, value: e.value });
+    for (const e of entries) this.series.set(seriesKey(WAF_DENIED_REQUESTS.name, e.labels), { labels: { ...e.labels }, value: e.value });
   }
 
   samples(): Sample[] {
