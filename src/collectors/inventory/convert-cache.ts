@@ -24,9 +24,9 @@ export function convertCacheRecords(byType: Readonly<Record<CacheTypeCode, reado
   for (const { code, type } of CACHE_TYPES) {
     const rows = out.unique(byType[code], (r) => String(r.id), CACHE_TASKS.name, 'id');
     const labels = { type };
-    out.gauge(CACHE_TASK_URLS, labels, rows.reduce((sum, r) => sum + r.total, 0));
-    out.gauge(CACHE_TASK_URLS_SUCCEEDED, labels, rows.reduce((sum, r) => sum + r.success, 0));
-    out.gauge(CACHE_TASKS, labels, rows.length);
+    out.addGauge(CACHE_TASK_URLS, labels, rows.reduce((sum, r) => sum + r.total, 0));
+    out.addGauge(CACHE_TASK_URLS_SUCCEEDED, labels, rows.reduce((sum, r) => sum + r.success, 0));
+    out.addGauge(CACHE_TASKS, labels, rows.length);
   }
   return out.build();
 }

@@ -26,7 +26,7 @@ export function convertCertificates(rows: readonly CertificateRow[], tz: Platfor
   for (const row of out.unique(rows, (r) => String(r.certId), CERTIFICATE_INFO.name, 'certId')) {
     const id = String(row.certId);
     const certId = { cert_id: id };
-    out.gauge(CERTIFICATE_INFO, {
+    out.addGauge(CERTIFICATE_INFO, {
       ...certId, alias: row.alias ?? '', subject: row.subjectDN ?? '', issuer: row.issuerDN ?? '',
     }, 1);
     out.stateSet(CERTIFICATE_STATUS, certId, certificateStatusCode(row.status), id);

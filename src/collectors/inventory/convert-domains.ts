@@ -28,14 +28,14 @@ export function convertDomains(rows: readonly DomainRow[], tz: PlatformClock): C
   const out = new SampleSet(DOMAIN_FAMILIES);
   for (const row of out.unique(rows, (r) => r.domainName, DOMAIN_INFO.name, 'domainName')) {
     const domain = { domain: row.domainName };
-    out.gauge(DOMAIN_INFO, { ...domain, package: row.doid, cname: domainCname(row.cNamePre, row.cNameSuf) }, 1);
+    out.addGauge(DOMAIN_INFO, { ...domain, package: row.doid, cname: domainCname(row.cNamePre, row.cNameSuf) }, 1);
     out.stateSet(DOMAIN_STATE, domain, row.isActive, row.domainName);
     // Only "1" is documented ("SSL configured"); anything else is read as not configured.
     const ssl = row.sslsupport.trim();
     if (ssl !== '0' && ssl !== '1') {
       out.issue({ family: DOMAIN_SSL_ENABLED.name, key: row.domainName, field: 'sslsupport', value: row.sslsupport, reason: 'undocumented value, exported as 0' });
     }
-    out.gauge(DOMAIN_SSL_ENABLED, domain, ssl === '1' ? 1 : 0);
+    out.addGauge(DOMAIN_SSL_ENABLED, domain, ssl === '1' ? 1 : 0);
     out.timestamp(DOMAIN_CERT_EXPIRY, domain, row.certEndTime, row.domainName, tz);
   }
   return out.build();

@@ -43,8 +43,8 @@ export function convertLiveQuality(rows: readonly LiveQualityRow[], tz: Platform
     perUid.set(row.uid, entry);
   }
   for (const [uid, { count, newest }] of perUid) {
-    out.gauge(LIVE_QUALITY_REPORTS, { uid }, count);
-    if (newest !== undefined) out.gauge(LIVE_QUALITY_LAST_REPORT, { uid }, newest / 1000);
+    out.addGauge(LIVE_QUALITY_REPORTS, { uid }, count);
+    if (newest !== undefined) out.addGauge(LIVE_QUALITY_LAST_REPORT, { uid }, newest / 1000);
   }
   return out.build();
 }

@@ -31,7 +31,7 @@ export interface Layer4DetailsOf {
 export function convertPackages(offered: readonly PackageOption[]): Converted {
   const out = new SampleSet(PACKAGE_FAMILIES);
   for (const pkg of out.unique(offered, (x) => x.value, PACKAGE_INFO.name, 'value')) {
-    out.gauge(PACKAGE_INFO, { package: pkg.value, name: pkg.label }, 1);
+    out.addGauge(PACKAGE_INFO, { package: pkg.value, name: pkg.label }, 1);
   }
   return out.build();
 }
@@ -45,11 +45,11 @@ export function convertLayer4List(rows: readonly Layer4Row[], tz: PlatformClock)
     if (row.isTest !== 0 && row.isTest !== 1) {
       out.issue({ family: L4_PACKAGE_INFO.name, key: row.oid, field: 'isTest', value: row.isTest, reason: 'undocumented code, exported as official="false"' });
     }
-    out.gauge(L4_PACKAGE_INFO, { ...oid, name: row.packageName, alias: row.alias ?? '', official }, 1);
+    out.addGauge(L4_PACKAGE_INFO, { ...oid, name: row.packageName, alias: row.alias ?? '', official }, 1);
     out.stateSet(L4_PACKAGE_STATE, oid, row.activate, row.oid);
     out.timestamp(L4_PACKAGE_EXPIRY, oid, row.mday, row.oid, tz);
-    if (row.lastday !== null && row.lastday !== undefined) out.gauge(L4_PACKAGE_TIME_LEFT, oid, row.lastday * 86_400);
-    out.gauge(L4_PACKAGE_RULES, oid, row.ruleCnt);
+    if (row.lastday !== null && row.lastday !== undefined) out.addGauge(L4_PACKAGE_TIME_LEFT, oid, row.lastday * 86_400);
+    out.addGauge(L4_PACKAGE_RULES, oid, row.ruleCnt);
   }
   return out.build();
 }
@@ -61,8 +61,8 @@ export function convertLayer4Details(items: readonly Layer4DetailsOf[]): Convert
       out.issue({ family: L4_PACKAGE_PORTS.name, key: oid, field: 'data', value: null, reason: 'no details returned' });
       continue;
     }
-    out.gauge(L4_PACKAGE_PORTS_USED, { oid }, details.consumptionPort);
-    out.gauge(L4_PACKAGE_PORTS, { oid }, details.totalPort);
+    out.addGauge(L4_PACKAGE_PORTS_USED, { oid }, details.consumptionPort);
+    out.addGauge(L4_PACKAGE_PORTS, { oid }, details.totalPort);
   }
   return out.build();
 }

@@ -55,7 +55,7 @@ export class SampleSet {
     for (const def of defs) this.samples.set(def.name, []);
   }
 
-  gauge(def: MetricDef, labels: Readonly<Record<string, string>>, value: number): void {
+  addGauge(def: MetricDef, labels: Readonly<Record<string, string>>, value: number): void {
     this.list(def).push({ name: def.name, labels: ordered(def, labels), value });
   }
 
@@ -66,8 +66,8 @@ export class SampleSet {
     if (current === undefined) {
       this.issue({ family: def.name, key, field: def.source.field, value: code, reason: `undocumented code, exported as ${def.stateLabel}="${UNKNOWN_STATE}"` });
     }
-    for (const s of def.states) this.gauge(def, { ...labels, [def.stateLabel]: s.state }, s.state === current ? 1 : 0);
-    if (current === undefined) this.gauge(def, { ...labels, [def.stateLabel]: UNKNOWN_STATE }, 1);
+    for (const s of def.states) this.addGauge(def, { ...labels, [def.stateLabel]: s.state }, s.state === current ? 1 : 0);
+    if (current === undefined) this.addGauge(def, { ...labels, [def.stateLabel]: UNKNOWN_STATE }, 1);
   }
 
   /**
@@ -81,7 +81,7 @@ export class SampleSet {
       this.issue({ family: def.name, key, field: def.source.field, value: text, reason: 'not a yyyy-MM-dd HH:mm:ss or yyyy-MM-dd time' });
       return;
     }
-    this.gauge(def, labels, ms / 1000);
+    this.addGauge(def, labels, ms / 1000);
   }
 
   issue(issue: ConvertIssue): void {

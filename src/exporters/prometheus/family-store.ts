@@ -34,7 +34,7 @@ export interface FamilyStats {
   readonly dropped: number;
 }
 
-interface FamilyState {
+interface StoredFamily {
   readonly def: MetricDef;
   /** The collector that first published the family; others may not overwrite it. */
   owner: string | undefined;
@@ -51,7 +51,7 @@ interface Attached {
 }
 
 export class FamilyStore implements SampleSink {
-  private readonly families = new Map<string, FamilyState>();
+  private readonly families = new Map<string, StoredFamily>();
   private readonly selfFamilies = new Map<string, SelfFamily>();
   private readonly rejected = new Map<RejectReason, number>();
   private readonly maxLabelValueLength: number;
@@ -79,7 +79,7 @@ export class FamilyStore implements SampleSink {
    */
   register(defs: readonly MetricDef[]): void {
     const problems = defs.flatMap(metricDefProblems);
-    const merged = new Map<string, MetricDef>([...this.families].map(([name, state]) => [name, state.def]));
+    const merged = new Map<string, MetricDef>([...this.families].map(([name, stored]) => [name, stored.def]));
     for (const def of defs) {
       const existing = merged.get(def.name);
       if (existing !== undefined && !sameDef(existing, def)) problems.push(`${def.name}: registered twice with different definitions`);
@@ -133,11 +133,11 @@ export class FamilyStore implements SampleSink {
     this.readCounters(collector, update.counters);
 
     for (const [name, samples] of update.gauges) {
-      const state = this.claim(collector, name, 'gauge', samples.length);
-      if (state === undefined) continue;
+      const stored = this.claim(collector, name, 'gauge', samples.length);
+      if (stored === undefined) continue;
       const own = samples.filter((s) => s.name === name);
       this.reject('wrong_family', samples.length - own.length);
-      this.replace(state, collector, own);
+      this.replace(stored, collector, own);
     }
     this.changes++;
   }
@@ -157,18 +157,18 @@ export class FamilyStore implements SampleSink {
   }
 
   private readCounters(collector: string, samples: Iterable<Sample>): void {
-    const counters = new Map<FamilyState, Sample[]>();
+    const counters = new Map<StoredFamily, Sample[]>();
     for (const sample of samples) {
-      const state = this.claim(collector, sample.name, 'counter', 1);
-      if (state === undefined) continue;
-      const list = counters.get(state);
-      if (list === undefined) counters.set(state, [sample]);
+      const stored = this.claim(collector, sample.name, 'counter', 1);
+      if (stored === undefined) continue;
+      const list = counters.get(stored);
+      if (list === undefined) counters.set(stored, [sample]);
       else list.push(sample);
     }
-    for (const state of this.families.values()) {
-      if (state.def.type === 'counter' && state.owner === collector && !counters.has(state)) state.series = [];
+    for (const stored of this.families.values()) {
+      if (stored.def.type === 'counter' && stored.owner === collector && !counters.has(stored)) stored.series = [];
     }
-    for (const [state, samples] of counters) this.replace(state, collector, samples);
+    for (const [stored, samples] of counters) this.replace(stored, collector, samples);
   }
 
   /** Registered families in name order with their current series (sorted by label values). */
@@ -176,7 +176,7 @@ export class FamilyStore implements SampleSink {
     this.sync();
     return [...this.families.values()]
       .sort((a, b) => compareStrings(a.def.name, b.def.name))
-      .map((state) => ({ def: state.def, series: state.series }));
+      .map((stored) => ({ def: stored.def, series: stored.series }));
   }
 
   /** Series of `family` dropped by the series cap, summed over every publish. */
@@ -193,26 +193,26 @@ export class FamilyStore implements SampleSink {
 
   stats(): readonly FamilyStats[] {
     return this.snapshot().map(({ def }) => {
-      const state = this.families.get(def.name);
-      return { family: def.name, series: state?.series.length ?? 0, dropped: state?.dropped ?? 0 };
+      const stored = this.families.get(def.name);
+      return { family: def.name, series: stored?.series.length ?? 0, dropped: stored?.dropped ?? 0 };
     });
   }
 
-  private claim(collector: string, name: string, type: MetricDef['type'], count: number): FamilyState | undefined {
-    const state = this.families.get(name);
+  private claim(collector: string, name: string, type: MetricDef['type'], count: number): StoredFamily | undefined {
+    const stored = this.families.get(name);
     const reason: RejectReason | undefined =
-      state === undefined
+      stored === undefined
         ? 'unknown_family'
-        : state.def.type !== type
+        : stored.def.type !== type
           ? 'wrong_type'
-          : state.owner !== undefined && state.owner !== collector
+          : stored.owner !== undefined && stored.owner !== collector
             ? 'owner_conflict'
             : undefined;
     if (reason !== undefined) {
       this.reject(reason, count);
       return undefined;
     }
-    return state;
+    return stored;
   }
 
   /**
@@ -220,20 +220,20 @@ export class FamilyStore implements SampleSink {
    * are kept: the same series survive every cycle, so a counter never flickers
    * in and out (which a by-value choice would cause and rate() would read as resets).
    */
-  private replace(state: FamilyState, collector: string, samples: readonly Sample[]): void {
+  private replace(stored: StoredFamily, collector: string, samples: readonly Sample[]): void {
     const byKey = new Map<string, SeriesSnapshot>();
     for (const sample of samples) {
-      const labelValues = this.labelValues(state.def, sample.labels);
+      const labelValues = this.labelValues(stored.def, sample.labels);
       if (labelValues === undefined) {
         this.reject('label_mismatch', 1);
         continue;
       }
-      if (!validValue(state.def.type, sample.value) || !validTimestamp(sample.timestampMs)) {
+      if (!validValue(stored.def.type, sample.value) || !validTimestamp(sample.timestampMs)) {
         this.reject('invalid_value', 1);
         continue;
       }
       // Label values are capped first, so two long values may now collide: the first one published wins.
-      const key = seriesKey(state.def.name, labelRecord(state.def, labelValues));
+      const key = seriesKey(stored.def.name, labelRecord(stored.def, labelValues));
       if (byKey.has(key)) {
         this.reject('duplicate_series', 1);
         continue;
@@ -247,9 +247,9 @@ export class FamilyStore implements SampleSink {
     }
     const series = [...byKey.values()].sort(compareSeries);
     const over = series.length - this.maxSeriesPerFamily;
-    if (over > 0) state.dropped += over;
-    state.series = over > 0 ? series.slice(0, this.maxSeriesPerFamily) : series;
-    state.owner = collector;
+    if (over > 0) stored.dropped += over;
+    stored.series = over > 0 ? series.slice(0, this.maxSeriesPerFamily) : series;
+    stored.owner = collector;
   }
 
   /** The label values in the def's order, capped; undefined unless the label names match exactly. */
