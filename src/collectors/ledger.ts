@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { StateError } from '../state/store.js';
 import type { StateStore } from '../state/store.js';
-import { seriesKey } from './series/keys.js';
+import { CounterBook } from './counter-book.js';
 import type { CollectOutput, CounterView, Sample } from './types.js';
 
 const counterEntrySchema = z.strictObject({
@@ -38,35 +38,21 @@ export interface ApplyResult {
   readonly rejected: number;
 }
 
-interface CounterEntry {
-  readonly name: string;
-  readonly labels: Readonly<Record<string, string>>;
-  /** Counted so far, increments not yet on disk included. */
-  value: number;
-  timestampMs: number | undefined;
-  /** The total on disk, the only one published; undefined until the series' first save. */
-  saved: number | undefined;
-  savedTimestampMs: number | undefined;
-}
-
 interface CollectorBook {
   readonly watermarks: Map<string, number>;
-  /** By seriesKey, the identity the watermarks use too (in memory only: the file stores name and labels). */
-  readonly counters: Map<string, CounterEntry>;
-  /** Increases whenever a saved total changes (a save or a restore). */
-  version: number;
+  readonly counters: CounterBook;
 }
 
 /**
- * The exporter's one copy of every counter total. A cycle's increments are
- * applied at once (the next cycle's watermarks depend on them) but become
- * visible through view() only when save() has put them on disk, so nothing
- * Prometheus has seen can be lost or counted twice by a restart. A failed
- * save leaves them pending; the next save carries them.
+ * The collectors' counter totals, one CounterBook per collector, with the
+ * watermarks. A cycle's increments are applied at once (the next cycle's
+ * watermarks depend on them) but become visible through view() only when
+ * save() has put them on disk, so nothing Prometheus has seen can be lost or
+ * counted twice by a restart. A failed save leaves them pending; the next
+ * save carries them.
  */
 export class CounterLedger {
   private readonly books = new Map<string, CollectorBook>();
-  private readonly views = new Map<string, CounterView>();
 
   /** The collector's watermarks, a copy for CollectContext. */
   watermarks(collector: string): Readonly<Record<string, number>> {
@@ -78,24 +64,8 @@ export class CounterLedger {
     const book = this.book(collector);
     let rejected = 0;
     for (const inc of output.increments) {
-      if (!Number.isFinite(inc.value) || inc.value < 0) {
-        rejected++;
-        continue;
-      }
-      const key = seriesKey(inc.name, inc.labels);
-      const entry = book.counters.get(key);
-      // A total past the largest double would be +Inf: not exposable, and JSON would save it as null.
-      if (entry && !Number.isFinite(entry.value + inc.value)) {
-        rejected++;
-        continue;
-      }
-      if (entry) {
-        entry.value += inc.value;
-        if (inc.timestampMs !== undefined) entry.timestampMs = Math.max(entry.timestampMs ?? inc.timestampMs, inc.timestampMs);
-      } else {
-        const { name, labels, value, timestampMs } = inc;
-        book.counters.set(key, { name, labels: { ...labels }, value, timestampMs, saved: undefined, savedTimestampMs: undefined });
-      }
+      const ok = Number.isFinite(inc.value) && inc.value >= 0 && book.counters.add(inc.name, inc.labels, inc.value, inc.timestampMs);
+      if (!ok) rejected++;
     }
     for (const [key, ms] of Object.entries(output.watermarks)) book.watermarks.set(key, ms);
     return { rejected };
@@ -103,7 +73,7 @@ export class CounterLedger {
 
   /** Absolute values of every counter series the collector has counted, saved or not. */
   snapshot(collector: string): Sample[] {
-    return [...this.book(collector).counters.values()].map((e) => sample(e.name, e.labels, e.value, e.timestampMs));
+    return this.book(collector).counters.counted().map((e) => sample(e.name, e.labels, e.value, e.timestampMs));
   }
 
   /**
@@ -111,25 +81,7 @@ export class CounterLedger {
    * exposes, so the totals are held here only. The same object on every call.
    */
   view(collector: string): CounterView {
-    let view = this.views.get(collector);
-    if (view === undefined) {
-      const book = (): CollectorBook => this.book(collector);
-      view = {
-        get version() {
-          return book().version;
-        },
-        get size() {
-          let n = 0;
-          for (const e of book().counters.values()) if (e.saved !== undefined) n++;
-          return n;
-        },
-        *[Symbol.iterator]() {
-          for (const e of book().counters.values()) if (e.saved !== undefined) yield sample(e.name, e.labels, e.saved, e.savedTimestampMs);
-        },
-      };
-      this.views.set(collector, view);
-    }
-    return view;
+    return this.book(collector).counters.view;
   }
 
   serialise(collector: string): LedgerFile {
@@ -137,7 +89,7 @@ export class CounterLedger {
     return {
       collector,
       watermarks: Object.fromEntries(book.watermarks),
-      counters: [...book.counters.values()].map((e) => ({
+      counters: book.counters.counted().map((e) => ({
         name: e.name,
         labels: { ...e.labels },
         value: e.value,
@@ -148,14 +100,10 @@ export class CounterLedger {
 
   /** Replaces the collector's state with a file's content (all of it saved). */
   restore(collector: string, file: LedgerFile): void {
-    const version = (this.books.get(collector)?.version ?? 0) + 1;
-    const book: CollectorBook = { watermarks: new Map(Object.entries(file.watermarks)), counters: new Map(), version };
-    for (const c of file.counters) {
-      book.counters.set(seriesKey(c.name, c.labels), {
-        name: c.name, labels: c.labels, value: c.value, timestampMs: c.timestampMs, saved: c.value, savedTimestampMs: c.timestampMs,
-      });
-    }
-    this.books.set(collector, book);
+    const book = this.book(collector);
+    book.watermarks.clear();
+    for (const [key, ms] of Object.entries(file.watermarks)) book.watermarks.set(key, ms);
+    book.counters.restore(file.counters.map((c) => ({ name: c.name, labels: c.labels, value: c.value, timestampMs: c.timestampMs })));
   }
 
   /**
@@ -181,22 +129,16 @@ export class CounterLedger {
    * way stay pending: they were not in the file.
    */
   async save(store: LedgerStorage, collector: string): Promise<void> {
-    const book = this.book(collector);
-    const written = [...book.counters.values()].map((e) => [e, e.value, e.timestampMs] as const);
+    const { counters } = this.book(collector);
+    const taken = counters.writing();
     await store.save(ledgerFileName(collector), this.serialise(collector));
-    let changed = false;
-    for (const [entry, value, timestampMs] of written) {
-      changed ||= entry.saved !== value || entry.savedTimestampMs !== timestampMs;
-      entry.saved = value;
-      entry.savedTimestampMs = timestampMs;
-    }
-    if (changed) book.version++;
+    counters.written(taken);
   }
 
   private book(collector: string): CollectorBook {
     let book = this.books.get(collector);
     if (!book) {
-      book = { watermarks: new Map(), counters: new Map(), version: 0 };
+      book = { watermarks: new Map(), counters: new CounterBook() };
       this.books.set(collector, book);
     }
     return book;

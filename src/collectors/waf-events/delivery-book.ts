@@ -123,6 +123,7 @@ export class DeliveryBook {
 
   private async write(): Promise<void> {
     const checkpoint = this.checkpoint;
+    const taken = this.counts.book.writing();
     try {
       await saveCheckpoint(this.options.store, { checkpoint, counters: this.counts.entries() });
     } catch (err) {
@@ -130,6 +131,7 @@ export class DeliveryBook {
       throw err;
     }
     this.dirty = false;
+    this.counts.book.written(taken);
     this.publish();
     this.options.onSaved(checkpoint.cursorMs);
   }
@@ -137,7 +139,7 @@ export class DeliveryBook {
   /** A sink's bug must not undo a delivery that is already saved. */
   private publish(): void {
     try {
-      this.options.samples.publish(WAF_EVENTS_COLLECTOR, { counters: this.counts.samples(), gauges: new Map() });
+      this.options.samples.publish(WAF_EVENTS_COLLECTOR, { counters: this.counts.book.view, gauges: new Map() });
     } catch (err) {
       this.options.log.error(errorFields(err), 'publishing the WAF denied-request counter failed');
     }

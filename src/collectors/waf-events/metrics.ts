@@ -3,8 +3,8 @@
 // continues it) and the self-metrics the daemon exposes, as an observer.
 import type { ContractCheck } from '../contract/checks.js';
 import { counter } from '../metric-def.js';
-import { seriesKey } from '../series/keys.js';
-import type { LogEvent, MetricDef, Sample } from '../types.js';
+import { CounterBook } from '../counter-book.js';
+import type { LogEvent, MetricDef } from '../types.js';
 import { SEVERITY_LABEL } from '../waf-trend/metrics.js';
 import { ATTR, EDGE_ATTR } from './attributes.js';
 
@@ -35,9 +35,12 @@ export function deniedLabels(event: LogEvent): DeniedLabels {
   };
 }
 
-/** Counter values by series; `cap` bounds the series kept (and so the checkpoint file). */
+/**
+ * The denied counter's totals (a CounterBook: visible once on disk); `cap`
+ * bounds the series kept (and so the checkpoint file).
+ */
 export class DeniedCounts {
-  private readonly series = new Map<string, { labels: DeniedLabels; value: number }>();
+  readonly book = new CounterBook();
   private droppedEvents = 0;
 
   constructor(private readonly cap: number) {}
@@ -45,10 +48,7 @@ export class DeniedCounts {
   add(events: readonly LogEvent[]): void {
     for (const event of events) {
       const labels = deniedLabels(event);
-      const key = seriesKey(WAF_DENIED_REQUESTS.name, labels);
-      const entry = this.series.get(key);
-      if (entry) entry.value += 1;
-      else if (this.series.size < this.cap) this.series.set(key, { labels, value: 1 });
+      if (this.book.size < this.cap || this.book.has(WAF_DENIED_REQUESTS.name, labels)) this.book.add(WAF_DENIED_REQUESTS.name, labels, 1);
       else this.droppedEvents += 1;
     }
   }
@@ -60,17 +60,16 @@ export class DeniedCounts {
 
   /** For the checkpoint file. */
   entries(): Array<{ labels: DeniedLabels; value: number }> {
-    return [...this.series.values()].map((e) => ({ labels: { ...e.labels }, value: e.value }));
+    return this.book.counted().map((e) => ({ labels: deniedOf(e.labels), value: e.value }));
   }
 
   restore(entries: ReadonlyArray<{ labels: DeniedLabels; value: number }>): void {
-    this.series.clear();
-    for (const e of entries) this.series.set(seriesKey(WAF_DENIED_REQUESTS.name, e.labels), { labels: { ...e.labels }, value: e.value });
+    this.book.restore(entries.map((e) => ({ name: WAF_DENIED_REQUESTS.name, labels: { ...e.labels }, value: e.value, timestampMs: undefined })));
   }
+}
 
-  samples(): Sample[] {
-    return [...this.series.values()].map((e) => ({ name: WAF_DENIED_REQUESTS.name, labels: { ...e.labels }, value: e.value }));
-  }
+function deniedOf(labels: Readonly<Record<string, string>>): DeniedLabels {
+  return { domain: labels['domain'] ?? '', rule_id: labels['rule_id'] ?? '', severity: labels['severity'] ?? '' };
 }
 
 /**

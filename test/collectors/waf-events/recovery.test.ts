@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DeliveryError } from '../../../src/collectors/types.js';
+import { DeliveryError, type Sample, type SampleSink } from '../../../src/collectors/types.js';
 import { CHECKPOINT_NAME } from '../../../src/collectors/waf-events/index.js';
 import { nodeStateFs, type StateFs } from '../../../src/state/store.js';
 import { counterMap, cursorOf, denyIds, expectedCounters, FakeSink, LastSamples, MIN, polls, S, T0, useRig } from './fakes.js';
@@ -35,6 +35,34 @@ describe('WafEventForwarder when the state directory fails', () => {
     const uids = sink.uids();
     expect(uids.length).toBe(new Set(uids).size);
     expect(new Set(uids)).toEqual(new Set(denyIds(rig.sim, ORIGIN, cursorOf(rig.dir))));
+  });
+
+  it('while a save fails the denied counter shows what is on disk, not what was confirmed since; the next save shows the rest', async () => {
+    const sink = new FakeSink(8);
+    let saves = 0;
+    const flaky: StateFs = {
+      ...nodeStateFs,
+      async rename(from, to) {
+        saves++;
+        if (saves === 4) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+        await nodeStateFs.rename(from, to);
+      },
+    };
+    // Keeps what was published and reads it when asked, as the FamilyStore does.
+    let published: Iterable<Sample> = [];
+    const live: SampleSink = { publish: (_collector, update) => void (published = update.counters) };
+    const total = (): number => [...published].reduce((sum, s) => sum + s.value, 0);
+    const onDisk = (): number => (JSON.parse(readFileSync(join(rig.dir, `${CHECKPOINT_NAME}.json`), 'utf8')) as { data: { counters: Array<{ value: number }> } })
+      .data.counters.reduce((sum, c) => sum + c.value, 0);
+    const f = rig.forwarder(sink, live, {}, { fs: flaky });
+    expect(await f.pollOnce()).toMatchObject({ ok: false });
+    const confirmed = f.stats().forwarded;
+    expect(confirmed).toBeGreaterThan(onDisk());
+    expect(total()).toBe(onDisk());
+    rig.sim.clock.advance(30 * S);
+    await polls(f, rig.sim, 1, 30 * S);
+    expect(total()).toBe(onDisk());
+    expect(total()).toBe(f.stats().forwarded);
   });
 });
 
