@@ -1,5 +1,6 @@
 // Waiters for delivery confirmations: one per uid, settled by an export result, a deadline or an abort signal.
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { pause } from '../../shared/wait.js';
 
 /** How one expect() ended. */
 export interface Settlement {
@@ -46,7 +47,7 @@ export class Acknowledgements {
       const finish = (): void => {
         if (done) return;
         done = true;
-        clearTimeout(timer);
+        deadline.abort();
         signal?.removeEventListener('abort', onAbort);
         for (const uid of uids) if (this.waiting.get(uid) === waiter) this.waiting.delete(uid);
         resolve({ failed: uids.filter((uid) => !confirmed.has(uid)), cause });
@@ -64,11 +65,12 @@ export class Acknowledgements {
         cause ??= signal?.reason;
         finish();
       };
-      const timer = setTimeout(() => {
+      const deadline = new AbortController();
+      void pause(timeoutMs, deadline.signal).then(() => {
+        if (done) return;
         cause ??= new AcknowledgementTimeout(timeoutMs);
         finish();
-      }, timeoutMs);
-      timer.unref();
+      });
       for (const uid of uids) this.waiting.set(uid, waiter);
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });
