@@ -2,7 +2,8 @@
 // sum passes Number.MAX_VALUE made a counter +Inf, which the exposition
 // refuses and the state file cannot hold (JSON writes null).
 import { describe, expect, it } from 'vitest';
-import { CounterLedger, ledgerFileSchema } from '../../src/collectors/ledger.js';
+import { CounterLedger } from '../../src/collectors/ledger.js';
+import { ledgerFileSchema } from '../../src/collectors/ledger-file.js';
 
 const BYTES = 'edge_domain_traffic_bytes_total';
 const labels = { domain: 'a.com', source: 'edge' };

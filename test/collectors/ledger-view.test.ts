@@ -2,7 +2,8 @@
 // disk, and increments a failed save could not write stay pending until a
 // save carries them.
 import { describe, expect, it } from 'vitest';
-import { CounterLedger, type LedgerStorage } from '../../src/collectors/ledger.js';
+import { CounterLedger } from '../../src/collectors/ledger.js';
+import type { LedgerStorage } from '../../src/collectors/ledger-file.js';
 import type { Sample } from '../../src/collectors/types.js';
 
 const REQS = 'edge_domain_requests_total';

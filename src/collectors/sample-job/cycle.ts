@@ -8,7 +8,8 @@ import { FAIL_ON_DAMAGE, isoOrUnknown, loadRecovering, type StateRecovery } from
 import type { MismatchReporter } from '../contract/reporter.js';
 import type { JobLogger } from '../engine/job.js';
 import type { FamilyFilter } from '../filter.js';
-import { ledgerFileName, type CounterLedger, type LedgerStorage } from '../ledger.js';
+import type { CounterLedger } from '../ledger.js';
+import { ledgerFileName, type LedgerStorage } from '../ledger-file.js';
 import { describeError, errorFields, failureMessage } from '../engine/errors.js';
 import type { TargetSource } from '../targets.js';
 import type { Clock, CollectOutput, Collector, RunReport, SampleSink, UpstreamClient } from '../types.js';

@@ -3,7 +3,7 @@
 // continues it) and the self-metrics the daemon exposes, as an observer.
 import type { ContractCheck } from '../contract/checks.js';
 import { counter } from '../metric-def.js';
-import { CounterBook } from '../counter-book.js';
+import { CounterBook } from '../ledger.js';
 import type { LogEvent, MetricDef } from '../types.js';
 import { SEVERITY_LABEL } from '../waf-trend/metrics.js';
 import { ATTR, EDGE_ATTR } from './attributes.js';

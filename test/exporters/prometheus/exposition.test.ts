@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { CounterLedger, type LedgerStorage } from '../../../src/collectors/ledger.js';
+import { CounterLedger } from '../../../src/collectors/ledger.js';
+import type { LedgerStorage } from '../../../src/collectors/ledger-file.js';
 import type { Sample } from '../../../src/collectors/types.js';
 import { Exposition, type SelfSource, type SnapshotSource } from '../../../src/exporters/prometheus/exposition.js';
 import { FamilyStore } from '../../../src/exporters/prometheus/family-store.js';

@@ -1,0 +1,26 @@
+// The file a collector's ledger is saved in: its schema and its name in the state directory.
+import { z } from 'zod';
+import type { StateStore } from '../state/store.js';
+
+const counterEntrySchema = z.strictObject({
+  name: z.string().min(1),
+  labels: z.record(z.string(), z.string()),
+  value: z.number().finite().nonnegative(),
+  timestampMs: z.number().int().optional(),
+});
+
+/** What one collector's state file holds (inside the store's `{ version, data }` envelope). */
+export const ledgerFileSchema = z.strictObject({
+  collector: z.string().min(1),
+  watermarks: z.record(z.string(), z.number().int()),
+  counters: z.array(counterEntrySchema),
+});
+export type LedgerFile = z.output<typeof ledgerFileSchema>;
+
+/** The store operations the ledger needs. */
+export type LedgerStorage = Pick<StateStore, 'load' | 'save' | 'pathOf'>;
+
+/** State file name of a collector's ledger: `<state_dir>/ledger-<collector>.json`. */
+export function ledgerFileName(collector: string): string {
+  return `ledger-${collector}`;
+}
