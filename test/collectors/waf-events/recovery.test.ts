@@ -13,18 +13,23 @@ import { counterMap, cursorOf, denyIds, expectedCounters, FakeSink, LastSamples,
 const rig = useRig();
 const ORIGIN = T0 - 60 * MIN;
 
+/** The state directory's fs, with the fourth save (rename into place) failing as a full disk would. */
+function fourthSaveFails(): StateFs {
+  let saves = 0;
+  return {
+    ...nodeStateFs,
+    async rename(from, to) {
+      saves++;
+      if (saves === 4) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+      await nodeStateFs.rename(from, to);
+    },
+  };
+}
+
 describe('WafEventForwarder when the state directory fails', () => {
   it('a checkpoint save that fails stops sending until a save succeeds; nothing is sent twice', async () => {
     const sink = new FakeSink(8);
-    let saves = 0;
-    const flaky: StateFs = {
-      ...nodeStateFs,
-      async rename(from, to) {
-        saves++;
-        if (saves === 4) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
-        await nodeStateFs.rename(from, to);
-      },
-    };
+    const flaky = fourthSaveFails();
     const f = rig.forwarder(sink, new LastSamples(), {}, { fs: flaky });
     const failed = await f.pollOnce();
     expect(failed).toMatchObject({ ok: false, error: { code: 'EDGE_STATE' } });
@@ -39,15 +44,7 @@ describe('WafEventForwarder when the state directory fails', () => {
 
   it('while a save fails the denied counter shows what is on disk, not what was confirmed since; the next save shows the rest', async () => {
     const sink = new FakeSink(8);
-    let saves = 0;
-    const flaky: StateFs = {
-      ...nodeStateFs,
-      async rename(from, to) {
-        saves++;
-        if (saves === 4) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
-        await nodeStateFs.rename(from, to);
-      },
-    };
+    const flaky = fourthSaveFails();
     // Keeps what was published and reads it when asked, as the FamilyStore does.
     let published: Iterable<Sample> = [];
     const live: SampleSink = { publish: (_collector, update) => void (published = update.counters) };
