@@ -119,13 +119,18 @@ function writeSamples(out: string[], def: FamilyDef, series: readonly SeriesSnap
   const heads = reuse ? previous.heads : new Array<string>(sorted.length);
   const build = reuse ? undefined : headBuilder(def, open);
   let i = 0;
+  // Appended to one string (a rope, flattened once when encoded): measured faster than pushing three pieces per series and joining.
+  let text = '';
   // One pass with for-of: the exposition test counts a family's renderings by its iterations.
   for (const s of sorted) {
     let head = heads[i];
     if (build !== undefined || head === undefined) head = (heads as string[])[i] = (build ?? headBuilder(def, open))(s);
     i++;
-    out.push(head, formatValue(s.value), s.timestampMs === undefined ? '\n' : `${timestamp(s, open)}\n`);
+    text += head;
+    text += formatValue(s.value);
+    text += s.timestampMs === undefined ? '\n' : `${timestamp(s, open)}\n`;
   }
+  out.push(text);
   return { series: sorted, heads };
 }
 
