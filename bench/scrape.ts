@@ -3,6 +3,9 @@
 // production), next to the same bytes served as a static file by nginx (the
 // floor). Same client, same sequential scrapes, plain and gzip; then wrk for
 // throughput. Prints a Markdown section. Target: 100k series within 2x the floor.
+// Also, in the exporter's process, the cold render (after a publish changing
+// every family) beside prom-client's registry.metrics() on the same series;
+// `--cold-only` prints just that, without nginx or HTTP scrapes.
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
