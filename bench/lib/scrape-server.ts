@@ -6,45 +6,33 @@
 import { parseArgs } from 'node:util';
 import { Exposition, SelfMetrics, negotiate, type ExpositionFormat } from '../../src/exporters/prometheus/index.js';
 import { HttpServer } from '../../src/server/index.js';
-import { publishCycle, publishSeries } from './series.js';
+import { measureCold, type ColdTimes } from './cold.js';
+import { publishSeries } from './series.js';
 import { median, since } from './stats.js';
 
 export interface ServerReady {
   readonly url: string;
   readonly series: number;
-  /** Median time to render the whole exposition after a publish changed every family (cache miss), plain and gzip. */
-  readonly coldRenderMs: { readonly plain: number; readonly gzip: number };
+  /** Medians: render of the whole exposition after a publish changed every family (cache miss), beside prom-client's registry.metrics() on the same series. */
+  readonly coldRenderMs: ColdTimes;
   /** Median in-process cost of a scrape of unchanged data (self-metrics, gzip tail, one body copy): what the floor does not pay. */
   readonly warmRenderMs: { readonly plain: number; readonly gzip: number };
 }
 
-const COLD_ROUNDS = 3;
+const COLD_ROUNDS = 7;
 const WARM_ROUNDS = 20;
 /** What Prometheus negotiates by default (bench/lib/client.ts sends its Accept header). */
 const FORMAT: ExpositionFormat = 'openmetrics';
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { series: { type: 'string' } } });
+  const { values } = parseArgs({ options: { series: { type: 'string' }, 'cold-only': { type: 'boolean' } } });
   const published = publishSeries(Number(values.series ?? '10000'));
   const self = new SelfMetrics({ families: published.store, version: 'bench' });
   const exposition = new Exposition({ families: published.store, self });
 
   // Every collector cycle republishes its families, so the first scrape after
   // it pays for a render: measured here, where the scrape loop cannot see it.
-  const plain: number[] = [];
-  const gzip: number[] = [];
-  // A gzip scrape after a publish renders and deflates, so each gets its own publish.
-  for (let round = 1; round <= COLD_ROUNDS; round++) {
-    publishCycle(published, 2 * round - 1);
-    let start = performance.now();
-    await exposition.render(FORMAT);
-    plain.push(since(start));
-    publishCycle(published, 2 * round);
-    start = performance.now();
-    await exposition.renderGzip(FORMAT);
-    gzip.push(since(start));
-  }
-
+  const coldRenderMs = await measureCold(published, exposition, FORMAT, COLD_ROUNDS, 1);
   const warm: Record<'plain' | 'gzip', number[]> = { plain: [], gzip: [] };
   for (let round = 0; round < WARM_ROUNDS; round++) {
     for (const encoding of ['plain', 'gzip'] as const) {
@@ -55,6 +43,12 @@ async function main(): Promise<void> {
     }
   }
 
+  const warmRenderMs = { plain: median(warm.plain), gzip: median(warm.gzip) };
+  // Only the in-process figures wanted (`bench scrape --cold-only`): no server.
+  if (values['cold-only'] === true) {
+    process.stdout.write(`${JSON.stringify({ url: '', series: published.series, coldRenderMs, warmRenderMs })}\n`);
+    return;
+  }
   const server = new HttpServer({
     host: '127.0.0.1',
     port: 0,
@@ -64,9 +58,7 @@ async function main(): Promise<void> {
     version: 'bench',
   });
   const url = await server.start();
-  const ready: ServerReady = { url, series: published.series, coldRenderMs: { plain: median(plain), gzip: median(gzip) },
-    warmRenderMs: { plain: median(warm.plain), gzip: median(warm.gzip) },
-  };
+  const ready: ServerReady = { url, series: published.series, coldRenderMs, warmRenderMs };
   process.stdout.write(`${JSON.stringify(ready)}\n`);
   await new Promise<void>((resolve) => process.once('SIGTERM', () => resolve()));
   await server.stop();

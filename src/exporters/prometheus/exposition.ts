@@ -5,7 +5,8 @@ import {
   CONTENT_TYPES,
   OPENMETRICS_EOF,
   compareStrings,
-  serialize,
+  serializeFamily,
+  type SampleHeads,
   type ExpositionFormat,
   type FamilyDef,
   type FamilySnapshot,
@@ -43,6 +44,8 @@ export interface Rendered {
 interface FamilyChunk {
   readonly series: FamilySnapshot['series'];
   readonly text: Buffer;
+  /** Kept for the next rendering of the family, which usually has the same labels. */
+  readonly heads: SampleHeads | undefined;
   deflated: Buffer | undefined;
 }
 
@@ -110,8 +113,8 @@ export class Exposition {
     const cache = this.chunks[format];
     const cached = cache.get(family.def);
     if (cached?.series === family.series) return cached;
-    const text = Buffer.from(serialize([family], { format }), 'utf8');
-    const fresh: FamilyChunk = { series: family.series, text, deflated: undefined };
+    const { text, heads } = serializeFamily(family, format, cached?.heads);
+    const fresh: FamilyChunk = { series: family.series, text: Buffer.from(text, 'utf8'), heads, deflated: undefined };
     cache.set(family.def, fresh);
     return fresh;
   }

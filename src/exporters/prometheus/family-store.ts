@@ -1,6 +1,5 @@
 // Every metric family the exporter serves: the latest published series of the data families (the SampleSink
 // collectors publish into; counter totals stay in the ledger, read through its view) and the self-metric families.
-import { seriesKey } from '../../collectors/series/keys.js';
 import type { CounterView, MetricDef, Sample, SampleSink } from '../../collectors/types.js';
 import { MetricDefinitionError, SELF_PREFIX, capLabelValue, metricDefProblems, wellFormedLabelValue } from './naming.js';
 import { SelfFamily } from './self-family.js';
@@ -221,7 +220,7 @@ export class FamilyStore implements SampleSink {
    * in and out (which a by-value choice would cause and rate() would read as resets).
    */
   private replace(stored: StoredFamily, collector: string, samples: readonly Sample[]): void {
-    const byKey = new Map<string, SeriesSnapshot>();
+    const valid: SeriesSnapshot[] = [];
     for (const sample of samples) {
       const labelValues = this.labelValues(stored.def, sample.labels);
       if (labelValues === undefined) {
@@ -232,20 +231,22 @@ export class FamilyStore implements SampleSink {
         this.reject('invalid_value', 1);
         continue;
       }
-      // Label values are capped first, so two long values may now collide: the first one published wins.
-      const key = seriesKey(stored.def.name, labelRecord(stored.def, labelValues));
-      if (byKey.has(key)) {
-        this.reject('duplicate_series', 1);
-        continue;
-      }
-      byKey.set(
-        key,
+      valid.push(
         sample.timestampMs === undefined
           ? { labelValues, value: sample.value }
           : { labelValues, value: sample.value, timestampMs: Math.round(sample.timestampMs) },
       );
     }
-    const series = [...byKey.values()].sort(compareSeries);
+    // The label names are the def's, so equal label values are one series; the sort is stable and puts
+    // them side by side in publish order. Label values are capped first, so two long values may now
+    // collide: the first one published wins. No seriesKey per sample: that was most of a publish's time.
+    valid.sort(compareSeries);
+    const series: SeriesSnapshot[] = [];
+    for (const s of valid) {
+      const last = series[series.length - 1];
+      if (last !== undefined && compareSeries(last, s) === 0) this.reject('duplicate_series', 1);
+      else series.push(s);
+    }
     const over = series.length - this.maxSeriesPerFamily;
     if (over > 0) stored.dropped += over;
     stored.series = over > 0 ? series.slice(0, this.maxSeriesPerFamily) : series;
@@ -277,13 +278,6 @@ function isView(counters: Update['counters']): counters is CounterView {
 function validValue(type: MetricDef['type'], value: number): boolean {
   if (typeof value !== 'number') return false;
   return type === 'gauge' || (Number.isFinite(value) && value >= 0);
-}
-
-/** The capped values under their label names: what identifies the series once exposed. */
-function labelRecord(def: MetricDef, values: readonly string[]): Record<string, string> {
-  const record: Record<string, string> = {};
-  def.labels.forEach((label, i) => (record[label] = values[i] ?? ''));
-  return record;
 }
 
 function validTimestamp(ms: number | undefined): boolean {

@@ -7,8 +7,16 @@ import { constants, crc32, deflateRawSync } from 'node:zlib';
  * whole decodes as one stream (each part refers back only into itself).
  */
 export function deflateOpen(data: Buffer): Buffer {
-  return deflateRawSync(data, { finishFlush: constants.Z_SYNC_FLUSH });
+  return deflateRawSync(data, { level: PARTS_LEVEL, finishFlush: constants.Z_SYNC_FLUSH });
 }
+
+/**
+ * The first gzip scrape after a publish deflates every changed family while
+ * Prometheus waits. On exposition text (measured at 100k series, 10.7 MB)
+ * level 1 takes a third of the default level's time (51 vs 142 ms) for a body
+ * 9% larger (12.8% vs 11.8% of the plain size).
+ */
+const PARTS_LEVEL = 1;
 
 export interface DeflatedPrefix {
   /** `deflateOpen` outputs, in order. */

@@ -86,18 +86,83 @@ export function serialize(families: readonly FamilySnapshot[], options: Serializ
       writeHistogram(out, family.def, family.series, open);
       continue;
     }
-    const sampleName = open && family.def.type === 'counter' ? `${baseName(family.def)}_total` : family.def.name;
-    // Label names are fixed per family: `name{a="` , `",b="` and `"}` are built once.
-    const prefixes = family.def.labels.map((label, i) => `${i === 0 ? `${sampleName}{` : '",'}${label}="`);
-    const close = prefixes.length === 0 ? sampleName : '"}';
-    for (const s of sortedSeries(family.series)) {
-      let line = '';
-      for (let i = 0; i < prefixes.length; i++) line += prefixes[i] + escapeLabelValue(s.labelValues[i] ?? '');
-      line += `${close} ${formatValue(s.value)}`;
-      out.push(`${line}${timestamp(s, open)}\n`);
-    }
+    writeSamples(out, family.def, family.series, open, undefined);
   }
   return out.join('');
+}
+
+/**
+ * A family's sample lines up to the value (`name{a="x"} `), kept by the
+ * exposition between renders: a publish usually changes only values, and then
+ * the escaped labels are not built again.
+ */
+export interface SampleHeads {
+  /** The series the heads were built for, sorted. */
+  readonly series: readonly SeriesSnapshot[];
+  readonly heads: readonly string[];
+}
+
+/** One counter or gauge family rendered alone (header and samples), reusing `previous` heads when its series have the same labels. */
+export function serializeFamily(family: FamilySnapshot, format: ExpositionFormat, previous: SampleHeads | undefined): { text: string; heads: SampleHeads | undefined } {
+  if (family.def.type === 'histogram') return { text: serialize([family], { format }), heads: undefined };
+  const open = format === 'openmetrics';
+  const out: string[] = [];
+  if (open) writeOpenMetricsHeader(out, family.def);
+  else writeTextHeader(out, family.def);
+  const heads = writeSamples(out, family.def, family.series, open, previous);
+  return { text: out.join(''), heads };
+}
+
+function writeSamples(out: string[], def: FamilyDef, series: readonly SeriesSnapshot[], open: boolean, previous: SampleHeads | undefined): SampleHeads {
+  const reuse = previous !== undefined && sameLabels(previous.series, series);
+  const sorted = reuse ? series : sortedSeries(series);
+  const heads = reuse ? previous.heads : new Array<string>(sorted.length);
+  const build = reuse ? undefined : headBuilder(def, open);
+  let i = 0;
+  // Appended to one string (a rope, flattened once when encoded): measured faster than pushing three pieces per series and joining.
+  let text = '';
+  // One pass with for-of: the exposition test counts a family's renderings by its iterations.
+  for (const s of sorted) {
+    let head = heads[i];
+    if (build !== undefined || head === undefined) head = (heads as string[])[i] = (build ?? headBuilder(def, open))(s);
+    i++;
+    text += head;
+    text += formatValue(s.value);
+    text += s.timestampMs === undefined ? '\n' : `${timestamp(s, open)}\n`;
+  }
+  out.push(text);
+  return { series: sorted, heads };
+}
+
+/** `name{a="x",b="y"} ` for a series; label names are fixed per family, so `name{a="`, `",b="` and `"} ` are built once. */
+function headBuilder(def: FamilyDef, open: boolean): (s: SeriesSnapshot) => string {
+  const sampleName = open && def.type === 'counter' ? `${baseName(def)}_total` : def.name;
+  if (def.labels.length === 0) return () => `${sampleName} `;
+  const prefixes = def.labels.map((label, i) => `${i === 0 ? `${sampleName}{` : '",'}${label}="`);
+  return (s) => {
+    const parts = new Array<string>(2 * prefixes.length + 1);
+    for (let i = 0; i < prefixes.length; i++) {
+      parts[2 * i] = prefixes[i] ?? '';
+      parts[2 * i + 1] = escapeLabelValue(s.labelValues[i] ?? '');
+    }
+    parts[2 * prefixes.length] = '"} ';
+    // join gives one flat string; concatenated, each kept head would be a tree of pieces.
+    return parts.join('');
+  };
+}
+
+/** Same label values in the same order (values may differ), so heads built for `a` fit `b`. */
+function sameLabels(a: readonly SeriesSnapshot[], b: readonly SeriesSnapshot[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]?.labelValues;
+    const y = b[i]?.labelValues;
+    if (x === y) continue;
+    if (x === undefined || y === undefined || x.length !== y.length) return false;
+    for (let j = 0; j < x.length; j++) if (x[j] !== y[j]) return false;
+  }
+  return true;
 }
 
 function timestamp(s: SeriesSnapshot, open: boolean): string {
