@@ -37,41 +37,39 @@ export function toLogEvent(record: WafLogRecord, observedMs: number, headers: He
   const host = hostOf(requestHeaders.get('host')?.[0]);
   const { path, query } = splitTarget(record.request.uri);
   const primary = record.rules[0];
-  const attributes: Attributes = {
-    ...methodAttributes(record.request.method),
-    [ATTR.URL_PATH]: path,
-    ...(query === undefined ? {} : { [ATTR.URL_QUERY]: query }),
-    [ATTR.HTTP_RESPONSE_STATUS_CODE]: record.response.httpCode,
-    [ATTR.CLIENT_ADDRESS]: record.clientIp,
-    ...(host === undefined ? {} : { [ATTR.SERVER_ADDRESS]: host }),
-    [ATTR.SERVER_PORT]: record.hostPort,
-    ...optional(ATTR.USER_AGENT_ORIGINAL, requestHeaders.get('user-agent')?.[0]),
-    ...optional(ATTR.USER_AGENT_NAME, record.ua?.name),
-    ...optional(ATTR.USER_AGENT_VERSION, record.ua?.version),
-    ...optional(ATTR.USER_AGENT_OS_NAME, record.ua?.os_name),
-    ...optional(ATTR.USER_AGENT_OS_VERSION, record.ua?.os_version),
-    ...optional(EDGE_ATTR.UA_DEVICE, record.ua?.device),
-    ...optional(ATTR.GEO_COUNTRY_ISO_CODE, record.geoip?.country_code2),
-    ...optional(ATTR.GEO_LOCALITY_NAME, record.geoip?.city_name),
-    ...optional(EDGE_ATTR.GEO_COUNTRY_NAME, record.geoip?.country_name),
-    ...optional(EDGE_ATTR.GEO_REGION_NAME, record.geoip?.region_name),
-    ...optional(EDGE_ATTR.GEO_TIMEZONE, record.geoip?.timezone),
-    ...(primary === undefined
-      ? {}
-      : {
-          [ATTR.SECURITY_RULE_UUID]: primary.ruleId,
-          ...optional(ATTR.SECURITY_RULE_DESCRIPTION, primary.ruleMessage),
-          ...optional(ATTR.SECURITY_RULE_CATEGORY, primary.group),
-          ...optional(EDGE_ATTR.RULE_SEVERITY, primary.severity),
-          ...optional(EDGE_ATTR.RULE_SEVERITY_LEVEL, primary.severityLevel),
-        }),
-    [EDGE_ATTR.ACTION]: action,
-    ...optional(EDGE_ATTR.POLICY_ID, record.wafId),
-    ...optional(EDGE_ATTR.PACKAGE_ID, record.oid),
-    [EDGE_ATTR.SEVERITY_LEVEL]: record.severityLevel,
-    [EDGE_ATTR.RULES]: JSON.stringify(record.rules),
-    [EDGE_ATTR.RULE_COUNT]: record.rules.length,
-  };
+  // Assigned one by one, in the order the spreads of optional parts used to give: those spreads were a third of the conversion.
+  const attributes: Attributes = {};
+  setMethod(attributes, record.request.method);
+  attributes[ATTR.URL_PATH] = path;
+  if (query !== undefined) attributes[ATTR.URL_QUERY] = query;
+  attributes[ATTR.HTTP_RESPONSE_STATUS_CODE] = record.response.httpCode;
+  attributes[ATTR.CLIENT_ADDRESS] = record.clientIp;
+  if (host !== undefined) attributes[ATTR.SERVER_ADDRESS] = host;
+  attributes[ATTR.SERVER_PORT] = record.hostPort;
+  optional(attributes, ATTR.USER_AGENT_ORIGINAL, requestHeaders.get('user-agent')?.[0]);
+  optional(attributes, ATTR.USER_AGENT_NAME, record.ua?.name);
+  optional(attributes, ATTR.USER_AGENT_VERSION, record.ua?.version);
+  optional(attributes, ATTR.USER_AGENT_OS_NAME, record.ua?.os_name);
+  optional(attributes, ATTR.USER_AGENT_OS_VERSION, record.ua?.os_version);
+  optional(attributes, EDGE_ATTR.UA_DEVICE, record.ua?.device);
+  optional(attributes, ATTR.GEO_COUNTRY_ISO_CODE, record.geoip?.country_code2);
+  optional(attributes, ATTR.GEO_LOCALITY_NAME, record.geoip?.city_name);
+  optional(attributes, EDGE_ATTR.GEO_COUNTRY_NAME, record.geoip?.country_name);
+  optional(attributes, EDGE_ATTR.GEO_REGION_NAME, record.geoip?.region_name);
+  optional(attributes, EDGE_ATTR.GEO_TIMEZONE, record.geoip?.timezone);
+  if (primary !== undefined) {
+    attributes[ATTR.SECURITY_RULE_UUID] = primary.ruleId;
+    optional(attributes, ATTR.SECURITY_RULE_DESCRIPTION, primary.ruleMessage);
+    optional(attributes, ATTR.SECURITY_RULE_CATEGORY, primary.group);
+    optional(attributes, EDGE_ATTR.RULE_SEVERITY, primary.severity);
+    optional(attributes, EDGE_ATTR.RULE_SEVERITY_LEVEL, primary.severityLevel);
+  }
+  attributes[EDGE_ATTR.ACTION] = action;
+  optional(attributes, EDGE_ATTR.POLICY_ID, record.wafId);
+  optional(attributes, EDGE_ATTR.PACKAGE_ID, record.oid);
+  attributes[EDGE_ATTR.SEVERITY_LEVEL] = record.severityLevel;
+  attributes[EDGE_ATTR.RULES] = JSON.stringify(record.rules);
+  attributes[EDGE_ATTR.RULE_COUNT] = record.rules.length;
   for (const [name, values] of requestHeaders) {
     if (headers.has(name) && !NEVER_FORWARDED_HEADERS.includes(name)) attributes[requestHeaderAttr(name)] = values;
   }
@@ -90,14 +88,18 @@ export function toLogEvent(record: WafLogRecord, observedMs: number, headers: He
   };
 }
 
-function methodAttributes(method: string): Attributes {
+function setMethod(attributes: Attributes, method: string): void {
   const upper = method.toUpperCase();
-  if (KNOWN_METHODS.has(upper)) return { [ATTR.HTTP_REQUEST_METHOD]: upper };
-  return { [ATTR.HTTP_REQUEST_METHOD]: '_OTHER', [ATTR.HTTP_REQUEST_METHOD_ORIGINAL]: method };
+  if (KNOWN_METHODS.has(upper)) {
+    attributes[ATTR.HTTP_REQUEST_METHOD] = upper;
+  } else {
+    attributes[ATTR.HTTP_REQUEST_METHOD] = '_OTHER';
+    attributes[ATTR.HTTP_REQUEST_METHOD_ORIGINAL] = method;
+  }
 }
 
-function optional(name: string, value: unknown): Attributes {
-  return typeof value === 'string' && value !== '' ? { [name]: value } : {};
+function optional(attributes: Attributes, name: string, value: unknown): void {
+  if (typeof value === 'string' && value !== '') attributes[name] = value;
 }
 
 /** Header name (lower case) -> values; names differing in case are one header, as in HTTP. */

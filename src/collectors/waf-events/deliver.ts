@@ -30,7 +30,8 @@ export interface DeliveryContext {
   failed(events: number, code: string): void;
 }
 
-export async function deliverBatch(batch: readonly LogEvent[], ctx: DeliveryContext): Promise<void> {
+/** `onReceived`: the receiver confirmed the whole batch; its checkpoint save is about to start. */
+export async function deliverBatch(batch: readonly LogEvent[], ctx: DeliveryContext, onReceived?: () => void): Promise<void> {
   let pending = batch;
   await pRetry(
     async () => {
@@ -46,6 +47,7 @@ export async function deliverBatch(batch: readonly LogEvent[], ctx: DeliveryCont
         }
         throw err;
       }
+      onReceived?.();
       await confirmOrAbort(ctx, pending);
     },
     {

@@ -9,7 +9,7 @@ import { errorFields } from '../engine/errors.js';
 import type { Clock, LogEvent, SampleSink } from '../types.js';
 import { loadCheckpoint, saveCheckpoint, type CheckpointStorage } from './checkpoint.js';
 import { DeniedCounts, WAF_EVENTS_COLLECTOR } from './metrics.js';
-import { advance, initialCheckpoint, remember, type Checkpoint } from './window.js';
+import { advance, initialCheckpoint, rememberInPlace, type Checkpoint } from './window.js';
 import { isoOrUnknown, type StateRecovery } from '../../state/recovery.js';
 
 export interface DeliveryBookOptions {
@@ -26,7 +26,8 @@ export interface DeliveryBookOptions {
 }
 
 export class DeliveryBook {
-  private current: Checkpoint | undefined;
+  /** Its `delivered` is this book's own map, updated in place (see rememberInPlace). */
+  private current: (Checkpoint & { readonly delivered: Map<string, number> }) | undefined;
   private readonly counts: DeniedCounts;
   private dirty = false;
   private saving: Promise<void> = Promise.resolve();
@@ -63,7 +64,7 @@ export class DeliveryBook {
     await this.options.store.init();
     const { state: saved, reset } = await loadCheckpoint(this.options.store, this.options.recovery);
     if (!saved) {
-      this.current = initialCheckpoint(this.options.clock.now(), { startBackMs: reset ? delayMs : startBackMs });
+      this.current = { ...initialCheckpoint(this.options.clock.now(), { startBackMs: reset ? delayMs : startBackMs }), delivered: new Map() };
       if (reset) {
         const { file, keptAs, problem, lastWrittenMs } = reset;
         this.options.log.error(
@@ -76,7 +77,7 @@ export class DeliveryBook {
       await this.save();
       return false;
     }
-    this.current = saved.checkpoint;
+    this.current = { ...saved.checkpoint, delivered: new Map(saved.checkpoint.delivered) };
     this.counts.restore(saved.counters);
     this.publish();
     return true;
@@ -88,7 +89,7 @@ export class DeliveryBook {
 
   /** The receiver has these, read in a window ending at windowEndMs: remember them, count them, save. */
   confirm(events: readonly LogEvent[], windowEndMs: number): Promise<void> {
-    this.current = remember(this.checkpoint, events.map((e): [string, number] => [e.uid, e.timestampMs]), windowEndMs);
+    rememberInPlace(this.owned().delivered, events.map((e): [string, number] => [e.uid, e.timestampMs]), windowEndMs);
     this.counts.add(events);
     return this.save();
   }
@@ -99,13 +100,19 @@ export class DeliveryBook {
       const at = this.current?.delivered.get(uid);
       return at === undefined ? [] : [[uid, at]];
     });
-    if (known.length > 0) this.current = remember(this.checkpoint, known, windowEndMs);
+    if (known.length > 0) rememberInPlace(this.owned().delivered, known, windowEndMs);
   }
 
   /** A whole window is delivered: move the cursor to its end, forget ids no window reads again, save. */
   advance(windowEndMs: number, overlapMs: number): Promise<void> {
-    this.current = advance(this.checkpoint, [], windowEndMs, overlapMs);
+    const next = advance(this.checkpoint, [], windowEndMs, overlapMs);
+    this.current = { ...next, delivered: new Map(next.delivered) };
     return this.save();
+  }
+
+  private owned(): Checkpoint & { readonly delivered: Map<string, number> } {
+    if (!this.current) throw new Error('WAF event checkpoint not loaded');
+    return this.current;
   }
 
   /** Retries a save that failed (before anything else is sent). */

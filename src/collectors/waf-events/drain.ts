@@ -1,8 +1,9 @@
 // One window, read to its last page and delivered: records already delivered
 // (the checkpoint's ids, or earlier in this window) are dropped, the rest are
-// converted and handed over in batches of at most maxBatch. At most one page
-// plus one batch is held; the next page is read only once the batch before it
-// is confirmed, so a receiver outage stops the reading too.
+// converted and handed over in batches of at most maxBatch. At most two pages
+// plus one batch are held: the next page is read once the receiver confirmed
+// the batch before it, while that batch's checkpoint is saved (the page is
+// looked at only after the save), so a receiver outage stops the reading too.
 //
 // What the record times say about the window is evidence, not a filter: an
 // upstream may ignore the range, or stamp records with a time that runs
@@ -11,6 +12,7 @@
 // could lose it for good: its time may say nothing of the windows that return
 // it); its id is kept as long as answers keep returning it (delivery-book.ts), so it
 // is never sent twice.
+import type { WafLogRecord } from '../../api/index.js';
 import type { LogEvent } from '../types.js';
 import { toLogEvent, type HeaderPolicy } from './convert.js';
 import { readWindow, type PageReader } from './fetch.js';
@@ -37,8 +39,8 @@ export interface DrainContext {
   isDelivered(uid: string): boolean;
   /** Delivered ids an answer returned again: keep them while answers keep returning them. */
   refresh(uids: readonly string[]): void;
-  /** Resolves once the receiver confirmed the whole batch (deliver.ts). */
-  deliver(batch: readonly LogEvent[]): Promise<void>;
+  /** Resolves once the receiver confirmed the whole batch and it was saved (deliver.ts); onReceived before the save. */
+  deliver(batch: readonly LogEvent[], onReceived: () => void): Promise<void>;
   /** After each page: records read, how many were repeats, and what their times said. */
   onPage(read: number, repeats: number, evidence: PageEvidence): void;
 }
@@ -50,15 +52,32 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
   // Ids waiting in the buffer: a page that shifted may repeat them before they are delivered.
   const buffered = new Set<string>();
   let delivered = 0;
+  const pages = readWindow(ctx.reader, window);
+  let next: Promise<IteratorResult<readonly WafLogRecord[]>> | undefined;
+  let done = false;
+  const readAhead = (): void => {
+    if (done || next !== undefined) return;
+    next = pages.next();
+    // Awaited below unless a delivery fails first; its failure then must not go unhandled.
+    next.catch(() => undefined);
+  };
   const flush = async (all: boolean): Promise<void> => {
     while (buffer.length >= maxBatch || (all && buffer.length > 0)) {
       const batch = buffer.splice(0, maxBatch);
-      await ctx.deliver(batch);
+      await ctx.deliver(batch, readAhead);
       for (const e of batch) buffered.delete(e.uid);
       delivered += batch.length;
     }
   };
-  for await (const page of readWindow(ctx.reader, window)) {
+  for (;;) {
+    readAhead();
+    const result = await (next as Promise<IteratorResult<readonly WafLogRecord[]>>);
+    next = undefined;
+    if (result.done === true) {
+      done = true;
+      break;
+    }
+    const page = result.value;
     const observedMs = ctx.now();
     let repeats = 0;
     const evidence = { naive: 0, outOfRange: 0 };

@@ -66,8 +66,16 @@ export function planWindow(checkpoint: Checkpoint | undefined, now: number, opti
  */
 export function remember(checkpoint: Checkpoint, events: Iterable<readonly [string, number]>, windowEndMs?: number): Checkpoint {
   const delivered = new Map(checkpoint.delivered);
-  for (const [uid, timeMs] of events) delivered.set(uid, Math.max(timeMs, windowEndMs ?? timeMs, delivered.get(uid) ?? timeMs));
+  rememberInPlace(delivered, events, windowEndMs);
   return { ...checkpoint, delivered };
+}
+
+/**
+ * remember() on a map the caller owns: after every batch, a copy of a set
+ * that grows with the window made catching up a backlog quadratic.
+ */
+export function rememberInPlace(delivered: Map<string, number>, events: Iterable<readonly [string, number]>, windowEndMs?: number): void {
+  for (const [uid, timeMs] of events) delivered.set(uid, Math.max(timeMs, windowEndMs ?? timeMs, delivered.get(uid) ?? timeMs));
 }
 
 /**

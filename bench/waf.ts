@@ -1,0 +1,127 @@
+// WAF events benchmark: a backlog of deny events (the simulator's WafLog,
+// bench/lib/waf-peers.ts) forwarded to a local OTLP/HTTP receiver by the real
+// forwarder and OtlpLogSink with the config defaults (http/protobuf,
+// start_from 1h, max_window 15m, page_size 100, max_batch 512), both peers in
+// another process. One poll catches the backlog up; reported: events/s
+// overall, events/s over the first and the last third of each window's events
+// (a rate falling as the window fills shows up there), peak RSS and heap.
+// --events=N sizes the backlog (default 50000, under a minute here; target: 20,000/s, flat,
+// a 1M backlog under 200 MB RSS).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { EdgeClient, platformClock } from '../src/api/index.js';
+import type { JobLogger } from '../src/collectors/engine/job.js';
+import { WafEventForwarder } from '../src/collectors/waf-events/index.js';
+import { otlpSchema, wafEventsSchema } from '../src/config/sections/waf-events.js';
+import { OtlpLogSink } from '../src/exporters/otel-logs/index.js';
+import { StateStore } from '../src/state/store.js';
+import { startChild } from './lib/child.js';
+import { fmtBytes, fmtInt, fmtMs, table } from './lib/stats.js';
+
+const TARGET_PER_S = 20_000;
+const TARGET_RSS = 200 * 1024 * 1024;
+/** Deny events per domain and minute in WafLog: 0..rate (1..4, mean 2.5) events, 40 % of them deny. */
+const DENY_PER_DOMAIN_MINUTE = 0.5;
+
+const { values } = parseArgs({ options: { events: { type: 'string' } }, strict: false });
+const wanted = Number(values.events ?? '50000');
+const waf = wafEventsSchema.parse({ enabled: true });
+const backlogMinutes = (waf.start_from - waf.delay) / 60_000;
+const domains = Math.max(1, Math.round(wanted / (backlogMinutes * DENY_PER_DOMAIN_MINUTE)));
+
+const quiet = (): void => undefined;
+const windowEnds: Array<{ at: number; forwarded: number }> = [];
+function benchLogger(): JobLogger {
+  return {
+    debug: quiet, warn: quiet,
+    info: (_fields, msg) => {
+      if (msg?.startsWith('WAF event backlog') === true || msg === 'WAF event window delivered') windowEnds.push({ at: performance.now(), forwarded });
+    },
+    error: (fields, msg) => process.stderr.write(`${msg ?? ''} ${JSON.stringify(fields)}\n`),
+    child: () => benchLogger(),
+  };
+}
+
+let forwarded = 0;
+const marks: Array<{ at: number; forwarded: number }> = [];
+let peakRss = 0;
+let peakHeap = 0;
+const sampleMemory = (): void => {
+  const { rss, heapUsed } = process.memoryUsage();
+  peakRss = Math.max(peakRss, rss);
+  peakHeap = Math.max(peakHeap, heapUsed);
+};
+
+async function main(): Promise<number> {
+  const now = Date.now();
+  const peers = await startChild('waf-peers.ts', [`--domains=${domains}`, `--from=${now - waf.start_from}`, `--to=${now - waf.delay}`],
+    z.object({ upstream: z.string(), receiver: z.string(), events: z.number() }));
+  const dir = await mkdtemp(join(tmpdir(), 'edge-bench-waf-'));
+  const otlp = otlpSchema.parse({ endpoint: peers.ready.receiver });
+  const sink = new OtlpLogSink({
+    endpoint: otlp.endpoint, protocol: otlp.protocol, timeoutMs: otlp.timeout, maxBatch: otlp.max_batch,
+    resource: { serviceName: 'edge-exporter', serviceVersion: 'bench', serviceInstanceId: 'bench' },
+  });
+  const client = new EdgeClient({ apiUrl: peers.ready.upstream, token: 'sim-token', timeoutMs: 30_000 });
+  const forwarder = new WafEventForwarder({
+    client, tz: platformClock('+08:00'), sink, samples: { publish: quiet }, store: new StateStore(join(dir, 'state')), log: benchLogger(),
+    intervalMs: waf.interval, overlapMs: waf.overlap, delayMs: waf.delay, maxWindowMs: waf.max_window, startBackMs: waf.start_from,
+    query: { pageSize: waf.page_size }, headers: waf.headers,
+    observer: { onForwarded: (n) => { forwarded += n; marks.push({ at: performance.now(), forwarded }); } },
+  });
+  const memoryTimer = setInterval(sampleMemory, 100);
+  try {
+    await sink.start();
+    await forwarder.load();
+    const start = performance.now();
+    windowEnds.push({ at: start, forwarded: 0 });
+    const report = await forwarder.run(new AbortController().signal);
+    const wallMs = performance.now() - start;
+    sampleMemory();
+    if (!report.ok) throw new Error(`poll failed: ${JSON.stringify(report.error)}`);
+    print(peers.ready.events, wallMs);
+    return 0;
+  } finally {
+    clearInterval(memoryTimer);
+    await sink.shutdown();
+    await client.close();
+    await peers.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Events/s between the marks nearest to `from` and `to` events forwarded. */
+function rateBetween(from: number, to: number): number {
+  const first = marks.find((m) => m.forwarded >= from);
+  const last = marks.find((m) => m.forwarded >= to);
+  if (!first || !last || last.at <= first.at) return Number.NaN;
+  return ((last.forwarded - first.forwarded) / (last.at - first.at)) * 1000;
+}
+
+function print(backlog: number, wallMs: number): void {
+  const rate = (forwarded / wallMs) * 1000;
+  const rows: Array<Array<string | number>> = [];
+  for (let i = 1; i < windowEnds.length; i++) {
+    const from = windowEnds[i - 1]?.forwarded ?? 0;
+    const to = windowEnds[i]?.forwarded ?? 0;
+    const n = to - from;
+    if (n < 3 * 512) continue;
+    const head = rateBetween(from, from + Math.floor(n / 3));
+    const tail = rateBetween(to - Math.floor(n / 3), to);
+    rows.push([i, fmtInt(n), fmtInt(Math.round(head)), fmtInt(Math.round(tail)), (tail / head).toFixed(2)]);
+  }
+  const rss = Math.max(peakRss, process.resourceUsage().maxRSS * 1024);
+  process.stdout.write(`## WAF events (upstream -> OTLP http/protobuf, config defaults)\n\n`);
+  process.stdout.write(`${fmtInt(backlog)} deny events in the backlog (${domains} domains, ${backlogMinutes} min); ${fmtInt(forwarded)} forwarded in ${fmtMs(wallMs)}.\n\n`);
+  process.stdout.write(`${table(['measure', 'value', 'target'], [
+    ['events/s overall', fmtInt(Math.round(rate)), `>= ${fmtInt(TARGET_PER_S)}`],
+    ['peak RSS', fmtBytes(rss), `< ${fmtBytes(TARGET_RSS)}`],
+    ['peak heap used', fmtBytes(peakHeap), ''],
+  ])}\n\n`);
+  process.stdout.write(`Per window (flatness: last third's rate / first third's):\n\n${table(['window', 'events', 'first third /s', 'last third /s', 'last/first'], rows)}\n`);
+}
+
+process.exitCode = await main();

@@ -1,0 +1,85 @@
+// drainWindow's read-ahead: the next page is asked for once the receiver has
+// confirmed a batch (while its checkpoint saves), never while a delivery is
+// still unconfirmed, and a read-ahead left behind by a failed delivery is not
+// an unhandled rejection.
+import { describe, expect, it } from 'vitest';
+import { platformClock, type DescribeLogV2Request, type DescribeLogV2Response } from '../../../src/api/index.js';
+import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
+import { headerPolicy } from '../../../src/collectors/waf-events/convert.js';
+import { drainWindow, type DrainContext } from '../../../src/collectors/waf-events/drain.js';
+import type { LogEvent } from '../../../src/collectors/types.js';
+import { createSimulator } from '../../../src/simulator/index.js';
+import { DENY, MIN, T0 } from './fakes.js';
+
+const tz = platformClock('+08:00');
+const WINDOW = { startMs: T0 - 20 * MIN, endMs: T0 };
+const RECORDS = createSimulator({ clock: { mode: 'fixed', start: T0 }, domains: 6 })
+  .truth.wafEvents(WINDOW.startMs, WINDOW.endMs)
+  .filter((e) => e.record.response.httpCode === DENY)
+  .map((e) => wafLogRecord.parse(e.record))
+  .reverse();
+const PAGE = 10;
+
+class PagedClient {
+  readonly pages: number[] = [];
+  failAt: number | undefined;
+  async describeLogV2(req: DescribeLogV2Request): Promise<DescribeLogV2Response> {
+    const pageNo = req.action[0]?.pageNo ?? 1;
+    this.pages.push(pageNo);
+    await Promise.resolve();
+    if (pageNo === this.failAt) throw new Error('upstream gone');
+    const list = RECORDS.slice((pageNo - 1) * PAGE, pageNo * PAGE);
+    return { code: 200, msg: 'success', data: [{ metricName: 'logs', list, objectArrayList: [] }] };
+  }
+}
+
+function context(client: PagedClient, deliver: DrainContext['deliver']): DrainContext {
+  return {
+    reader: { client, tz, query: { pageSize: PAGE }, signal: new AbortController().signal },
+    policy: headerPolicy(), maxBatch: PAGE, offsetMinutes: 480, now: () => T0,
+    isDelivered: () => false, refresh: () => undefined, deliver, onPage: () => undefined,
+  };
+}
+
+describe('drainWindow read-ahead', () => {
+  it('asks for the next page only once the receiver confirmed the batch, and delivers every record once, in order', async () => {
+    expect(RECORDS.length).toBeGreaterThan(3 * PAGE);
+    const client = new PagedClient();
+    const delivered: LogEvent[] = [];
+    const askedBeforeReceived: number[] = [];
+    const askedAfterReceived: number[] = [];
+    const n = await drainWindow(WINDOW, context(client, async (batch, onReceived) => {
+      askedBeforeReceived.push(client.pages.length);
+      onReceived();
+      askedAfterReceived.push(client.pages.length);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      delivered.push(...batch);
+    }));
+    expect(n).toBe(RECORDS.length);
+    expect(delivered.map((e) => e.uid)).toEqual(RECORDS.map((r) => r.requestId));
+    // Batch k was built from page k: while it is unconfirmed no later page is asked for; once confirmed, page k+1 is.
+    askedBeforeReceived.forEach((asked, k) => expect(asked).toBe(k + 1));
+    askedAfterReceived.slice(0, -1).forEach((asked, k) => expect(asked).toBe(k + 2));
+    expect(client.pages).toEqual(client.pages.map((_p, i) => i + 1));
+  });
+
+  it('a delivery that fails after its read-ahead started rejects with its own error; the read-ahead failing too is not unhandled', async () => {
+    const client = new PagedClient();
+    client.failAt = 2;
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await expect(drainWindow(WINDOW, context(client, async (_batch, onReceived) => {
+        onReceived();
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        throw new Error('checkpoint save failed');
+      }))).rejects.toThrow('checkpoint save failed');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(client.pages).toEqual([1, 2]);
+    expect(unhandled).toEqual([]);
+  });
+});
