@@ -20,7 +20,7 @@ import { fmtBytes, fmtInt, fmtMs, since, table } from './lib/stats.js';
 
 const SERIES_PER_DOMAIN = 15;
 const SAMPLE_MS = 100;
-const SCRAPE_MS = 5_000;
+const SCRAPE_MS = 15_000;
 const TARGET_PEAK = 300 * 1024 * 1024;
 const TARGET_PER_SERIES = 1024;
 
