@@ -186,8 +186,6 @@ export interface RunReport {
 /** Implemented by the exporter (self-metrics: up, last success, duration, data lag). */
 export interface CollectorObserver {
   onRun(report: RunReport): void;
-  /** A scheduled tick arrived while the previous run was still in flight, and was skipped. */
-  onSkippedTick?(event: { readonly collector: string; readonly now: number }): void;
   /** Answers that contradicted an assumption, by check (edge_exporter_contract_mismatches_total). */
   onMismatch?(check: ContractCheck, count: number): void;
   /** Buckets a collector's audit re-read, by outcome (edge_exporter_audit_buckets_total). */

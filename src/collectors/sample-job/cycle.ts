@@ -26,8 +26,8 @@ export interface CycleDeps {
   /** True once the engine has given up waiting for this run (stop timed out): its result is discarded. */
   readonly abandoned: () => boolean;
   /** Called when increments were applied but could not be saved; the job's flush() at stop retries the save. */
-  readonly markDirty: (collector: string) => void;
-  readonly markClean: (collector: string) => void;
+  readonly markDirty: () => void;
+  readonly markClean: () => void;
   readonly mismatches: MismatchReporter;
   /** Audit outcomes, to the observer. */
   readonly onAudit: (collector: string, tally: NonNullable<CollectOutput['audit']>) => void;
@@ -86,11 +86,11 @@ export async function runCycle(deps: CycleDeps, collector: Collector, log: JobLo
   if (rejected > 0) log.warn({ rejected }, 'negative or non-finite increments ignored');
   try {
     await deps.ledger.save(deps.store, name);
-    deps.markClean(name);
+    deps.markClean();
   } catch (err) {
     // The ledger keeps the increments (the next save carries them), but they
     // are not published until they are on disk.
-    deps.markDirty(name);
+    deps.markDirty();
     log.error(errorFields(err), 'saving collector state failed; results not published');
     return report({ ok: false, error: describeError(err), partialErrors });
   }
