@@ -77,18 +77,30 @@ export class FamilyStore implements SampleSink {
    * the same sample name in OpenMetrics. Registering an identical def again is a no-op.
    */
   register(defs: readonly MetricDef[]): void {
-    const problems = defs.flatMap(metricDefProblems);
     const merged = new Map<string, MetricDef>([...this.families].map(([name, stored]) => [name, stored.def]));
+    checkDefs(defs, merged);
     for (const def of defs) {
-      const existing = merged.get(def.name);
-      if (existing !== undefined && !sameDef(existing, def)) problems.push(`${def.name}: registered twice with different definitions`);
-      merged.set(def.name, def);
+      if (!this.families.has(def.name)) this.families.set(def.name, { def, owner: undefined, series: [], dropped: 0 });
     }
-    for (const def of merged.values()) {
-      const base = baseName(def);
-      if (base !== def.name && merged.has(base)) problems.push(`${def.name}: its OpenMetrics family name ${base} is another family`);
+    this.changes++;
+  }
+
+  /**
+   * Makes the data families exactly `defs`, for a config reload: a family no
+   * longer defined, or defined differently, goes with its series (and the
+   * counter view of a collector left owning none); an identical one keeps its
+   * series, so a scrape during the reload still finds every counter. Throws
+   * as register() does, changing nothing.
+   */
+  define(defs: readonly MetricDef[]): void {
+    checkDefs(defs, new Map());
+    const wanted = new Map(defs.map((def) => [def.name, def]));
+    for (const [name, stored] of this.families) {
+      const def = wanted.get(name);
+      if (def === undefined || !sameDef(def, stored.def)) this.families.delete(name);
     }
-    if (problems.length > 0) throw new MetricDefinitionError(problems);
+    const owners = new Set([...this.families.values()].map((stored) => stored.owner));
+    for (const collector of this.views.keys()) if (!owners.has(collector)) this.views.delete(collector);
     for (const def of defs) {
       if (!this.families.has(def.name)) this.families.set(def.name, { def, owner: undefined, series: [], dropped: 0 });
     }
@@ -268,6 +280,21 @@ export class FamilyStore implements SampleSink {
   private reject(reason: RejectReason, count: number): void {
     if (count > 0) this.rejected.set(reason, (this.rejected.get(reason) ?? 0) + count);
   }
+}
+
+/** Throws MetricDefinitionError listing every problem of adding `defs` to the families `merged` holds. */
+function checkDefs(defs: readonly MetricDef[], merged: Map<string, MetricDef>): void {
+  const problems = defs.flatMap(metricDefProblems);
+  for (const def of defs) {
+    const existing = merged.get(def.name);
+    if (existing !== undefined && !sameDef(existing, def)) problems.push(`${def.name}: registered twice with different definitions`);
+    merged.set(def.name, def);
+  }
+  for (const def of merged.values()) {
+    const base = baseName(def);
+    if (base !== def.name && merged.has(base)) problems.push(`${def.name}: its OpenMetrics family name ${base} is another family`);
+  }
+  if (problems.length > 0) throw new MetricDefinitionError(problems);
 }
 
 function isView(counters: Update['counters']): counters is CounterView {

@@ -50,6 +50,18 @@ export class SelfFamily {
     for (const [labels, value] of entries) this.set(labels, value);
   }
 
+  /** Removes the series whose value of `label` is not in `keep` (a collector a reload removed). */
+  retain(label: string, keep: ReadonlySet<string>): void {
+    const at = this.def.labels.indexOf(label);
+    if (at < 0) return;
+    for (const [key, cell] of this.cells) {
+      if (!keep.has(cell.labelValues[at] ?? '')) {
+        this.cells.delete(key);
+        this.series = undefined;
+      }
+    }
+  }
+
   snapshot(): FamilySnapshot {
     this.series ??= [...this.cells.values()]
       .map((c): SeriesSnapshot => (this.def.type === 'histogram' ? { labelValues: c.labelValues, value: c.value, histogram: { cumulative: [...c.cumulative], sum: c.sum } } : { labelValues: c.labelValues, value: c.value }))
