@@ -1,6 +1,6 @@
 // Delivering one batch until the receiver confirms all of it. Failures are
 // retried without limit, with exponential backoff and jitter capped at
-// maxDelayMs, until the signal aborts (stop). While this runs the forwarder
+// maxDelayMs, until the signal aborts (stop) between two attempts. While this runs the forwarder
 // reads nothing more: the checkpoint holds the position upstream, so a long
 // outage costs no memory beyond this batch. When the sink confirms part of a
 // batch (DeliveryError naming the rest), the confirmed part is recorded
@@ -36,7 +36,11 @@ export async function deliverBatch(batch: readonly LogEvent[], ctx: DeliveryCont
   await pRetry(
     async () => {
       try {
-        await ctx.sink.deliver(pending, ctx.signal);
+        // A stop ends the wait between attempts, never an attempt: a batch handed over may reach the receiver, so its
+        // answer is awaited (the sink bounds it) and a confirmed batch recorded before the stop completes. Otherwise a
+        // reload or SIGTERM would send it again.
+        ctx.signal.throwIfAborted();
+        await ctx.sink.deliver(pending);
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         ctx.failed(pending.length, describeError(err).code);
