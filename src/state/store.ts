@@ -25,8 +25,11 @@ const TEMP_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*\.json\.tmp(-[A-Za-z0-9-]+)?$/;
 /** Platforms where a directory cannot be fsynced answer with these; the rename is still atomic there. */
 const DIR_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EINVAL', 'EPERM', 'EBADF']);
 
+/** EDGE_STATE_LOCKED: another edge-exporter holds the directory (StateLockError, lock.ts). */
+export type StateErrorCode = 'EDGE_STATE' | 'EDGE_STATE_LOCKED';
+
 export class StateError extends Error {
-  readonly code = 'EDGE_STATE';
+  readonly code: StateErrorCode = 'EDGE_STATE';
   /** Absolute or dir-relative path of the file at fault. */
   readonly file: string;
   /** What is wrong with it, without the path. */
