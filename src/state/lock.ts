@@ -7,10 +7,12 @@
 // system has no hard links, an O_EXCL create). Of any number of daemons
 // starting at once exactly one wins; the others read a complete lock and name
 // its holder. A lock whose holder is gone (same host, no such pid, or our own
-// pid: a container restarted as pid 1) is moved aside and taken over, with a
-// log line; one on another host cannot be checked and is never taken over, nor
-// is a lock that cannot be parsed. The name is not `*.json`, so no state name
-// can collide with it and no state loader reads it.
+// pid: a container restarted as pid 1) is moved aside under a `.stale-` name
+// and taken over; whichever starter wins the create reports it (one log line)
+// and removes it. One on another host cannot be checked and is never taken
+// over, nor is a lock that cannot be parsed. restore() puts the lock back into
+// a re-created directory (StateStore's onDirectoryCreated). The name is not
+// `*.json`, so no state name can collide with it and no state loader reads it.
 import { randomUUID } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import { hostname } from 'node:os';
