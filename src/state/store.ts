@@ -5,8 +5,14 @@
 // file is a fresh start, anything unreadable is a StateError for the caller
 // to act on (start-up stops, or with state_recovery: reset the damaged file is
 // put aside by quarantine() and its owner starts afresh; see recovery.ts).
-// A crash leaves at most one `<name>.json.tmp` per name: loads never read it
-// and the next save of that name truncates and renames it away.
+// Temp names are unique per process and per save (`<name>.json.tmp-<pid>-<n>`)
+// so two writers on one directory never write into each other's temp file
+// (the directory lock, lock.ts, keeps a second daemon out; this keeps a torn
+// mix out even before it does). A crash can so leave several temp files:
+// loads never read them, and removeLeftoverTemps() deletes them once the
+// caller holds the directory lock (before that they may be a live writer's).
+// A directory removed while running is re-created by the next save, which
+// first lets the lock be put back (onDirectoryCreated), then retries once.
 import * as fsp from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -14,11 +20,16 @@ import type { z } from 'zod';
 /** Format of the envelope every state file has; bump on an incompatible change. */
 export const STATE_FORMAT_VERSION = 1;
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+/** A temp file of this store, from this version (`-<pid>-<n>`) or an older one (bare `.tmp`). */
+const TEMP_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*\.json\.tmp(-[A-Za-z0-9-]+)?$/;
 /** Platforms where a directory cannot be fsynced answer with these; the rename is still atomic there. */
 const DIR_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EINVAL', 'EPERM', 'EBADF']);
 
+/** EDGE_STATE_LOCKED: another edge-exporter holds the directory (StateLockError, lock.ts). */
+export type StateErrorCode = 'EDGE_STATE' | 'EDGE_STATE_LOCKED';
+
 export class StateError extends Error {
-  readonly code = 'EDGE_STATE';
+  readonly code: StateErrorCode = 'EDGE_STATE';
   /** Absolute or dir-relative path of the file at fault. */
   readonly file: string;
   /** What is wrong with it, without the path. */
@@ -52,6 +63,10 @@ export interface StateFs {
   syncDir(path: string): Promise<void>;
   /** Last modification time (ms) of a file or directory, undefined when nothing is there. */
   modifiedAt(path: string): Promise<number | undefined>;
+  /** Names in a directory. */
+  readdir(path: string): Promise<string[]>;
+  /** Removes a file; a file already gone is not an error. */
+  remove(path: string): Promise<void>;
 }
 
 export const nodeStateFs: StateFs = Object.freeze<StateFs>({
@@ -88,23 +103,48 @@ export const nodeStateFs: StateFs = Object.freeze<StateFs>({
       throw err;
     }
   },
+  readdir: (path) => fsp.readdir(path),
+  remove: (path) => fsp.rm(path, { force: true }),
 });
 
 export interface StateStoreOptions {
   fs?: StateFs;
+  /**
+   * Runs after a save found the directory gone and re-created it, before any
+   * file is written into it: the daemon puts its lock back here (StateLock.restore).
+   * Until it succeeds every save fails and tries it again.
+   */
+  onDirectoryCreated?: () => Promise<void>;
+  /** Hears of a re-created directory once its hook succeeded (for a log line). */
+  onDirectoryRecreated?: (dir: string) => void;
+  /** Called once per failed save with the state name (the daemon counts them per file). */
+  onSaveFailure?: (name: string, err: StateError) => void;
 }
+
+/** Distinguishes the saves of one process; with the pid it makes every temp name unique. */
+let tempSeq = 0;
 
 /** Named JSON documents in one directory; `name` becomes `<dir>/<name>.json`. */
 export class StateStore {
   readonly dir: string;
   private readonly fs: StateFs;
+  private readonly options: StateStoreOptions;
   private created: Promise<void> | undefined;
-  /** Saves of one name run one after another, so two writers never share its temp file. */
+  /** Saves of one name run one after another, so the last one called is the one on disk. */
   private readonly queues = new Map<string, Promise<void>>();
+  /** Temp files being written now; removeLeftoverTemps() leaves them alone. */
+  private readonly activeTemps = new Set<string>();
+  /** Write attempts under way, which a re-creation waits out before it writes the lock. */
+  private readonly inflight = new Set<Promise<void>>();
+  /** The re-creation under way; new attempts wait for it. */
+  private recreation: Promise<void> | undefined;
+  /** The directory was re-created but onDirectoryCreated has not yet succeeded. */
+  private hookPending = false;
 
   constructor(dir: string, options: StateStoreOptions = {}) {
     this.dir = dir;
     this.fs = options.fs ?? nodeStateFs;
+    this.options = options;
   }
 
   /** Path of the file holding `name`. */
@@ -177,7 +217,7 @@ export class StateStore {
     const file = this.pathOf(name);
     const text = `${JSON.stringify({ version: STATE_FORMAT_VERSION, data: value })}\n`;
     const previous = this.queues.get(name) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.write(file, text));
+    const next = previous.catch(() => undefined).then(() => this.write(name, file, text));
     const tail = next.catch(() => undefined);
     this.queues.set(name, tail);
     void tail.then(() => {
@@ -186,16 +226,104 @@ export class StateStore {
     return next;
   }
 
-  private async write(file: string, text: string): Promise<void> {
-    await this.init();
-    const temp = `${file}.tmp`;
+  /**
+   * Deletes the temp files crashed saves left (every `<name>.json.tmp*`), not
+   * those of this store's saves under way. Call it only while holding the
+   * directory lock: without it they may be another live writer's. Returns the
+   * paths removed.
+   */
+  async removeLeftoverTemps(): Promise<string[]> {
+    let names: string[];
     try {
-      await this.fs.writeSynced(temp, text);
-      await this.fs.rename(temp, file);
-      await this.fs.syncDir(this.dir);
+      names = await this.fs.readdir(this.dir);
     } catch (err) {
-      throw new StateError(file, `cannot be written (${errorCode(err) ?? 'unknown error'})`, { cause: err });
+      if (errorCode(err) === 'ENOENT') return [];
+      throw new StateError(this.dir, `cannot be listed (${errorCode(err) ?? 'unknown error'})`, { cause: err });
     }
+    const removed: string[] = [];
+    for (const name of names.filter((n) => TEMP_RE.test(n)).sort()) {
+      const path = join(this.dir, name);
+      if (this.activeTemps.has(path)) continue;
+      try {
+        await this.fs.remove(path);
+      } catch (err) {
+        throw new StateError(path, `leftover temp file cannot be removed (${errorCode(err) ?? 'unknown error'})`, { cause: err });
+      }
+      removed.push(path);
+    }
+    return removed;
+  }
+
+  private async write(name: string, file: string, text: string): Promise<void> {
+    try {
+      await this.init();
+      try {
+        await this.attempt(file, text);
+      } catch (err) {
+        // The directory (or the temp file in it) went away under the save: bring it back and try once more.
+        if (errorCode(err) !== 'ENOENT') throw err;
+        await this.recreate(file);
+        await this.attempt(file, text);
+      }
+    } catch (err) {
+      const failure = isStateError(err) ? err : new StateError(file, `cannot be written (${errorCode(err) ?? 'unknown error'})`, { cause: err });
+      this.options.onSaveFailure?.(name, failure);
+      throw failure;
+    }
+  }
+
+  /** One temp write, rename and directory sync; waits first for a re-creation (and its lock) to finish. */
+  private async attempt(file: string, text: string): Promise<void> {
+    while (this.recreation !== undefined) await this.recreation.catch(() => undefined);
+    if (this.hookPending) await this.recreate(file);
+    const temp = `${file}.tmp-${process.pid}-${++tempSeq}`;
+    const op = (async () => {
+      this.activeTemps.add(temp);
+      try {
+        await this.fs.writeSynced(temp, text);
+        await this.fs.rename(temp, file);
+        await this.fs.syncDir(this.dir);
+      } finally {
+        this.activeTemps.delete(temp);
+      }
+    })();
+    this.inflight.add(op);
+    try {
+      await op;
+    } finally {
+      this.inflight.delete(op);
+    }
+  }
+
+  /**
+   * Re-creates a missing directory and runs onDirectoryCreated, once for all
+   * saves that ask at the same time. It first waits out the attempts already
+   * under way, so none of them lands a file in the new directory before the hook ran.
+   */
+  private recreate(file: string): Promise<void> {
+    this.recreation ??= (async () => {
+      await Promise.allSettled([...this.inflight]);
+      if ((await this.fs.modifiedAt(this.dir).catch(() => undefined)) === undefined) {
+        try {
+          await this.fs.mkdir(this.dir, 0o700);
+        } catch (err) {
+          throw new StateError(file, `cannot be written: the state directory ${this.dir} is gone and cannot be re-created (${errorCode(err) ?? 'unknown error'})`, { cause: err });
+        }
+        this.hookPending = true;
+      }
+      if (!this.hookPending) return;
+      try {
+        await this.options.onDirectoryCreated?.();
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        throw new StateError(file, `cannot be written: the state directory ${this.dir} was re-created but its lock could not be put back (${why})`, { cause: err });
+      }
+      this.hookPending = false;
+      this.options.onDirectoryRecreated?.(this.dir);
+    })().finally(() => {
+      this.recreation = undefined;
+    });
+    return this.recreation;
   }
 }
 

@@ -3,8 +3,9 @@
 // random moments, some right after it starts. After every kill a fresh store
 // must load, for every name, a whole document that is either the last one
 // the child confirmed or the one it had begun (never an error, never a torn
-// or mixed one), and the temp files a kill leaves must neither break the next
-// load or save nor pile up.
+// or mixed one), and the temp files a kill leaves (at most one per name, named
+// by the writer's pid) must not break the next load or save, and are removed by
+// removeLeftoverTemps.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -112,9 +113,15 @@ describe('StateStore under SIGKILL', () => {
         if (loaded !== undefined) expect(loaded).toEqual(crashDoc(name, loaded.seq));
         onDisk.set(name, seq);
       }
-      const temps = readdirSync(dir).filter((f) => f.endsWith('.tmp'));
-      expect(temps.every((f) => CRASH_NAMES.some((n) => f === `${n}.json.tmp`))).toBe(true);
+      // A kill leaves at most one temp file per name, named by the killed writer's pid; clearing them
+      // (what the daemon does once it holds the lock) leaves only the documents.
+      const temps = readdirSync(dir).filter((f) => f.includes('.json.tmp'));
+      const tempOf = (n: string): string[] => temps.filter((f) => new RegExp(`^${n}\\.json\\.tmp-${run.proc.pid}-\\d+$`).test(f));
+      expect(CRASH_NAMES.reduce((sum, n) => sum + tempOf(n).length, 0)).toBe(temps.length);
+      expect(CRASH_NAMES.filter((n) => tempOf(n).length > 1)).toEqual([]);
       tempsLeft += temps.length;
+      expect((await store.removeLeftoverTemps()).length).toBe(temps.length);
+      expect(readdirSync(dir).filter((f) => !f.endsWith('.json'))).toEqual([]);
     }
     // The kills did land inside saves, and did leave temp files behind.
     expect(cutShort).toBeGreaterThan(0);
@@ -122,7 +129,7 @@ describe('StateStore under SIGKILL', () => {
     expect(onDisk.size).toBe(CRASH_NAMES.length);
     expect([...onDisk.values()].every((seq) => seq !== undefined)).toBe(true);
 
-    // A clean save of each name clears what the kills left: one file per name, nothing else.
+    // A clean save of each name after the kills: one file per name, nothing else.
     const store = new StateStore(dir);
     for (const name of CRASH_NAMES) await store.save(name, crashDoc(name, 7));
     expect(readdirSync(dir).sort()).toEqual(CRASH_NAMES.map((n) => `${n}.json`).sort());

@@ -46,12 +46,16 @@ describe('StateStore', () => {
     };
     const err = await stateError(new StateStore(root, { fs: crashing }).save('s', { counter: 2, names: ['new'] }));
     expect(err.file).toBe(join(root, 's.json'));
-    // The new content reached the temp file only; the target still holds the old document.
-    expect(existsSync(join(root, 's.json.tmp'))).toBe(true);
+    // The new content reached the temp file only (named by pid and save); the target still holds the old document.
+    const temps = readdirSync(root).filter((f) => f !== 's.json');
+    expect(temps).toHaveLength(1);
+    expect(temps[0]).toMatch(new RegExp(`^s\\.json\\.tmp-${process.pid}-\\d+$`));
+    expect(JSON.parse(readFileSync(join(root, temps[0] ?? ''), 'utf8'))).toEqual({ version: 1, data: { counter: 2, names: ['new'] } });
     expect(await new StateStore(root).load('s', doc)).toEqual({ counter: 1, names: [] });
-    // The next save simply overwrites the leftover temp file.
+    // The next save writes its own temp file beside the leftover one and succeeds.
     await new StateStore(root).save('s', { counter: 3, names: [] });
     expect(await new StateStore(root).load('s', doc)).toEqual({ counter: 3, names: [] });
+    expect(readdirSync(root).sort()).toEqual(['s.json', temps[0]]);
   });
 
   it('fsyncs the file before the rename and the directory after it', async () => {
@@ -59,7 +63,7 @@ describe('StateStore', () => {
     const traced: StateFs = {
       ...nodeStateFs,
       writeSynced: async (p, d) => {
-        steps.push(`write ${p.endsWith('.tmp') ? 'temp' : 'target'}`);
+        steps.push(`write ${/\.json\.tmp-\d+-\d+$/.test(p) ? 'temp' : 'target'}`);
         await nodeStateFs.writeSynced(p, d);
       },
       rename: async (a, b) => {
@@ -139,12 +143,13 @@ describe('StateStore', () => {
     expect(err.message).toBe(`state file ${join(root, 'absent.json')}: cannot be moved aside (ENOENT)`);
   });
 
-  it('ignores a torn temp file a crash left, and the next save of that name removes it', async () => {
+  it('ignores a torn temp file a crash left, and removeLeftoverTemps deletes it', async () => {
     const store = new StateStore(root);
     await store.save('s', { counter: 1, names: [] });
-    writeFileSync(join(root, 's.json.tmp'), '{"version":1,"data":{"counter":2,"na');
+    writeFileSync(join(root, 's.json.tmp-4242-7'), '{"version":1,"data":{"counter":2,"na');
     expect(await new StateStore(root).load('s', doc)).toEqual({ counter: 1, names: [] });
     await new StateStore(root).save('s', { counter: 3, names: ['x'] });
+    expect(await new StateStore(root).removeLeftoverTemps()).toEqual([join(root, 's.json.tmp-4242-7')]);
     expect(readdirSync(root)).toEqual(['s.json']);
     expect(await new StateStore(root).load('s', doc)).toEqual({ counter: 3, names: ['x'] });
   });
