@@ -1,12 +1,13 @@
 // The daemon's HTTP side: /metrics (rendered from what the last cycles
 // collected, never from the upstream), /healthz (alive), /readyz (a first
-// successful cycle happened), and a landing page. Optional basic auth and TLS.
+// successful cycle happened), POST /-/reload when enabled, and a landing
+// page. Optional basic auth and TLS, whose credentials a reload replaces.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { checkBasicAuth, type BasicAuthCredentials } from './auth.js';
 import { renderLanding } from './landing.js';
-import type { MetricsSource, StatusSource } from './types.js';
+import type { MetricsSource, ReloadSource, StatusSource } from './types.js';
 
 export interface HttpServerOptions {
   readonly host: string;
@@ -18,15 +19,29 @@ export interface HttpServerOptions {
   readonly version: string;
   readonly basicAuth?: BasicAuthCredentials;
   /** PEM contents, not paths: the config layer reads the files. */
-  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
+  readonly tls?: TlsPair;
+  readonly reload?: ReloadSource;
+}
+
+export interface TlsPair {
+  readonly cert: string | Buffer;
+  readonly key: string | Buffer;
+}
+
+/** What a reload may replace; whether TLS is on at all stays as started. */
+export interface ServerCredentials {
+  readonly basicAuth?: BasicAuthCredentials;
+  readonly tls?: TlsPair;
 }
 
 export class HttpServer {
   private readonly server: Server;
   private started: Promise<string> | undefined;
   private stopped: Promise<void> | undefined;
+  private basicAuth: BasicAuthCredentials | undefined;
 
   constructor(private readonly options: HttpServerOptions) {
+    this.basicAuth = options.basicAuth;
     const handler = (req: IncomingMessage, res: ServerResponse): void => {
       this.handle(req, res).catch((err: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
@@ -52,6 +67,17 @@ export class HttpServer {
     return this.started;
   }
 
+  /**
+   * Replaces the basic-auth credentials and the TLS certificate and key (new
+   * connections use them; open ones keep theirs). Turning TLS on or off needs
+   * a new listener, so a restart: the caller refuses that change.
+   */
+  setCredentials(credentials: ServerCredentials): void {
+    if ((credentials.tls !== undefined) !== (this.options.tls !== undefined)) throw new Error('TLS cannot be turned on or off without a restart');
+    if (credentials.tls) (this.server as HttpsServer).setSecureContext({ cert: credentials.tls.cert, key: credentials.tls.key });
+    this.basicAuth = credentials.basicAuth;
+  }
+
   /** Stops accepting, closes idle and open connections. Idempotent. */
   stop(): Promise<void> {
     this.stopped ??= new Promise<void>((resolve) => {
@@ -64,19 +90,34 @@ export class HttpServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
+    if (path === '/-/reload') return this.reload(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed\n', { allow: 'GET, HEAD' });
     // Probes stay open so a kubelet or HEALTHCHECK needs no credentials; they reveal nothing.
     if (path === '/healthz') return send(res, 200, 'ok\n');
     if (path === '/readyz') return this.options.ready() ? send(res, 200, 'ready\n') : send(res, 503, 'not ready: no successful collection yet\n');
-    if (this.options.basicAuth && !checkBasicAuth(req.headers.authorization, this.options.basicAuth)) {
-      return send(res, 401, 'unauthorized\n', { 'www-authenticate': 'Basic realm="edge-exporter", charset="UTF-8"' });
-    }
+    if (!this.authorized(req, res)) return;
     if (path === '/metrics') return this.metrics(req, res);
     if (path === '/') {
       const html = renderLanding(this.options.version, this.options.status.status());
       return send(res, 200, html, { 'content-type': 'text/html; charset=utf-8' });
     }
     return send(res, 404, 'not found\n');
+  }
+
+  private authorized(req: IncomingMessage, res: ServerResponse): boolean {
+    if (!this.basicAuth || checkBasicAuth(req.headers.authorization, this.basicAuth)) return true;
+    send(res, 401, 'unauthorized\n', { 'www-authenticate': 'Basic realm="edge-exporter", charset="UTF-8"' });
+    return false;
+  }
+
+  /** As Prometheus's lifecycle endpoint: POST or PUT, 403 while disabled, 500 with the reason when the config is refused. */
+  private async reload(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!this.authorized(req, res)) return;
+    if (req.method !== 'POST' && req.method !== 'PUT') return send(res, 405, 'method not allowed\n', { allow: 'POST, PUT' });
+    const reload = this.options.reload;
+    if (!reload?.enabled()) return send(res, 403, 'reload is disabled; set server.enable_reload: true, or send SIGHUP\n');
+    const outcome = await reload.reload();
+    return outcome.ok ? send(res, 200, 'configuration reloaded\n') : send(res, 500, `reload refused, still running on the previous configuration: ${outcome.message}\n`);
   }
 
   private async metrics(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -30,3 +30,12 @@ export interface CollectorRunStatus {
 export interface StatusSource {
   status(): readonly CollectorRunStatus[];
 }
+
+/** What a reload answered: applied, or refused with the reason (the config stays as it was). */
+export type ReloadOutcome = { readonly ok: true } | { readonly ok: false; readonly message: string };
+
+/** POST /-/reload, when the config in force enables it (server.enable_reload). */
+export interface ReloadSource {
+  enabled(): boolean;
+  reload(): Promise<ReloadOutcome>;
+}

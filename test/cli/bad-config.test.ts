@@ -109,7 +109,7 @@ const ROWS: Row[] = [
   { name: 'an unknown key two levels down', yaml: (c) => `${c.upstream}  retry:\n    attempt: 3\n${c.server}${c.state}`,
     path: 'upstream.retry.attempt', at: '    attempt:', message: /^unknown key \(did you mean "attempts"\?\)/ },
   { name: 'an unknown key in server', yaml: (c) => `${c.server}  port: 9810\n${c.upstream}${c.state}`,
-    path: 'server.port', at: '  port:', message: /^unknown key; expected one of: listen, basic_auth, tls$/ },
+    path: 'server.port', at: '  port:', message: /^unknown key; expected one of: listen, basic_auth, tls, enable_reload$/ },
   { name: 'an unknown key in waf_events', yaml: (c) => `${c.base}waf_events:\n  severities: [high]\n`,
     path: 'waf_events.severities', at: '  severities:', message: /^unknown key \(did you mean "severity"\?\)/ },
   { name: 'an unknown key in otlp', yaml: (c) => `${c.base}otlp:\n  endpiont: http://127.0.0.1:4318/v1/logs\n`,

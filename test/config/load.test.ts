@@ -53,7 +53,7 @@ describe('loadConfig: valid configs', () => {
       shard: { index: 0, count: 1 },
       metrics: { allow: [], deny: [] },
       limits: { label_value_length: 128, series_per_family: 10_000 },
-      server: { listen: '0.0.0.0:9810' },
+      server: { listen: '0.0.0.0:9810', enable_reload: false },
       // Key by key in waf-events.test.ts.
       waf_events: expect.any(Object),
       otlp: expect.any(Object),

@@ -6,7 +6,7 @@ const base = ['simulator: { enabled: true }'];
 
 describe('server section', () => {
   it('defaults to plain HTTP on 0.0.0.0:9810 without auth', () => {
-    expect(loadConfig({ env: {}, text: yaml(...base) }).server).toEqual({ listen: '0.0.0.0:9810' });
+    expect(loadConfig({ env: {}, text: yaml(...base) }).server).toEqual({ listen: '0.0.0.0:9810', enable_reload: false });
   });
 
   it('accepts basic auth with a password from the environment, and TLS files', () => {
@@ -17,6 +17,7 @@ describe('server section', () => {
     });
     expect(config.server).toEqual({
       listen: '127.0.0.1:9999',
+      enable_reload: false,
       basic_auth: { username: 'prom', password: 'pw-123456' },
       tls: { cert_file: '/etc/x/cert.pem', key_file: '/etc/x/key.pem' },
     });

@@ -22,9 +22,13 @@ const tlsSchema = z.strictObject({
 export const serverSchema = z.strictObject({
   listen: listenAddress()
     .default('0.0.0.0:9810')
-    .describe('HOST:PORT for /metrics, /healthz, /readyz and the landing page (default 0.0.0.0:9810). `run --listen` overrides it.'),
-  basic_auth: basicAuthSchema.optional().describe('Require HTTP basic auth for /metrics and the landing page (the probes stay open). Default: off.'),
-  tls: tlsSchema.optional().describe('Serve HTTPS with this certificate and key. Default: plain HTTP.'),
+    .describe('HOST:PORT for /metrics, /healthz, /readyz and the landing page (default 0.0.0.0:9810). `run --listen` overrides it. Changed only by a restart: a reload that changes it is refused.'),
+  basic_auth: basicAuthSchema.optional().describe('Require HTTP basic auth for /metrics, /-/reload and the landing page (the probes stay open). Default: off. A reload re-reads it and its password_file.'),
+  tls: tlsSchema.optional().describe('Serve HTTPS with this certificate and key. Default: plain HTTP. A reload re-reads both files (a renewed certificate); turning TLS on or off needs a restart.'),
+  enable_reload: z
+    .boolean()
+    .default(false)
+    .describe('Serve POST /-/reload, which re-reads the config as SIGHUP does (behind basic auth when set). Default false, as Prometheus gates its lifecycle endpoints: anyone who can reach the port could trigger reloads.'),
 });
 
 export type ServerConfig = z.output<typeof serverSchema>;
