@@ -20,6 +20,8 @@ export interface Io {
   env?: Readonly<Record<string, string | undefined>>;
   /** Filled by a command with the secrets its config holds, so main masks them in error and crash reports too. */
   secrets?: string[];
+  /** Subscribes to reload requests (SIGHUP for the process); `run` re-reads its config on each. */
+  onHangup?: (listener: () => void) => () => void;
   /** "Now" for the commands that read the time of day (doctor); the system clock when absent. Tests pin it to the simulator's. */
   clock?: { now(): number };
 }

@@ -3,6 +3,7 @@
 // and maps errors to exit codes (2: usage, config or invalid request; 1: upstream).
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { EventEmitter } from 'node:events';
 import { inspect } from 'node:util';
 import { callCommand, CALL_USAGE } from './call.js';
 import { runCommand, RUN_USAGE } from './run.js';
@@ -81,6 +82,13 @@ const isEntry = invoked !== undefined && import.meta.url === pathToFileURL(realp
 if (isEntry) {
   const controller = new AbortController();
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => controller.abort());
+  // Handled from the first instant: Node's default for SIGHUP ends the process, and systemd's ExecReload sends it.
+  const hangups = new EventEmitter();
+  process.on('SIGHUP', () => hangups.emit('reload'));
+  const onHangup = (listener: () => void): (() => void) => {
+    hangups.on('reload', listener);
+    return () => hangups.off('reload', listener);
+  };
   // Node's own crash report prints an error with all its properties (a failed request's headers, say), unmasked.
   const secrets: string[] = [];
   const crash = (err: unknown): void => {
@@ -89,6 +97,6 @@ if (isEntry) {
   };
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
-  const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, secrets }, controller.signal);
+  const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, secrets, onHangup }, controller.signal);
   process.exitCode = code;
 }

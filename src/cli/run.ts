@@ -3,8 +3,8 @@
 // (non-zero when every collector failed); state carries over between runs.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/index.js';
-import { createLogger } from '../log/logger.js';
+import { loadConfig, type Config } from '../config/index.js';
+import { addSecrets, createLogger } from '../log/logger.js';
 import { credentialParts } from '../log/redact.js';
 import { Daemon } from '../daemon/daemon.js';
 import { parseListen, UsageError, type Io } from './args.js';
@@ -21,22 +21,33 @@ export async function runCommand(argv: string[], io: Io, signal: AbortSignal): P
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   if (values.listen !== undefined) parseListen(values.listen);
-  const config = loadConfig({
+  const load = (): Config => loadConfig({
     ...(values.config === undefined ? { text: '{}' } : { file: values.config }),
     ...(io.env ? { env: io.env } : {}),
     // --once serves no HTTP, so the server's files need not exist.
     serverFiles: values.once !== true,
   });
-  const secrets = [
-    config.upstream.token ?? '', config.simulator.token, config.server.basic_auth?.password ?? '',
-    passwordFromFile(config.server.basic_auth?.password_file),
-    ...Object.values(config.otlp.headers).flatMap(credentialParts),
-  ];
+  const config = load();
+  const secrets = configSecrets(config);
   io.secrets?.push(...secrets);
   // With --once, stdout carries the exposition, so the log goes to stderr.
   const logger = createLogger({ level: config.log.level, secrets, destination: values.once ? io.stderr : io.stdout });
+  const reloadConfig = (): Config => {
+    const next = load();
+    // Masked before anything can log them: the new token, password or header.
+    const added = configSecrets(next);
+    io.secrets?.push(...added);
+    addSecrets(logger, added);
+    logger.level = next.log.level;
+    return next;
+  };
   const daemon = new Daemon({
-    config, logger, version: packageVersion(), startLocal: startBundledSimulator, ...(values.listen !== undefined ? { listen: values.listen } : {}),
+    config, logger, version: packageVersion(), startLocal: startBundledSimulator, reloadConfig,
+    ...(values.listen !== undefined ? { listen: values.listen } : {}),
+  });
+  const unsubscribe = io.onHangup?.(() => {
+    logger.info('SIGHUP: reloading the configuration');
+    void daemon.reload();
   });
   try {
     if (values.once) {
@@ -55,8 +66,18 @@ export async function runCommand(argv: string[], io: Io, signal: AbortSignal): P
     logger.info('shutting down: stopping schedules, saving state, closing the server');
     return 0;
   } finally {
+    unsubscribe?.();
     await daemon.stop();
   }
+}
+
+/** Every secret value a config holds, for the log's masking. */
+function configSecrets(config: Config): string[] {
+  return [
+    config.upstream.token ?? '', config.simulator.token, config.server.basic_auth?.password ?? '',
+    passwordFromFile(config.server.basic_auth?.password_file),
+    ...Object.values(config.otlp.headers).flatMap(credentialParts),
+  ];
 }
 
 /** The basic-auth password kept in a file, so the logger masks it too (the server reads the file again at start). */

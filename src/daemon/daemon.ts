@@ -1,8 +1,12 @@
-// One daemon's lifecycle: its components (wiring.ts) come up in order (state
-// checked before the server listens, the server before the first run) and go
-// down in reverse on stop (the engine first, state persisted, then the log
-// sink, the server, the upstream connections).
-import { readFile } from 'node:fs/promises';
+// One daemon's lifecycle. Start-up runs in an order where everything that can
+// fail without side effects comes first: the server's files are read, the
+// state directory is locked, the listen port is bound, and only then is state
+// read or written and the upstream asked anything (a daemon that cannot serve
+// has polled nothing). Stop runs in reverse: the engine first (every job saves
+// its state), the log sink, the server, the upstream connections, the lock.
+// A reload stops and rebuilds the engine and its jobs over the same state
+// directory, so counters continue from what was just saved and no WAF event
+// is sent twice; the server, the lock and the bundled simulator stay.
 import type { Dispatcher } from 'undici';
 import type { Clock, RunReport } from '../collectors/index.js';
 import type { PollReport } from '../collectors/waf-events/index.js';
@@ -10,8 +14,11 @@ import type { Config } from '../config/index.js';
 import { parseHostPort } from '../config/fields.js';
 import { negotiate, type Exposition, type ExpositionFormat, type FamilyStore, type SelfMetrics } from '../exporters/prometheus/index.js';
 import type { Logger } from '../log/logger.js';
-import { HttpServer, type MetricsSource } from '../server/index.js';
-import type { StartLocalUpstream } from './wiring/upstream.js';
+import { HttpServer, type MetricsSource, type ReloadOutcome } from '../server/index.js';
+import { acquireStateLock, StateStore, type StateLock } from '../state/index.js';
+import { changedSections, ReloadRefusedError, restartOnlyChanges } from './reload.js';
+import { readServerCredentials, ServerFileError } from './server-secrets.js';
+import type { LocalUpstream, StartLocalUpstream } from './wiring/upstream.js';
 import { buildExports, wire, type Components } from './wiring/index.js';
 
 /** Start-up stopped by the environment (a port in use, a file gone since the config loaded); the message says where. */
@@ -36,38 +43,99 @@ export interface DaemonOptions {
   readonly dispatcher?: Dispatcher;
   /** Starts the stand-in upstream for a config without upstream.api_url (the CLI passes the bundled simulator). */
   readonly startLocal?: StartLocalUpstream;
+  /** Reads the config again for reload() (the CLI re-reads its file); throws ConfigError when it does not validate. Without it reload() is refused. */
+  readonly reloadConfig?: () => Config;
 }
 
 export class Daemon {
   readonly families: FamilyStore;
   readonly exposition: Exposition;
   readonly self: SelfMetrics;
-  private components: Promise<Components> | undefined;
-  private opened: Components | undefined;
+  private config: Config;
+  private state: { readonly lock: StateLock; readonly store: StateStore } | undefined;
+  private local: LocalUpstream | undefined;
+  private current: Components | undefined;
+  private opening: Promise<Components> | undefined;
   private server: HttpServer | undefined;
   private started: Promise<string> | undefined;
   private stopping: Promise<void> | undefined;
+  /** Reloads run one after another. */
+  private reloads: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: DaemonOptions) {
+    this.config = options.config;
     ({ families: this.families, self: this.self, exposition: this.exposition } = buildExports(options.config, options.version));
   }
 
-  /** Brings up the upstream and the engine with its jobs, without the HTTP server. Once. */
+  /** The config in force: the one started with, or the last reload applied. */
+  get running(): Config {
+    return this.config;
+  }
+
+  /** Locks the state directory, starts the bundled simulator if configured, builds the components. Once. */
   private open(): Promise<Components> {
-    const { config, logger, version, clock, dispatcher, startLocal } = this.options;
-    this.components ??= wire({
+    this.opening ??= (async () => {
+      await this.holdStateDir();
+      const { config } = this;
+      if (config.upstream.api_url === undefined && this.options.startLocal) this.local ??= await this.options.startLocal(config, this.options.logger);
+      return (this.current = await this.build(config));
+    })();
+    return this.opening;
+  }
+
+  /** The components in force (a reload replaces them). */
+  private async components(): Promise<Components> {
+    await this.open();
+    await this.reloads;
+    if (!this.current) throw new Error('the daemon has no components');
+    return this.current;
+  }
+
+  private build(config: Config): Promise<Components> {
+    const { logger, version, clock, dispatcher } = this.options;
+    return wire({
       config, logger, version,
       exports: { families: this.families, self: this.self, exposition: this.exposition },
       ...(clock ? { clock } : {}),
       ...(dispatcher ? { dispatcher } : {}),
-      ...(startLocal ? { startLocal } : {}),
-    }).then((components) => (this.opened = components));
-    return this.components;
+      ...(this.local ? { local: this.local } : {}),
+      store: this.held().store,
+    });
+  }
+
+  private held(): { readonly lock: StateLock; readonly store: StateStore } {
+    if (!this.state) throw new Error('the state directory is not held');
+    return this.state;
+  }
+
+  /**
+   * Takes the state directory's lock (a second daemon on it stops here, told
+   * who holds it) and opens its store. One store for the daemon's life, so a
+   * save of the old engine and one of a reload's new engine never overlap.
+   */
+  private async holdStateDir(): Promise<void> {
+    if (this.state) return;
+    const dir = this.config.state_dir;
+    const log = this.options.logger.child({ component: 'state' });
+    const lock = await acquireStateLock(dir, { onTakeover: (holder, message) => log.warn({ holder }, message) });
+    const store = new StateStore(dir, {
+      // The lock goes back first, so no state file lands in a recreated directory another daemon may have taken.
+      onDirectoryCreated: () => lock.restore(),
+      onDirectoryRecreated: (recreated) => log.warn({ dir: recreated }, 'the state directory had disappeared; recreated it with the lock, saving again'),
+      onSaveFailure: (name, err) => {
+        this.self.recordStateSaveFailure(`${name}.json`);
+        log.debug({ file: err.file, problem: err.problem }, 'state save failed');
+      },
+    });
+    this.state = { lock, store };
+    // Only the holder may: a crashed writer's temporary files, never another live daemon's.
+    const removed = await store.removeLeftoverTemps();
+    if (removed.length > 0) log.info({ files: removed }, 'removed temporary files an earlier crash left in the state directory');
   }
 
   /** Runs every enabled collector once; for `run --once`. */
   async runOnce(): Promise<RunReport[]> {
-    const { engine } = await this.open();
+    const { engine } = await this.components();
     return engine.runSamples();
   }
 
@@ -77,7 +145,7 @@ export class Daemon {
    * fake clock with `schedules: false`, as runOnce() drives the collectors.
    */
   async forwardOnce(): Promise<PollReport | undefined> {
-    const { engine, wafEvents } = await this.open();
+    const { engine, wafEvents } = await this.components();
     if (!wafEvents) return undefined;
     await wafEvents.logSink.start();
     return engine.runJob(wafEvents.forwarder);
@@ -85,55 +153,120 @@ export class Daemon {
 
   /** Starts the HTTP server and the schedules (unless `schedules: false`); resolves to the server's URL. Idempotent. */
   start(): Promise<string> {
-    this.started ??= (async () => {
-      const { config } = this.options;
-      const listenText = this.options.listen ?? config.server.listen;
-      const listenFrom = this.options.listen === undefined ? 'server.listen' : '--listen';
-      const listen = parseHostPort(listenText);
-      if (!listen) throw new StartupError(`${listenFrom}: invalid listen address "${listenText}"`);
-      // Files first: a missing one must stop start-up before the state directory or the upstream is touched.
-      const secrets = await readServerSecrets(config);
-      const { engine, wafEvents } = await this.open();
-      // A damaged state file (ledger or WAF checkpoint) stops start-up here, before the server listens.
-      if (this.options.schedules !== false) await engine.load();
-      this.server = new HttpServer({
-        host: listen.host,
-        port: listen.port,
-        metrics: this.metricsSource(),
-        status: { status: () => engine.status('samples') },
-        // With every metric collector disabled (only WAF events forwarded) there is no cycle to wait for.
-        ready: () => {
-          const status = engine.status('samples');
-          return status.length === 0 || status.some((s) => s.lastSuccessAt !== undefined);
-        },
-        version: this.options.version,
-        ...secrets,
-      });
-      // Server first: /metrics and /healthz answer while the first cycle (or a down upstream) takes its time.
-      const url = await this.server.start().catch((err: unknown) => {
-        const code = (err as NodeJS.ErrnoException).code ?? 'error';
-        throw new StartupError(`${listenFrom}: cannot listen on ${listenText} (${code})`, { cause: err });
-      });
-      if (this.options.schedules !== false) {
-        // The sink before the engine: the WAF job delivers from its first run.
-        await wafEvents?.logSink.start();
-        await engine.start();
-      }
-      return url;
-    })();
+    this.started ??= this.startInOrder();
     return this.started;
   }
 
-  /** Stops schedules and persists state, then closes the server and the upstream. Idempotent. */
+  private async startInOrder(): Promise<string> {
+    const { config } = this;
+    const listenText = this.options.listen ?? config.server.listen;
+    const listenFrom = this.options.listen === undefined ? 'server.listen' : '--listen';
+    const listen = parseHostPort(listenText);
+    if (!listen) throw new StartupError(`${listenFrom}: invalid listen address "${listenText}"`);
+    const credentials = await readServerCredentials(config).catch((err: unknown) => {
+      throw err instanceof ServerFileError ? new StartupError(err.message, { cause: err }) : err;
+    });
+    // The lock before the port: a second daemon on this directory is told who holds it, not that the port is taken.
+    await this.holdStateDir();
+    this.server = new HttpServer({
+      host: listen.host,
+      port: listen.port,
+      metrics: this.metricsSource(),
+      status: { status: () => this.current?.engine.status('samples') ?? [] },
+      // With every metric collector disabled (only WAF events forwarded) there is no cycle to wait for.
+      ready: () => {
+        const status = this.current?.engine.status('samples');
+        return status !== undefined && (status.length === 0 || status.some((s) => s.lastSuccessAt !== undefined));
+      },
+      reload: { enabled: () => this.config.server.enable_reload, reload: () => this.reload() },
+      version: this.options.version,
+      ...credentials,
+    });
+    // Server before state and upstream: a port in use stops start-up before anything is read, written or asked.
+    const url = await this.server.start().catch((err: unknown) => {
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      throw new StartupError(`${listenFrom}: cannot listen on ${listenText} (${code})`, { cause: err });
+    });
+    const components = await this.open();
+    // A damaged state file (ledger or WAF checkpoint) stops start-up here, before the first request.
+    if (this.options.schedules !== false) await this.run(components);
+    this.self.recordConfigLoad(true, Date.now());
+    return url;
+  }
+
+  /** Loads the jobs' state and starts them; the sink before the engine, as the WAF job delivers from its first run. */
+  private async run(components: Components): Promise<void> {
+    await components.engine.load();
+    await components.wafEvents?.logSink.start();
+    await components.engine.start();
+  }
+
+  /**
+   * Reads the config again and applies it; resolves to what happened, never
+   * rejects. A config that does not validate, changes a key only a restart
+   * applies, or names a file that cannot be read is refused before anything
+   * stops, and the daemon runs on as it was.
+   */
+  reload(): Promise<ReloadOutcome> {
+    const next = this.reloads.then(() => this.applyReload());
+    this.reloads = next;
+    return next;
+  }
+
+  private async applyReload(): Promise<ReloadOutcome> {
+    const log = this.options.logger;
+    const previous = this.config;
+    let next: Config;
+    let credentials: Awaited<ReturnType<typeof readServerCredentials>>;
+    try {
+      if (this.stopping || !this.started) throw new ReloadRefusedError(this.stopping ? 'the daemon is stopping' : 'the daemon has not started');
+      if (!this.options.reloadConfig) throw new ReloadRefusedError('this daemon was started without a config to read again');
+      log.info('reloading the configuration');
+      next = this.options.reloadConfig();
+      const fixed = restartOnlyChanges(previous, next, this.options.listen !== undefined);
+      if (fixed.length > 0) throw new ReloadRefusedError(fixed.join('; '));
+      credentials = await readServerCredentials(next);
+      await this.started;
+    } catch (err) {
+      return this.refused(err);
+    }
+    const changed = changedSections(previous, next);
+    if (this.current) await stopComponents(this.current);
+    try {
+      this.current = await this.build(next);
+      if (this.options.schedules !== false) await this.run(this.current);
+    } catch (err) {
+      // The old config's state was just saved and is valid; come back up on it (a failure here ends the daemon, as at start).
+      log.error({ error: describe(err) }, 'the new configuration failed to start; going back to the previous one');
+      this.current = await this.build(previous);
+      if (this.options.schedules !== false) await this.run(this.current);
+      return this.refused(err);
+    }
+    this.server?.setCredentials(credentials);
+    this.config = next;
+    this.self.retainCollectors(this.current.collectors);
+    this.self.recordConfigLoad(true, Date.now());
+    log.info({ changed }, 'configuration reloaded');
+    return { ok: true };
+  }
+
+  private refused(err: unknown): ReloadOutcome {
+    const message = describe(err);
+    this.options.logger.error({ reason: message }, 'reload refused; still running on the previous configuration');
+    this.self.recordConfigLoad(false, Date.now());
+    return { ok: false, message };
+  }
+
+  /** Stops schedules and persists state, then closes the server, the upstream and the lock. Idempotent. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
-      // Producers first: every job saves its state (the WAF job its checkpoint), then the sink flushes what it accepted.
-      await this.components?.catch(() => undefined);
-      const opened = this.opened;
-      await opened?.engine.stop();
-      await opened?.wafEvents?.logSink.shutdown();
+      await this.started?.catch(() => undefined);
+      await this.reloads;
+      await this.opening?.catch(() => undefined);
+      if (this.current) await stopComponents(this.current);
       await this.server?.stop();
-      await opened?.upstream.close();
+      await this.local?.close();
+      await this.state?.lock.release();
       this.self.close();
     })();
     return this.stopping;
@@ -154,19 +287,13 @@ export class Daemon {
   }
 }
 
-/** Reads the basic-auth password file and the TLS files named in the config. */
-async function readServerSecrets(config: Config): Promise<{ basicAuth?: { username: string; password: string }; tls?: { cert: Buffer; key: Buffer } }> {
-  const { basic_auth: auth, tls } = config.server;
-  const read = async (file: string, path: string): Promise<Buffer> => {
-    try {
-      return await readFile(file);
-    } catch (err) {
-      throw new StartupError(`${path}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
-    }
-  };
-  const password = auth && (auth.password ?? (await read(auth.password_file ?? '', 'server.basic_auth.password_file')).toString('utf8').trim());
-  return {
-    ...(auth && password !== undefined ? { basicAuth: { username: auth.username, password } } : {}),
-    ...(tls ? { tls: { cert: await read(tls.cert_file, 'server.tls.cert_file'), key: await read(tls.key_file, 'server.tls.key_file') } } : {}),
-  };
+/** Producers first: every job saves its state (the WAF job its checkpoint), then the sink flushes what it accepted. */
+async function stopComponents(components: Components): Promise<void> {
+  await components.engine.stop();
+  await components.wafEvents?.logSink.shutdown();
+  await components.upstream.close();
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -1,7 +1,8 @@
 // A damaged collector state file (and shard marker) at start-up, through the
 // CLI (`main`, in-process, its Date.now on the simulator's fixed clock), for
 // every kind of damage and both values of state_recovery:
-// - fail: exit 1 with the file, the problem and the ways out, before it listens;
+// - fail: exit 1 with the file, the problem and the ways out, before the first
+//   request (the port is bound first, and closed again);
 //   no file changed;
 // - reset: exit 0, the file kept aside, an error log line, the self-metric,
 //   and counters that restart at 0 with no back-fill, so that across the
@@ -10,10 +11,12 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connectOutcome } from '../cli/helpers.js';
+import { freePort } from '../support/ports.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
-import { accessCounters, configText, lastSettled, MIN, TOKEN, truthBetween, heldPort, snapshot } from './state-fixtures.js';
+import { accessCounters, configText, lastSettled, MIN, TOKEN, truthBetween, snapshot } from './state-fixtures.js';
 import { Capture } from '../support/capture.js';
 
 /** 2026-03-02 12:00:10 platform time. */
@@ -104,11 +107,11 @@ describe.each(LEDGER_DAMAGE)('ledger-access.json: %s', (_kind, damage, problem) 
     return { seen, lastCounted: sim.clock.now() };
   }
 
-  it('fail (the default): exit 1 naming the file, the problem and state_recovery before it listens; nothing changes', async () => {
+  it('fail (the default): exit 1 naming the file, the problem and state_recovery the port closed again; nothing changes', async () => {
     await damaged();
     const before = snapshot(stateDir);
-    const held = await heldPort();
-    const r = await run(undefined, ['--listen', `127.0.0.1:${held.port}`]).finally(held.release);
+    const port = await freePort();
+    const r = await run(undefined, ['--listen', `127.0.0.1:${port}`]);
     expect(r.code).toBe(1);
     const path = join(stateDir, LEDGER);
     expect(r.err).toContain(`edge-exporter: state file ${path}: `);
@@ -116,7 +119,7 @@ describe.each(LEDGER_DAMAGE)('ledger-access.json: %s', (_kind, damage, problem) 
     expect(r.err).toMatch(/Refusing to start rather than reset its counters silently\. Restore it from a backup, or remove it to start "access" from 0/);
     expect(r.err).toContain(`set state_recovery: reset to have that done at start-up; reset keeps the file as ${LEDGER}.damaged-<time>`);
     expect(r.err).not.toMatch(/\n\s+at /); // no stack trace
-    expect(r.err).not.toMatch(/EADDRINUSE/);
+    expect(await connectOutcome(port)).toBe('ECONNREFUSED');
     expect(r.out).not.toMatch(/serving metrics/);
     expect(snapshot(stateDir)).toEqual(before);
     // The one-shot run refuses the same way.

@@ -3,7 +3,6 @@
 // what the access counters must hold, and the counters read back from an
 // exposition.
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { lastSettledStart } from '../../src/collectors/buckets.js';
 import type { Simulator } from '../../src/simulator/index.js';
@@ -68,16 +67,4 @@ export function snapshot(stateDir: string): Record<string, string> {
       .sort()
       .map((name) => [name, lstatSync(join(stateDir, name)).isDirectory() ? '<dir>' : readFileSync(join(stateDir, name), 'utf8')]),
   );
-}
-
-/**
- * A loopback port held by another listener: a daemon that tried to listen
- * before reading its state would fail with EADDRINUSE instead of naming the file.
- */
-export async function heldPort(): Promise<{ port: number; release: () => Promise<void> }> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return { port, release: () => new Promise((resolve) => server.close(() => resolve())) };
 }

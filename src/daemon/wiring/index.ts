@@ -17,16 +17,18 @@ import {
   type Job,
   type JobRun,
 } from '../../collectors/index.js';
-import type { WafEventForwarder } from '../../collectors/waf-events/index.js';
+import { WAF_EVENTS_FAMILIES, type WafEventForwarder } from '../../collectors/waf-events/index.js';
 import { resolveCollectorOptions, type Config } from '../../config/index.js';
 import type { OtlpLogSink } from '../../exporters/otel-logs/index.js';
 import { Exposition, FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';
 import type { Logger } from '../../log/logger.js';
-import { StateStore, stateRecovery } from '../../state/index.js';
+import { stateRecovery, type StateStore } from '../../state/index.js';
 import { claimStateDir } from '../state-owner.js';
 import { buildCollectors } from './collectors.js';
-import { openUpstream, type StartLocalUpstream, type Upstream } from './upstream.js';
+import { openUpstream, type LocalUpstream, type Upstream } from './upstream.js';
 import { wireWafEvents } from './waf-events.js';
+
+const DEFAULT_STOP_TIMEOUT_MS = 10_000;
 
 /** What /metrics serves: the families, the self-metrics and their exposition. */
 export interface Exports {
@@ -51,7 +53,10 @@ export interface WiringOptions {
   /** The engine's clock; the system clock by default. */
   readonly clock?: Clock;
   readonly dispatcher?: Dispatcher;
-  readonly startLocal?: StartLocalUpstream;
+  /** The state directory's store, held by the daemon for its whole life (reloads included). */
+  readonly store: StateStore;
+  /** The stand-in upstream (the bundled simulator) for a config without upstream.api_url; the caller owns it. */
+  readonly local?: LocalUpstream;
 }
 
 /** The running parts of one daemon, built but not started. */
@@ -60,24 +65,27 @@ export interface Components {
   readonly engine: Scheduler;
   /** With waf_events enabled: its job and the sink it delivers to. */
   readonly wafEvents?: { readonly forwarder: WafEventForwarder; readonly logSink: OtlpLogSink };
+  /** The metric collectors this shard runs, by name. */
+  readonly collectors: ReadonlySet<string>;
 }
 
 /**
- * Claims the state directory (before anything reads or writes state: another
- * shard's directory must stay untouched), opens the upstream and builds the
- * jobs and the engine.
+ * Claims the state directory for this shard (before anything reads or writes
+ * state: another shard's directory must stay untouched), opens the upstream,
+ * makes the data families those of this config (a reload drops the families
+ * of collectors it removed), and builds the jobs and the engine.
  */
 export async function wire(options: WiringOptions): Promise<Components> {
   const { config, logger, exports } = options;
   const { shard } = config;
   const { self, families } = exports;
-  const store = new StateStore(config.state_dir);
+  const { store } = options;
   const recovery = stateRecovery(store, config.state_recovery, (reset) => self.recordStateReset(basename(reset.file)));
   await claimStateDir(store, shard, logger, recovery);
   if (shard.count > 1) logger.info({ shard: shard.index, of: shard.count }, 'sharded: collecting this shard\'s domains and packages');
   const upstream = await openUpstream(config, logger, {
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-    ...(options.startLocal ? { startLocal: options.startLocal } : {}),
+    ...(options.local ? { local: options.local } : {}),
     observer: {
       onResponse: (e) => self.recordUpstream({ operation: e.operation, outcome: e.outcome, durationSeconds: e.durationMs / 1000 }),
       onRetry: (e) => self.recordRetry(e.operation),
@@ -85,7 +93,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
     },
   });
   const collectors = buildCollectors(resolveCollectorOptions(config), shard);
-  families.register(collectors.flatMap((c) => c.collector.families));
+  families.define([...collectors.flatMap((c) => c.collector.families), ...(config.waf_events.enabled ? WAF_EVENTS_FAMILIES : [])]);
   const log = logger.child({ component: 'engine' });
   const tz = platformClock(config.upstream.timezone);
   // One discovery for the collectors and the WAF event scope, so both see the same share.
@@ -117,6 +125,9 @@ export async function wire(options: WiringOptions): Promise<Components> {
     ...(options.clock ? { clock: options.clock } : {}),
     logger: log,
     jitterMs: config.collectors.defaults.jitter,
+    // Long enough for a WAF batch handed to the receiver to be answered and recorded (see deliver.ts).
+    stopTimeoutMs: Math.max(DEFAULT_STOP_TIMEOUT_MS, config.otlp.timeout + 5_000),
   });
-  return { upstream, engine, ...(wafEvents ? { wafEvents } : {}) };
+  const names = new Set(collectors.map((c) => c.collector.name));
+  return { upstream, engine, collectors: names, ...(wafEvents ? { wafEvents } : {}) };
 }

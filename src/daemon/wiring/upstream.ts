@@ -29,20 +29,24 @@ export interface Upstream {
 export interface UpstreamOptions {
   observer?: ClientObserver;
   dispatcher?: Dispatcher;
-  /** Needed only for a config without upstream.api_url. */
+  /** A running stand-in for a config without upstream.api_url, owned by the caller (close() leaves it running). */
+  local?: LocalUpstream;
+  /** Starts one for a config without upstream.api_url when `local` is not given; close() stops it. */
   startLocal?: StartLocalUpstream;
 }
 
 export async function openUpstream(config: Config, logger: Logger, options: UpstreamOptions = {}): Promise<Upstream> {
   const up = config.upstream;
   let local: LocalUpstream | undefined;
+  let started: LocalUpstream | undefined;
   let apiUrl: string;
   let token = up.token ?? '';
   if (up.api_url !== undefined) {
     apiUrl = up.api_url;
   } else {
-    if (!options.startLocal) throw new Error('upstream.api_url is not set and no local upstream (the bundled simulator) was given to start');
-    local = await options.startLocal(config, logger);
+    if (options.local) local = options.local;
+    else if (options.startLocal) local = started = await options.startLocal(config, logger);
+    else throw new Error('upstream.api_url is not set and no local upstream (the bundled simulator) was given to start');
     apiUrl = local.url;
     token = local.token;
   }
@@ -67,7 +71,7 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
     apiUrl,
     async close() {
       await client.close();
-      await local?.close();
+      await started?.close();
     },
   };
 }

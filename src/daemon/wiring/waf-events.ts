@@ -4,7 +4,7 @@
 import { hostname } from 'node:os';
 import { platformClock } from '../../api/index.js';
 import type { TargetDiscovery } from '../../collectors/index.js';
-import { shardScope, WAF_EVENTS_FAMILIES, WafEventForwarder } from '../../collectors/waf-events/index.js';
+import { shardScope, WafEventForwarder } from '../../collectors/waf-events/index.js';
 import { OtlpLogSink } from '../../exporters/otel-logs/index.js';
 import type { Config } from '../../config/index.js';
 import type { FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';
@@ -45,7 +45,6 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     resource: { serviceName: 'edge-exporter', serviceVersion: version, serviceInstanceId: `${hostname()}:${process.pid}` },
     logger: logger.child({ component: 'otlp' }),
   });
-  exports.families.register(WAF_EVENTS_FAMILIES);
   const forwarder = new WafEventForwarder({
     client: upstream.client,
     tz: platformClock(config.upstream.timezone),

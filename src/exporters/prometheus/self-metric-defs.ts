@@ -157,6 +157,27 @@ export const SELF_METRICS = {
     unit: 'files',
     labels: ['file'],
   },
+  stateSaveFailures: {
+    name: 'edge_exporter_state_save_failures_total',
+    type: 'counter',
+    help: 'State saves that failed (directory gone or unwritable, disk full), by file name; each is retried by its owner, which publishes nothing the save did not persist.',
+    unit: 'saves',
+    labels: ['file'],
+  },
+  configReloadSuccessful: {
+    name: 'edge_exporter_config_last_reload_successful',
+    type: 'gauge',
+    help: 'Whether the last configuration reload (SIGHUP or POST /-/reload) succeeded (1) or was refused (0); 1 at start.',
+    unit: 'boolean',
+    labels: [],
+  },
+  configReloadSuccessTimestamp: {
+    name: 'edge_exporter_config_last_reload_success_timestamp_seconds',
+    type: 'gauge',
+    help: 'Unix time of the last configuration applied, at start or by a successful reload.',
+    unit: 'timestamp_seconds',
+    labels: [],
+  },
   buildInfo: {
     name: 'edge_exporter_build_info',
     type: 'gauge',

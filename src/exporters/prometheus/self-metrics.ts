@@ -122,6 +122,27 @@ export class SelfMetrics implements CollectorObserver {
     this.own.stateResets.add({ file }, 1);
   }
 
+  /** A state save that failed; `file` is its name in the state directory. */
+  recordStateSaveFailure(file: string): void {
+    this.own.stateSaveFailures.add({ file }, 1);
+  }
+
+  /** A configuration applied (at start or by a reload, `ok`) or a reload refused (not `ok`), at `atMs`. */
+  recordConfigLoad(ok: boolean, atMs: number): void {
+    this.own.configReloadSuccessful.set({}, ok ? 1 : 0);
+    if (ok) this.own.configReloadSuccessTimestamp.set({}, atMs / 1000);
+  }
+
+  /**
+   * Drops every series of the collectors a reload removed (gauges and counters alike), so none keeps
+   * reporting a last state for ever: an up of 0 would alert, a frozen counter would mislead.
+   */
+  retainCollectors(collectors: ReadonlySet<string>): void {
+    for (const family of Object.values(this.own)) {
+      if (family.def.labels.includes('collector')) family.retain('collector', collectors);
+    }
+  }
+
   /** The WAF event forwarder's observer (collectors' WafEventsObserver, structurally). */
   readonly wafEvents = {
     onRead: (count: number): void => this.own.wafEventsRead.add({}, count),

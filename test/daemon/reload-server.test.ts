@@ -1,0 +1,124 @@
+// Reload as the HTTP side and the operator meet it, in process: POST
+// /-/reload gated by server.enable_reload (and basic auth), a key only a
+// restart applies refused by name, and the basic-auth password file and the
+// TLS certificate re-read (a rotated password, a renewed certificate).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { X509Certificate } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/index.js';
+import { Daemon } from '../../src/daemon/daemon.js';
+import { createLogger } from '../../src/log/logger.js';
+import { createSimulator, type Simulator } from '../../src/simulator/index.js';
+import { Capture } from '../support/capture.js';
+
+const TOKEN = 'reload-server-token-7a1';
+let sim: Simulator;
+let apiUrl: string;
+let dir: string;
+let daemon: Daemon | undefined;
+
+beforeAll(async () => {
+  sim = createSimulator({ clock: { mode: 'fixed', start: '2026-03-02 12:00:00' }, domains: 2, tokens: [{ token: TOKEN, permissions: '*' }] });
+  ({ url: apiUrl } = await sim.listen('127.0.0.1', 0));
+  dir = mkdtempSync(join(tmpdir(), 'edge-reload-server-'));
+});
+afterEach(async () => {
+  await daemon?.stop();
+  daemon = undefined;
+});
+afterAll(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A daemon whose reload re-reads `file`; the text it starts with is `file`'s content. */
+async function start(name: string, text: string): Promise<{ url: string; file: string; log: Capture }> {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(file, text);
+  const log = new Capture();
+  const load = () => loadConfig({ file, env: {}, serverFiles: true });
+  daemon = new Daemon({ config: load(), logger: createLogger({ level: 'info', destination: log }), version: 'test', reloadConfig: load });
+  return { url: await daemon.start(), file, log };
+}
+
+const base = (name: string, server: string): string => [
+  `upstream: { api_url: "${apiUrl}", token: "${TOKEN}", timeout: 2s, retry: { attempts: 1 } }`,
+  `state_dir: ${join(dir, name, 'state')}`,
+  `server: ${server}`,
+  'collectors: { access: { interval: 1m }, usage: { enabled: false }, topn: { enabled: false }, cc_attack: { enabled: false }, waf_trend: { enabled: false }, inventory: { enabled: false } }',
+].join('\n');
+
+const reloadGauge = async (url: string, auth?: string): Promise<string | undefined> => {
+  const text = await (await fetch(`${url}/metrics`, auth ? { headers: { authorization: auth } } : {})).text();
+  return /^edge_exporter_config_last_reload_successful (\d)$/m.exec(text)?.[1];
+};
+
+describe('POST /-/reload', () => {
+  it('is refused with 403 while server.enable_reload is off, and only POST or PUT are accepted', async () => {
+    const { url } = await start('gated', base('gated', '{ listen: "127.0.0.1:0" }'));
+    expect((await fetch(`${url}/-/reload`, { method: 'POST' })).status).toBe(403);
+    expect(await (await fetch(`${url}/-/reload`, { method: 'POST' })).text()).toMatch(/server\.enable_reload: true, or send SIGHUP/);
+    // A reload through the daemon (SIGHUP's path) turns the endpoint on.
+    writeFileSync(join(dir, 'gated.yaml'), base('gated', '{ listen: "127.0.0.1:0", enable_reload: true }'));
+    expect(await daemon!.reload()).toEqual({ ok: true });
+    const get = await fetch(`${url}/-/reload`);
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST, PUT']);
+    expect((await fetch(`${url}/-/reload`, { method: 'PUT' })).status).toBe(200);
+  });
+
+  it('refuses a change only a restart applies, naming the key, and keeps serving on the old config', async () => {
+    const { url, file, log } = await start('fixed', base('fixed', '{ listen: "127.0.0.1:0", enable_reload: true }'));
+    writeFileSync(file, base('fixed', '{ listen: "127.0.0.1:0", enable_reload: true }').replace(join(dir, 'fixed', 'state'), join(dir, 'elsewhere')));
+    const answer = await fetch(`${url}/-/reload`, { method: 'POST' });
+    expect(answer.status).toBe(500);
+    expect(await answer.text()).toBe('reload refused, still running on the previous configuration: state_dir: changed; it is applied only by a restart\n');
+    expect(log.text).toMatch(/"reason":"state_dir: changed; it is applied only by a restart","msg":"reload refused; still running on the previous configuration"/);
+    expect(await reloadGauge(url)).toBe('0');
+    expect(daemon!.running.state_dir).toBe(join(dir, 'fixed', 'state'));
+  });
+});
+
+describe('the server\'s files, re-read by a reload', () => {
+  it('a rotated basic-auth password file: the old password is refused, the new one accepted', async () => {
+    const passwordFile = join(dir, 'password');
+    writeFileSync(passwordFile, 'first-password-91\n');
+    const { url } = await start('auth', base('auth', `{ listen: "127.0.0.1:0", enable_reload: true, basic_auth: { username: prom, password_file: ${passwordFile} } }`));
+    const basic = (password: string) => `Basic ${Buffer.from(`prom:${password}`).toString('base64')}`;
+    expect(await reloadGauge(url, basic('first-password-91'))).toBe('1');
+    // The reload endpoint is behind the same credentials.
+    expect((await fetch(`${url}/-/reload`, { method: 'POST' })).status).toBe(401);
+    writeFileSync(passwordFile, 'second-password-27\n');
+    expect((await fetch(`${url}/-/reload`, { method: 'POST', headers: { authorization: basic('first-password-91') } })).status).toBe(200);
+    expect((await fetch(`${url}/metrics`, { headers: { authorization: basic('first-password-91') } })).status).toBe(401);
+    expect(await reloadGauge(url, basic('second-password-27'))).toBe('1');
+  });
+
+  it('a renewed TLS certificate: new connections are served the new one', async () => {
+    const tls = join(dir, 'tls');
+    const issue = (cn: string) => execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+      '-subj', `/CN=${cn}`, '-keyout', `${tls}-key.pem`, '-out', `${tls}-cert.pem`], { stdio: 'ignore' });
+    issue('first.example');
+    const { url } = await start('tls', base('tls', `{ listen: "127.0.0.1:0", tls: { cert_file: ${tls}-cert.pem, key_file: ${tls}-key.pem } }`));
+    const served = (): Promise<string> => new Promise((resolve, reject) => {
+      const req = request(`${url}/healthz`, { rejectUnauthorized: false, agent: false }, (res) => {
+        const cert = (res.socket as import('node:tls').TLSSocket).getPeerX509Certificate();
+        res.resume();
+        resolve(cert?.subject ?? '');
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(await served()).toBe('CN=first.example');
+    issue('renewed.example');
+    expect(new X509Certificate(readFileSync(`${tls}-cert.pem`)).subject).toBe('CN=renewed.example');
+    expect(await daemon!.reload()).toEqual({ ok: true });
+    expect(await served()).toBe('CN=renewed.example');
+    // Turning TLS off needs a new listener: refused by name.
+    writeFileSync(join(dir, 'tls.yaml'), base('tls', '{ listen: "127.0.0.1:0" }'));
+    expect(await daemon!.reload()).toEqual({ ok: false, message: 'server.tls: turning TLS on or off needs a restart (a reload re-reads the certificate and key files)' });
+  });
+});
