@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
@@ -105,7 +106,7 @@ describe('the server\'s files, re-read by a reload', () => {
     const { url } = await start('tls', base('tls', `{ listen: "127.0.0.1:0", tls: { cert_file: ${tls}-cert.pem, key_file: ${tls}-key.pem } }`));
     const served = (): Promise<string> => new Promise((resolve, reject) => {
       const req = request(`${url}/healthz`, { rejectUnauthorized: false, agent: false }, (res) => {
-        const cert = (res.socket as import('node:tls').TLSSocket).getPeerX509Certificate();
+        const cert = (res.socket as TLSSocket).getPeerX509Certificate();
         res.resume();
         resolve(cert?.subject ?? '');
       });
