@@ -45,7 +45,7 @@ function producedOutput(out: CollectOutput): boolean {
 export async function runCycle(deps: CycleDeps, collector: Collector, log: JobLogger, signal: AbortSignal): Promise<RunReport> {
   const name = collector.name;
   const now = deps.clock.now();
-  // Refused points are reported whatever happens to the cycle after its conversion: they were refused either way.
+  // Refused points are reported whatever happens to the cycle after the watermarks passed them (a failed save included).
   let rejected: RejectTally | undefined;
   const report = (fields: Omit<RunReport, 'collector' | 'now' | 'durationMs'>): RunReport => ({
     collector: name,
@@ -82,15 +82,6 @@ export async function runCycle(deps: CycleDeps, collector: Collector, log: JobLo
   const operation = collector.operations[0];
   deps.mismatches.report(name, (out.mismatches ?? []).map((m) => (m.operation === undefined && operation !== undefined ? { ...m, operation } : m)));
   if (out.audit) deps.onAudit(name, out.audit);
-  if (out.rejected !== undefined && out.rejected.length > 0) {
-    rejected = totalsByReason(out.rejected);
-    for (const r of deps.rejectLog.due(out.rejected, now)) {
-      log.warn(
-        { series: r.series, reason: r.reason, count: r.count },
-        'points refused and not counted (edge_exporter_points_rejected_total); this series and reason is logged again after an hour',
-      );
-    }
-  }
   for (const err of out.errors) log.warn(errorFields(err), failureMessage(err, 'request (partial data)'));
   const partialErrors = out.errors.length;
   if (partialErrors > 0 && !producedOutput(out)) {
@@ -100,6 +91,16 @@ export async function runCycle(deps: CycleDeps, collector: Collector, log: JobLo
 
   const refused = deps.ledger.apply(name, out).rejected;
   if (refused > 0) log.warn({ rejected: refused }, 'negative or non-finite increments ignored');
+  // Once the watermarks passed them, and only then: a discarded run's points are read again next cycle, and counted then.
+  if (out.rejected !== undefined && out.rejected.length > 0) {
+    rejected = totalsByReason(out.rejected);
+    for (const r of deps.rejectLog.due(out.rejected, now)) {
+      log.warn(
+        { series: r.series, reason: r.reason, count: r.count },
+        'points refused and not counted (edge_exporter_points_rejected_total); this series and reason is logged again after an hour',
+      );
+    }
+  }
   try {
     await deps.ledger.save(deps.store, name);
     deps.markClean();
