@@ -3,6 +3,7 @@
 // prom-client or OTel (the exporters implement SampleSink).
 import type { EdgeClient, OperationName, PlatformClock } from '../api/index.js';
 import type { ContractCheck, Mismatch } from './contract/checks.js';
+import type { RejectedPoints, RejectTally } from './rejects.js';
 
 /** Base units the metrics use (Prometheus conventions); documented per family. */
 export type Unit =
@@ -61,6 +62,8 @@ export interface CollectOutput {
   readonly mismatches?: readonly Mismatch[];
   /** Buckets the audit re-read this cycle, by outcome. */
   readonly audit?: AuditTally;
+  /** Points the conversion refused (negative, not finite), per series and reason; absent when none. */
+  readonly rejected?: readonly RejectedPoints[];
 }
 
 export interface AuditTally {
@@ -181,6 +184,8 @@ export interface RunReport {
   readonly partialErrors: number;
   /** From CollectOutput, for the data-lag self-metric; absent when the run failed or saw no bucket. */
   readonly newestBucketEndMs?: number;
+  /** Points the cycle's conversion refused, by reason (edge_exporter_points_rejected_total); absent when none. */
+  readonly rejected?: Readonly<RejectTally>;
 }
 
 /** Implemented by the exporter (self-metrics: up, last success, duration, data lag). */

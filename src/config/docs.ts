@@ -1,6 +1,7 @@
 // Renders docs/config.md from the schema itself, so the reference cannot drift
 // from what the loader accepts (a test fails when the committed file is stale).
 import { ENV_OVERRIDES } from './env.js';
+import { formatDuration } from './duration.js';
 import { asSchema, configJsonSchema } from './json-schema.js';
 import type { JsonSchema } from './json-schema.js';
 
@@ -101,12 +102,20 @@ function row(key: string, schema: JsonSchema): Row {
 
 function typeOf(schema: JsonSchema): string {
   const custom = schema['x-type'];
+  if (custom === 'duration') return `duration${durationRange(schema)}`;
   if (typeof custom === 'string') return custom;
   if (schema.enum) return schema.enum.map((v) => `\`${display(v)}\``).join(' \\| ');
   if (schema.properties) return 'mapping';
   if (schema.format === 'uri') return 'URL';
   const type = Array.isArray(schema.type) ? schema.type.join(' or ') : (schema.type ?? 'any');
   return `${type}${range(schema)}`;
+}
+
+/** A duration's bounds as users write durations (the schema holds milliseconds). */
+function durationRange(schema: JsonSchema): string {
+  const { minimum: min, maximum: max } = schema;
+  if (min === undefined || max === undefined) return '';
+  return `, ${formatDuration(min)} to ${formatDuration(max)}`;
 }
 
 function range(schema: JsonSchema): string {

@@ -3,17 +3,28 @@
 // global timers rather than node:timers/promises: vitest's fake timers do not
 // reach the latter, and the schedule and backoff tests run on fake time.
 
-/** Resolves after `ms`, or at once when `signal` aborts; never rejects. */
+/**
+ * The longest delay setTimeout runs (2^31-1 ms); a longer one fires after
+ * 1 ms. Kept here as well as in config/duration.ts because shared imports
+ * nothing; test/shared/wait.test.ts checks the two agree.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** Resolves after `ms`, or at once when `signal` aborts; never rejects. A wait past MAX_TIMER_MS is chained, never cut to 1 ms. */
 export function pause(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
+    let timer: NodeJS.Timeout;
     const done = (): void => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
-    timer.unref();
+    const arm = (left: number): void => {
+      timer = left > MAX_TIMER_MS ? setTimeout(() => arm(left - MAX_TIMER_MS), MAX_TIMER_MS) : setTimeout(done, left);
+      timer.unref();
+    };
+    arm(ms);
     signal?.addEventListener('abort', done, { once: true });
   });
 }

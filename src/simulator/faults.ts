@@ -4,7 +4,7 @@
 // (each matching request uses up one, whether or not a random fault fires).
 // Random choices (errorRate, the shufflePoints order) come from a seeded
 // generator: a run is repeatable. The body-shape faults (wrongTypes ..
-// futurePoints) rewrite the real answer; mangle.ts says exactly how.
+// negativeSeries) rewrite the real answer; mangle.ts says exactly how.
 import { isOperationName, type OperationName } from '../api/operations.js';
 import { hash32, Rng } from './rng.js';
 
@@ -37,6 +37,8 @@ export interface FaultRule {
   shufflePoints?: boolean;
   /** This many extra points, with large values, in buckets after the simulator's now, in every series. */
   futurePoints?: number;
+  /** Every point of the series under this key (e.g. `requestCounter`) served negative, -(value + 1). */
+  negativeSeries?: string;
   /** Only these operations (default: all). */
   operations?: OperationName[];
   /** Only the next N matching requests (default: until cleared). */
@@ -60,6 +62,8 @@ export interface FaultEffect {
   shuffleSeed: number | undefined;
   /** 0: off; with several rules, the largest. */
   futurePoints: number;
+  /** Key of the series served negative; with several rules, the first. */
+  negativeSeries: string | undefined;
 }
 
 export class FaultSpecError extends Error {}
@@ -97,7 +101,7 @@ export class Faults {
   take(operation: OperationName): FaultEffect {
     const effect: FaultEffect = {
       latencyMs: 0, hang: false, malformedJson: false, truncatedBody: false, dataNull: false,
-      wrongTypes: false, hugeArray: 0, duplicatePoints: false, shuffleSeed: undefined, futurePoints: 0,
+      wrongTypes: false, hugeArray: 0, duplicatePoints: false, shuffleSeed: undefined, futurePoints: 0, negativeSeries: undefined,
     };
     for (const rule of this.rules.filter((r) => !r.operations || r.operations.includes(operation))) {
       apply(effect, rule, this.rng);
@@ -119,6 +123,7 @@ function apply(effect: FaultEffect, rule: FaultRule, rng: Rng): void {
   effect.duplicatePoints ||= rule.duplicatePoints === true;
   if (rule.shufflePoints && effect.shuffleSeed === undefined) effect.shuffleSeed = rng.int(0, 0xffffffff);
   effect.futurePoints = Math.max(effect.futurePoints, rule.futurePoints ?? 0);
+  effect.negativeSeries ??= rule.negativeSeries;
   // The first rule that decides a status wins; later ones still use up their count.
   if (effect.status !== undefined) return;
   if (rule.unauthorized) effect.status = 401;
@@ -130,7 +135,7 @@ function apply(effect: FaultEffect, rule: FaultRule, rng: Rng): void {
 const BOOLEAN_KEYS = [
   'unauthorized', 'forbidden', 'malformedJson', 'truncatedBody', 'dataNull', 'hang', 'wrongTypes', 'duplicatePoints', 'shufflePoints',
 ] as const;
-const KNOWN_KEYS = new Set<string>([...BOOLEAN_KEYS, 'latencyMs', 'errorRate', 'status5xx', 'hugeArray', 'futurePoints', 'operations', 'count']);
+const KNOWN_KEYS = new Set<string>([...BOOLEAN_KEYS, 'latencyMs', 'errorRate', 'status5xx', 'hugeArray', 'futurePoints', 'negativeSeries', 'operations', 'count']);
 /** Bounds that keep one faulty answer within memory: 2,000,000 points are about 44 MB of JSON, past the client's default 32 MiB cap. */
 export const MAX_HUGE_ARRAY = 2_000_000;
 export const MAX_FUTURE_POINTS = 10_000;
@@ -165,6 +170,10 @@ export function checkRule(raw: unknown, path: string): FaultRule {
   if (count !== undefined) rule.count = count;
   if (hugeArray !== undefined) rule.hugeArray = hugeArray;
   if (futurePoints !== undefined) rule.futurePoints = futurePoints;
+  if (r.negativeSeries !== undefined) {
+    if (typeof r.negativeSeries !== 'string' || r.negativeSeries === '') throw new FaultSpecError(`${path}.negativeSeries must be a series key such as requestCounter`);
+    rule.negativeSeries = r.negativeSeries;
+  }
   if (r.operations !== undefined) rule.operations = operations(r.operations, `${path}.operations`);
   return rule;
 }

@@ -22,6 +22,8 @@ export interface Mangling {
   readonly shuffleSeed: number | undefined;
   /** Append this many points after `now` to every array of points (0: off). */
   readonly futurePoints: number;
+  /** Every point of the arrays of points under this key (e.g. `requestCounter`) made negative: -(value + 1) (undefined: off). */
+  readonly negativeSeries?: string | undefined;
   /** Simulator time of the answer, for futurePoints. */
   readonly now: number;
 }
@@ -37,12 +39,13 @@ export function payloadKey(body: Record<string, unknown>): 'data' | 'rows' | und
 
 /** The body with its payload rewritten; any other body (no payload, not an object) as it was. */
 export function mangleBody(body: unknown, m: Mangling): unknown {
-  const any = m.wrongTypes || m.hugeArray > 0 || m.duplicatePoints || m.shuffleSeed !== undefined || m.futurePoints > 0;
+  const any = m.wrongTypes || m.hugeArray > 0 || m.duplicatePoints || m.shuffleSeed !== undefined || m.futurePoints > 0 || m.negativeSeries !== undefined;
   if (!any || !isRecord(body)) return body;
   const key = payloadKey(body);
   if (key === undefined) return body;
   // Point faults first (on the real points), then padding, then types over all of it.
   let payload = body[key];
+  if (m.negativeSeries !== undefined) payload = mapNamedPointArrays(payload, m.negativeSeries, negated);
   if (m.futurePoints > 0) payload = mapPointArrays(payload, (points) => withFuturePoints(points, m.futurePoints, m.now));
   if (m.duplicatePoints) payload = mapPointArrays(payload, (points) => points.flatMap((p) => [p, [...p] as Point]));
   if (m.shuffleSeed !== undefined) {
@@ -79,6 +82,18 @@ function mapPointArrays(v: unknown, f: (points: Point[]) => Point[]): unknown {
   if (Array.isArray(v)) return v.map((x) => mapPointArrays(x, f));
   if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapPointArrays(x, f)]));
   return v;
+}
+
+/** Like mapPointArrays, for the arrays of points held under the key `name` only. */
+function mapNamedPointArrays(v: unknown, name: string, f: (points: Point[]) => Point[]): unknown {
+  if (Array.isArray(v)) return v.map((x) => mapNamedPointArrays(x, name, f));
+  if (!isRecord(v)) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === name && isPointArray(x) ? f(x) : mapNamedPointArrays(x, name, f)]));
+}
+
+/** Every value below zero, a zero too (-1), so each point served is one a counter must refuse; null stays a gap. */
+function negated(points: Point[]): Point[] {
+  return points.map(([t, v]): Point => [t, v === null ? null : -(v + 1)]);
 }
 
 /**

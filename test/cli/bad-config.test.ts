@@ -125,6 +125,10 @@ const ROWS: Row[] = [
     path: 'collectors.inventory.interval', at: '    interval:', message: /^expected a duration of at least 10000ms$/ },
   { name: 'a zero WAF poll interval', yaml: (c) => `${c.base}waf_events:\n  interval: 0\n`,
     path: 'waf_events.interval', at: '  interval:', message: /^expected a duration of at least 1000ms$/ },
+  { name: 'a 30-day inventory interval (past the longest timer)', yaml: (c) => `${c.base}collectors:\n  inventory:\n    interval: 30d\n`,
+    path: 'collectors.inventory.interval', at: '    interval:', message: /^expected a duration of at most 24d20h31m23s647ms \(the longest timer Node can run\)$/ },
+  { name: 'a 60-day target refresh', yaml: (c) => `${c.base}targets:\n  refresh: 60d\n`,
+    path: 'targets.refresh', at: '  refresh:', message: /^expected a duration of at most 24d20h31m23s647ms \(the longest timer Node can run\)$/ },
   { name: 'a retry min_delay above max_delay', yaml: (c) => `${c.upstream}  retry: { min_delay: 20s, max_delay: 10s }\n${c.server}${c.state}`,
     path: 'upstream.retry.min_delay', at: 'min_delay:', message: /^must not be greater than upstream\.retry\.max_delay$/ },
   // The token

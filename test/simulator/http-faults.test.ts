@@ -237,6 +237,23 @@ describe('body-shape faults', () => {
     }
   });
 
+  it('negativeSeries serves every point of the named series as -(value + 1), the rest as it was', async () => {
+    const [op, body] = POINT_REQUESTS[0] ?? ['describeL7DataV2', {}];
+    const { clean, faulty } = await both(op, body, { negativeSeries: 'bytesSent' });
+    let named = 0;
+    const expected = (v: unknown): unknown => {
+      if (Array.isArray(v)) return v.map(expected);
+      if (typeof v !== 'object' || v === null) return v;
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => {
+        if (k !== 'bytesSent' || !isSeries(x)) return [k, expected(x)];
+        named += x.length;
+        return [k, x.map(([t, value]) => [t, value === null ? null : -(value + 1)])];
+      }));
+    };
+    expect(faulty).toEqual(expected(clean));
+    expect(named).toBeGreaterThan(0);
+  });
+
   it('futurePoints follows each series\' own bucket size (1m, 5m, 1h)', async () => {
     const steps = new Set<number>();
     for (const [op, body] of POINT_REQUESTS.slice(0, 3)) {

@@ -11,6 +11,7 @@ import { INTERVAL_MS } from '../buckets.js';
 import type { BucketInterval } from '../buckets.js';
 import type { Clock, CollectorLogger } from '../types.js';
 import { DAY_MS } from '../../api/time.js';
+import { MAX_TIMER_MS } from '../../config/duration.js';
 
 export type Schedule =
   | { readonly kind: 'interval'; readonly everyMs: number }
@@ -84,7 +85,9 @@ function intervalTicker(options: TickerOptions, everyMs: number): Ticker {
 
   const arm = (): void => {
     if (next === undefined) return;
-    timer = setTimeout(fire, Math.max(0, next + offset - options.clock.now()));
+    // The wait is at most one period, unless the clock stepped back: a step of over 24.8 days would exceed what
+    // setTimeout runs (it would fire after 1 ms, again and again). Wait at most the limit; fire() re-arms for the rest.
+    timer = setTimeout(fire, Math.min(MAX_TIMER_MS, Math.max(0, next + offset - options.clock.now())));
     timer.unref();
   };
   const fire = (): void => {

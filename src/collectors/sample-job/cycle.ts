@@ -11,7 +11,9 @@ import type { FamilyFilter } from '../filter.js';
 import type { CounterLedger } from '../ledger.js';
 import { ledgerFileName, type LedgerStorage } from '../ledger-file.js';
 import { describeError, errorFields, failureMessage } from '../engine/errors.js';
+import { totalsByReason, type RejectTally } from '../rejects.js';
 import type { TargetSource } from '../targets.js';
+import type { RejectLog } from './reject-log.js';
 import type { Clock, CollectOutput, Collector, RunReport, SampleSink, UpstreamClient } from '../types.js';
 
 export interface CycleDeps {
@@ -31,6 +33,8 @@ export interface CycleDeps {
   readonly mismatches: MismatchReporter;
   /** Audit outcomes, to the observer. */
   readonly onAudit: (collector: string, tally: NonNullable<CollectOutput['audit']>) => void;
+  /** Which refused points get a log line (once per series, reason and hour). */
+  readonly rejectLog: RejectLog;
 }
 
 /** Whether a cycle that reported partial errors still produced something worth keeping. */
@@ -41,10 +45,13 @@ function producedOutput(out: CollectOutput): boolean {
 export async function runCycle(deps: CycleDeps, collector: Collector, log: JobLogger, signal: AbortSignal): Promise<RunReport> {
   const name = collector.name;
   const now = deps.clock.now();
+  // Refused points are reported whatever happens to the cycle after the watermarks passed them (a failed save included).
+  let rejected: RejectTally | undefined;
   const report = (fields: Omit<RunReport, 'collector' | 'now' | 'durationMs'>): RunReport => ({
     collector: name,
     now,
     durationMs: Math.max(0, deps.clock.now() - now),
+    ...(rejected === undefined ? {} : { rejected }),
     ...fields,
   });
 
@@ -82,8 +89,18 @@ export async function runCycle(deps: CycleDeps, collector: Collector, log: JobLo
   }
   if (deps.abandoned()) return report({ ok: false, error: { code: 'EDGE_ABORTED', message: 'stopped before the run finished' }, partialErrors });
 
-  const { rejected } = deps.ledger.apply(name, out);
-  if (rejected > 0) log.warn({ rejected }, 'negative or non-finite increments ignored');
+  const refused = deps.ledger.apply(name, out).rejected;
+  if (refused > 0) log.warn({ rejected: refused }, 'negative or non-finite increments ignored');
+  // Once the watermarks passed them, and only then: a discarded run's points are read again next cycle, and counted then.
+  if (out.rejected !== undefined && out.rejected.length > 0) {
+    rejected = totalsByReason(out.rejected);
+    for (const r of deps.rejectLog.due(out.rejected, now)) {
+      log.warn(
+        { series: r.series, reason: r.reason, count: r.count },
+        'points refused and not counted (edge_exporter_points_rejected_total); this series and reason is logged again after an hour',
+      );
+    }
+  }
   try {
     await deps.ledger.save(deps.store, name);
     deps.markClean();

@@ -15,6 +15,7 @@ import { ledgerFileName, type LedgerStorage } from '../ledger-file.js';
 import type { TargetSource } from '../targets.js';
 import type { Clock, Collector, CollectorObserver, RunReport, SampleSink, UpstreamClient } from '../types.js';
 import { restoreLedger, runCycle, type CycleDeps } from './cycle.js';
+import { RejectLog } from './reject-log.js';
 
 /** A collector and when it runs. */
 export interface PolledCollector {
@@ -87,6 +88,7 @@ export class CollectorJob implements SampleJob {
         observer: { onMismatch: (check, count) => notify(() => observer?.onMismatch?.(check, count)) },
       }),
       onAudit: (name, tally) => notify(() => observer?.onAudit?.(name, tally)),
+      rejectLog: new RejectLog(),
     };
   }
 

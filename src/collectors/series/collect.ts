@@ -13,6 +13,7 @@
 // outage. A failed audit request costs nothing but that audit: the buckets
 // are compared next time.
 import { firstPerCheck, type Mismatch } from '../contract/checks.js';
+import type { RejectedPoints } from '../rejects.js';
 import type { CollectContext, Collector, CollectorLogger, CollectOutput, Sample } from '../types.js';
 import { upstreamClock, type CounterSpec, type UpstreamClock } from './answer.js';
 import { AuditBook, NO_AUDIT } from './audit.js';
@@ -172,12 +173,18 @@ export function assemble(input: CycleInput): CollectOutput {
   const watermarks: Record<string, number> = { ...input.previous };
   let newest: number | undefined;
   const mismatches: Mismatch[] = [];
+  const rejected: RejectedPoints[] = [];
   for (const r of input.results) {
+    rejected.push(...(r.rejected ?? []));
     mismatches.push(...firstPerCheck(r.mismatches ?? []));
     increments.push(...r.increments);
     Object.assign(watermarks, r.watermarks);
     for (const g of r.gauges) gauges.get(g.name)?.push(g);
     if (r.newestBucketEndMs !== undefined) newest = Math.max(newest ?? r.newestBucketEndMs, r.newestBucketEndMs);
   }
-  return { gauges, increments, watermarks, errors, mismatches, ...(newest === undefined ? {} : { newestBucketEndMs: newest }) };
+  return {
+    gauges, increments, watermarks, errors, mismatches,
+    ...(rejected.length > 0 ? { rejected } : {}),
+    ...(newest === undefined ? {} : { newestBucketEndMs: newest }),
+  };
 }

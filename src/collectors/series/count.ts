@@ -28,6 +28,7 @@
 // documents null as "nothing matched"; waf-trend treats it as zero.)
 import type { Plan } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
+import { emptyTally, rejectedOf, REJECT_REASONS, type RejectedPoints, type RejectTally } from '../rejects.js';
 import type { Sample } from '../types.js';
 import { answerBounds, lagFinding, pieceSpan, type AnswerBounds, type CounterSpec, type Piece, type UpstreamClock } from './answer.js';
 import type { Labels } from './keys.js';
@@ -46,6 +47,8 @@ export interface TargetResult {
   readonly mismatches?: readonly Mismatch[];
   /** Series key -> the buckets counted this cycle (the audit's record). */
   readonly counted?: ReadonlyMap<string, CountedRange>;
+  /** Points refused (counters' and gauges'), per series and reason: the engine counts and logs them. */
+  readonly rejected?: readonly RejectedPoints[];
 }
 
 export interface CountOutcome {
@@ -56,8 +59,8 @@ export interface CountOutcome {
   readonly newestBucketEndMs: number | undefined;
   /** Keys of series with buckets to count that no response covered. */
   readonly uncovered: string[];
-  /** Points rejected as negative or non-finite. */
-  readonly rejected: number;
+  /** Points refused (negative, not finite), per series and reason, in the buckets the watermarks passed. */
+  readonly rejected: RejectedPoints[];
   /** Answers that contradict an assumption (one per check and series at most; the collector keeps one per answer). */
   readonly findings: Mismatch[];
   /** Series key -> the buckets counted this cycle, for the audit. */
@@ -79,7 +82,7 @@ export function countTarget<R>(
   const uncovered: string[] = [];
   const findings: Mismatch[] = [];
   const counted = new Map<string, CountedRange>();
-  let rejected = 0;
+  const rejected: RejectedPoints[] = [];
   let newest: number | undefined;
   // Where each answer begins, over all its series: read once, not once per series.
   const bounds = new Map(pieces.map((p) => [p, answerBounds(p, specs, size)]));
@@ -109,7 +112,7 @@ export function countTarget<R>(
       continue;
     }
     const walked = walk(spec, { from: plan.from, lastSettled }, pieces, grid, clock?.newest, bounds);
-    rejected += walked.rejected;
+    rejected.push(...rejectedOf(spec.key, walked.rejected));
     findings.push(...walked.findings);
     if (walked.watermark === undefined && walked.waiting) {
       seen(plan.from - size);
@@ -134,7 +137,7 @@ interface Walked {
   waiting: boolean;
   increment: number;
   watermark: number | undefined;
-  rejected: number;
+  rejected: RejectTally;
   buckets: Array<readonly [number, number]>;
   findings: Mismatch[];
 }
@@ -144,7 +147,7 @@ function walk<R>(
   bounds: ReadonlyMap<Piece<R>, AnswerBounds>,
 ): Walked {
   const size = bucketMs(grid);
-  const out: Walked = { waiting: false, increment: 0, watermark: undefined, rejected: 0, buckets: [], findings: [] };
+  const out: Walked = { waiting: false, increment: 0, watermark: undefined, rejected: emptyTally(), buckets: [], findings: [] };
   let pos = plan.from;
   while (pos <= plan.lastSettled) {
     let moved = false;
@@ -160,7 +163,7 @@ function walk<R>(
       if (step.coarseWait) out.waiting = true;
       if (step.reach < pos) continue;
       for (const v of step.values.values()) out.increment += v;
-      out.rejected += step.rejected;
+      for (const reason of REJECT_REASONS) out.rejected[reason] += step.rejected[reason];
       out.buckets.push(...step.values);
       out.watermark = step.reach;
       pos = step.reach + size;
@@ -201,6 +204,6 @@ export function countedResult<R>(answers: TargetAnswers<R>, timestamps: boolean)
   const counted = countTarget(answers.specs, answers.plans, answers.pieces, answers.grid, timestamps, answers.clock);
   return {
     increments: counted.increments, watermarks: counted.watermarks, newestBucketEndMs: counted.newestBucketEndMs,
-    uncovered: counted.uncovered, gauges: [], mismatches: counted.findings, counted: counted.counted,
+    uncovered: counted.uncovered, gauges: [], mismatches: counted.findings, counted: counted.counted, rejected: counted.rejected,
   };
 }

@@ -5,6 +5,7 @@
 import { alignDown, type RawPoint } from '../buckets.js';
 import { seconds, type Mismatch } from '../contract/checks.js';
 import { viewSeries, type SeriesView } from '../contract/series-view.js';
+import { emptyTally, rejectReason, type RejectTally } from '../rejects.js';
 import { bucketMs, type Grid } from './options.js';
 import type { TimeSpan } from './window.js';
 
@@ -20,8 +21,8 @@ export interface BucketRead {
   readonly reach: number;
   /** Configured bucket start -> value, for the buckets from `pos` to `reach` that carried a value. */
   readonly values: Map<number, number>;
-  /** Points refused: negative or not finite. */
-  readonly rejected: number;
+  /** Points refused, by reason (negative, not finite), among the buckets read. */
+  readonly rejected: RejectTally;
   readonly view: SeriesView;
   /** True when no answer of the cycle has reached `pos` yet (the range was answered with nothing). */
   readonly unreported: boolean;
@@ -77,12 +78,13 @@ export function readBuckets(
   const lateStart = Number.isFinite(oldest) && alignDown(grid.interval, oldest, grid.offsetMinutes) > pos && oldest >= span.begin;
   if (lateStart) reach = pos - size;
   const values = new Map<number, number>();
-  let rejected = 0;
+  const rejected = emptyTally();
   for (const [t, v] of view.inRange) {
     const bucket = alignDown(grid.interval, t, grid.offsetMinutes);
     if (bucket < pos || lastBucketOf(t) > reach || v === null) continue;
-    if (!Number.isFinite(v) || v < 0) {
-      rejected++;
+    const reason = rejectReason(v);
+    if (reason !== undefined) {
+      rejected[reason]++;
       continue;
     }
     values.set(bucket, (values.get(bucket) ?? 0) + v);

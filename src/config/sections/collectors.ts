@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { INTERVALS } from '../../api/schemas/common.js';
 import { MOST_DIMENSIONS, MOST_METRICS } from '../../api/schemas/statistics.js';
 import { cronExpression } from '../cron.js';
-import { duration } from '../duration.js';
+import { MAX_AUDIT_LOOKBACK_MS, MAX_LAG_MS, MAX_RANGE_MS, duration } from '../duration.js';
 import { integer } from '../fields.js';
 
 /** The section's description in docs/config.md: what an operator must know about collector state. */
@@ -24,8 +24,8 @@ const TOPN_DEFAULT_DIMENSIONS = ['url', 'ip', 'referer', 'status', 'country_name
 const auditKeys = {
   every: duration({ min: 0 })
     .describe('How often the audit re-reads counted buckets: one request per target (domain, package, CC unit; six for waf_trend) each time; 0 turns it off (default 15m).'),
-  lookback: duration()
-    .describe('How far back the audit re-reads: every counted bucket that ended within this long is compared again (default 1h).'),
+  lookback: duration({ max: MAX_AUDIT_LOOKBACK_MS })
+    .describe('How far back the audit re-reads: every counted bucket that ended within this long is compared again, at most 7d: what was counted is held in memory (default 1h).'),
   correct: z
     .boolean()
     .describe('Add an upward revision to the counter, so increase() reaches the upstream\'s final totals; a downward one is reported, never subtracted (default true).'),
@@ -45,12 +45,12 @@ const auditDefaults = z
 
 const defaultsSchema = z.strictObject({
   audit: auditDefaults,
-  delay: duration({ min: 0 })
+  delay: duration({ min: 0, max: MAX_LAG_MS })
     .prefault('5m')
     .describe('A bucket is counted only once it ended this long ago; the upstream revises recent buckets (default 5m).'),
-  max_backfill: duration({ min: 0 })
+  max_backfill: duration({ min: 0, max: MAX_RANGE_MS })
     .prefault('6h')
-    .describe('Buckets missed while the exporter or the upstream was down are back-filled up to this far back (default 6h).'),
+    .describe('Buckets missed while the exporter or the upstream was down are back-filled up to this far back, at most 31d (default 6h).'),
   timestamps: z
     .boolean()
     .default(false)
@@ -77,8 +77,8 @@ function bucketed<S extends z.ZodRawShape>(name: string, extra: S) {
         'Cron expression overriding the run schedule (no default: runs every `interval`, aligned to its boundaries). ' +
           'Evaluated in upstream.timezone when that is a whole number of hours, else in UTC.',
       ),
-    delay: duration({ min: 0 }).optional().describe('Overrides collectors.defaults.delay for this collector.'),
-    max_backfill: duration({ min: 0 }).optional().describe('Overrides collectors.defaults.max_backfill for this collector.'),
+    delay: duration({ min: 0, max: MAX_LAG_MS }).optional().describe('Overrides collectors.defaults.delay for this collector.'),
+    max_backfill: duration({ min: 0, max: MAX_RANGE_MS }).optional().describe('Overrides collectors.defaults.max_backfill for this collector.'),
     timestamps: z.boolean().optional().describe('Overrides collectors.defaults.timestamps for this collector.'),
     audit: z
       .strictObject({ every: auditKeys.every.optional(), lookback: auditKeys.lookback.optional(), correct: auditKeys.correct.optional() })
@@ -89,7 +89,7 @@ function bucketed<S extends z.ZodRawShape>(name: string, extra: S) {
 }
 
 const summaryWindow = () =>
-  duration()
+  duration({ max: MAX_RANGE_MS })
     .prefault('1h')
     .describe('Window of the peak and 95th-percentile gauges, ending at the last settled bucket (default 1h).');
 
@@ -125,7 +125,7 @@ export const collectorsSchema = z.strictObject({
       .boolean()
       .default(true)
       .describe('Add a key="__other__" series with the total minus the top entries (default true).'),
-    window: duration().prefault('1h').describe('Time range ranked, ending at the last settled bucket (default 1h).'),
+    window: duration({ max: MAX_RANGE_MS }).prefault('1h').describe('Time range ranked, ending at the last settled bucket (default 1h).'),
   })
     .prefault({})
     .describe('Top-N urls, IPs, referers and more by requests and traffic (describeL7MostData).'),
@@ -150,7 +150,7 @@ export const collectorsSchema = z.strictObject({
       schedule: cronExpression()
         .optional()
         .describe('Cron expression overriding `interval` (no default). Evaluated like the other collectors\' schedules.'),
-      cache_window: duration()
+      cache_window: duration({ max: MAX_RANGE_MS })
         .prefault('24h')
         .describe('Window of the cache refresh/preload record totals (default 24h).'),
       details: z

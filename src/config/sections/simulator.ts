@@ -1,6 +1,6 @@
 // `simulator:` — the bundled stand-in for the platform, for demos and tests.
 import { z } from 'zod';
-import { DURATION_HINT, duration, parseDuration } from '../duration.js';
+import { DURATION_HINT, MAX_LAG_MS, MAX_RANGE_MS, duration, formatDuration, parseDuration } from '../duration.js';
 import { integer, listenAddress, utcOffset } from '../fields.js';
 import { DAY_MS, MINUTE_MS } from '../../api/time.js';
 
@@ -16,9 +16,14 @@ function signedDuration() {
         ctx.addIssue({ code: 'custom', message: `${DURATION_HINT}, optionally with a leading -` });
         return z.NEVER;
       }
+      // Bounded like every duration: a clock a day off already fails every range check the exporter makes.
+      if (ms > MAX_LAG_MS) {
+        ctx.addIssue({ code: 'custom', message: `expected a duration of at most ${formatDuration(MAX_LAG_MS)} either way` });
+        return z.NEVER;
+      }
       return negative ? -ms : ms;
     })
-    .meta({ 'x-type': 'duration' });
+    .meta({ 'x-type': 'duration', minimum: -MAX_LAG_MS, maximum: MAX_LAG_MS });
 }
 
 /**
@@ -28,8 +33,8 @@ function signedDuration() {
  */
 const readingsSchema = z
   .strictObject({
-    log_tread_bucket: duration({ min: MINUTE_MS })
-      .refine((ms) => ms % MINUTE_MS === 0 && ms <= DAY_MS, { error: 'expected whole minutes, at most 1d' })
+    log_tread_bucket: duration({ min: MINUTE_MS, max: DAY_MS })
+      .refine((ms) => ms % MINUTE_MS === 0, { error: 'expected whole minutes, at most 1d' })
       .optional()
       .describe(
         'WAF logTread buckets always this size (whole minutes up to 1d; 1d starts at platform midnight), each reported whole ' +
@@ -50,7 +55,7 @@ const readingsSchema = z
       .describe('Totals that should equal the sum of their points (usage/access totalMap, logTread count) are reported × this, rounded down (default 1: exact).'),
     late_revision: z
       .strictObject({
-        after: duration({ min: 0 }).describe('Age past a bucket\'s end from which it is reported revised.'),
+        after: duration({ min: 0, max: MAX_RANGE_MS }).describe('Age past a bucket\'s end from which it is reported revised.'),
         factor: z.number().positive().describe('The revised value is floor(settled value × factor); above 1 revises upward.'),
       })
       .optional()
@@ -65,7 +70,7 @@ const readingsSchema = z
     params_zone: utcOffset()
       .optional()
       .describe('UTC offset request times (beginTime, endTime, ...) are read in; responses stay in the platform zone (default: the platform zone).'),
-    record_time_lag: duration({ min: 0 })
+    record_time_lag: duration({ min: 0, max: MAX_LAG_MS })
       .prefault('0ms')
       .describe('WAF record timeStamps run this far behind the time that selects them (default 0ms).'),
     path_form: z

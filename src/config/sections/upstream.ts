@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { OPERATION_NAMES } from '../../api/operations.js';
 import { BANDWIDTH_UNITS, DEFAULT_UNITS, REQUEST_TIME_UNITS } from './units.js';
-import { duration } from '../duration.js';
+import { MAX_REQUEST_TIMEOUT_MS, duration } from '../duration.js';
 import { httpUrl, integer, secret, utcOffset } from '../fields.js';
 
 const retrySchema = z
@@ -76,7 +76,9 @@ export const upstreamSchema = z
       })
       .prefault({})
       .describe('Units of upstream values the document does not state; the metrics are always in base units (bytes/s, seconds).'),
-    timeout: duration().prefault('15s').describe('Time limit of one HTTP attempt, headers and body (default 15s).'),
+    timeout: duration({ max: MAX_REQUEST_TIMEOUT_MS })
+      .prefault('15s')
+      .describe('Time limit of one HTTP attempt, headers and body, at most 1h (default 15s).'),
     max_body_bytes: integer()
       .positive()
       .default(33_554_432)

@@ -5,7 +5,7 @@
 // refused at load and can never be forwarded even if a caller bypasses config.
 import { z } from 'zod';
 import { SEVERITY_LEVELS, WAF_COMPARISONS, WAF_FILTER_FIELDS } from '../../api/schemas/waf-log.js';
-import { duration } from '../duration.js';
+import { MAX_LAG_MS, MAX_RANGE_MS, MAX_REQUEST_TIMEOUT_MS, duration } from '../duration.js';
 import { httpUrl, integer } from '../fields.js';
 
 /** Request headers that never leave the daemon, whatever the allow-list says. */
@@ -43,16 +43,16 @@ export const wafEventsSchema = z
   .strictObject({
     enabled: z.boolean().default(false).describe('Forward WAF deny events as OpenTelemetry logs (default false).'),
     interval: duration({ min: 1000 }).prefault('30s').describe('How often the log query is polled; a poll never overlaps the previous one (default 30s).'),
-    delay: duration({ min: 0 })
+    delay: duration({ min: 0, max: MAX_LAG_MS })
       .prefault('2m')
       .describe("A window ends this long before now; must exceed the upstream's log ingest lag (the simulator's is up to 90s) (default 2m)."),
-    overlap: duration({ min: 0 })
+    overlap: duration({ min: 0, max: MAX_LAG_MS })
       .prefault('5m')
       .describe('Each window starts this long before the checkpoint, so records ingested later than `delay` are still read; duplicates are dropped by requestId (default 5m).'),
-    max_window: duration({ min: 1000 })
+    max_window: duration({ min: 1000, max: MAX_RANGE_MS })
       .prefault('15m')
       .describe('Longest time range read in one window; a backlog is caught up window by window (default 15m).'),
-    start_from: duration({ min: 0 })
+    start_from: duration({ min: 0, max: MAX_RANGE_MS })
       .prefault('1h')
       .describe('With no checkpoint yet (first start), forwarding begins this long before now (default 1h).'),
     page_size: integer().min(1).max(10_000).default(100).describe('Log records per page, 1 to 10000 (default 100).'),
@@ -105,7 +105,7 @@ export const otlpSchema = z.strictObject({
     })
     .default({})
     .describe('Headers sent with every export, e.g. an API key; values support ${ENV} (default none).'),
-  timeout: duration().prefault('10s').describe('Per export request (default 10s).'),
+  timeout: duration({ max: MAX_REQUEST_TIMEOUT_MS }).prefault('10s').describe('Per export request, at most 1h (default 10s).'),
   max_batch: integer().min(1).max(100_000).default(512).describe('Most records per export; also the most re-sent after a crash (default 512).'),
 });
 

@@ -150,6 +150,13 @@ export const SELF_METRICS = {
     unit: 'buckets',
     labels: ['collector', 'outcome'],
   },
+  pointsRejected: {
+    name: 'edge_exporter_points_rejected_total',
+    type: 'counter',
+    help: 'Time-series points the upstream answered that were not counted, by collector and reason (negative: below zero; non_finite: not a finite number).',
+    unit: 'points',
+    labels: ['collector', 'reason'],
+  },
   stateResets: {
     name: 'edge_exporter_state_resets_total',
     type: 'counter',

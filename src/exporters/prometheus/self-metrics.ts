@@ -1,6 +1,7 @@
 // The exporter's health metrics (collector runs, upstream requests, series, state resets, build): the recorder of
 // the SELF_METRICS families the FamilyStore holds, and their rendering, followed by the process metrics.
 import { CONTRACT_CHECKS } from '../../collectors/contract/checks.js';
+import { REJECT_REASONS } from '../../collectors/rejects.js';
 import type { CollectorObserver, RunReport } from '../../collectors/types.js';
 import type { FamilyStats } from './family-store.js';
 import { ProcessMetrics } from './process-metrics.js';
@@ -91,6 +92,10 @@ export class SelfMetrics implements CollectorObserver {
       nowMs: endMs,
       ...(report.newestBucketEndMs === undefined ? {} : { newestBucketEndMs: report.newestBucketEndMs }),
     });
+    // Every reason from the collector's first run on (0 when none), so increase() sees the first refused point.
+    for (const reason of REJECT_REASONS) {
+      this.own.pointsRejected.add({ collector: report.collector, reason }, report.rejected?.[reason] ?? 0);
+    }
   }
 
   recordUpstream(request: UpstreamRecord): void {

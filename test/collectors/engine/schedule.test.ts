@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cronTimezone, jitterOffsetMs, scheduleOf, slotStart, startTicker, type Ticker } from '../../../src/collectors/engine/schedule.js';
 import { MIN, T0, recordingLogger } from './fakes.js';
+import { MAX_TIMER_MS } from '../../../src/config/duration.js';
 
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
@@ -127,6 +128,18 @@ describe('interval ticker', () => {
     expect(ticks).toEqual([B0 + 4 * MIN]);
     await vi.advanceTimersByTimeAsync(MIN);
     expect(ticks).toEqual([B0 + 4 * MIN, B0 + 5 * MIN]);
+  });
+
+  it('never hands setTimeout more than it runs, even when the clock steps back a month', async () => {
+    const spy = vi.spyOn(globalThis, 'setTimeout');
+    start(MIN);
+    skew = -30 * DAY; // after arming: the wake-up at the boundary is early by 30 days
+    await vi.advanceTimersByTimeAsync(30 * DAY + MIN);
+    const delays = spy.mock.calls.map((call) => call[1] ?? 0);
+    spy.mockRestore();
+    expect(Math.max(...delays)).toBe(MAX_TIMER_MS); // the 30-day wait was cut to the limit, then chained
+    expect(ticks).toEqual([B0 + MIN]);
+    expect(missed).toEqual([]);
   });
 
   it('aligns whole days to platform midnight', async () => {

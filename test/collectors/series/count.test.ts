@@ -47,4 +47,17 @@ describe('countTarget', () => {
     expect(out.increments).toEqual([{ name: 'f_total', labels: { k: 'v' }, value: sum(T0 - 5 * MIN, T0 - 4 * MIN), ...(at === undefined ? {} : { timestampMs: at }) }]);
     expect(out.newestBucketEndMs).toBe(T0 - 3 * MIN);
   });
+
+  // Refused points leave the pure count as data (series key, reason, count); the engine counts and logs them.
+  it.each<[string, RawPoint[], Array<{ reason: string; count: number }>]>([
+    ['none refused', series, []],
+    ['a negative point in a bucket due', series.map(([t, v]) => [t, t === T0 - 7 * MIN ? -3 : v] as RawPoint), [{ reason: 'negative', count: 1 }]],
+    ['negative and not finite, each by reason', series.map(([t, v]) => [t, t === T0 - 8 * MIN ? -1 : t === T0 - 5 * MIN ? Number.NaN : t === T0 - 6 * MIN ? -2 : v] as RawPoint),
+      [{ reason: 'negative', count: 2 }, { reason: 'non_finite', count: 1 }]],
+    ['a refused point before the watermark is not read again', series.map(([t, v]) => [t, t === T0 - 20 * MIN ? -1 : v] as RawPoint), []],
+  ])('refused points: %s', (_name, points, expected) => {
+    const out = countTarget([spec], new Map([[spec.key, plan(T0 - 10 * MIN, now, '1m', 3 * MIN)]]), [piece(T0 - 30 * MIN, T0, { x: points })], grid, false);
+    expect(out.rejected).toEqual(expected.map((e) => ({ series: spec.key, ...e })));
+    expect(out.watermarks[spec.key]).toBe(T0 - 4 * MIN); // refused points do not hold the series back: they are not asked again
+  });
 });

@@ -69,6 +69,21 @@ describe('SelfMetrics', () => {
     );
   });
 
+  it('counts refused points by collector and reason, every reason from the first run on', async () => {
+    const { self } = setup();
+    self.onRun({ collector: 'usage', ok: true, now: 0, durationMs: 1, partialErrors: 0 });
+    self.onRun({ collector: 'access', ok: true, now: 0, durationMs: 1, partialErrors: 0, rejected: { negative: 7, non_finite: 1 } });
+    self.onRun({ collector: 'access', ok: false, now: 60_000, durationMs: 1, partialErrors: 0, rejected: { negative: 3, non_finite: 0 } });
+    expect(await samples(self)).toEqual(
+      expect.arrayContaining([
+        'edge_exporter_points_rejected_total{collector="usage",reason="negative"} 0',
+        'edge_exporter_points_rejected_total{collector="usage",reason="non_finite"} 0',
+        'edge_exporter_points_rejected_total{collector="access",reason="negative"} 10',
+        'edge_exporter_points_rejected_total{collector="access",reason="non_finite"} 1',
+      ]),
+    );
+  });
+
   it('records upstream requests, retries and rate-limit waits by plain operation strings', async () => {
     const { self } = setup();
     self.recordUpstream({ operation: 'describeL7DataV2', outcome: 'success', durationSeconds: 0.04 });
