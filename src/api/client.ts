@@ -2,13 +2,15 @@
 // request locally (nothing is sent when it is wrong), waits for a concurrency
 // slot and, for the order operations, the documented 10 req/s (order-gate.ts), sends one
 // attempt, and retries reads only. Writes are never repeated automatically:
-// a timed-out write may still have happened upstream.
+// a timed-out write may still have happened upstream. A request answered 401
+// may be replayed once with a refreshed token (refreshToken): the upstream
+// rejected it before doing anything, so that holds for writes too.
 import { Agent, type Dispatcher } from 'undici';
 import pLimit, { type LimitFunction } from 'p-limit';
 import pRetry from 'p-retry';
 import { OPERATIONS, expandPath, type OperationName, type OperationSpec } from './operations.js';
 import { operationSchemas, type RequestOf, type ResponseOf, type SentRequestOf } from './schemas/index.js';
-import { ApiError, BadResponseError, ValidationError, type ValidationIssue } from './errors.js';
+import { ApiError, AuthError, BadResponseError, ValidationError, type ValidationIssue } from './errors.js';
 import { OrderGate } from './order-gate.js';
 import { attempt } from './transport.js';
 
@@ -31,6 +33,14 @@ export interface ClientOptions {
   /** Host for the WAF log query; defaults to apiUrl. */
   loginUrl?: string;
   token: string;
+  /**
+   * Where a changed token comes from (e.g. a token file read again), asked
+   * when a request is answered 401. When it gives a token other than the one
+   * that request carried, the client swaps it in and sends that request once
+   * more (not counted as a retry); otherwise, or when it rejects, the
+   * AuthError stands. 401s arriving together share one call.
+   */
+  refreshToken?: () => Promise<string | undefined>;
   /** How operations other than describeLogV2 carry the token. */
   authScheme?: 'bearer' | 'raw';
   timeoutMs?: number;
@@ -68,7 +78,11 @@ export const CLIENT_DEFAULTS = {
 type Method<K extends OperationName> = (request: RequestOf<K>, options?: CallOptions) => Promise<ResponseOf<K>>;
 
 export class EdgeClient {
-  private readonly settings: Required<Omit<ClientOptions, 'loginUrl' | 'paths' | 'dispatcher' | 'observer' | 'retry'>> & { retry: RetryOptions };
+  private readonly settings: Required<Omit<ClientOptions, 'token' | 'refreshToken' | 'loginUrl' | 'paths' | 'dispatcher' | 'observer' | 'retry'>> & { retry: RetryOptions };
+  private token: string;
+  private readonly refreshToken: (() => Promise<string | undefined>) | undefined;
+  /** The refresh in flight, shared by every 401 that arrives while it runs. */
+  private refreshing: Promise<string> | undefined;
   private readonly loginUrl: string;
   private readonly paths: Partial<Record<OperationName, string>>;
   private readonly dispatcher: Dispatcher;
@@ -81,7 +95,6 @@ export class EdgeClient {
   constructor(options: ClientOptions) {
     this.settings = {
       apiUrl: options.apiUrl,
-      token: options.token,
       authScheme: options.authScheme ?? CLIENT_DEFAULTS.authScheme,
       timeoutMs: options.timeoutMs ?? CLIENT_DEFAULTS.timeoutMs,
       maxBodyBytes: options.maxBodyBytes ?? CLIENT_DEFAULTS.maxBodyBytes,
@@ -90,6 +103,8 @@ export class EdgeClient {
       orderRateLimit: options.orderRateLimit ?? CLIENT_DEFAULTS.orderRateLimit,
       retry: { ...CLIENT_DEFAULTS.retry, ...options.retry },
     };
+    this.token = options.token;
+    this.refreshToken = options.refreshToken;
     this.loginUrl = options.loginUrl ?? options.apiUrl;
     this.paths = options.paths ?? {};
     this.ownsDispatcher = options.dispatcher === undefined;
@@ -103,6 +118,12 @@ export class EdgeClient {
   close(): Promise<void> {
     this.closing ??= this.ownsDispatcher ? this.dispatcher.close() : Promise.resolve();
     return this.closing;
+  }
+
+  /** The token requests carry from now on (e.g. a reload read a rotated one); requests in flight keep theirs. */
+  setToken(token: string): void {
+    if (token === '') throw new TypeError('the upstream token must not be empty');
+    this.token = token;
   }
 
   /** Validates a request the way a call would, without sending it. */
@@ -120,7 +141,7 @@ export class EdgeClient {
   async call<K extends OperationName>(operation: K, request: RequestOf<K>, options: CallOptions = {}): Promise<ResponseOf<K>> {
     const spec = OPERATIONS[operation];
     const body = this.validate(operation, request);
-    const send = (): Promise<ResponseOf<K>> => this.limit(() => this.once(spec, body, options));
+    const send = (): Promise<ResponseOf<K>> => this.sendOnce(spec, body, options);
     if (spec.write) return send();
     const { attempts, minDelayMs, maxDelayMs } = this.settings.retry;
     return pRetry(send, {
@@ -139,25 +160,69 @@ export class EdgeClient {
     });
   }
 
-  private async once<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions): Promise<ResponseOf<K>> {
+  /**
+   * One attempt in a concurrency slot and, when it is answered 401 and a
+   * refreshed token differs from the one it carried, one replay with that
+   * token: a request of its own (its own slot, order-gate turn and observer
+   * report), not a retry.
+   */
+  private async sendOnce<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions): Promise<ResponseOf<K>> {
+    const sent: Sent = {};
+    try {
+      return await this.limit(() => this.once<K>(spec, request, options, sent));
+    } catch (err) {
+      if (!(err instanceof AuthError) || this.refreshToken === undefined || sent.token === undefined) throw err;
+      const token = await this.tokenAfter401(sent.token);
+      if (token === sent.token || options.signal?.aborted === true) throw err;
+      return this.limit(() => this.once<K>(spec, request, options, {}));
+    }
+  }
+
+  /**
+   * The token to replay a request with that was answered 401 carrying
+   * `rejected`: the current one when it has changed since (another 401's
+   * refresh, or setToken), else what the refresh gives, read once for every
+   * 401 that arrives while it runs.
+   */
+  private tokenAfter401(rejected: string): Promise<string> {
+    if (this.token !== rejected) return Promise.resolve(this.token);
+    const refresh = this.refreshToken;
+    if (refresh === undefined) return Promise.resolve(this.token);
+    this.refreshing ??= (async () => {
+      try {
+        const fresh = await refresh();
+        if (fresh !== undefined && fresh !== '') this.token = fresh;
+      } catch {
+        // The refresher reports its own failures; the AuthError stands.
+      } finally {
+        this.refreshing = undefined;
+      }
+      return this.token;
+    })();
+    return this.refreshing;
+  }
+
+  private async once<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions, sent: Sent): Promise<ResponseOf<K>> {
     const operation = spec.name as K;
     if (spec.rateLimited) {
-      return this.orderGate.run(() => this.timed(spec, request, options), () => this.observer.onRateLimitWait?.({ operation }));
+      return this.orderGate.run(() => this.timed(spec, request, options, sent), () => this.observer.onRateLimitWait?.({ operation }));
     }
-    return this.timed(spec, request, options);
+    return this.timed(spec, request, options, sent);
   }
 
   /** One attempt, reported to the observer. */
-  private async timed<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions): Promise<ResponseOf<K>> {
+  private async timed<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions, sent: Sent): Promise<ResponseOf<K>> {
     const operation = spec.name as K;
     const started = performance.now();
     const done = (outcome: 'success' | ApiError['code'], status?: number): void =>
       this.observer.onResponse?.({ operation, outcome, durationMs: performance.now() - started, ...(status === undefined ? {} : { status }) });
     try {
       const { url, body } = this.target(spec, request, options.path);
+      // Read as the request goes out, not when it was queued: a token swapped meanwhile is the one to send.
+      sent.token = this.token;
       const result = await attempt({
         operation, method: spec.method, url, body,
-        headers: this.headers(spec),
+        headers: this.headers(spec, sent.token),
         dispatcher: this.dispatcher,
         timeoutMs: this.settings.timeoutMs,
         maxBodyBytes: this.settings.maxBodyBytes,
@@ -186,12 +251,12 @@ export class EdgeClient {
     return { url, body: spec.method === 'POST' ? JSON.stringify(request) : undefined };
   }
 
-  private headers(spec: OperationSpec): Record<string, string> {
+  private headers(spec: OperationSpec, token: string): Record<string, string> {
     const bearer = spec.host === 'login' || this.settings.authScheme === 'bearer';
     return {
       'content-type': 'application/json',
       accept: 'application/json',
-      authorization: bearer ? `Bearer ${this.settings.token}` : this.settings.token,
+      authorization: bearer ? `Bearer ${token}` : token,
     };
   }
 
@@ -216,6 +281,11 @@ export class EdgeClient {
   readonly modifyHostAcceleratePackOrder: Method<'modifyHostAcceleratePackOrder'> = (r, o) => this.call('modifyHostAcceleratePackOrder', r, o);
   readonly describeHostAcceleratePackOrder: Method<'describeHostAcceleratePackOrder'> = (r, o) => this.call('describeHostAcceleratePackOrder', r, o);
   readonly describeVQUserData: Method<'describeVQUserData'> = (r, o) => this.call('describeVQUserData', r, o);
+}
+
+/** The token an attempt carried, filled in as it goes out. */
+interface Sent {
+  token?: string;
 }
 
 function stringValues(obj: object): Record<string, string> {

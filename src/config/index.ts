@@ -2,8 +2,8 @@
 // start-up from YAML plus the environment. Nothing else reads process.env.
 export { configSchema } from './schema.js';
 export type { Config, ConfigInput } from './schema.js';
-export { loadConfig } from './load.js';
-export type { LoadConfigOptions } from './load.js';
+export { loadConfig, readTokenFile } from './load.js';
+export type { LoadConfigOptions, TokenFileRead } from './load.js';
 export { ConfigError, formatProblem, isConfigError } from './errors.js';
 export type { ConfigProblem } from './errors.js';
 export { ENV_OVERRIDES } from './env.js';

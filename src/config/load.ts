@@ -49,7 +49,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   const interpolated = interpolate(yaml.data ?? {}, env);
   const { document, applied } = applyEnvOverrides(interpolated.value, env);
-  const tokenFile = readTokenFile(document);
+  const tokenFile = tokenFromDocument(document);
   const serverFiles = options.serverFiles === true ? serverFileProblems(document) : [];
   const parsed = configSchema.safeParse(document, { error: issueMessage });
 
@@ -77,22 +77,34 @@ function readConfigFile(file: string): string {
 }
 
 /** Reads upstream.token_file when it is the token's source; problems never include the content. */
-function readTokenFile(document: unknown): { token?: string; problems: PathProblem[] } {
+function tokenFromDocument(document: unknown): { token?: string; problems: PathProblem[] } {
   const upstream = get(document, 'upstream');
   const file = get(upstream, 'token_file');
   if (typeof file !== 'string' || file === '' || get(upstream, 'token') !== undefined) return { problems: [] };
-  const path = ['upstream', 'token_file'];
+  const read = readTokenFile(file);
+  if (read.problem === undefined) return { token: read.token, problems: [] };
+  return { ...(read.token === undefined ? {} : { token: read.token }), problems: [{ path: ['upstream', 'token_file'], message: read.problem }] };
+}
+
+/** What {@link readTokenFile} found: the token, or a problem that never includes the content (`token` is then what to mask, if anything was read). */
+export type TokenFileRead = { token: string; problem?: undefined } | { token?: string; problem: string };
+
+/**
+ * Reads a token file as upstream.token_file is read at load: the content
+ * trimmed, one line without control characters, not empty. Also what the
+ * daemon reads again when the upstream answers 401.
+ */
+export function readTokenFile(file: string): TokenFileRead {
   let content: string;
   try {
     content = readFileSync(file, 'utf8').trim();
   } catch (err) {
-    return { problems: [{ path, message: `cannot read the token file (${errorCode(err)})` }] };
+    return { problem: `cannot read the token file (${errorCode(err)})` };
   }
   if (!isUsableSecret(content)) {
-    const problem = content === '' ? 'the token file is empty' : 'the token file must hold one line without control characters';
-    return { token: content, problems: [{ path, message: problem }] };
+    return { token: content, problem: content === '' ? 'the token file is empty' : 'the token file must hold one line without control characters' };
   }
-  return { token: content, problems: [] };
+  return { token: content };
 }
 
 /** Every secret value the messages must not show. */

@@ -3,7 +3,7 @@
 // secret value is scrubbed from the finished line, so a token that leaks into
 // an error message or a URL is masked too.
 import { pino } from 'pino';
-import { REDACTED, scrub, secretForms } from './redact.js';
+import { REDACTED, SecretMask } from './redact.js';
 
 export { redactSecrets } from './redact.js';
 
@@ -47,16 +47,34 @@ export const REDACT_PATHS: readonly string[] = [
   '*.sslKey',
 ];
 
+/** Where a logger made by createLogger keeps its secrets; its children inherit it (pino makes a child with Object.create). */
+const SECRET_MASK = Symbol('edge-exporter.secretMask');
+
 export function createLogger(options: CreateLoggerOptions): Logger {
-  const forms = secretForms(options.secrets ?? []);
+  const mask = new SecretMask(options.secrets ?? []);
   const pinoOptions: pino.LoggerOptions = {
     level: options.level,
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     redact: { paths: [...REDACT_PATHS], censor: REDACTED },
-    ...(forms.length > 0 ? { hooks: { streamWrite: (line: string) => scrub(line, forms) } } : {}),
+    // Always installed, so a secret added later (addLogSecret) is masked too.
+    hooks: { streamWrite: (line: string) => mask.scrub(line) },
   };
-  return options.destination ? pino(pinoOptions, options.destination) : pino(pinoOptions);
+  const logger = options.destination ? pino(pinoOptions, options.destination) : pino(pinoOptions);
+  Object.defineProperty(logger, SECRET_MASK, { value: mask });
+  return logger;
+}
+
+/**
+ * Masks `secret` in every line `logger`, its parent and all their children
+ * write from now on (a token read again at run time). Call it before the
+ * secret can reach anything that logs. False when nothing was added: the
+ * logger was not made by createLogger (it masks nothing), or the secret is
+ * too short to mask or masked already.
+ */
+export function addLogSecret(logger: Logger, secret: string): boolean {
+  const mask = (logger as unknown as Record<symbol, unknown>)[SECRET_MASK];
+  return mask instanceof SecretMask ? mask.add(secret) : false;
 }
 
 /** TEMPORARY until i13-token lands. */

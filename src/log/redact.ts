@@ -42,3 +42,28 @@ export function scrub(text: string, forms: readonly string[]): string {
   }
   return result;
 }
+
+/**
+ * A set of secrets that can grow while it is in use (a token rotated at run
+ * time), with their forms kept precomputed for {@link scrub}.
+ */
+export class SecretMask {
+  private readonly secrets = new Set<string>();
+  private forms: readonly string[] = [];
+
+  constructor(secrets: readonly string[] = []) {
+    for (const secret of secrets) this.add(secret);
+  }
+
+  /** Masks `secret` from now on; false when it is too short to mask (see {@link MIN_SECRET_LENGTH}) or already masked. */
+  add(secret: string): boolean {
+    if (secret.length < MIN_SECRET_LENGTH || this.secrets.has(secret)) return false;
+    this.secrets.add(secret);
+    this.forms = secretForms([...this.secrets]);
+    return true;
+  }
+
+  scrub(text: string): string {
+    return scrub(text, this.forms);
+  }
+}

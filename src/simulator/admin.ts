@@ -9,6 +9,8 @@
 //   GET    /__admin/readings  the current readings (every key; null where the default is "none")
 //   POST   /__admin/readings  merge {key: value}; null puts a key back to its default
 //   DELETE /__admin/readings  every reading back to its default
+//   POST   /__admin/tokens  replace the accepted tokens: [{token, permissions?: '*' | [labels]}] or {tokens: [...]};
+//                           answers {accepted: n}, never the tokens (a rotated credential: the old one answers 401)
 // Answers use the platform envelope: {code: 200, msg: 'ok', data}.
 import type { PlatformClock } from '../api/time.js';
 import type { SimClock } from './clock.js';
@@ -23,6 +25,8 @@ export interface AdminTarget {
   readonly readings: ReadingsState;
   state(): Record<string, unknown>;
   reset(): void;
+  /** Replaces the accepted tokens (checked; RangeError when malformed); returns how many are accepted now. */
+  setTokens(tokens: unknown): number;
 }
 
 class AdminError extends Error {}
@@ -66,6 +70,8 @@ function route(target: AdminTarget, { method, path, bodyText }: Incoming): Reply
       return done(readingsJson(target.readings.merge(checkReadings(parse(bodyText)))));
     case 'DELETE /__admin/readings':
       return done(readingsJson(target.readings.reset()));
+    case 'POST /__admin/tokens':
+      return done({ accepted: target.setTokens(tokenList(parse(bodyText))) });
     default:
       return bad(404, `unknown admin endpoint ${key}`);
   }
@@ -87,6 +93,10 @@ function faultRules(body: unknown): readonly FaultRule[] {
     return rules as FaultRule[];
   }
   return [body as FaultRule];
+}
+
+function tokenList(body: unknown): unknown {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && 'tokens' in body ? (body as { tokens: unknown }).tokens : body;
 }
 
 function setClock(target: AdminTarget, body: unknown): void {

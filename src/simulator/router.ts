@@ -25,7 +25,8 @@ export interface RouterDeps {
   readonly clock: SimClock;
   readonly faults: Faults;
   readonly limiter: RateLimiter;
-  readonly tokens: readonly SimToken[];
+  /** Read per request: the accepted tokens change at run time (a rotated credential). */
+  readonly tokens: () => readonly SimToken[];
   readonly counts: Map<OperationName, number>;
   /** Read per request: a reset swaps the handlers. */
   readonly handlers: () => HandlerTable;
@@ -33,6 +34,23 @@ export interface RouterDeps {
   readonly admin: (incoming: Incoming) => Reply;
   /** Read per request: the readings change at run time. */
   readonly readings: () => Readings;
+}
+
+/** `value` as a list of accepted tokens; a RangeError names what is wrong. An empty list is allowed: every request is then answered 401. */
+export function checkTokens(value: unknown): SimToken[] {
+  if (!Array.isArray(value)) throw new RangeError('tokens must be an array of {token, permissions}');
+  return value.map((entry: unknown, i) => {
+    if (typeof entry !== 'object' || entry === null) throw new RangeError(`tokens[${i}] must be an object {token, permissions}`);
+    const { token, permissions = '*' } = entry as Record<string, unknown>;
+    if (typeof token !== 'string' || token.trim() === '' || token !== token.trim()) {
+      throw new RangeError(`tokens[${i}].token must be a non-empty string without surrounding blanks`);
+    }
+    if (permissions === '*') return { token, permissions };
+    if (!Array.isArray(permissions) || !permissions.every((p): p is string => typeof p === 'string')) {
+      throw new RangeError(`tokens[${i}].permissions must be '*' or an array of permission labels`);
+    }
+    return { token, permissions: [...permissions] };
+  });
 }
 
 export const MSG_UNAUTHORIZED = '认证失败，无法访问系统资源';
@@ -69,7 +87,7 @@ export function createRouter(deps: RouterDeps): App {
 function serve(deps: RouterDeps, spec: OperationSpec, pathParams: Record<string, string>, incoming: Incoming, effect: FaultEffect): Reply {
   if (effect.status !== undefined) return envelope(effect.status, faultMessage(effect.status));
   const token = tokenOf(incoming.authorization, spec);
-  const holder = token === undefined ? undefined : deps.tokens.find((t) => t.token === token);
+  const holder = token === undefined ? undefined : deps.tokens().find((t) => t.token === token);
   if (!holder || token === undefined) return envelope(401, MSG_UNAUTHORIZED);
   if (spec.permission && holder.permissions !== '*' && !holder.permissions.includes(spec.permission)) return envelope(403, MSG_FORBIDDEN);
   const at = deps.clock.now();

@@ -12,7 +12,7 @@ import { platformHandlers } from './handlers/index.js';
 import { RateLimiter } from './ratelimit.js';
 import { readingsJson, ReadingsState, type Readings } from './readings.js';
 import { requestClock } from './request-clock.js';
-import { createRouter, type SimToken } from './router.js';
+import { checkTokens, createRouter, type SimToken } from './router.js';
 import { SimServer } from './server.js';
 import { Stats } from './stats.js';
 import { createTruth, type Truth } from './truth.js';
@@ -54,6 +54,12 @@ export interface Simulator {
   readonly tz: PlatformClock;
   /** The readings: change them with merge/reset (or /__admin/readings); reset() keeps them. */
   readonly readings: ReadingsState;
+  /**
+   * Replaces the accepted tokens from the next request on, as a credential
+   * rotated upstream: a token left out is answered 401. Kept across reset().
+   * Throws a RangeError for a malformed list (also `POST /__admin/tokens`).
+   */
+  setTokens(tokens: readonly SimToken[]): void;
   /** Requests routed to each operation since start or reset, whatever their outcome. */
   requestCounts(): Partial<Record<OperationName, number>>;
   /** Rebuilds the world and extra handlers, clears faults, counts and rate-limit windows; keeps the clock and readings. */
@@ -94,6 +100,10 @@ export function buildSimulator(options: SimulatorOptions = {}, extra: readonly H
   const faults = new Faults(seed, options.faults ?? []);
   const limiter = new RateLimiter();
   const counts = new Map<OperationName, number>();
+  let tokens: readonly SimToken[] = checkTokens(options.tokens ?? [{ token: DEFAULT_TOKEN, permissions: '*' }]);
+  const setTokens = (next: readonly SimToken[]): void => {
+    tokens = checkTokens(next);
+  };
   const build = (): { ctx: SimContext; handlers: HandlerTable; extraState: Array<() => Record<string, unknown>> } => {
     const world = createWorld({ seed, domains: options.domains ?? 20, now: builtAt, tz });
     const stats = new Stats({
@@ -130,10 +140,13 @@ export function buildSimulator(options: SimulatorOptions = {}, extra: readonly H
   });
   const server = new SimServer(createRouter({
     clock, faults, limiter, counts,
-    tokens: options.tokens ?? [{ token: DEFAULT_TOKEN, permissions: '*' }],
+    tokens: () => tokens,
     handlers: () => current.handlers,
     readings: readingsNow,
-    admin: adminHandler({ clock, faults, tz, readings, state, reset }),
+    admin: adminHandler({ clock, faults, tz, readings, state, reset, setTokens: (next) => {
+      setTokens(next as readonly SimToken[]);
+      return tokens.length;
+    } }),
   }));
   return {
     listen: async (host = '127.0.0.1', port = 0) => ({ url: (await server.listen(host, port)).url }),
@@ -147,6 +160,7 @@ export function buildSimulator(options: SimulatorOptions = {}, extra: readonly H
     tz,
     readings,
     requestCounts,
+    setTokens,
     reset,
   };
 }

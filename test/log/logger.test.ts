@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger, redactSecrets } from '../../src/log/logger.js';
+import { pino } from 'pino';
+import { addLogSecret, createLogger, redactSecrets } from '../../src/log/logger.js';
 
 const TOKEN = 'tok-SECRET-7f3a9c+/=';
 
@@ -104,5 +105,36 @@ describe('redactSecrets', () => {
     ['longer-secret and longer', ['longer', 'longer-secret'], '[REDACTED] and [REDACTED]'],
   ])('%j', (text, secrets, expected) => {
     expect(redactSecrets(text, secrets)).toBe(expected);
+  });
+});
+
+describe('addLogSecret: a secret learnt while running', () => {
+  const ROTATED = 'rotated-token-91c4e7';
+
+  it('masks it from then on in the logger, in children made before and after, in messages and fields', () => {
+    const { logger, raw } = memoryLogger([TOKEN]);
+    const before = logger.child({ component: 'upstream' });
+    expect(addLogSecret(logger, ROTATED)).toBe(true);
+    const after = logger.child({ component: 'targets' });
+    logger.info(`root ${ROTATED}`);
+    before.warn({ detail: `x-${ROTATED}-y` }, 'child made before');
+    after.error(new Error(`failed with ${ROTATED}`), `child made after ${TOKEN}`);
+    expect(raw()).not.toContain(ROTATED);
+    expect(raw()).not.toContain(TOKEN);
+    expect(raw().split('[REDACTED]').length - 1).toBe(5);
+  });
+
+  it('works through a child and on a logger created without secrets', () => {
+    const { logger, raw } = memoryLogger([]);
+    expect(addLogSecret(logger.child({ a: 1 }), ROTATED)).toBe(true);
+    logger.info(`a ${encodeURIComponent(ROTATED)} b ${JSON.stringify(ROTATED)}`);
+    expect(raw()).not.toContain(ROTATED);
+  });
+
+  it('says false for a secret too short or already known, and for a logger createLogger did not make', () => {
+    const { logger } = memoryLogger([TOKEN]);
+    expect(addLogSecret(logger, 'abc')).toBe(false);
+    expect(addLogSecret(logger, TOKEN)).toBe(false);
+    expect(addLogSecret(pino({ level: 'silent' }), ROTATED)).toBe(false);
   });
 });

@@ -48,6 +48,7 @@ export const upstreamSchema = z
       .optional()
       .describe(
         'File whose content (trimmed) is the access token, relative to the working directory (no default). ' +
+          'Read again when the upstream answers 401 (a rotated token is used without a restart) and on reload. ' +
           'Mutually exclusive with upstream.token.',
       ),
     auth_scheme: z

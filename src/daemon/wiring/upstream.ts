@@ -4,8 +4,8 @@
 // production import graph, and a real deployment cannot start it by accident.
 import type { Dispatcher } from 'undici';
 import { EdgeClient, type ClientObserver } from '../../api/index.js';
-import type { Config } from '../../config/index.js';
-import type { Logger } from '../../log/logger.js';
+import { readTokenFile, type Config } from '../../config/index.js';
+import { addLogSecret, type Logger } from '../../log/logger.js';
 
 /** A stand-in upstream served locally, started when upstream.api_url is not set. */
 export interface LocalUpstream {
@@ -23,6 +23,11 @@ export interface Upstream {
   /** True when a local stand-in (the bundled simulator) serves as the upstream. */
   local: boolean;
   apiUrl: string;
+  /**
+   * Sends `token` from the next request on (a reload that read a rotated
+   * upstream.token_file); registers it with the log's masking first.
+   */
+  rotateToken(token: string): void;
   close(): Promise<void>;
 }
 
@@ -50,10 +55,28 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
     apiUrl = local.url;
     token = local.token;
   }
+  // The token came from upstream.token_file (load refuses it next to upstream.token or EDGE_API_TOKEN).
+  const tokenFile = local === undefined ? up.token_file : undefined;
+  let current = token;
   const client = new EdgeClient({
     apiUrl,
     loginUrl: up.login_url ?? apiUrl,
     token,
+    ...(tokenFile === undefined ? {} : {
+      refreshToken: async () => {
+        const read = readTokenFile(tokenFile);
+        // Whatever was read is masked before anything can log it, even content refused as a token.
+        if (read.token !== undefined) addLogSecret(logger, read.token);
+        if (read.problem !== undefined) {
+          logger.warn({ file: tokenFile, problem: read.problem }, `upstream token file ${tokenFile} could not be re-read after a 401; keeping the current token`);
+          return undefined;
+        }
+        const changed = read.token !== current;
+        current = read.token;
+        logger.info({ file: tokenFile, changed }, `upstream token re-read from ${tokenFile} after a 401`);
+        return read.token;
+      },
+    }),
     authScheme: up.auth_scheme,
     timeoutMs: up.timeout,
     maxBodyBytes: up.max_body_bytes,
@@ -69,6 +92,11 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
     client,
     local: local !== undefined,
     apiUrl,
+    rotateToken(next: string) {
+      addLogSecret(logger, next);
+      current = next;
+      client.setToken(next);
+    },
     async close() {
       await client.close();
       await started?.close();
