@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config/index.js';
-import { addSecrets, createLogger } from '../log/logger.js';
+import { addLogSecret, createLogger } from '../log/logger.js';
 import { credentialParts } from '../log/redact.js';
 import { Daemon } from '../daemon/daemon.js';
 import { parseListen, UsageError, type Io } from './args.js';
@@ -37,7 +37,7 @@ export async function runCommand(argv: string[], io: Io, signal: AbortSignal): P
     // Masked before anything can log them: the new token, password or header.
     const added = configSecrets(next);
     io.secrets?.push(...added);
-    addSecrets(logger, added);
+    for (const secret of added) addLogSecret(logger, secret);
     logger.level = next.log.level;
     return next;
   };

@@ -76,6 +76,3 @@ export function addLogSecret(logger: Logger, secret: string): boolean {
   const mask = (logger as unknown as Record<symbol, unknown>)[SECRET_MASK];
   return mask instanceof SecretMask ? mask.add(secret) : false;
 }
-
-/** TEMPORARY until i13-token lands. */
-export function addSecrets(_logger: Logger, _secrets: readonly string[]): void {}
