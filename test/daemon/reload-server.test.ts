@@ -123,3 +123,30 @@ describe('the server\'s files, re-read by a reload', () => {
     expect(await daemon!.reload()).toEqual({ ok: false, message: 'server.tls: turning TLS on or off needs a restart (a reload re-reads the certificate and key files)' });
   });
 });
+
+describe('upstream.token_file, re-read by a reload', () => {
+  it('a rotated token is used from the reload on: no request is refused', async () => {
+    const tokenFile = join(dir, 'token.txt');
+    writeFileSync(tokenFile, `${TOKEN}\n`);
+    const text = base('token', '{ listen: "127.0.0.1:0" }').replace(`token: "${TOKEN}"`, `token_file: ${tokenFile}`);
+    const { url, log } = await start('token', text);
+    const requests = async (outcome: string): Promise<number> => {
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      return [...metrics.matchAll(new RegExp(`^edge_exporter_upstream_requests_total\\{operation="[^"]+",outcome="${outcome}"\\} (\\d+)$`, 'gm'))]
+        .reduce((sum, m) => sum + Number(m[1]), 0);
+    };
+    await expect.poll(() => requests('success'), { timeout: 10_000 }).toBeGreaterThan(0);
+    const rotated = 'rotated-token-55e0c2';
+    sim.setTokens([{ token: rotated, permissions: '*' }]);
+    writeFileSync(tokenFile, `${rotated}\n`);
+    const before = await requests('success');
+    expect(await daemon!.reload()).toEqual({ ok: true });
+    // The reload's engine runs the access collector at once, with the token read from the file again.
+    await expect.poll(() => requests('success'), { timeout: 10_000 }).toBeGreaterThan(before);
+    expect(await requests('EDGE_AUTH')).toBe(0);
+    expect(log.text).not.toContain(rotated);
+    expect(log.text).not.toContain(TOKEN);
+    sim.setTokens([{ token: TOKEN, permissions: '*' }]);
+  });
+});
+
