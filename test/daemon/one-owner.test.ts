@@ -3,7 +3,7 @@
 // or touches a state file; after the holder is SIGKILLed its lock is
 // stale and the next daemon takes it over with a log line; a clean stop
 // releases it.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,12 @@ import { configText, TOKEN } from './state-fixtures.js';
 
 let sim: Simulator;
 let dir: string;
-const children: Array<ReturnType<typeof daemon>> = [];
+interface Child {
+  readonly proc: ChildProcess;
+  readonly output: { stdout: string; stderr: string };
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+const children: Child[] = [];
 
 beforeAll(async () => {
   sim = createSimulator({ seed: 2, domains: 2, clock: { mode: 'fixed', start: '2026-03-02 12:00:10' }, tokens: [{ token: TOKEN, permissions: '*' }] });
@@ -28,7 +33,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function daemon(config: string) {
+function daemon(config: string): Child {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'run', '--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
   const output = { stdout: '', stderr: '' };
   proc.stdout?.setEncoding('utf8').on('data', (t: string) => (output.stdout += t));
