@@ -5,19 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
 import { EdgeClient, type ClientObserver, type ClientOptions } from '../../src/api/client.js';
 import { AuthError } from '../../src/api/errors.js';
+import { OK, usageRequest } from './requests.js';
 
 const API = 'http://api.test';
 const OLD = 'rotated-old-token-1111';
 const NEW = 'rotated-new-token-2222';
 const usagePath = '/prod-api/cdn/layer7/statistic/describeL7UsageData';
 const pushPath = '/prod-api/acdn/edge/content/pushUrlsCache';
-const usageRequest = {
-  interval: '5m' as const,
-  oids: ['pkg-1'],
-  params: { beginTime: '2026-03-10 00:00:00', endTime: '2026-03-10 01:00:00' },
-  action: [{ metricName: 'trafficTrend' as const }],
-};
-const OK = { code: 200, msg: 'ok', data: [] };
 const UNAUTHORIZED = { code: 401, msg: '认证失败，无法访问系统资源' };
 
 let agent: MockAgent;

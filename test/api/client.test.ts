@@ -8,17 +8,11 @@ import {
   AbortedError, AuthError, BadResponseError, BodyTooLargeError, HttpError, NotFoundError, PermissionError,
   TimeoutError, UpstreamError, ValidationError, type ApiError,
 } from '../../src/api/errors.js';
+import { OK, usageRequest } from './requests.js';
 
 const API = 'http://api.test';
 const LOGIN = 'http://login.test';
 const TOKEN = 'tok-123456';
-const usageRequest = {
-  interval: '5m' as const,
-  oids: ['pkg-1'],
-  params: { beginTime: '2026-03-10 00:00:00', endTime: '2026-03-10 01:00:00' },
-  action: [{ metricName: 'trafficTrend' as const }],
-};
-const OK = { code: 200, msg: 'ok', data: [] };
 
 let agent: MockAgent;
 beforeEach(() => {

@@ -8,6 +8,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireStateLock, LOCK_FILE, StateLockError, type LockHolder, type StateLockOptions } from '../../src/state/lock.js';
+import { rejectionOf } from './rejection.js';
 
 let root: string;
 let child: ChildProcess | undefined;
@@ -36,15 +37,6 @@ const heldMessage = (h: LockHolder, dir = root): string =>
   `(two would both forward every WAF event and overwrite each other's files). Stop it, or point this one at another state_dir; ` +
   `if that process is gone (another host), remove ${lockPath(dir)}`;
 
-async function refusal(promise: Promise<unknown>): Promise<StateLockError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(StateLockError);
-  if (err instanceof StateLockError) return err;
-  throw new Error('expected a StateLockError');
-}
 
 describe('acquireStateLock', () => {
   it('creates the directory owner-only and a whole lock file naming pid, host and start; release removes it, twice is a no-op', async () => {
@@ -72,7 +64,7 @@ describe('acquireStateLock', () => {
   it('refuses while the holder runs on this host, naming it, and leaves its lock alone', async () => {
     const first = await acquireStateLock(root, pose(1001, [1001]));
     const before = readFileSync(lockPath(), 'utf8');
-    const err = await refusal(acquireStateLock(root, pose(1002, [1001])));
+    const err = await rejectionOf(acquireStateLock(root, pose(1002, [1001])), StateLockError);
     expect(err.code).toBe('EDGE_STATE_LOCKED');
     expect(err.file).toBe(lockPath());
     expect(err.holder).toEqual({ pid: 1001, host: 'h1', startedAt: T });
@@ -84,7 +76,7 @@ describe('acquireStateLock', () => {
 
   it('refuses a holder on another host even when no such pid runs here (it cannot be checked)', async () => {
     writeFileSync(lockPath(), JSON.stringify({ pid: 4242, host: 'other-host', startedAt: T }));
-    const err = await refusal(acquireStateLock(root, pose(1002, [])));
+    const err = await rejectionOf(acquireStateLock(root, pose(1002, [])), StateLockError);
     expect(err.message).toBe(heldMessage({ pid: 4242, host: 'other-host', startedAt: T }));
     expect(onDisk()).toEqual({ pid: 4242, host: 'other-host', startedAt: T });
   });
@@ -111,7 +103,7 @@ describe('acquireStateLock', () => {
     expect(heard).toEqual([1]);
     expect(onDisk()).toMatchObject({ pid: 1, startedAt: T });
     // A second start in the same process with the same pid is not a restart: the lock is live.
-    const err = await refusal(acquireStateLock(root, pose(1, [1])));
+    const err = await rejectionOf(acquireStateLock(root, pose(1, [1])), StateLockError);
     expect(err.holder).toEqual({ pid: 1, host: 'h1', startedAt: T });
     await lock.release();
   });
@@ -123,7 +115,7 @@ describe('acquireStateLock', () => {
     ['without a host', JSON.stringify({ pid: 12, startedAt: T }), 'it names no host or start time'],
   ])('refuses a damaged lock file (%s) and says to remove it, never taking it over', async (_what, content, problem) => {
     writeFileSync(lockPath(), content);
-    const err = await refusal(acquireStateLock(root, pose(1002, [])));
+    const err = await rejectionOf(acquireStateLock(root, pose(1002, [])), StateLockError);
     expect(err.holder).toBeUndefined();
     expect(err.message).toBe(
       `state directory ${root} has a lock file ${lockPath()} that cannot be read (${problem}); another edge-exporter may be ` +
@@ -156,7 +148,7 @@ describe('acquireStateLock', () => {
 
     rmSync(dir, { recursive: true });
     const thief = await acquireStateLock(dir, pose(1002, [1001, 1002]));
-    const err = await refusal(lock.restore());
+    const err = await rejectionOf(lock.restore(), StateLockError);
     expect(err.holder).toEqual({ pid: 1002, host: 'h1', startedAt: T });
     await lock.release();
     expect(await thief.verify()).toBe(true);
@@ -231,7 +223,7 @@ describe('acquireStateLock across processes', () => {
     expect(await holder.line).toBe('held');
     const theirs = onDisk();
     expect(theirs).toMatchObject({ pid: holder.proc.pid, host: hostname() });
-    const err = await refusal(acquireStateLock(root));
+    const err = await rejectionOf(acquireStateLock(root), StateLockError);
     expect(err.holder).toEqual({ pid: holder.proc.pid, host: hostname(), startedAt: theirs.startedAt });
 
     holder.proc.kill('SIGKILL');

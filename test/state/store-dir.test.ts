@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { acquireStateLock, LOCK_FILE } from '../../src/state/lock.js';
 import { nodeStateFs, StateError, StateStore, type StateFs } from '../../src/state/store.js';
+import { rejectionOf } from './rejection.js';
 
 const doc = z.strictObject({ writer: z.string(), n: z.number(), pad: z.string() });
 const NAMES = ['ledger-a', 'ledger-b', 'waf-checkpoint'];
@@ -30,15 +31,6 @@ function tracing(temps: string[]): StateFs {
   };
 }
 
-async function failure(promise: Promise<unknown>): Promise<StateError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(StateError);
-  if (err instanceof StateError) return err;
-  throw new Error('expected a StateError');
-}
 
 describe('two writers on one directory', () => {
   it('never share a temp file; every file ends whole, holding one writer\'s last save', async () => {
@@ -149,12 +141,12 @@ describe('a state directory removed while running', () => {
     rmSync(parent, { recursive: true });
     breakParent(parent);
 
-    const err = await failure(store.save('ledger-a', { writer: 'x', n: 2, pad: '' }));
+    const err = await rejectionOf(store.save('ledger-a', { writer: 'x', n: 2, pad: '' }), StateError);
     expect(err.code).toBe('EDGE_STATE');
     // Node's recursive mkdir names a dangling link ENOTDIR (async, Node 20) or ENOENT (its sync twin): either means "cannot".
     expect(err.message.replace(/\(ENOENT\)$/, '(ENOTDIR)')).toBe(`state file ${join(dir, 'ledger-a.json')}: ${problem(dir)}`);
     expect(failures).toEqual([['ledger-a', err]]);
-    await failure(store.save('waf-checkpoint', { writer: 'x', n: 2, pad: '' }));
+    await rejectionOf(store.save('waf-checkpoint', { writer: 'x', n: 2, pad: '' }), StateError);
     expect(failures.map(([name]) => name)).toEqual(['ledger-a', 'waf-checkpoint']);
     expect(hooks).toEqual([]);
 
@@ -172,7 +164,7 @@ describe('a state directory removed while running', () => {
     await store.save('a', { writer: 'x', n: 1, pad: '' });
     rmSync(dir, { recursive: true });
     writeFileSync(dir, 'a file');
-    const err = await failure(store.save('a', { writer: 'x', n: 2, pad: '' }));
+    const err = await rejectionOf(store.save('a', { writer: 'x', n: 2, pad: '' }), StateError);
     expect(err.message).toBe(`state file ${join(dir, 'a.json')}: cannot be written (ENOTDIR)`);
     expect(failures).toEqual(['a']);
     expect(readFileSync(dir, 'utf8')).toBe('a file');
@@ -188,12 +180,12 @@ describe('a state directory removed while running', () => {
     });
     await store.save('a', { writer: 'x', n: 1, pad: '' });
     rmSync(dir, { recursive: true });
-    const err = await failure(store.save('a', { writer: 'x', n: 2, pad: '' }));
+    const err = await rejectionOf(store.save('a', { writer: 'x', n: 2, pad: '' }), StateError);
     expect(err.message).toBe(
       `state file ${join(dir, 'a.json')}: cannot be written: the state directory ${dir} was re-created but its lock could not be put back (held by pid 7 on host h2)`,
     );
     // The directory is back, so the next save finds it: still no file before the hook succeeds.
-    await failure(store.save('b', { writer: 'x', n: 1, pad: '' }));
+    await rejectionOf(store.save('b', { writer: 'x', n: 1, pad: '' }), StateError);
     expect(readdirSync(dir)).toEqual([]);
     expect(failures).toEqual(['a', 'b']);
     refuse = false;
@@ -205,7 +197,7 @@ describe('a state directory removed while running', () => {
     const failures: string[] = [];
     const full: StateFs = { ...nodeStateFs, rename: () => Promise.reject(Object.assign(new Error('full'), { code: 'ENOSPC' })) };
     mkdirSync(join(root, 'state'));
-    const err = await failure(new StateStore(join(root, 'state'), { fs: full, onSaveFailure: (n) => failures.push(n) }).save('a', {}));
+    const err = await rejectionOf(new StateStore(join(root, 'state'), { fs: full, onSaveFailure: (n) => failures.push(n) }).save('a', {}), StateError);
     expect(err.message).toBe(`state file ${join(root, 'state', 'a.json')}: cannot be written (ENOSPC)`);
     expect(failures).toEqual(['a']);
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { StateError, StateStore, nodeStateFs, type StateFs } from '../../src/state/store.js';
+import { rejectionOf } from './rejection.js';
 
 const doc = z.strictObject({ counter: z.number(), names: z.array(z.string()) });
 
@@ -13,15 +14,6 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-const stateError = async (promise: Promise<unknown>): Promise<StateError> => {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(StateError);
-  if (err instanceof StateError) return err;
-  throw new Error('expected a StateError');
-};
 
 describe('StateStore', () => {
   it('creates the directory owner-only and round-trips a document inside a versioned envelope', async () => {
@@ -44,7 +36,7 @@ describe('StateStore', () => {
       ...nodeStateFs,
       rename: () => Promise.reject(Object.assign(new Error('simulated crash'), { code: 'ECRASH' })),
     };
-    const err = await stateError(new StateStore(root, { fs: crashing }).save('s', { counter: 2, names: ['new'] }));
+    const err = await rejectionOf(new StateStore(root, { fs: crashing }).save('s', { counter: 2, names: ['new'] }), StateError);
     expect(err.file).toBe(join(root, 's.json'));
     // The new content reached the temp file only (named by pid and save); the target still holds the old document.
     const temps = readdirSync(root).filter((f) => f !== 's.json');
@@ -89,7 +81,7 @@ describe('StateStore', () => {
     ['the wrong shape', '{"version":1,"data":{"counter":"x","names":[]}}', /does not hold what it should \(data\.counter: /],
   ])('refuses %s with a StateError naming the file, as damage', async (_name, content, problem) => {
     writeFileSync(join(root, 's.json'), content);
-    const err = await stateError(new StateStore(root).load('s', doc));
+    const err = await rejectionOf(new StateStore(root).load('s', doc), StateError);
     expect(err.code).toBe('EDGE_STATE');
     expect(err.file).toBe(join(root, 's.json'));
     expect(err.message).toContain(join(root, 's.json'));
@@ -99,14 +91,14 @@ describe('StateStore', () => {
 
   it('refuses a directory where the file should be, as damage', async () => {
     mkdirSync(join(root, 's.json'));
-    const err = await stateError(new StateStore(root).load('s', doc));
+    const err = await rejectionOf(new StateStore(root).load('s', doc), StateError);
     expect(err.message).toBe(`state file ${join(root, 's.json')}: is a directory, not a file`);
     expect(err.damaged).toBe(true);
   });
 
   it('reports a file it cannot read as an I/O problem, not damage (the file may be intact)', async () => {
     const denied: StateFs = { ...nodeStateFs, readFile: () => Promise.reject(Object.assign(new Error('denied'), { code: 'EACCES' })) };
-    const err = await stateError(new StateStore(root, { fs: denied }).load('s', doc));
+    const err = await rejectionOf(new StateStore(root, { fs: denied }).load('s', doc), StateError);
     expect(err.message).toBe(`state file ${join(root, 's.json')}: cannot be read (EACCES)`);
     expect(err.damaged).toBe(false);
   });
@@ -139,7 +131,7 @@ describe('StateStore', () => {
     writeFileSync(join(root, 's.json', 'inside'), 'x');
     const { keptAs } = await new StateStore(root).quarantine('s', Date.UTC(2026, 0, 1));
     expect(readdirSync(keptAs)).toEqual(['inside']);
-    const err = await stateError(new StateStore(root).quarantine('absent'));
+    const err = await rejectionOf(new StateStore(root).quarantine('absent'), StateError);
     expect(err.message).toBe(`state file ${join(root, 'absent.json')}: cannot be moved aside (ENOENT)`);
   });
 
@@ -161,7 +153,7 @@ describe('StateStore', () => {
   it('names the directory when it cannot be created', async () => {
     const file = join(root, 'file');
     writeFileSync(file, '');
-    const err = await stateError(new StateStore(join(file, 'state')).init());
+    const err = await rejectionOf(new StateStore(join(file, 'state')).init(), StateError);
     expect(err.message).toContain(join(file, 'state'));
   });
 });
