@@ -202,14 +202,16 @@ export class Daemon {
   }
 
   /**
-   * Reads the config again and applies it; resolves to what happened, never
-   * rejects. A config that does not validate, changes a key only a restart
-   * applies, or names a file that cannot be read is refused before anything
-   * stops, and the daemon runs on as it was.
+   * Reads the config again and applies it; resolves to what happened. A
+   * config that does not validate, changes a key only a restart applies, or
+   * names a file that cannot be read is refused before anything stops, and
+   * the daemon runs on as it was. Rejects only when not even the previous
+   * config comes back up after a failed apply: the daemon then ends, as a
+   * failed start does.
    */
   reload(): Promise<ReloadOutcome> {
     const next = this.reloads.then(() => this.applyReload());
-    this.reloads = next;
+    this.reloads = next.catch(() => undefined);
     return next;
   }
 
