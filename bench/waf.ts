@@ -6,7 +6,8 @@
 // overall, events/s over the first and the last third of each window's events
 // (a rate falling as the window fills shows up there), peak RSS and heap.
 // --events=N sizes the backlog (default 50000, under a minute here; target: 20,000/s, flat,
-// a 1M backlog under 200 MB RSS).
+// a 1M backlog under 200 MB RSS). --page-size=N and --max-batch=N replace the
+// two defaults, to see what other settings would give.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,12 +27,13 @@ const TARGET_RSS = 200 * 1024 * 1024;
 /** Deny events per domain and minute in WafLog: 0..rate (1..4, mean 2.5) events, 40 % of them deny. */
 const DENY_PER_DOMAIN_MINUTE = 0.5;
 
-const { values } = parseArgs({ options: { events: { type: 'string' } }, strict: false });
+const { values } = parseArgs({ options: { events: { type: 'string' }, 'page-size': { type: 'string' }, 'max-batch': { type: 'string' } }, strict: false });
 const wanted = Number(values.events ?? '50000');
-const waf = wafEventsSchema.parse({ enabled: true });
+const waf = wafEventsSchema.parse({ enabled: true, ...(values['page-size'] === undefined ? {} : { page_size: Number(values['page-size']) }) });
 const backlogMinutes = (waf.start_from - waf.delay) / 60_000;
 const domains = Math.max(1, Math.round(wanted / (backlogMinutes * DENY_PER_DOMAIN_MINUTE)));
 
+let maxBatch = 0;
 const quiet = (): void => undefined;
 const windowEnds: Array<{ at: number; forwarded: number }> = [];
 function benchLogger(): JobLogger {
@@ -60,7 +62,8 @@ async function main(): Promise<number> {
   const peers = await startChild('waf-peers.ts', [`--domains=${domains}`, `--from=${now - waf.start_from}`, `--to=${now - waf.delay}`],
     z.object({ upstream: z.string(), receiver: z.string(), events: z.number() }));
   const dir = await mkdtemp(join(tmpdir(), 'edge-bench-waf-'));
-  const otlp = otlpSchema.parse({ endpoint: peers.ready.receiver });
+  const otlp = otlpSchema.parse({ endpoint: peers.ready.receiver, ...(values['max-batch'] === undefined ? {} : { max_batch: Number(values['max-batch']) }) });
+  maxBatch = otlp.max_batch;
   const sink = new OtlpLogSink({
     endpoint: otlp.endpoint, protocol: otlp.protocol, timeoutMs: otlp.timeout, maxBatch: otlp.max_batch,
     resource: { serviceName: 'edge-exporter', serviceVersion: 'bench', serviceInstanceId: 'bench' },
@@ -114,7 +117,9 @@ function print(backlog: number, wallMs: number): void {
     rows.push([i, fmtInt(n), fmtInt(Math.round(head)), fmtInt(Math.round(tail)), (tail / head).toFixed(2)]);
   }
   const rss = Math.max(peakRss, process.resourceUsage().maxRSS * 1024);
-  process.stdout.write(`## WAF events (upstream -> OTLP http/protobuf, config defaults)\n\n`);
+  const tuned = values['page-size'] !== undefined || values['max-batch'] !== undefined;
+  const settings = tuned ? `page_size ${waf.page_size}, max_batch ${maxBatch}` : 'config defaults';
+  process.stdout.write(`## WAF events (upstream -> OTLP http/protobuf, ${settings})\n\n`);
   process.stdout.write(`${fmtInt(backlog)} deny events in the backlog (${domains} domains, ${backlogMinutes} min); ${fmtInt(forwarded)} forwarded in ${fmtMs(wallMs)}.\n\n`);
   process.stdout.write(`${table(['measure', 'value', 'target'], [
     ['events/s overall', fmtInt(Math.round(rate)), `>= ${fmtInt(TARGET_PER_S)}`],

@@ -13,6 +13,15 @@
 // caller holds the directory lock (before that they may be a live writer's).
 // A directory removed while running is re-created by the next save, which
 // first lets the lock be put back (onDirectoryCreated), then retries once.
+//
+// Beside a document a store keeps an append-only journal (`<name>.journal`,
+// journal()): NDJSON lines appended and fsynced one call at a time, so a
+// small change does not rewrite a large document. Its owner folds it into
+// the document now and then (save, then truncate). A crash can tear only the
+// last line (no newline at its end): reads drop it and say so, and the owner
+// compacts before it appends again. A journal never re-creates the
+// directory: an append that fails leaves its owner to save the document,
+// which does.
 import * as fsp from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -67,6 +76,10 @@ export interface StateFs {
   readdir(path: string): Promise<string[]>;
   /** Removes a file; a file already gone is not an error. */
   remove(path: string): Promise<void>;
+  /** Appends to a file (created if missing, never its directory) and fsyncs it before returning. */
+  appendSynced(path: string, data: string): Promise<void>;
+  /** Empties a file and fsyncs it; a file that does not exist is created empty. */
+  truncate(path: string): Promise<void>;
 }
 
 export const nodeStateFs: StateFs = Object.freeze<StateFs>({
@@ -105,7 +118,42 @@ export const nodeStateFs: StateFs = Object.freeze<StateFs>({
   },
   readdir: (path) => fsp.readdir(path),
   remove: (path) => fsp.rm(path, { force: true }),
+  async appendSynced(path, data) {
+    const handle = await fsp.open(path, 'a', 0o600);
+    try {
+      await handle.writeFile(data, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
+  async truncate(path) {
+    const handle = await fsp.open(path, 'w', 0o600);
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
 });
+
+/** What a journal holds: its complete lines, parsed, and whether a torn last line was dropped. */
+export interface JournalContents {
+  readonly entries: unknown[];
+  /** A crash cut the last append short: that line was dropped (it was never confirmed to its writer). */
+  readonly torn: boolean;
+}
+
+/** An append-only NDJSON file beside a state document (StateStore.journal). */
+export interface StateJournal {
+  readonly path: string;
+  /** Every complete line, parsed; a complete line that is not JSON is damage (StateError, damaged). */
+  read(): Promise<JournalContents>;
+  /** Appends one line per value and fsyncs; the directory must exist (a failure is a StateError). */
+  append(values: readonly unknown[]): Promise<void>;
+  /** Empties the journal (after its contents were saved into the document); fsyncs the directory if it created the file. */
+  truncate(): Promise<void>;
+}
 
 export interface StateStoreOptions {
   fs?: StateFs;
@@ -151,6 +199,67 @@ export class StateStore {
   pathOf(name: string): string {
     if (!NAME_RE.test(name)) throw new TypeError(`invalid state name ${JSON.stringify(name)}`);
     return join(this.dir, `${name}.json`);
+  }
+
+  /** Path of the journal of `name` (`<dir>/<name>.journal`). */
+  journalPathOf(name: string): string {
+    if (!NAME_RE.test(name)) throw new TypeError(`invalid state name ${JSON.stringify(name)}`);
+    return join(this.dir, `${name}.journal`);
+  }
+
+  /** The append-only journal beside the document `name` (see the file comment). */
+  journal(name: string): StateJournal {
+    const path = this.journalPathOf(name);
+    const fail = (what: string, err: unknown): StateError => {
+      const failure = isStateError(err) ? err : new StateError(path, `${what} (${errorCode(err) ?? 'unknown error'})`, { cause: err });
+      this.options.onSaveFailure?.(name, failure);
+      return failure;
+    };
+    return {
+      path,
+      read: async () => {
+        let text: string;
+        try {
+          text = await this.fs.readFile(path);
+        } catch (err) {
+          const code = errorCode(err);
+          if (code === 'ENOENT') return { entries: [], torn: false };
+          if (code === 'EISDIR') throw new StateError(path, 'is a directory, not a file', { cause: err, damaged: true });
+          throw new StateError(path, `cannot be read (${code ?? 'unknown error'})`, { cause: err });
+        }
+        const lines = text.split('\n');
+        // The part after the last newline: empty, or an append a crash cut short.
+        const torn = (lines.pop() ?? '') !== '';
+        const entries: unknown[] = [];
+        for (const [i, line] of lines.entries()) {
+          try {
+            entries.push(JSON.parse(line));
+          } catch (err) {
+            throw new StateError(path, `line ${i + 1} is not valid JSON (edited, or damaged other than by a crash)`, { cause: err, damaged: true });
+          }
+        }
+        return { entries, torn };
+      },
+      append: async (values) => {
+        if (values.length === 0) return;
+        const text = values.map((v) => `${JSON.stringify(v)}\n`).join('');
+        try {
+          // A missing directory fails here (ENOENT): only a save re-creates it, with its lock.
+          await this.fs.appendSynced(path, text);
+        } catch (err) {
+          throw fail('cannot be appended to', err);
+        }
+      },
+      truncate: async () => {
+        try {
+          const existed = (await this.fs.modifiedAt(path)) !== undefined;
+          await this.fs.truncate(path);
+          if (!existed) await this.fs.syncDir(this.dir);
+        } catch (err) {
+          throw fail('cannot be truncated', err);
+        }
+      },
+    };
   }
 
   /** Creates the directory (owner-only) if needed; a failure names it. Idempotent. */
@@ -205,6 +314,9 @@ export class StateStore {
       let keptAs = `${file}.damaged-${stamp}`;
       for (let n = 2; (await this.fs.modifiedAt(keptAs)) !== undefined; n++) keptAs = `${file}.damaged-${stamp}-${n}`;
       await this.fs.rename(file, keptAs);
+      // Its journal belongs to it: kept aside with it, so a new document never replays the old one's changes.
+      const journal = this.journalPathOf(name);
+      if ((await this.fs.modifiedAt(journal)) !== undefined) await this.fs.rename(journal, `${journal}${keptAs.slice(file.length)}`);
       await this.fs.syncDir(this.dir);
       return { keptAs, lastWrittenMs };
     } catch (err) {

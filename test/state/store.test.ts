@@ -157,3 +157,51 @@ describe('StateStore', () => {
     expect(err.message).toContain(join(file, 'state'));
   });
 });
+
+describe('StateStore.journal', () => {
+  it('appends lines that read back in order; truncate empties it', async () => {
+    const store = new StateStore(root);
+    await store.init();
+    const journal = store.journal('cp');
+    expect(journal.path).toBe(join(root, 'cp.journal'));
+    expect(await journal.read()).toEqual({ entries: [], torn: false });
+    await journal.truncate();
+    await journal.append([{ n: 1 }]);
+    await journal.append([{ n: 2 }, { n: 3 }]);
+    expect(await store.journal('cp').read()).toEqual({ entries: [{ n: 1 }, { n: 2 }, { n: 3 }], torn: false });
+    await journal.truncate();
+    expect(readFileSync(journal.path, 'utf8')).toBe('');
+    expect(await journal.read()).toEqual({ entries: [], torn: false });
+  });
+
+  it('drops a torn last line (a crash during an append) and says so', async () => {
+    const store = new StateStore(root);
+    writeFileSync(join(root, 'cp.journal'), '{"n":1}\n{"n":2}\n{"n":');
+    expect(await store.journal('cp').read()).toEqual({ entries: [{ n: 1 }, { n: 2 }], torn: true });
+  });
+
+  it('refuses a complete line that is not JSON as damage, naming the line', async () => {
+    writeFileSync(join(root, 'cp.journal'), '{"n":1}\n{"n":\n{"n":3}\n');
+    const err = await stateError(new StateStore(root).journal('cp').read());
+    expect(err.damaged).toBe(true);
+    expect(err.message).toBe(`state file ${join(root, 'cp.journal')}: line 2 is not valid JSON (edited, or damaged other than by a crash)`);
+  });
+
+  it('never re-creates a missing directory: the append fails as a save failure', async () => {
+    const failures: string[] = [];
+    const store = new StateStore(join(root, 'gone'), { onSaveFailure: (name) => failures.push(name) });
+    const err = await stateError(store.journal('cp').append([{ n: 1 }]));
+    expect(err.message).toContain('cannot be appended to (ENOENT)');
+    expect(failures).toEqual(['cp']);
+    expect(existsSync(join(root, 'gone'))).toBe(false);
+  });
+
+  it('quarantine puts the journal aside with its document', async () => {
+    const store = new StateStore(root);
+    await store.save('cp', { counter: 1, names: [] });
+    await store.journal('cp').append([{ n: 1 }]);
+    const { keptAs } = await store.quarantine('cp', Date.UTC(2026, 0, 1));
+    expect(keptAs).toBe(join(root, 'cp.json.damaged-20260101T000000Z'));
+    expect(readdirSync(root).sort()).toEqual(['cp.journal.damaged-20260101T000000Z', 'cp.json.damaged-20260101T000000Z']);
+  });
+});

@@ -1,18 +1,34 @@
-// The forwarder's one state file: window position, the requestIds delivered
-// inside the overlap, and the denied-request counters. One atomic file so
-// they always agree: after a crash either a batch's ids and its counts are on
-// disk, or neither is and the batch is sent (and counted) again once.
+// The forwarder's state: window position, the requestIds delivered inside
+// the overlap, and the denied-request counters. Two files that always agree:
+//
+// - `<state_dir>/waf-events-checkpoint.json`, the snapshot: written whole and
+//   atomically (StateStore.save) when a window is done, at start-up, and after
+//   a failed write; it names its journal generation (`journal`).
+// - `<state_dir>/waf-events-checkpoint.journal`, one NDJSON line per confirmed
+//   batch (appended and fsynced): the batch's ids and what it added to the
+//   counters, tagged with the generation. Rewriting the whole id set after
+//   every batch made catching up a backlog quadratic.
+//
+// A load replays the lines of the snapshot's generation; lines of another one
+// are left over from a compaction a crash interrupted after the snapshot was
+// renamed (already in it) and are ignored. A torn last line (a crash during
+// the append) is dropped: its batch was not confirmed as saved, so it is sent
+// again once, as before. After a crash either a batch's ids and its counts are
+// on disk, or neither is. A snapshot without `journal` (written before the
+// journal existed) is generation 0 and loads as it always did.
 import { z } from 'zod';
 import { FAIL_ON_DAMAGE, loadRecovering, type StateRecovery, type StateReset } from '../../state/recovery.js';
-import type { StateStore } from '../../state/store.js';
-import type { DeniedLabels } from './metrics.js';
+import { StateError, type StateStore } from '../../state/store.js';
+import type { DeniedDelta, DeniedLabels } from './metrics.js';
 import type { Checkpoint } from './window.js';
 
-/** `<state_dir>/waf-events-checkpoint.json` */
+/** `<state_dir>/waf-events-checkpoint.json` (and `.journal`) */
 export const CHECKPOINT_NAME = 'waf-events-checkpoint';
 
 /** The store operations the forwarder needs (StateStore has them). */
-export type CheckpointStorage = Pick<StateStore, 'init' | 'load' | 'save' | 'pathOf'>;
+export type CheckpointStorage = Pick<StateStore, 'init' | 'load' | 'save' | 'pathOf' | 'journal'>;
+
+const labelsSchema = z.strictObject({ domain: z.string(), rule_id: z.string(), severity: z.string() });
 
 const checkpointFileSchema = z
   .strictObject({
@@ -20,53 +36,110 @@ const checkpointFileSchema = z
     cursorMs: z.number().int(),
     /** [requestId, event time ms]: an array, so no id can collide with an object key like __proto__. */
     delivered: z.array(z.tuple([z.string().min(1), z.number().int()])),
-    counters: z.array(
-      z.strictObject({
-        labels: z.strictObject({ domain: z.string(), rule_id: z.string(), severity: z.string() }),
-        value: z.number().int().nonnegative(),
-      }),
-    ),
+    counters: z.array(z.strictObject({ labels: labelsSchema, value: z.number().int().nonnegative() })),
+    /** The journal generation whose lines belong to this snapshot; absent before the journal existed (0). */
+    journal: z.number().int().nonnegative().optional(),
   })
   .refine((f) => f.cursorMs >= f.originMs, { path: ['cursorMs'], error: 'cursor before origin' });
+
+/** One confirmed batch: generation, [requestId, kept-until ms] of its ids (and ids read again), counter increments. */
+const journalLineSchema = z.strictObject({
+  g: z.number().int().nonnegative(),
+  d: z.array(z.tuple([z.string().min(1), z.number().int()])),
+  c: z.array(z.tuple([z.string(), z.string(), z.string(), z.number().int().positive()])),
+});
 
 export interface CheckpointState {
   readonly checkpoint: Checkpoint;
   readonly counters: ReadonlyArray<{ labels: DeniedLabels; value: number }>;
 }
 
+export interface LoadedCheckpoint extends CheckpointState {
+  /** The generation loaded; the next snapshot takes the one after it. */
+  readonly generation: number;
+}
+
 /**
  * The saved state (`state` undefined on a first start or after a reset). A
  * damaged file fails with its path: starting over would re-send the last
  * start_from of events, or skip everything between the checkpoint and the new
- * starting point. Under state_recovery: reset it is put aside instead and
- * `reset` says so; the forwarder then skips rather than re-sends (delivery-book.ts).
+ * starting point. Under state_recovery: reset it is put aside (with its
+ * journal) instead and `reset` says so; the forwarder then skips rather than
+ * re-sends (delivery-book.ts).
  */
 export async function loadCheckpoint(
   store: CheckpointStorage,
   recovery: StateRecovery = FAIL_ON_DAMAGE,
-): Promise<{ state: CheckpointState | undefined; reset?: StateReset }> {
-  const { value: file, reset } = await loadRecovering(recovery, CHECKPOINT_NAME, () => store.load(CHECKPOINT_NAME, checkpointFileSchema), {
+): Promise<{ state: LoadedCheckpoint | undefined; reset?: StateReset }> {
+  const { value, reset } = await loadRecovering(recovery, CHECKPOINT_NAME, () => loadWithJournal(store), {
     refusal: 'Refusing to start rather than guess where WAF event forwarding stopped',
     remedy:
       'Restore it from a backup (removing it would start again waf_events.start_from back: events sent and counted ' +
       'twice), or set state_recovery: reset to resume at now minus waf_events.delay (events not forwarded yet before ' +
       'that are skipped, none is sent or counted twice; edge_waf_denied_requests_total restarts from 0)',
   });
-  if (file === undefined) return reset ? { state: undefined, reset } : { state: undefined };
+  if (value === undefined) return reset ? { state: undefined, reset } : { state: undefined };
+  return { state: value };
+}
+
+async function loadWithJournal(store: CheckpointStorage): Promise<LoadedCheckpoint | undefined> {
+  const file = await store.load(CHECKPOINT_NAME, checkpointFileSchema);
+  // A journal without its snapshot belongs to no state: the first save truncates it.
+  if (file === undefined) return undefined;
+  const generation = file.journal ?? 0;
+  const delivered = new Map(file.delivered);
+  const counters = new Map(file.counters.map((c) => [counterKey(c.labels), { labels: c.labels, value: c.value }]));
+  const journal = store.journal(CHECKPOINT_NAME);
+  const { entries } = await journal.read();
+  for (const [i, entry] of entries.entries()) {
+    const line = journalLineSchema.safeParse(entry);
+    if (!line.success) {
+      const issue = line.error.issues[0];
+      const where = issue ? `${['line', String(i + 1), ...issue.path.map(String)].join('.')}: ${issue.message}` : `line ${i + 1}`;
+      throw new StateError(journal.path, `does not hold what it should (${where})`, { damaged: true });
+    }
+    if (line.data.g !== generation) continue;
+    for (const [uid, keepMs] of line.data.d) delivered.set(uid, Math.max(keepMs, delivered.get(uid) ?? keepMs));
+    for (const [domain, rule_id, severity, n] of line.data.c) {
+      const labels = { domain, rule_id, severity };
+      const key = counterKey(labels);
+      const known = counters.get(key);
+      if (known) known.value += n;
+      else counters.set(key, { labels, value: n });
+    }
+  }
   return {
-    state: {
-      checkpoint: { originMs: file.originMs, cursorMs: file.cursorMs, delivered: new Map(file.delivered) },
-      counters: file.counters,
-    },
+    checkpoint: { originMs: file.originMs, cursorMs: file.cursorMs, delivered },
+    counters: [...counters.values()],
+    generation,
   };
 }
 
-export function saveCheckpoint(store: CheckpointStorage, state: CheckpointState): Promise<void> {
+const counterKey = (labels: DeniedLabels): string => `${labels.domain}\u0000${labels.rule_id}\u0000${labels.severity}`;
+
+/** The whole state as generation `generation`, then the journal emptied (its lines are in the snapshot now). */
+export async function saveCheckpoint(store: CheckpointStorage, state: CheckpointState, generation = 0): Promise<void> {
   const { checkpoint, counters } = state;
-  return store.save(CHECKPOINT_NAME, {
+  await store.save(CHECKPOINT_NAME, {
     originMs: checkpoint.originMs,
     cursorMs: checkpoint.cursorMs,
     delivered: [...checkpoint.delivered],
     counters,
+    journal: generation,
   });
+  await store.journal(CHECKPOINT_NAME).truncate();
+}
+
+/** One batch's changes, appended to the journal of `generation` and fsynced. */
+export function appendCheckpoint(
+  store: CheckpointStorage,
+  generation: number,
+  delivered: Iterable<readonly [string, number]>,
+  counted: readonly DeniedDelta[],
+): Promise<void> {
+  return store.journal(CHECKPOINT_NAME).append([{
+    g: generation,
+    d: [...delivered],
+    c: counted.map((c) => [c.labels.domain, c.labels.rule_id, c.labels.severity, c.value]),
+  }]);
 }

@@ -1,14 +1,17 @@
 // What the forwarder has delivered (the checkpoint: cursor and delivered ids)
 // and counted (the denied counter), and the rule for keeping it on disk: the
 // checkpoint and the denied counters change together and are saved together
-// (checkpoint.ts) before the counters are published. When a save fails the
-// state is marked dirty and the forwarder sends nothing more until a save
-// succeeds, so a crash never re-sends more than one batch.
+// (checkpoint.ts) before the counters are published. A confirmed batch is one
+// journal line (its ids, ids read again since, its counts); a finished window,
+// the start and any write after a failed one rewrite the snapshot (and empty
+// the journal). When a save fails the state is marked dirty and the forwarder
+// sends nothing more until a save succeeds, so a crash never re-sends more
+// than one batch.
 import type { JobLogger } from '../engine/job.js';
 import { errorFields } from '../engine/errors.js';
 import type { Clock, LogEvent, SampleSink } from '../types.js';
-import { loadCheckpoint, saveCheckpoint, type CheckpointStorage } from './checkpoint.js';
-import { DeniedCounts, WAF_EVENTS_COLLECTOR } from './metrics.js';
+import { appendCheckpoint, loadCheckpoint, saveCheckpoint, type CheckpointStorage } from './checkpoint.js';
+import { DeniedCounts, WAF_EVENTS_COLLECTOR, type DeniedDelta } from './metrics.js';
 import { advance, initialCheckpoint, rememberInPlace, type Checkpoint } from './window.js';
 import { isoOrUnknown, type StateRecovery } from '../../state/recovery.js';
 
@@ -31,6 +34,14 @@ export class DeliveryBook {
   private readonly counts: DeniedCounts;
   private dirty = false;
   private saving: Promise<void> = Promise.resolve();
+  /** The journal generation of the snapshot on disk; a new snapshot takes the next one. */
+  private generation = 0;
+  /** The next write rewrites the snapshot: after load (a torn journal line must not stay in the middle), a finished window, a failed write. */
+  private compactNext = true;
+  /** Ids added or kept longer since the last write (journaled by the next one). */
+  private changed = new Set<string>();
+  /** Counter increments since the last write. */
+  private counted: DeniedDelta[] = [];
 
   constructor(private readonly options: DeliveryBookOptions) {
     this.counts = new DeniedCounts(options.maxSeries);
@@ -78,8 +89,12 @@ export class DeliveryBook {
       return false;
     }
     this.current = { ...saved.checkpoint, delivered: new Map(saved.checkpoint.delivered) };
+    this.generation = saved.generation;
     this.counts.restore(saved.counters);
     this.publish();
+    // Folded into a new snapshot before anything is sent (the forwarder's poll saves a dirty book first).
+    this.compactNext = true;
+    this.dirty = true;
     return true;
   }
 
@@ -90,7 +105,8 @@ export class DeliveryBook {
   /** The receiver has these, read in a window ending at windowEndMs: remember them, count them, save. */
   confirm(events: readonly LogEvent[], windowEndMs: number): Promise<void> {
     rememberInPlace(this.owned().delivered, events.map((e): [string, number] => [e.uid, e.timestampMs]), windowEndMs);
-    this.counts.add(events);
+    for (const e of events) this.changed.add(e.uid);
+    for (const delta of this.counts.add(events)) this.counted.push(delta);
     return this.save();
   }
 
@@ -100,13 +116,17 @@ export class DeliveryBook {
       const at = this.current?.delivered.get(uid);
       return at === undefined ? [] : [[uid, at]];
     });
-    if (known.length > 0) rememberInPlace(this.owned().delivered, known, windowEndMs);
+    if (known.length === 0) return;
+    rememberInPlace(this.owned().delivered, known, windowEndMs);
+    for (const [uid] of known) this.changed.add(uid);
   }
 
   /** A whole window is delivered: move the cursor to its end, forget ids no window reads again, save. */
   advance(windowEndMs: number, overlapMs: number): Promise<void> {
     const next = advance(this.checkpoint, [], windowEndMs, overlapMs);
-    this.current = { ...next, delivered: new Map(next.delivered) };
+    // advance() built a new map: own it rather than copy a window's worth of ids again.
+    this.current = { ...next, delivered: next.delivered instanceof Map ? next.delivered : new Map(next.delivered) };
+    this.compactNext = true;
     return this.save();
   }
 
@@ -131,9 +151,26 @@ export class DeliveryBook {
   private async write(): Promise<void> {
     const checkpoint = this.checkpoint;
     const taken = this.counts.book.writing();
+    const compact = this.compactNext;
+    const changed = this.changed;
+    const counted = this.counted;
+    this.changed = new Set();
+    this.counted = [];
     try {
-      await saveCheckpoint(this.options.store, { checkpoint, counters: this.counts.entries() });
+      if (compact) {
+        await saveCheckpoint(this.options.store, { checkpoint, counters: this.counts.entries() }, this.generation + 1);
+        this.generation += 1;
+        this.compactNext = false;
+      } else if (changed.size > 0 || counted.length > 0) {
+        const delivered = [...changed].flatMap((uid): Array<[string, number]> => {
+          const keep = checkpoint.delivered.get(uid);
+          return keep === undefined ? [] : [[uid, keep]];
+        });
+        await appendCheckpoint(this.options.store, this.generation, delivered, counted);
+      }
     } catch (err) {
+      // What this write took is not known to be on disk (a journal line may be torn): the next write is a whole snapshot.
+      this.compactNext = true;
       this.options.log.error(errorFields(err), 'saving the WAF event checkpoint failed; nothing more is sent until it succeeds');
       throw err;
     }

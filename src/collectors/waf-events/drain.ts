@@ -1,9 +1,9 @@
 // One window, read to its last page and delivered: records already delivered
 // (the checkpoint's ids, or earlier in this window) are dropped, the rest are
-// converted and handed over in batches of at most maxBatch. At most two pages
-// plus one batch are held: the next page is read once the receiver confirmed
-// the batch before it, while that batch's checkpoint is saved (the page is
-// looked at only after the save), so a receiver outage stops the reading too.
+// converted and handed over in batches of at most maxBatch. Pages are read
+// ahead while a batch is delivered (on the wire, then its checkpoint saved),
+// until a whole batch waits behind it: at most one batch in flight, one
+// waiting and one page are held, so a receiver outage stops the reading too.
 //
 // What the record times say about the window is evidence, not a filter: an
 // upstream may ignore the range, or stamp records with a time that runs
@@ -39,7 +39,7 @@ export interface DrainContext {
   isDelivered(uid: string): boolean;
   /** Delivered ids an answer returned again: keep them while answers keep returning them. */
   refresh(uids: readonly string[]): void;
-  /** Resolves once the receiver confirmed the whole batch and it was saved (deliver.ts); onReceived before the save. */
+  /** Resolves once the receiver confirmed the whole batch and it was saved (deliver.ts); onReceived before the save (unused here). */
   deliver(batch: readonly LogEvent[], onReceived: () => void): Promise<void>;
   /** After each page: records read, how many were repeats, and what their times said. */
   onPage(read: number, repeats: number, evidence: PageEvidence): void;
@@ -48,36 +48,25 @@ export interface DrainContext {
 /** Delivers the window's new records; resolves with how many were delivered. */
 export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promise<number> {
   const maxBatch = Math.max(1, Math.floor(ctx.maxBatch));
+  // Records waiting for a batch, in order (the batch in flight is not among them).
   const buffer: LogEvent[] = [];
-  // Ids waiting in the buffer: a page that shifted may repeat them before they are delivered.
+  // Ids waiting in the buffer or in flight: a page that shifted may repeat them before they are delivered.
   const buffered = new Set<string>();
   let delivered = 0;
   const pages = readWindow(ctx.reader, window);
-  let next: Promise<IteratorResult<readonly WafLogRecord[]>> | undefined;
   let done = false;
-  const readAhead = (): void => {
-    if (done || next !== undefined) return;
-    next = pages.next();
-    // Awaited below unless a delivery fails first; its failure then must not go unhandled.
-    next.catch(() => undefined);
+  let stopped = false;
+  let failure: { error: unknown } | undefined;
+  let wakeDeliverer: (() => void) | undefined;
+  let wakeReader: (() => void) | undefined;
+  const wake = (which: 'deliverer' | 'reader'): void => {
+    const call = which === 'deliverer' ? wakeDeliverer : wakeReader;
+    if (which === 'deliverer') wakeDeliverer = undefined;
+    else wakeReader = undefined;
+    call?.();
   };
-  const flush = async (all: boolean): Promise<void> => {
-    while (buffer.length >= maxBatch || (all && buffer.length > 0)) {
-      const batch = buffer.splice(0, maxBatch);
-      await ctx.deliver(batch, readAhead);
-      for (const e of batch) buffered.delete(e.uid);
-      delivered += batch.length;
-    }
-  };
-  for (;;) {
-    readAhead();
-    const result = await (next as Promise<IteratorResult<readonly WafLogRecord[]>>);
-    next = undefined;
-    if (result.done === true) {
-      done = true;
-      break;
-    }
-    const page = result.value;
+
+  const lookAt = (page: readonly WafLogRecord[]): void => {
     const observedMs = ctx.now();
     let repeats = 0;
     const evidence = { naive: 0, outOfRange: 0 };
@@ -98,8 +87,48 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
     }
     if (refresh.length > 0) ctx.refresh(refresh);
     ctx.onPage(page.length, repeats, evidence);
-    await flush(false);
+  };
+
+  // The reader runs ahead of the deliveries while fewer than maxBatch records wait:
+  // the next pages are read (and converted) while a batch is on the wire and its
+  // checkpoint saves. A receiver outage stops it there, so at most one batch in
+  // flight, one waiting and one page are held.
+  const reading = (async () => {
+    try {
+      while (!stopped) {
+        if (buffer.length >= maxBatch) {
+          await new Promise<void>((resolve) => (wakeReader = resolve));
+          continue;
+        }
+        const result = await pages.next();
+        if (result.done === true || stopped) break;
+        lookAt(result.value);
+        wake('deliverer');
+      }
+    } catch (error) {
+      failure = { error };
+    } finally {
+      done = true;
+      wake('deliverer');
+    }
+  })();
+
+  try {
+    for (;;) {
+      while (buffer.length < maxBatch && !done) await new Promise<void>((resolve) => (wakeDeliverer = resolve));
+      // A page that could not be read fails the window (its records are read again on the next poll).
+      if (failure) throw failure.error;
+      if (buffer.length === 0) break;
+      const batch = buffer.splice(0, maxBatch);
+      wake('reader');
+      await ctx.deliver(batch, () => undefined);
+      for (const e of batch) buffered.delete(e.uid);
+      delivered += batch.length;
+    }
+  } finally {
+    stopped = true;
+    wake('reader');
   }
-  await flush(true);
+  await reading;
   return delivered;
 }

@@ -39,18 +39,34 @@ export function deniedLabels(event: LogEvent): DeniedLabels {
  * The denied counter's totals (a CounterBook: visible once on disk); `cap`
  * bounds the series kept (and so the checkpoint file).
  */
+/** Events counted in one series by one add(). */
+export interface DeniedDelta {
+  readonly labels: DeniedLabels;
+  value: number;
+}
+
 export class DeniedCounts {
   readonly book = new CounterBook();
   private droppedEvents = 0;
 
   constructor(private readonly cap: number) {}
 
-  add(events: readonly LogEvent[]): void {
+  /** Counts the events (within the series cap); returns what it counted, per series, for the checkpoint's journal. */
+  add(events: readonly LogEvent[]): DeniedDelta[] {
+    const counted = new Map<string, DeniedDelta>();
     for (const event of events) {
       const labels = deniedLabels(event);
-      if (this.book.size < this.cap || this.book.has(WAF_DENIED_REQUESTS.name, labels)) this.book.add(WAF_DENIED_REQUESTS.name, labels, 1);
-      else this.droppedEvents += 1;
+      if (this.book.size < this.cap || this.book.has(WAF_DENIED_REQUESTS.name, labels)) {
+        this.book.add(WAF_DENIED_REQUESTS.name, labels, 1);
+        const key = `${labels.domain}\u0000${labels.rule_id}\u0000${labels.severity}`;
+        const delta = counted.get(key);
+        if (delta) delta.value += 1;
+        else counted.set(key, { labels, value: 1 });
+      } else {
+        this.droppedEvents += 1;
+      }
     }
+    return [...counted.values()];
   }
 
   /** Events not counted because a new series would have passed the cap, since start. */

@@ -86,8 +86,8 @@ export function advance(checkpoint: Checkpoint, events: Iterable<readonly [strin
   const cursorMs = Math.max(checkpoint.cursorMs, windowEndMs);
   const keepFrom = windowStart({ originMs: checkpoint.originMs, cursorMs }, overlapMs);
   const delivered = new Map<string, number>();
-  for (const [uid, timeMs] of [...checkpoint.delivered, ...events]) {
-    if (timeMs >= keepFrom) delivered.set(uid, timeMs);
-  }
+  // Two loops rather than one over a spread of both: no copy of a window's worth of pairs.
+  for (const [uid, timeMs] of checkpoint.delivered) if (timeMs >= keepFrom) delivered.set(uid, timeMs);
+  for (const [uid, timeMs] of events) if (timeMs >= keepFrom) delivered.set(uid, timeMs);
   return { originMs: checkpoint.originMs, cursorMs, delivered };
 }

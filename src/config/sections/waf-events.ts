@@ -86,7 +86,8 @@ export const wafEventsSchema = z
 export const WAF_EVENTS_DESCRIPTION =
   'WAF deny events forwarded as OpenTelemetry logs (describeLogV2 `logs`, action deny), to `otlp`. The checkpoint ' +
   '(window position, the requestIds delivered inside the overlap, and the denied-request counters) is saved in ' +
-  '`<state_dir>/waf-events-checkpoint.json` after every batch the receiver confirmed; a restart resumes there and ' +
+  '`<state_dir>/waf-events-checkpoint.json` and its journal `waf-events-checkpoint.journal` (one line appended per ' +
+  'batch the receiver confirmed; folded into the .json when a window is done); a restart resumes there and ' +
   're-sends at most the batch that was in flight (records carry `log.record.uid` = requestId, so a receiver can drop it). ' +
   'A damaged checkpoint stops start-up with its path instead of starting over (see state_recovery).';
 

@@ -3,7 +3,7 @@
 // a logger keeping every line, a forwarder run as the daemon runs it (the one
 // job of an engine), and a rig building those on a simulator with a state
 // directory that survives "restarts".
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
@@ -225,10 +225,35 @@ export function expectedCounters(sim: Simulator, from: number, to: number): Map<
   return out;
 }
 
-/** The checkpoint file as saved in `dir`. */
-export function savedCheckpoint(dir: string): { cursorMs: number; originMs: number; delivered: Array<[string, number]> } {
-  const file = JSON.parse(readFileSync(join(dir, `${CHECKPOINT_NAME}.json`), 'utf8')) as { data: ReturnType<typeof savedCheckpoint> };
-  return file.data;
+interface SavedCheckpoint {
+  cursorMs: number;
+  originMs: number;
+  delivered: Array<[string, number]>;
+  counters: Array<{ labels: { domain: string; rule_id: string; severity: string }; value: number }>;
+}
+
+/**
+ * The checkpoint as saved in `dir`: the snapshot with the complete journal
+ * lines of its generation applied (a torn last line is not on disk).
+ */
+export function savedCheckpoint(dir: string): SavedCheckpoint {
+  const file = JSON.parse(readFileSync(join(dir, `${CHECKPOINT_NAME}.json`), 'utf8')) as { data: SavedCheckpoint & { journal?: number } };
+  const { journal: generation = 0, ...saved } = file.data;
+  const journal = join(dir, `${CHECKPOINT_NAME}.journal`);
+  const lines = existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').slice(0, -1) : [];
+  const delivered = new Map(saved.delivered);
+  const counters = saved.counters.map((c) => ({ labels: { ...c.labels }, value: c.value }));
+  for (const line of lines) {
+    const entry = JSON.parse(line) as { g: number; d: Array<[string, number]>; c: Array<[string, string, string, number]> };
+    if (entry.g !== generation) continue;
+    for (const [uid, keep] of entry.d) delivered.set(uid, Math.max(keep, delivered.get(uid) ?? keep));
+    for (const [domain, rule_id, severity, n] of entry.c) {
+      const known = counters.find((c) => c.labels.domain === domain && c.labels.rule_id === rule_id && c.labels.severity === severity);
+      if (known) known.value += n;
+      else counters.push({ labels: { domain, rule_id, severity }, value: n });
+    }
+  }
+  return { ...saved, delivered: [...delivered], counters };
 }
 
 export const cursorOf = (dir: string): number => savedCheckpoint(dir).cursorMs;

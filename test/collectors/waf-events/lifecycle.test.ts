@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import { NetworkError, platformClock, type DescribeLogV2Request, type DescribeLogV2Response, type WafLogRecord } from '../../../src/api/index.js';
 import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
+import type { StateJournal } from '../../../src/state/store.js';
 import type { CheckpointStorage } from '../../../src/collectors/waf-events/index.js';
 import type { WafEventForwarderOptions } from '../../../src/collectors/waf-events/index.js';
 import { createSimulator } from '../../../src/simulator/index.js';
@@ -31,6 +32,15 @@ class MemoryStore implements CheckpointStorage {
   }
   async save(name: string, value: unknown): Promise<void> {
     this.files.set(name, JSON.stringify({ version: 1, data: value }));
+  }
+  journal(name: string): StateJournal {
+    const key = `${name}.journal`;
+    return {
+      path: `/memory/${key}`,
+      read: async () => ({ entries: (this.files.get(key) ?? '').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown), torn: false }),
+      append: async (values) => void this.files.set(key, (this.files.get(key) ?? '') + values.map((v) => `${JSON.stringify(v)}\n`).join('')),
+      truncate: async () => void this.files.set(key, ''),
+    };
   }
 }
 

@@ -2,18 +2,22 @@
 // (retried while polling waits), a checkpoint save that fails, a crash
 // between a confirmed batch and its checkpoint (the re-send bound, measured),
 // and a damaged checkpoint at start-up.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DeliveryError, type Sample, type SampleSink } from '../../../src/collectors/types.js';
 import { CHECKPOINT_NAME } from '../../../src/collectors/waf-events/index.js';
 import { nodeStateFs, type StateFs } from '../../../src/state/store.js';
-import { counterMap, cursorOf, denyIds, expectedCounters, FakeSink, LastSamples, MIN, polls, S, T0, useRig } from './fakes.js';
+import { counterMap, cursorOf, savedCheckpoint, denyIds, expectedCounters, FakeSink, LastSamples, MIN, polls, S, T0, useRig } from './fakes.js';
 
 const rig = useRig();
 const ORIGIN = T0 - 60 * MIN;
 
-/** The state directory's fs, with the fourth save (rename into place) failing as a full disk would. */
+/**
+ * The state directory's fs, with the fourth save failing as a full disk
+ * would. A save is a snapshot put in place (rename) or a batch appended to
+ * the journal; a failed append leaves half its line behind.
+ */
 function fourthSaveFails(): StateFs {
   let saves = 0;
   return {
@@ -22,6 +26,14 @@ function fourthSaveFails(): StateFs {
       saves++;
       if (saves === 4) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
       await nodeStateFs.rename(from, to);
+    },
+    async appendSynced(path, data) {
+      saves++;
+      if (saves === 4) {
+        await nodeStateFs.appendSynced(path, data.slice(0, Math.floor(data.length / 2)));
+        throw Object.assign(new Error('disk full'), { code: 'ENOSPC' });
+      }
+      await nodeStateFs.appendSynced(path, data);
     },
   };
 }
@@ -49,8 +61,7 @@ describe('WafEventForwarder when the state directory fails', () => {
     let published: Iterable<Sample> = [];
     const live: SampleSink = { publish: (_collector, update) => void (published = update.counters) };
     const total = (): number => [...published].reduce((sum, s) => sum + s.value, 0);
-    const onDisk = (): number => (JSON.parse(readFileSync(join(rig.dir, `${CHECKPOINT_NAME}.json`), 'utf8')) as { data: { counters: Array<{ value: number }> } })
-      .data.counters.reduce((sum, c) => sum + c.value, 0);
+    const onDisk = (): number => savedCheckpoint(rig.dir).counters.reduce((sum, c) => sum + c.value, 0);
     const f = rig.forwarder(sink, live, {}, { fs: flaky });
     expect(await f.pollOnce()).toMatchObject({ ok: false });
     const confirmed = f.stats().forwarded;
@@ -92,21 +103,40 @@ describe('WafEventForwarder when the receiver fails', () => {
 
 describe('WafEventForwarder after a crash between a confirmed batch and its checkpoint', () => {
   const MAX_BATCH = 8;
-  // Save 1 is the first start's checkpoint; later saves follow batches and windows.
-  it.each([[2], [5], [11], [23], [40]])('crash at checkpoint save %i: re-sends exactly the batch in flight, at most max_batch', async (crashAt) => {
+  // Save 1 is the first start's checkpoint; later saves follow batches (a journal line) and windows (a snapshot).
+  // A crash in an append leaves a torn line (half of it), or none.
+  it.each([[2, false], [5, true], [6, false], [11, true], [23, false], [40, true]])('crash at checkpoint save %i (torn line: %s): re-sends exactly the batch in flight, at most max_batch', async (crashAt, torn) => {
     const sink = new FakeSink(MAX_BATCH);
     let saves = 0;
     let batchesAtLastSave = 0;
     let crash: { batches: number; afterBatch: boolean } | undefined;
+    const dead = (): Error => Object.assign(new Error('process killed'), { code: 'EIO' });
+    const save = (): boolean => {
+      saves++;
+      // From the crash on, the process is gone: nothing it writes reaches the disk.
+      crash ??= saves >= crashAt ? { batches: sink.batches.length, afterBatch: sink.batches.length > batchesAtLastSave } : undefined;
+      if (crash) return false;
+      batchesAtLastSave = sink.batches.length;
+      return true;
+    };
+    let tornWritten = false;
     const dying: StateFs = {
       ...nodeStateFs,
       async rename(from, to) {
-        saves++;
-        // From the crash on, the process is gone: nothing it writes reaches the disk.
-        crash ??= saves >= crashAt ? { batches: sink.batches.length, afterBatch: sink.batches.length > batchesAtLastSave } : undefined;
-        if (crash) throw Object.assign(new Error('process killed'), { code: 'EIO' });
-        batchesAtLastSave = sink.batches.length;
+        if (!save()) throw dead();
         await nodeStateFs.rename(from, to);
+      },
+      async appendSynced(path, data) {
+        if (!save()) {
+          if (torn && !tornWritten) await nodeStateFs.appendSynced(path, data.slice(0, Math.floor(data.length / 2)));
+          tornWritten = true;
+          throw dead();
+        }
+        await nodeStateFs.appendSynced(path, data);
+      },
+      async truncate(path) {
+        if (crash) throw dead();
+        await nodeStateFs.truncate(path);
       },
     };
     const first = rig.forwarder(sink, new LastSamples(), {}, { fs: dying });
@@ -147,5 +177,39 @@ describe('WafEventForwarder start-up with a damaged checkpoint', () => {
     await expect(f.start()).rejects.toThrow(new RegExp(`state file ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*Refusing to start`));
     expect(sink.attempts).toBe(0);
     expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+});
+
+describe('WafEventForwarder checkpoint journal', () => {
+  const stopAfterPolls = async (n: number, sink: FakeSink): Promise<void> => {
+    const f = rig.forwarder(sink, new LastSamples());
+    await polls(f, rig.sim, n, 30 * S);
+    await f.stop();
+  };
+
+  it('a journal line damaged other than by a crash (not the last line) refuses start-up naming the journal; nothing sent', async () => {
+    await stopAfterPolls(1, new FakeSink(8));
+    const journal = join(rig.dir, `${CHECKPOINT_NAME}.journal`);
+    writeFileSync(journal, `{"g":1,"d":[["x",1]],"c":[]}\n{"g":1,"d":[["y",\n{"g":1,"d":[],"c":[]}\n`);
+    const sink = new FakeSink(8);
+    const f = rig.forwarder(sink, new LastSamples());
+    await expect(f.start()).rejects.toThrow(new RegExp(`state file ${journal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: line 2 is not valid JSON.*Refusing to start`));
+    expect(sink.attempts).toBe(0);
+  });
+
+  it('a snapshot written before the journal existed (no generation) loads, with nothing re-sent', async () => {
+    const sink = new FakeSink(8);
+    await stopAfterPolls(2, sink);
+    const path = join(rig.dir, `${CHECKPOINT_NAME}.json`);
+    const saved = savedCheckpoint(rig.dir);
+    // The old format: everything in one file, no `journal`, no journal file.
+    writeFileSync(path, JSON.stringify({ version: 1, data: saved }));
+    rmSync(join(rig.dir, `${CHECKPOINT_NAME}.journal`), { force: true });
+    const samples = new LastSamples();
+    await polls(rig.forwarder(sink, samples), rig.sim, 2, 30 * S);
+    const uids = sink.uids();
+    expect(uids.length).toBe(new Set(uids).size);
+    expect(new Set(uids)).toEqual(new Set(denyIds(rig.sim, ORIGIN, cursorOf(rig.dir))));
+    expect(counterMap(samples.counters)).toEqual(expectedCounters(rig.sim, ORIGIN, cursorOf(rig.dir)));
   });
 });
