@@ -182,7 +182,7 @@ describe('StateStore.journal', () => {
 
   it('refuses a complete line that is not JSON as damage, naming the line', async () => {
     writeFileSync(join(root, 'cp.journal'), '{"n":1}\n{"n":\n{"n":3}\n');
-    const err = await stateError(new StateStore(root).journal('cp').read());
+    const err = await rejectionOf(new StateStore(root).journal('cp').read(), StateError);
     expect(err.damaged).toBe(true);
     expect(err.message).toBe(`state file ${join(root, 'cp.journal')}: line 2 is not valid JSON (edited, or damaged other than by a crash)`);
   });
@@ -190,7 +190,7 @@ describe('StateStore.journal', () => {
   it('never re-creates a missing directory: the append fails as a save failure', async () => {
     const failures: string[] = [];
     const store = new StateStore(join(root, 'gone'), { onSaveFailure: (name) => failures.push(name) });
-    const err = await stateError(store.journal('cp').append([{ n: 1 }]));
+    const err = await rejectionOf(store.journal('cp').append([{ n: 1 }]), StateError);
     expect(err.message).toContain('cannot be appended to (ENOENT)');
     expect(failures).toEqual(['cp']);
     expect(existsSync(join(root, 'gone'))).toBe(false);
