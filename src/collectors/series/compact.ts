@@ -72,9 +72,34 @@ export function expandSeries(answer: CompactAnswer, i: number): readonly RawPoin
   return out;
 }
 
-/** The specs over compact answers: each reads its own series back (a fresh array per call). */
+/**
+ * A spec over compact answers: it reads its own series back (a fresh array
+ * per call). A class, not a copy with a new `points` closure: a cycle holds
+ * one per counter series until it closes, and a closure (with the name
+ * property a build may give it) costs several times the object.
+ */
+class CompactSpec implements CounterSpec<CompactAnswer> {
+  readonly family: string;
+  readonly labels: CounterSpec<CompactAnswer>['labels'];
+  readonly key: string;
+  readonly metric: string;
+  readonly finerBuckets?: boolean;
+
+  constructor(spec: CounterSpec<unknown>, private readonly index: number) {
+    this.family = spec.family;
+    this.labels = spec.labels;
+    this.key = spec.key;
+    this.metric = spec.metric;
+    if (spec.finerBuckets !== undefined) this.finerBuckets = spec.finerBuckets;
+  }
+
+  points(answer: CompactAnswer): readonly RawPoint[] | undefined {
+    return expandSeries(answer, this.index);
+  }
+}
+
 export function compactSpecs<R>(specs: readonly CounterSpec<R>[]): CounterSpec<CompactAnswer>[] {
-  return specs.map((s, i) => ({ ...s, points: (answer: CompactAnswer) => expandSeries(answer, i) }));
+  return specs.map((s, i) => new CompactSpec(s as CounterSpec<unknown>, i));
 }
 
 export function compactPieces<R>(specs: readonly CounterSpec<R>[], pieces: readonly Piece<R>[]): Piece<CompactAnswer>[] {
