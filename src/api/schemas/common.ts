@@ -141,7 +141,31 @@ export const looseText = z.union([z.string(), z.number().transform(String)]);
  * must not be read as zero. Consumers skip null points.
  */
 export const point = z.tuple([looseInt, looseNumber.nullable()]);
-export const series = z.array(point);
+const pointList = z.array(point);
+type PointList = z.output<typeof pointList>;
+
+/** A point JSON.parse already gave in its parsed form: what `point` would copy unchanged. */
+function parsedPoint(p: unknown): boolean {
+  if (!Array.isArray(p) || p.length !== 2) return false;
+  const [t, v] = p as unknown[];
+  return Number.isSafeInteger(t) && (v === null || (typeof v === 'number' && Number.isFinite(v)));
+}
+
+/**
+ * A list of points. zod's tuple parse copies every point, and a cycle at
+ * 100k series parses millions of them: most of its allocation, and garbage
+ * that survives long enough to grow the heap (issue 12). A list whose points
+ * are all numbers already (what upstreams send) is handed on as JSON.parse
+ * made it; anything else goes through `pointList`, whose output and issues
+ * are the schema's own.
+ */
+export const series = z.unknown().transform((input, ctx): PointList => {
+  if (Array.isArray(input) && input.every(parsedPoint)) return input as PointList;
+  const parsed = pointList.safeParse(input);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.issues.push(issue as (typeof ctx.issues)[number]);
+  return z.NEVER;
+});
 
 /** A list field that may be null or missing; consumers always see an array. */
 export function list<T extends z.ZodType>(item: T) {

@@ -36,8 +36,26 @@ export function v2Points(response: V2, metric: V2TrendMetric, key: SeriesName): 
   return v2Item(response, metric)?.objectArrayListMap?.[key] ?? undefined;
 }
 
+/**
+ * A class, not an object with a `points` closure: a cycle builds one per
+ * counter series of every domain up front and holds it until it closes, and
+ * a closure and its context (with the name property a build may give it)
+ * cost several times the object (issue 12).
+ */
+class V2Spec implements CounterSpec<V2> {
+  readonly key: string;
+
+  constructor(readonly family: string, readonly labels: Record<string, string>, readonly metric: V2TrendMetric, private readonly series: SeriesName) {
+    this.key = seriesKey(family, labels);
+  }
+
+  points(r: V2): readonly RawPoint[] | undefined {
+    return v2Points(r, this.metric, this.series);
+  }
+}
+
 function spec(family: string, labels: Record<string, string>, metric: V2TrendMetric, key: SeriesName): CounterSpec<V2> {
-  return { family, labels, key: seriesKey(family, labels), metric, points: (r) => v2Points(r, metric, key) };
+  return new V2Spec(family, labels, metric, key);
 }
 
 /** Every counter series of a domain (the caller drops denied families). */

@@ -12,12 +12,14 @@
 // lagging silently behind an upstream that returns no data would hide the
 // outage. A failed audit request costs nothing but that audit: the buckets
 // are compared next time.
+import pLimit from 'p-limit';
 import { firstPerCheck, type Mismatch } from '../contract/checks.js';
 import type { RejectedPoints } from '../rejects.js';
 import type { CollectContext, Collector, CollectorLogger, CollectOutput, Sample } from '../types.js';
 import { upstreamClock, type CounterSpec, type UpstreamClock } from './answer.js';
 import { AuditBook, NO_AUDIT } from './audit.js';
-import type { TargetAnswers, TargetResult } from './count.js';
+import { compactAnswer, compactPieces, compactSpecs, expandPieces, type CompactAnswer } from './compact.js';
+import { countedResult, type TargetAnswers, type TargetResult } from './count.js';
 import { asError, fetchTarget, type Fetched, type Send, type Tally } from './fetch.js';
 import type { Labels } from './keys.js';
 import { checkSeriesOptions, nonNegative, type Grid, type SeriesOptions } from './options.js';
@@ -73,22 +75,66 @@ export interface TrendCycle<R, U> {
   convert(unit: TrendUnit<R> & U, answers: UnitAnswers<R>, log: CollectorLogger): TargetResult;
 }
 
-/** Every target asked at once, then counted together: another target's points say how far the upstream's clock has got. */
+/**
+ * Targets whose requests may be under way at once. The client bounds the
+ * requests in flight (upstream.concurrency, default 8); this bounds the
+ * targets waiting for a slot, each with its plans, request bodies and
+ * suspended calls (~15 KB): started all at once, 6,667 of them were most of
+ * the live heap during a cycle, and V8 lets the heap grow to a few times its
+ * live size between full collections.
+ */
+const TARGETS_IN_FLIGHT = 64;
+
+/**
+ * Every target asked (TARGETS_IN_FLIGHT at a time), then counted together: another target's points
+ * say how far the upstream's clock has got. What does not depend on that
+ * clock (the gauges, the family's findings) is converted as each target's
+ * answers arrive, and of the answers only the counter series' points are kept
+ * (compact.ts): a cycle's parsed answers, held until every target had
+ * answered, were most of the daemon's memory at 100k series.
+ */
 export async function collectTrend<R, U>(ctx: CollectContext, options: SeriesOptions, cycle: TrendCycle<R, U>): Promise<CollectOutput> {
-  const fetched = await Promise.all(cycle.units.map(async (unit): Promise<FetchedUnit<R>> => {
-    const log = Object.keys(unit.target).length > 0 ? cycle.log.child(unit.target) : cycle.log;
+  const pool = pLimit(TARGETS_IN_FLIGHT);
+  const fetched = await Promise.all(cycle.units.map((unit) => pool(async (): Promise<FetchedUnit<CompactAnswer>> => {
+    const child = (): CollectorLogger => (Object.keys(unit.target).length > 0 ? cycle.log.child(unit.target) : cycle.log);
+    const log = child();
     const run = await fetchTarget({ ctx, options, log, ...unit });
-    const { plans, grid, fetched: { pieces, main } } = run;
+    const { plans, grid, fetched: { pieces, main, requests, errors } } = run;
+    // With no counter series the family's conversion is its gauges and findings alone: neither reads the clock.
+    const early = cycle.convert(unit, {
+      answers: { specs: [], plans, pieces, main, grid }, lastSettled: run.lastSettled, currentBucket: run.currentBucket,
+    }, log);
+    const specs = compactSpecs(unit.specs);
+    const kept = compactPieces(unit.specs, pieces);
+    let keptLog: CollectorLogger | undefined;
     return {
-      specs: unit.specs, send: unit.send, log, fetched: run.fetched,
-      convert: (clock) => cycle.convert(unit, {
-        answers: { specs: unit.specs, plans, pieces, main, grid, ...(clock === undefined ? {} : { clock }) },
-        lastSettled: run.lastSettled, currentBucket: run.currentBucket,
-      }, log),
+      specs, fetched: { pieces: kept, main: undefined, requests, errors },
+      // A child logger per target is a few hundred bytes held for the whole cycle; made again only when a record needs it.
+      get log() {
+        return (keptLog ??= child());
+      },
+      send: async (span, kind) => compactAnswer(unit.specs, await unit.send(span, kind)),
+      convert: (clock) => {
+        const expanded = expandPieces(specs, kept);
+        const counted = countedResult({ ...expanded, plans, main: undefined, grid, ...(clock === undefined ? {} : { clock }) }, options.timestamps);
+        return withEarly(counted, early);
+      },
     };
-  }));
+  })));
   const grid: Grid = { interval: options.interval, offsetMinutes: ctx.tz.offsetMinutes };
   return closeCycle(ctx, { collector: cycle.collector, gaugeFamilies: cycle.gaugeFamilies, grid, book: cycle.book }, fetched);
+}
+
+/** The count of a target, then what its family's conversion added without counter series, in the order a single conversion gives. */
+function withEarly(counted: TargetResult, early: TargetResult): TargetResult {
+  return {
+    ...counted,
+    increments: [...counted.increments, ...early.increments],
+    watermarks: { ...counted.watermarks, ...early.watermarks },
+    gauges: [...counted.gauges, ...early.gauges],
+    mismatches: [...(counted.mismatches ?? []), ...(early.mismatches ?? [])],
+    rejected: [...(counted.rejected ?? []), ...(early.rejected ?? [])],
+  };
 }
 
 /** A target whose requests are done; its conversion waits for the cycle's upstream clock. */
@@ -122,7 +168,8 @@ export async function closeCycle<R>(
 /** The output with the audit's corrections, late revisions and tally: one request per target for the buckets its series counted within lookback. */
 async function audited<R>(book: AuditBook, units: readonly FetchedUnit<R>[], grid: Grid, now: number, output: CollectOutput): Promise<CollectOutput> {
   if (!book.due(now)) return output;
-  const results = await Promise.all(units.map(async (unit) => {
+  const pool = pLimit(TARGETS_IN_FLIGHT);
+  const results = await Promise.all(units.map((unit) => pool(async () => {
     const range = book.range(unit.specs.map((s) => s.key));
     if (range === undefined) return undefined;
     const span = spanOf(range, grid);
@@ -132,7 +179,7 @@ async function audited<R>(book: AuditBook, units: readonly FetchedUnit<R>[], gri
       unit.log.debug({ err: asError(err) }, 'audit request failed; these buckets are compared next time');
       return undefined;
     }
-  }));
+  })));
   const done = results.filter((r) => r !== undefined);
   return {
     ...output,
