@@ -82,20 +82,23 @@ export interface StateFs {
   truncate(path: string): Promise<void>;
 }
 
+/** Opens `path` owner-only with `flags` ('w' replaces, 'a' appends), writes `data` and fsyncs before closing. */
+async function writeFileSynced(path: string, flags: 'w' | 'a', data: string): Promise<void> {
+  const handle = await fsp.open(path, flags, 0o600);
+  try {
+    if (data !== '') await handle.writeFile(data, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 export const nodeStateFs: StateFs = Object.freeze<StateFs>({
   async mkdir(path, mode) {
     await fsp.mkdir(path, { recursive: true, mode });
   },
   readFile: (path) => fsp.readFile(path, 'utf8'),
-  async writeSynced(path, data) {
-    const handle = await fsp.open(path, 'w', 0o600);
-    try {
-      await handle.writeFile(data, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  },
+  writeSynced: (path, data) => writeFileSynced(path, 'w', data),
   rename: (from, to) => fsp.rename(from, to),
   async syncDir(path) {
     let handle: fsp.FileHandle | undefined;
@@ -118,23 +121,8 @@ export const nodeStateFs: StateFs = Object.freeze<StateFs>({
   },
   readdir: (path) => fsp.readdir(path),
   remove: (path) => fsp.rm(path, { force: true }),
-  async appendSynced(path, data) {
-    const handle = await fsp.open(path, 'a', 0o600);
-    try {
-      await handle.writeFile(data, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  },
-  async truncate(path) {
-    const handle = await fsp.open(path, 'w', 0o600);
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  },
+  appendSynced: (path, data) => writeFileSynced(path, 'a', data),
+  truncate: (path) => writeFileSynced(path, 'w', ''),
 });
 
 /** What a journal holds: its complete lines, parsed, and whether a torn last line was dropped. */
