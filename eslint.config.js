@@ -15,7 +15,7 @@ export const ALLOWED_IMPORTS = {
   log: [],
   state: [],
   api: ['log', 'shared'],
-  config: ['api', 'log'],
+  config: ['api', 'log', 'shared'],
   simulator: ['api'],
   collectors: ['api', 'config', 'shared', 'state'],
   exporters: ['collectors', 'shared'],

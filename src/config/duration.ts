@@ -5,6 +5,7 @@
 // there, and one that is not names a bound of its own (see `max`).
 import { z } from 'zod';
 import { DAY_MS, HOUR_MS } from '../api/time.js';
+import { MAX_TIMER_MS } from '../shared/wait.js';
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const WHOLE_RE = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+$/;
@@ -12,8 +13,7 @@ const PART_RE = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/g;
 
 export const DURATION_HINT = 'expected a duration like 500ms, 15s, 5m, 1h';
 
-/** The longest delay setTimeout/setInterval honour (a signed 32-bit count of ms); beyond it Node fires after 1 ms. */
-export const MAX_TIMER_MS = 2_147_483_647;
+export { MAX_TIMER_MS };
 
 /**
  * Bounds of the durations that are time ranges, not timers. The upstream

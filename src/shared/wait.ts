@@ -5,8 +5,7 @@
 
 /**
  * The longest delay setTimeout runs (2^31-1 ms); a longer one fires after
- * 1 ms. Kept here as well as in config/duration.ts because shared imports
- * nothing; test/shared/wait.test.ts checks the two agree.
+ * 1 ms. The config's duration bounds and the schedules use this one too.
  */
 export const MAX_TIMER_MS = 2_147_483_647;
 

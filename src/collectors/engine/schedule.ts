@@ -11,7 +11,7 @@ import { INTERVAL_MS } from '../buckets.js';
 import type { BucketInterval } from '../buckets.js';
 import type { Clock, CollectorLogger } from '../types.js';
 import { DAY_MS } from '../../api/time.js';
-import { MAX_TIMER_MS } from '../../config/duration.js';
+import { MAX_TIMER_MS } from '../../shared/wait.js';
 
 export type Schedule =
   | { readonly kind: 'interval'; readonly everyMs: number }
