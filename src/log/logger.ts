@@ -73,6 +73,7 @@ export function createLogger(options: CreateLoggerOptions): Logger {
  * too short to mask or masked already.
  */
 export function addLogSecret(logger: Logger, secret: string): boolean {
-  const mask = (logger as unknown as Record<symbol, unknown>)[SECRET_MASK];
+  // Reflect.get follows the prototype chain, so a child logger finds its root's mask.
+  const mask: unknown = Reflect.get(logger, SECRET_MASK);
   return mask instanceof SecretMask ? mask.add(secret) : false;
 }
