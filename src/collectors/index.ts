@@ -4,7 +4,7 @@
 // The exporters see only this surface and types.ts.
 export type * from './types.js';
 export { INTERVAL_MS, type BucketInterval } from './buckets.js';
-export { Scheduler, type SchedulerOptions } from './engine/scheduler.js';
+export { DEFAULT_STOP_TIMEOUT_MS, Scheduler, type SchedulerOptions } from './engine/scheduler.js';
 export type { EngineObserver, EventJob, EventReport, Job, JobKind, JobLogger, JobRun, SampleJob } from './engine/job.js';
 export { scheduleOf, jitterOffsetMs, type Schedule } from './engine/schedule.js';
 export { CollectorJob, sampleJobs, type PolledCollector, type SampleJobContext } from './sample-job/job.js';

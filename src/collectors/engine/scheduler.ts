@@ -15,6 +15,9 @@ import { notifySafely } from './guard.js';
 import { SYSTEM_CLOCK, type EngineObserver, type Job, type JobKind, type JobLogger, type JobRun } from './job.js';
 import { jitterOffsetMs, startTicker, type Ticker } from './schedule.js';
 
+/** How long stop() waits for runs in flight unless told otherwise. */
+export const DEFAULT_STOP_TIMEOUT_MS = 10_000;
+
 export interface SchedulerOptions {
   readonly jobs: readonly Job[];
   readonly tz: PlatformClock;
@@ -211,7 +214,7 @@ export class Scheduler {
     }
     this.controller.abort();
     const inFlight = this.slots.flatMap((s) => (s.inFlight ? [s.inFlight] : []));
-    if (inFlight.length > 0 && !(await settlesWithin(Promise.allSettled(inFlight), this.options.stopTimeoutMs ?? 10_000))) {
+    if (inFlight.length > 0 && !(await settlesWithin(Promise.allSettled(inFlight), this.options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS))) {
       const running = this.slots.filter((s) => s.inFlight).map((s) => s.job.name);
       this.options.logger.warn({ running }, 'runs still in flight at stop; their results are discarded');
     }

@@ -9,6 +9,7 @@ import type { Dispatcher } from 'undici';
 import { platformClock } from '../../api/index.js';
 import {
   CounterLedger,
+  DEFAULT_STOP_TIMEOUT_MS,
   MetricFilter,
   Scheduler,
   TargetDiscovery,
@@ -28,7 +29,8 @@ import { buildCollectors } from './collectors.js';
 import { openUpstream, type LocalUpstream, type Upstream } from './upstream.js';
 import { wireWafEvents } from './waf-events.js';
 
-const DEFAULT_STOP_TIMEOUT_MS = 10_000;
+/** Time left after the sink's deadline for a confirmed WAF batch's checkpoint save, at stop. */
+const RECORD_MARGIN_MS = 3_000;
 
 /** What /metrics serves: the families, the self-metrics and their exposition. */
 export interface Exports {
@@ -125,8 +127,8 @@ export async function wire(options: WiringOptions): Promise<Components> {
     ...(options.clock ? { clock: options.clock } : {}),
     logger: log,
     jitterMs: config.collectors.defaults.jitter,
-    // Long enough for a WAF batch handed to the receiver to be answered and recorded (see deliver.ts).
-    stopTimeoutMs: Math.max(DEFAULT_STOP_TIMEOUT_MS, config.otlp.timeout + 5_000),
+    // Long enough for a WAF batch handed to the receiver to be answered (the sink's deadline) and recorded (see deliver.ts).
+    stopTimeoutMs: Math.max(DEFAULT_STOP_TIMEOUT_MS, (wafEvents?.logSink.ackDeadlineMs ?? 0) + RECORD_MARGIN_MS),
   });
   const names = new Set(collectors.map((c) => c.collector.name));
   return { upstream, engine, collectors: names, ...(wafEvents ? { wafEvents } : {}) };
