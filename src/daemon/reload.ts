@@ -17,16 +17,24 @@ interface Fixed {
   readonly value: (config: Config) => unknown;
   /** Compared only when this holds for the running config (e.g. the simulator's keys only while it serves as the upstream). */
   readonly when?: (config: Config) => boolean;
+  /** What the refusal says, when more than that the key changed. */
+  readonly why?: string;
 }
 
 const bundled = (config: Config): boolean => config.upstream.api_url === undefined;
 
 const FIXED: readonly Fixed[] = [
   { key: 'server.listen', value: (c) => c.server.listen },
-  { key: 'server.tls', value: (c) => c.server.tls !== undefined },
+  {
+    key: 'server.tls', value: (c) => c.server.tls !== undefined,
+    why: 'turning TLS on or off needs a restart (a reload re-reads the certificate and key files)',
+  },
   { key: 'state_dir', value: (c) => c.state_dir },
   { key: 'shard', value: (c) => c.shard },
-  { key: 'upstream.api_url', value: (c) => c.upstream.api_url === undefined },
+  {
+    key: 'upstream.api_url', value: (c) => c.upstream.api_url === undefined,
+    why: 'switching between the bundled simulator and a real account needs a restart',
+  },
   { key: 'simulator', value: (c) => c.simulator, when: bundled },
 ];
 
@@ -37,19 +45,8 @@ const FIXED: readonly Fixed[] = [
  */
 export function restartOnlyChanges(running: Config, next: Config, listenOverridden: boolean): string[] {
   return FIXED.filter((f) => !(listenOverridden && f.key === 'server.listen'))
-    .filter((f) => (f.when ?? (() => true))(running) && !isDeepStrictEqual(f.value(running), f.value(next)))
-    .map((f) => describe(f.key));
-}
-
-function describe(key: string): string {
-  switch (key) {
-    case 'server.tls':
-      return 'server.tls: turning TLS on or off needs a restart (a reload re-reads the certificate and key files)';
-    case 'upstream.api_url':
-      return 'upstream.api_url: switching between the bundled simulator and a real account needs a restart';
-    default:
-      return `${key}: changed; it is applied only by a restart`;
-  }
+    .filter((f) => (f.when?.(running) ?? true) && !isDeepStrictEqual(f.value(running), f.value(next)))
+    .map((f) => `${f.key}: ${f.why ?? 'changed; it is applied only by a restart'}`);
 }
 
 /** Top-level config sections whose content differs, for the reload's log line. */
