@@ -77,10 +77,13 @@ function configSecrets(config: Config): string[] {
     config.upstream.token ?? '', config.simulator.token, config.server.basic_auth?.password ?? '',
     passwordFromFile(config.server.basic_auth?.password_file),
     ...Object.values(config.otlp.headers).flatMap(credentialParts),
+    config.remote_write.bearer_token ?? '', passwordFromFile(config.remote_write.bearer_token_file),
+    config.remote_write.basic_auth?.password ?? '', passwordFromFile(config.remote_write.basic_auth?.password_file),
+    ...Object.values(config.remote_write.headers).flatMap(credentialParts),
   ];
 }
 
-/** The basic-auth password kept in a file, so the logger masks it too (the server reads the file again at start). */
+/** A password or token kept in a file, so the logger masks it too (its user reads the file again). */
 function passwordFromFile(file: string | undefined): string {
   if (file === undefined) return '';
   try {

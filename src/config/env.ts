@@ -38,6 +38,9 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   // Milliseconds, which is what a bare number means to a duration field.
   { name: 'OTEL_EXPORTER_OTLP_TIMEOUT', path: ['otlp', 'timeout'], clears: [] },
   { name: 'OTEL_EXPORTER_OTLP_LOGS_TIMEOUT', path: ['otlp', 'timeout'], clears: [] },
+  { name: 'EDGE_REMOTE_WRITE_URL', path: ['remote_write', 'url'], clears: [] },
+  { name: 'EDGE_REMOTE_WRITE_BEARER_TOKEN', path: ['remote_write', 'bearer_token'], clears: [['remote_write', 'bearer_token_file']] },
+  { name: 'EDGE_REMOTE_WRITE_HEADERS', path: ['remote_write', 'headers'], clears: [], value: mergeHeaders },
 ];
 
 /**

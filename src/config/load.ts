@@ -111,6 +111,7 @@ export function readTokenFile(file: string): TokenFileRead {
 function secretsIn(document: unknown, env: Env): string[] {
   const candidates = [
     env.EDGE_API_TOKEN,
+    env.EDGE_REMOTE_WRITE_BEARER_TOKEN,
     get(get(document, 'upstream'), 'token'),
     get(get(document, 'simulator'), 'token'),
   ];

@@ -12,6 +12,7 @@ import { metricsSchema } from './sections/metrics.js';
 import { simulatorSchema } from './sections/simulator.js';
 import { targetsSchema } from './sections/targets.js';
 import { upstreamSchema } from './sections/upstream.js';
+import { REMOTE_WRITE_DESCRIPTION, remoteWriteSchema } from './sections/remote-write.js';
 import { OTLP_DESCRIPTION, otlpSchema, WAF_EVENTS_DESCRIPTION, wafEventsSchema } from './sections/waf-events.js';
 
 /** Rules spanning sections. Runs even when other fields failed, so every problem is reported at once. */
@@ -54,6 +55,7 @@ export const configSchema = z
     server: serverSchema.prefault({}).describe('The HTTP server Prometheus scrapes.'),
     waf_events: wafEventsSchema.prefault({}).describe(WAF_EVENTS_DESCRIPTION),
     otlp: otlpSchema.prefault({}).describe(OTLP_DESCRIPTION),
+    remote_write: remoteWriteSchema.prefault({}).describe(REMOTE_WRITE_DESCRIPTION),
     state_dir: z
       .string()
       .min(1)

@@ -1,0 +1,107 @@
+// `remote_write:` — pushing every counted bucket, stamped with its own time,
+// to a Prometheus remote-write 1.0 receiver. Off unless `url` is set. Names
+// follow Prometheus' own remote_write block where one exists
+// (max_samples_per_send, batch_send_deadline, min_backoff, max_backoff), so an
+// SRE reads them as they already know them.
+import { z } from 'zod';
+import { MAX_LAG_MS, MAX_REQUEST_TIMEOUT_MS, duration } from '../duration.js';
+import { httpUrl, integer, secret } from '../fields.js';
+
+// RFC 9110 token, as the otlp headers.
+const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Headers the client sets itself: a config that names them is refused rather than silently overridden. */
+export const REMOTE_WRITE_RESERVED_HEADERS: readonly string[] = [
+  'content-type', 'content-encoding', 'content-length', 'x-prometheus-remote-write-version', 'authorization', 'host',
+];
+// Prometheus' label name rule; `__`-prefixed names are reserved to it.
+const LABEL_NAME_RE = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+const basicAuthSchema = z
+  .strictObject({
+    username: z.string().min(1).describe('User name (no default).'),
+    password: secret().optional().describe('Password; supports ${ENV} interpolation. Mutually exclusive with password_file.'),
+    password_file: z.string().min(1).optional().describe('File whose content (trimmed) is the password, read again for every request (a rotated file needs no reload).'),
+  })
+  .superRefine((auth, ctx) => {
+    if ((auth.password === undefined) === (auth.password_file === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['password'], message: 'set exactly one of remote_write.basic_auth.password and remote_write.basic_auth.password_file' });
+    }
+  });
+
+const tlsSchema = z.strictObject({
+  ca_file: z.string().min(1).optional().describe('PEM file of the CA(s) the receiver\'s certificate must chain to (default: the system\'s).'),
+  cert_file: z.string().min(1).optional().describe('PEM client certificate, for a receiver that asks for one (with key_file).'),
+  key_file: z.string().min(1).optional().describe('PEM private key of cert_file.'),
+  server_name: z.string().min(1).optional().describe('Name the receiver\'s certificate must carry, when it is not the URL\'s host.'),
+  insecure_skip_verify: z.boolean().default(false).describe('Accept any certificate (default false; for tests only).'),
+}).superRefine((tls, ctx) => {
+  if ((tls.cert_file === undefined) !== (tls.key_file === undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['cert_file'], message: 'set both remote_write.tls.cert_file and remote_write.tls.key_file, or neither' });
+  }
+});
+
+export const remoteWriteSchema = z
+  .strictObject({
+    url: httpUrl()
+      .optional()
+      .describe('Remote-write 1.0 endpoint, e.g. http://prometheus:9090/api/v1/write. Unset (the default): nothing is pushed and nothing is kept for it.'),
+    basic_auth: basicAuthSchema.optional().describe('HTTP basic auth. Mutually exclusive with bearer_token and bearer_token_file.'),
+    bearer_token: secret().optional().describe('Bearer token; supports ${ENV} interpolation.'),
+    bearer_token_file: z.string().min(1).optional().describe('File whose content (trimmed) is the bearer token, read again for every request.'),
+    headers: z
+      .record(z.string(), z.string().refine((v) => !/\p{Cc}/u.test(v), { error: 'must not contain control characters or line breaks' }))
+      .superRefine((headers, ctx) => {
+        for (const name of Object.keys(headers)) {
+          if (!HEADER_NAME_RE.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'expected an HTTP header name' });
+          else if (REMOTE_WRITE_RESERVED_HEADERS.includes(name.toLowerCase())) {
+            ctx.addIssue({ code: 'custom', path: [name], message: `${name} is set by the exporter (use basic_auth or bearer_token for credentials)` });
+          }
+        }
+      })
+      .default({})
+      .describe('Extra headers sent with every request, e.g. X-Scope-OrgID for Mimir; values support ${ENV} (default none).'),
+    tls: tlsSchema.optional().describe('TLS to an https:// receiver (default: verify against the system\'s CAs).'),
+    timeout: duration({ min: 100, max: MAX_REQUEST_TIMEOUT_MS }).prefault('30s').describe('Per request, at most 1h (default 30s, as Prometheus).'),
+    external_labels: z
+      .record(z.string(), z.string().min(1))
+      .superRefine((labels, ctx) => {
+        for (const name of Object.keys(labels)) {
+          if (!LABEL_NAME_RE.test(name) || name.startsWith('__')) ctx.addIssue({ code: 'custom', path: [name], message: 'expected a label name ([a-zA-Z_][a-zA-Z0-9_]*, not starting with __)' });
+        }
+      })
+      .default({ job: 'edge-exporter' })
+      .describe(
+        'Labels added to every pushed series where the series has no label of that name (default {job: edge-exporter}, the job the ' +
+          'bundled rules and dashboards select). A store fed both by scrape and by push needs a distinct job here (see docs/remote-write.md).',
+      ),
+    max_samples_per_send: integer().min(1).max(100_000).default(2_000).describe('Most samples in one request (default 2000, as Prometheus).'),
+    batch_send_deadline: duration({ min: 0, max: MAX_LAG_MS })
+      .prefault('5s')
+      .describe('Longest a counted bucket waits for others to fill a request before it is sent anyway (default 5s, as Prometheus).'),
+    min_backoff: duration({ min: 1, max: MAX_LAG_MS }).prefault('30ms').describe('First wait before a retry; doubled after each failure (default 30ms).'),
+    max_backoff: duration({ min: 1, max: MAX_LAG_MS }).prefault('5s').describe('Longest wait between retries (default 5s). 5xx, 429 and network errors are retried until they succeed.'),
+    max_pending_samples: integer()
+      .min(1_000)
+      .max(50_000_000)
+      .default(1_000_000)
+      .describe(
+        'Most samples kept waiting for the receiver, in memory and in the state files (default 1000000, about an hour of a 1,000-domain ' +
+          'account at 1-minute buckets). Beyond it the oldest are dropped and counted (edge_exporter_remote_write_samples_failed_total{reason="overflow"}).',
+      ),
+  })
+  .superRefine((rw, ctx) => {
+    const auths = [rw.basic_auth, rw.bearer_token, rw.bearer_token_file].filter((a) => a !== undefined).length;
+    if (auths > 1) ctx.addIssue({ code: 'custom', path: ['basic_auth'], message: 'set at most one of remote_write.basic_auth, remote_write.bearer_token and remote_write.bearer_token_file' });
+    if (rw.max_backoff < rw.min_backoff) ctx.addIssue({ code: 'custom', path: ['max_backoff'], message: 'must be at least min_backoff' });
+  });
+
+export const REMOTE_WRITE_DESCRIPTION =
+  'Prometheus remote-write 1.0 (protobuf, snappy): every bucket a collector counts is pushed as a sample stamped at the bucket\'s end ' +
+  '(the counter\'s total after that bucket; same names and labels as /metrics), gauges at their bucket\'s start, inventory gauges at ' +
+  'collection time; back-filled buckets in order with their own times. Samples counted but not yet confirmed are kept in each ' +
+  'collector\'s state file with its counters, and the receiver\'s confirmations in `<state_dir>/remote-write-acks.json`, so a restart ' +
+  'or kill -9 pushes what is missing (a re-sent sample has the same time and value). Off by default. Environment: ' +
+  'EDGE_REMOTE_WRITE_URL, EDGE_REMOTE_WRITE_BEARER_TOKEN (over bearer_token and bearer_token_file), EDGE_REMOTE_WRITE_HEADERS ' +
+  '(`k=v,k2=v2`, merged over headers). See docs/remote-write.md.';
+
+export type RemoteWriteConfig = z.output<typeof remoteWriteSchema>;
