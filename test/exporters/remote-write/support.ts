@@ -67,7 +67,11 @@ export class FakeSource implements HistorySource {
     return page;
   }
 
+  /** How often heads() was asked: the sender composes once per call. */
+  headsCalls = 0;
+
   heads(): readonly HistoryPage[] {
+    this.headsCalls += 1;
     const out: HistoryPage[] = [];
     for (const queue of this.queues.values()) if (queue[0] !== undefined) out.push(queue[0]);
     return out;
@@ -107,12 +111,18 @@ export interface ReceivedRequest {
 }
 
 /** What the receiver answers to the nth request (0-based). */
-export type Reply = (index: number, request: ReceivedRequest) => { status: number; body?: string } | 'hang';
+export type Reply = (index: number, request: ReceivedRequest) => Answer | Promise<Answer> | 'hang';
+export interface Answer {
+  status: number;
+  body?: string;
+}
 
 export interface Receiver {
   readonly url: string;
   readonly port: number;
   readonly requests: ReceivedRequest[];
+  /** Most requests ever open at once (answered or not). */
+  readonly maxInFlight: () => number;
   /** Resolves once `count` requests have arrived. */
   received(count: number): Promise<void>;
   close(): Promise<void>;
@@ -123,7 +133,12 @@ export async function startReceiver(reply: Reply = () => ({ status: 204 }), opti
   const requests: ReceivedRequest[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   const hanging: ServerResponse[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.on('close', () => (inFlight -= 1));
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -143,8 +158,10 @@ export async function startReceiver(reply: Reply = () => ({ status: 204 }), opti
         hanging.push(res);
         return;
       }
-      res.writeHead(answer.status, { 'content-type': 'text/plain' });
-      res.end(answer.body ?? '');
+      void Promise.resolve(answer).then((a) => {
+        res.writeHead(a.status, { 'content-type': 'text/plain' });
+        res.end(a.body ?? '');
+      });
     });
   };
   const server: Server = options.tls === undefined ? createHttpServer(handler) : createHttpsServer(options.tls, handler);
@@ -157,6 +174,7 @@ export async function startReceiver(reply: Reply = () => ({ status: 204 }), opti
     url: `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}/api/v1/write`,
     port,
     requests,
+    maxInFlight: () => maxInFlight,
     received: (count) =>
       requests.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve })),
     close: () =>
