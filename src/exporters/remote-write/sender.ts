@@ -1,7 +1,7 @@
 // RemoteWriteSender: the loop that takes the history source's heads, pushes them one request at a time, and settles them.
 import pRetry from 'p-retry';
 import { pause } from '../../shared/wait.js';
-import { composeBatch } from './batch.js';
+import { composeBatch, type Batch } from './batch.js';
 import { RemoteWriteClient, type RemoteWriteTransport, type SendOutcome } from './client.js';
 import { encodeBody } from './encode.js';
 import type { RemoteWriteLogger, RemoteWriteObserver, RequestOutcome, SampleFailureReason } from './observer.js';
@@ -168,7 +168,7 @@ export class RemoteWriteSender {
 
   private async run(): Promise<void> {
     while (this.state === 'started') {
-      let batch;
+      let batch: Batch | undefined;
       try {
         batch = composeBatch(this.source.heads(), this.options.maxSamplesPerSend, this.options.batchSendDeadlineMs, this.now());
       } catch (error) {
@@ -185,7 +185,13 @@ export class RemoteWriteSender {
         await this.nap(batch.dueInMs);
         continue;
       }
-      await this.push(batch.pages, batch.samples);
+      try {
+        await this.push(batch.pages, batch.samples);
+      } catch (error) {
+        // Only a bug gets here (push turns every answer into a settlement or a retry); the loop must outlive it.
+        this.logger?.error({ err: errorMessage(error), samples: batch.samples }, 'remote write: pushing failed unexpectedly; the pages stay pending');
+        await pause(this.options.maxBackoffMs, this.stopping.signal);
+      }
     }
   }
 
