@@ -89,6 +89,8 @@ export class RemoteWriteClient implements RemoteWriteTransport {
   private readonly url: URL;
   private readonly agent: Agent;
   private readonly fixedHeaders: Record<string, string>;
+  /** Extra header values may be secrets too (an API key a receiver wants): cut out of excerpts like credentials. */
+  private readonly headerSecrets: string[];
 
   /** Reads the TLS files (throws if one is unreadable) and makes the one agent every request goes through. */
   constructor(private readonly options: RemoteWriteClientOptions) {
@@ -121,6 +123,7 @@ export class RemoteWriteClient implements RemoteWriteTransport {
     // Lower-cased so the protocol's own headers replace an extra one of the same name, whatever its case.
     const extra: Record<string, string> = {};
     for (const [name, value] of Object.entries(options.headers ?? {})) extra[name.toLowerCase()] = value;
+    this.headerSecrets = Object.values(extra);
     this.fixedHeaders = {
       ...extra,
       'content-type': 'application/x-protobuf',
@@ -133,14 +136,14 @@ export class RemoteWriteClient implements RemoteWriteTransport {
   /** The Authorization value and the secrets it holds (for redaction); files are read now, so a rotation takes effect at once. */
   private async credentials(): Promise<{ authorization?: string; secrets: string[] }> {
     const auth = this.options.auth;
-    if (auth === undefined) return { secrets: [] };
+    if (auth === undefined) return { secrets: [...this.headerSecrets] };
     if (auth.type === 'basic') {
       const password = auth.passwordFile === undefined ? (auth.password ?? '') : await readSecretFile(auth.passwordFile, 'basic auth password');
       const encoded = Buffer.from(`${auth.username}:${password}`).toString('base64');
-      return { authorization: `Basic ${encoded}`, secrets: [password, encoded] };
+      return { authorization: `Basic ${encoded}`, secrets: [password, encoded, ...this.headerSecrets] };
     }
     const token = auth.tokenFile === undefined ? (auth.token ?? '') : await readSecretFile(auth.tokenFile, 'bearer token');
-    return { authorization: `Bearer ${token}`, secrets: [token] };
+    return { authorization: `Bearer ${token}`, secrets: [token, ...this.headerSecrets] };
   }
 
   async send(body: Uint8Array, signal?: AbortSignal): Promise<SendOutcome> {

@@ -92,6 +92,12 @@ describe('RemoteWriteClient', () => {
     expect(outcome.message.length).toBeLessThanOrEqual(257);
   });
 
+  it('cuts basic auth and extra header values out of the excerpt too', async () => {
+    receiver = await startReceiver((_, r) => ({ status: 401, body: `denied: ${r.headers.authorization} key=${r.headers['x-api-key']} pw=pw-9876` }));
+    const outcome = await makeClient({ url: receiver.url, headers: { 'X-Api-Key': 'key-5555' }, auth: { type: 'basic', username: 'bob', password: 'pw-9876' } }).send(BODY);
+    expect(outcome).toEqual({ kind: 'status', status: 401, message: 'denied: Basic [REDACTED] key=[REDACTED] pw=[REDACTED]' });
+  });
+
   it('reports a refused connection as a network error', async () => {
     const port = await freePort();
     const outcome = await makeClient({ url: `http://127.0.0.1:${port}/api/v1/write` }).send(BODY);
