@@ -378,6 +378,23 @@ describe('RemoteWriteSender: lifecycle', () => {
     expect(h.source.settled).toEqual([]);
   });
 
+  it('outlives a source whose heads() throws: logs, backs off, goes on', async () => {
+    receiver = await startReceiver();
+    const h = makeSender(receiver.url);
+    const heads = h.source.heads.bind(h.source);
+    let failures = 1;
+    h.source.heads = () => {
+      if (failures-- > 0) throw new Error('queue damaged');
+      return heads();
+    };
+    h.source.add('a', samples('a', 1, T0));
+    await h.sender.start();
+    await until(() => h.source.settled.length === 1);
+    expect(h.logger.lines.filter((l) => l.level === 'error')).toEqual([
+      { level: 'error', obj: { err: 'queue damaged' }, msg: 'remote write: reading the history source failed' },
+    ]);
+  });
+
   it('refuses options the loop would misread', () => {
     const source = new FakeSource();
     expect(() => new RemoteWriteSender(source, { url: 'http://127.0.0.1:1/w', maxSamplesPerSend: 0 })).toThrow(/maxSamplesPerSend/);
