@@ -1,0 +1,220 @@
+// One POST of an encoded WriteRequest: headers, credentials, TLS, time-out; the answer as a value, never a throw.
+import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'undici';
+
+/** Credentials: exactly one of the inline value and the file (read, trimmed, for every request, so a rotated file needs no reload). */
+export type RemoteWriteAuth =
+  | { readonly type: 'basic'; readonly username: string; readonly password?: string; readonly passwordFile?: string }
+  | { readonly type: 'bearer'; readonly token?: string; readonly tokenFile?: string };
+
+/** TLS to an https:// receiver; files read once, when the client is made. */
+export interface RemoteWriteTlsOptions {
+  /** PEM CA(s) the receiver's certificate must chain to. Default: Node's bundled CAs. */
+  readonly caFile?: string;
+  /** PEM client certificate (with keyFile). */
+  readonly certFile?: string;
+  readonly keyFile?: string;
+  /** Name the certificate must carry when it is not the URL's host. */
+  readonly serverName?: string;
+  /** Accept any certificate (tests only). Default false. */
+  readonly insecureSkipVerify?: boolean;
+}
+
+export interface RemoteWriteClientOptions {
+  readonly url: string;
+  /** Whole request, answer included. */
+  readonly timeoutMs: number;
+  /** Extra headers (X-Scope-OrgID...). The protocol's own headers and Authorization are set by the client and win. */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly auth?: RemoteWriteAuth;
+  readonly tls?: RemoteWriteTlsOptions;
+  /** Default `edge-exporter`. */
+  readonly userAgent?: string;
+}
+
+/**
+ * What one POST came to:
+ * - `status`: the receiver answered; `message` is a short excerpt of its body
+ *   for a non-2xx answer ('' for 2xx), with any credential of this request cut out;
+ * - `network`: no answer (refused, reset, TLS failure, time-out);
+ * - `local`: not sent, because of this side (a credentials file unreadable);
+ * - `aborted`: the caller's signal ended it.
+ */
+export type SendOutcome =
+  | { readonly kind: 'status'; readonly status: number; readonly message: string }
+  | { readonly kind: 'network'; readonly error: string; readonly code?: string }
+  | { readonly kind: 'local'; readonly error: string; readonly code?: string }
+  | { readonly kind: 'aborted' };
+
+/** What the sender needs of a client (tests may pass their own). */
+export interface RemoteWriteTransport {
+  send(body: Uint8Array, signal?: AbortSignal): Promise<SendOutcome>;
+  close(): Promise<void>;
+}
+
+/** Longest excerpt of a receiver's error body kept for the log. */
+export const MESSAGE_EXCERPT_CHARS = 256;
+const READ_LIMIT_BYTES = 4_096;
+
+class LocalError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+async function readSecretFile(path: string, what: string): Promise<string> {
+  try {
+    return (await readFile(path, 'utf8')).trim();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // The path is configuration, not a secret; the content never reaches a message.
+    throw new LocalError(`cannot read the ${what} file ${path}${code === undefined ? '' : ` (${code})`}`, code);
+  }
+}
+
+/** Cuts every credential out of `text`, and control characters, and keeps the start. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join('[REDACTED]');
+  // eslint-disable-next-line no-control-regex
+  out = out.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return out.length > MESSAGE_EXCERPT_CHARS ? `${out.slice(0, MESSAGE_EXCERPT_CHARS)}…` : out;
+}
+
+export class RemoteWriteClient implements RemoteWriteTransport {
+  private readonly url: URL;
+  private readonly agent: Agent;
+  private readonly fixedHeaders: Record<string, string>;
+  /** Extra header values may be secrets too (an API key a receiver wants): cut out of excerpts like credentials. */
+  private readonly headerSecrets: string[];
+
+  /** Reads the TLS files (throws if one is unreadable) and makes the one agent every request goes through. */
+  constructor(private readonly options: RemoteWriteClientOptions) {
+    this.url = new URL(options.url);
+    if (this.url.username !== '' || this.url.password !== '') {
+      // A password in the URL would end up in error messages; the config has basic_auth for it.
+      throw new TypeError('RemoteWriteClient: credentials in the url are not supported, use auth');
+    }
+    if (!Number.isInteger(options.timeoutMs) || options.timeoutMs <= 0) {
+      throw new RangeError(`RemoteWriteClient: timeoutMs must be a positive integer (got ${options.timeoutMs})`);
+    }
+    const auth = options.auth;
+    if (auth?.type === 'basic' && (auth.password === undefined) === (auth.passwordFile === undefined)) {
+      throw new TypeError('RemoteWriteClient: basic auth needs exactly one of password and passwordFile');
+    }
+    if (auth?.type === 'bearer' && (auth.token === undefined) === (auth.tokenFile === undefined)) {
+      throw new TypeError('RemoteWriteClient: bearer auth needs exactly one of token and tokenFile');
+    }
+    const tls = options.tls;
+    this.agent = new Agent({
+      connect: {
+        ...(tls?.caFile === undefined ? {} : { ca: readFileSync(tls.caFile) }),
+        ...(tls?.certFile === undefined ? {} : { cert: readFileSync(tls.certFile) }),
+        ...(tls?.keyFile === undefined ? {} : { key: readFileSync(tls.keyFile) }),
+        // Only when asked: Node deprecates an IP address as SNI name, and the URL's host is the default anyway.
+        ...(tls?.serverName === undefined ? {} : { servername: tls.serverName }),
+        rejectUnauthorized: tls?.insecureSkipVerify !== true,
+      },
+    });
+    // Lower-cased so the protocol's own headers replace an extra one of the same name, whatever its case.
+    const extra: Record<string, string> = {};
+    for (const [name, value] of Object.entries(options.headers ?? {})) extra[name.toLowerCase()] = value;
+    this.headerSecrets = Object.values(extra);
+    this.fixedHeaders = {
+      ...extra,
+      'content-type': 'application/x-protobuf',
+      'content-encoding': 'snappy',
+      'x-prometheus-remote-write-version': '0.1.0',
+      'user-agent': options.userAgent ?? 'edge-exporter',
+    };
+  }
+
+  /** The Authorization value and the secrets it holds (for redaction); files are read now, so a rotation takes effect at once. */
+  private async credentials(): Promise<{ authorization?: string; secrets: string[] }> {
+    const auth = this.options.auth;
+    if (auth === undefined) return { secrets: [...this.headerSecrets] };
+    if (auth.type === 'basic') {
+      const password = auth.passwordFile === undefined ? (auth.password ?? '') : await readSecretFile(auth.passwordFile, 'basic auth password');
+      const encoded = Buffer.from(`${auth.username}:${password}`).toString('base64');
+      return { authorization: `Basic ${encoded}`, secrets: [password, encoded, ...this.headerSecrets] };
+    }
+    const token = auth.tokenFile === undefined ? (auth.token ?? '') : await readSecretFile(auth.tokenFile, 'bearer token');
+    return { authorization: `Bearer ${token}`, secrets: [token, ...this.headerSecrets] };
+  }
+
+  async send(body: Uint8Array, signal?: AbortSignal): Promise<SendOutcome> {
+    if (signal?.aborted) return { kind: 'aborted' };
+    let credentials: { authorization?: string; secrets: string[] };
+    try {
+      credentials = await this.credentials();
+    } catch (error) {
+      const local = error instanceof LocalError ? error : new LocalError(String(error), undefined);
+      return { kind: 'local', error: local.message, ...(local.code === undefined ? {} : { code: local.code }) };
+    }
+    const headers = { ...this.fixedHeaders };
+    if (credentials.authorization !== undefined) headers.authorization = credentials.authorization;
+
+    // One controller for the caller's signal and the time-out, so either ends the whole exchange.
+    const ending = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ending.abort();
+    }, this.options.timeoutMs);
+    timer.unref();
+    const onAbort = (): void => ending.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const answer = await request(this.url, { method: 'POST', dispatcher: this.agent, headers, body, signal: ending.signal });
+      if (answer.statusCode >= 200 && answer.statusCode < 300) {
+        await answer.body.dump();
+        return { kind: 'status', status: answer.statusCode, message: '' };
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size >= READ_LIMIT_BYTES) break; // leaving the loop destroys the rest of the body
+      }
+      const text = Buffer.concat(chunks).subarray(0, READ_LIMIT_BYTES).toString('utf8');
+      return { kind: 'status', status: answer.statusCode, message: redact(text, credentials.secrets) };
+    } catch (error) {
+      if (signal?.aborted) return { kind: 'aborted' };
+      if (timedOut) return { kind: 'network', error: `no answer within ${this.options.timeoutMs} ms`, code: 'TIMEOUT' };
+      return { kind: 'network', ...describeNetworkError(error, credentials.secrets) };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Closes the agent's connections; the client is not used after. */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+/** The message and code of a network error, its cause's included (undici wraps the socket error), credentials cut out. */
+function describeNetworkError(error: unknown, secrets: readonly string[]): { error: string; code?: string } {
+  const parts: string[] = [];
+  let code: string | undefined;
+  let current: unknown = error;
+  for (let depth = 0; depth < 3 && current !== undefined && current !== null; depth += 1) {
+    if (current instanceof Error) {
+      if (current.message !== '' && !parts.includes(current.message)) parts.push(current.message);
+      const own = (current as NodeJS.ErrnoException).code;
+      if (typeof own === 'string' && (code === undefined || code.startsWith('UND_ERR'))) code = own;
+      current = current.cause;
+    } else {
+      parts.push(String(current));
+      break;
+    }
+  }
+  const message = redact(parts.join(': ') || 'network error', secrets);
+  return code === undefined ? { error: message } : { error: message, code };
+}

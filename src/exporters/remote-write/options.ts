@@ -1,0 +1,69 @@
+// RemoteWriteSender's options, their defaults (Prometheus' own, as the config's), and their checks.
+import type { RemoteWriteAuth, RemoteWriteTlsOptions } from './client.js';
+import type { RemoteWriteLogger, RemoteWriteObserver } from './observer.js';
+
+export interface RemoteWriteSenderOptions {
+  /** The remote-write 1.0 endpoint, e.g. http://prometheus:9090/api/v1/write. */
+  readonly url: string;
+  /** Per request, answer included. Default 30000. */
+  readonly timeoutMs?: number;
+  /** Extra headers sent with every request (X-Scope-OrgID...). Default none. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Default none. */
+  readonly auth?: RemoteWriteAuth;
+  /** Default: verify against Node's bundled CAs. */
+  readonly tls?: RemoteWriteTlsOptions;
+  /** Added to every series that has no label of that name. Default none (the config's default, job=edge-exporter, is mapped here). */
+  readonly externalLabels?: Readonly<Record<string, string>>;
+  /** Most samples in one request (one page larger than this still goes alone). Default 2000. */
+  readonly maxSamplesPerSend?: number;
+  /** Longest the oldest page waits for others to fill a request, counted from its createdMs. Default 5000. */
+  readonly batchSendDeadlineMs?: number;
+  /** First wait before a retry; doubled after each failure. Default 30. */
+  readonly minBackoffMs?: number;
+  /** Longest wait between retries. Default 5000. */
+  readonly maxBackoffMs?: number;
+  /** Default `edge-exporter`. */
+  readonly userAgent?: string;
+  /** Default: no logging. */
+  readonly logger?: RemoteWriteLogger;
+  /** Default: none. */
+  readonly observer?: RemoteWriteObserver;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_SAMPLES_PER_SEND = 2_000;
+export const DEFAULT_BATCH_SEND_DEADLINE_MS = 5_000;
+export const DEFAULT_MIN_BACKOFF_MS = 30;
+export const DEFAULT_MAX_BACKOFF_MS = 5_000;
+/** shutdown()'s default: how long the request in flight may still take. */
+export const DEFAULT_SHUTDOWN_DEADLINE_MS = 5_000;
+
+export interface ResolvedSenderOptions {
+  readonly externalLabels: Readonly<Record<string, string>>;
+  readonly maxSamplesPerSend: number;
+  readonly batchSendDeadlineMs: number;
+  readonly minBackoffMs: number;
+  readonly maxBackoffMs: number;
+  readonly timeoutMs: number;
+}
+
+function integerAtLeast(name: string, value: number, min: number): number {
+  if (!Number.isInteger(value) || value < min) throw new RangeError(`RemoteWriteSender: ${name} must be an integer >= ${min} (got ${value})`);
+  return value;
+}
+
+/** Applies the defaults; throws RangeError on a value the loop would misread. */
+export function resolveSenderOptions(options: RemoteWriteSenderOptions): ResolvedSenderOptions {
+  const minBackoffMs = integerAtLeast('minBackoffMs', options.minBackoffMs ?? DEFAULT_MIN_BACKOFF_MS, 1);
+  const maxBackoffMs = integerAtLeast('maxBackoffMs', options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS, 1);
+  if (maxBackoffMs < minBackoffMs) throw new RangeError(`RemoteWriteSender: maxBackoffMs (${maxBackoffMs}) must be at least minBackoffMs (${minBackoffMs})`);
+  return {
+    externalLabels: { ...options.externalLabels },
+    maxSamplesPerSend: integerAtLeast('maxSamplesPerSend', options.maxSamplesPerSend ?? DEFAULT_MAX_SAMPLES_PER_SEND, 1),
+    batchSendDeadlineMs: integerAtLeast('batchSendDeadlineMs', options.batchSendDeadlineMs ?? DEFAULT_BATCH_SEND_DEADLINE_MS, 0),
+    minBackoffMs,
+    maxBackoffMs,
+    timeoutMs: integerAtLeast('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1),
+  };
+}

@@ -1,0 +1,317 @@
+// RemoteWriteSender: the loop that takes the history source's heads, pushes them one request at a time, and settles them.
+import pRetry from 'p-retry';
+import { pause } from '../../shared/wait.js';
+import { composeBatch, type Batch } from './batch.js';
+import { RemoteWriteClient, type RemoteWriteTransport, type SendOutcome } from './client.js';
+import { encodeBody } from './encode.js';
+import type { RemoteWriteLogger, RemoteWriteObserver, RequestOutcome, SampleFailureReason } from './observer.js';
+import { DEFAULT_SHUTDOWN_DEADLINE_MS, resolveSenderOptions, type RemoteWriteSenderOptions, type ResolvedSenderOptions } from './options.js';
+import type { HistoryPage, HistorySource, Settlement } from './source.js';
+
+export interface RemoteWriteSenderDeps {
+  /** Replaces the HTTP client (tests). */
+  readonly transport?: RemoteWriteTransport;
+  /** Epoch ms, for the batch deadline (tests). Default Date.now. */
+  readonly now?: () => number;
+}
+
+type State = 'new' | 'started' | 'stopping' | 'stopped';
+
+/** Thrown inside p-retry for an answer worth another try (5xx, 429, no answer). */
+class RetryableOutcome extends Error {
+  constructor(readonly outcome: SendOutcome) {
+    super(describe(outcome));
+    this.name = 'RetryableOutcome';
+  }
+}
+
+function describe(outcome: SendOutcome): string {
+  switch (outcome.kind) {
+    case 'status':
+      return `HTTP ${outcome.status}${outcome.message === '' ? '' : `: ${outcome.message}`}`;
+    case 'network':
+    case 'local':
+      return outcome.error;
+    case 'aborted':
+      return 'aborted';
+  }
+}
+
+function classify(outcome: SendOutcome): RequestOutcome {
+  switch (outcome.kind) {
+    case 'status':
+      if (outcome.status >= 200 && outcome.status < 300) return 'success';
+      if (outcome.status === 429) return 'throttled';
+      return outcome.status >= 500 ? 'server_error' : 'refused';
+    case 'network':
+      return 'network_error';
+    case 'local':
+      return 'local_error';
+    case 'aborted':
+      return 'aborted';
+  }
+}
+
+/**
+ * Why one request at a time: a receiver refuses a sample older than the
+ * newest it has of that series, so two requests in flight carrying pages of
+ * one owner could arrive in the wrong order. Why settle() is awaited before
+ * the next request: it makes the confirmation durable, and the next head of
+ * an owner is only known once the previous one has left the queue.
+ *
+ * Retry policy (Prometheus'): 5xx, 429, no answer and local errors are
+ * retried with exponential backoff from minBackoffMs to maxBackoffMs until
+ * they succeed or the sender stops; any other answer that is not 2xx (a 4xx:
+ * the receiver will refuse the same body again) settles the pages `refused`.
+ * Pages never confirmed stay in the source, which persists them.
+ */
+export class RemoteWriteSender {
+  private readonly options: ResolvedSenderOptions;
+  private readonly transport: RemoteWriteTransport;
+  private readonly now: () => number;
+  private readonly logger: RemoteWriteLogger | undefined;
+  private readonly observer: RemoteWriteObserver | undefined;
+  private state: State = 'new';
+  private loop: Promise<void> = Promise.resolve();
+  private unsubscribe: (() => void) | undefined;
+  /** Ends naps, backoff waits and stops retries at shutdown; a request in flight goes on. */
+  private readonly stopping = new AbortController();
+  /** Ends the request in flight: shutdown's deadline. */
+  private readonly cutting = new AbortController();
+  /** Wakes the loop from a nap (new pages, a flush, shutdown). */
+  private wake: (() => void) | undefined;
+  private flushWaiters: (() => void)[] = [];
+  private stopped: Promise<void> | undefined;
+
+  constructor(
+    private readonly source: HistorySource,
+    options: RemoteWriteSenderOptions,
+    deps: RemoteWriteSenderDeps = {},
+  ) {
+    this.options = resolveSenderOptions(options);
+    this.logger = options.logger;
+    this.observer = options.observer;
+    this.now = deps.now ?? Date.now;
+    this.transport =
+      deps.transport ??
+      new RemoteWriteClient({
+        url: options.url,
+        timeoutMs: this.options.timeoutMs,
+        ...(options.headers === undefined ? {} : { headers: options.headers }),
+        ...(options.auth === undefined ? {} : { auth: options.auth }),
+        ...(options.tls === undefined ? {} : { tls: options.tls }),
+        ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
+      });
+  }
+
+  /** Starts the loop. Idempotent; a shut-down sender does not start again. */
+  start(): Promise<void> {
+    if (this.state === 'stopping' || this.state === 'stopped') return Promise.reject(new Error('RemoteWriteSender: cannot start after shutdown'));
+    if (this.state === 'new') {
+      this.state = 'started';
+      this.unsubscribe = this.source.onPages(() => this.wake?.());
+      this.loop = this.run();
+    }
+    return Promise.resolve();
+  }
+
+  /**
+   * Pushes everything pending now, not waiting for batchSendDeadline.
+   * Resolves when the source has no page left, or the sender stops, or
+   * `signal` aborts (the receiver may be down: retries go on forever).
+   */
+  forceFlush(signal?: AbortSignal): Promise<void> {
+    if (this.state !== 'started' || signal?.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        signal?.removeEventListener('abort', done);
+        this.flushWaiters = this.flushWaiters.filter((w) => w !== done);
+        resolve();
+      };
+      this.flushWaiters.push(done);
+      signal?.addEventListener('abort', done, { once: true });
+      this.wake?.();
+    });
+  }
+
+  /**
+   * Takes no new request; the one in flight may finish until `deadlineMs`
+   * (default 5000), then is aborted. Pages not confirmed stay in the source.
+   * Resolves once the loop has ended and the connections are closed. Idempotent.
+   */
+  shutdown(options: { readonly deadlineMs?: number } = {}): Promise<void> {
+    this.stopped ??= (async () => {
+      const wasRunning = this.state === 'started';
+      this.state = 'stopping';
+      this.unsubscribe?.();
+      this.stopping.abort();
+      this.wake?.();
+      if (wasRunning) {
+        const deadline = new AbortController();
+        void pause(options.deadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS, deadline.signal).then(() => this.cutting.abort());
+        try {
+          await this.loop;
+        } finally {
+          deadline.abort();
+        }
+      }
+      this.releaseFlushes();
+      await this.transport.close();
+      this.state = 'stopped';
+    })();
+    return this.stopped;
+  }
+
+  private releaseFlushes(): void {
+    for (const waiter of [...this.flushWaiters]) waiter();
+  }
+
+  private async run(): Promise<void> {
+    while (this.state === 'started') {
+      let batch: Batch | undefined;
+      try {
+        batch = composeBatch(this.source.heads(), this.options.maxSamplesPerSend, this.options.batchSendDeadlineMs, this.now());
+      } catch (error) {
+        this.logger?.error({ err: errorMessage(error) }, 'remote write: reading the history source failed');
+        await pause(this.options.maxBackoffMs, this.stopping.signal);
+        continue;
+      }
+      if (batch === undefined) {
+        this.releaseFlushes();
+        await this.nap(undefined);
+        continue;
+      }
+      if (!batch.full && batch.dueInMs > 0 && this.flushWaiters.length === 0) {
+        await this.nap(batch.dueInMs);
+        continue;
+      }
+      try {
+        await this.push(batch.pages, batch.samples);
+      } catch (error) {
+        // Only a bug gets here (push turns every answer into a settlement or a retry); the loop must outlive it.
+        this.logger?.error({ err: errorMessage(error), samples: batch.samples }, 'remote write: pushing failed unexpectedly; the pages stay pending');
+        await pause(this.options.maxBackoffMs, this.stopping.signal);
+      }
+    }
+  }
+
+  /** Until `ms` pass (undefined: no timer) or something wakes the loop. Made synchronously after composing, so no wake-up is lost. */
+  private nap(ms: number | undefined): Promise<void> {
+    if (this.state !== 'started') return Promise.resolve();
+    const woken = new AbortController();
+    this.wake = () => woken.abort();
+    const slept =
+      ms === undefined
+        ? new Promise<void>((resolve) => woken.signal.addEventListener('abort', () => resolve(), { once: true }))
+        : pause(ms, woken.signal);
+    return slept.finally(() => {
+      this.wake = undefined;
+    });
+  }
+
+  /** One request, retried until it has an answer that settles it, or the sender stops. */
+  private async push(pages: readonly HistoryPage[], samples: number): Promise<void> {
+    if (samples === 0) {
+      // Nothing to tell the receiver; the pages still have to leave their queues.
+      await this.settle(pages, 'sent');
+      return;
+    }
+    const body = encodeBody(pages, this.options.externalLabels);
+    let final: SendOutcome | undefined;
+    try {
+      await pRetry(
+        async () => {
+          const started = performance.now();
+          const outcome = await this.transport.send(body, this.cutting.signal);
+          this.notify((o) => o.requestDuration((performance.now() - started) / 1000, classify(outcome)));
+          const kind = classify(outcome);
+          if (kind !== 'success' && kind !== 'refused') throw new RetryableOutcome(outcome);
+          // Kept here: p-retry throws the stop signal's reason even after a success, and a success must still be settled.
+          final = outcome;
+        },
+        {
+          retries: Number.POSITIVE_INFINITY,
+          factor: 2,
+          minTimeout: this.options.minBackoffMs,
+          maxTimeout: this.options.maxBackoffMs,
+          signal: this.stopping.signal,
+          unref: true,
+          onFailedAttempt: ({ error, attemptNumber }) => {
+            if (this.stopping.signal.aborted) return;
+            this.notify((o) => o.samplesRetried(samples));
+            const outcome = error instanceof RetryableOutcome ? error.outcome : undefined;
+            this.logger?.warn(
+              {
+                attempt: attemptNumber,
+                samples,
+                ...(outcome?.kind === 'status' ? { status: outcome.status } : {}),
+                ...(outcome !== undefined && outcome.kind !== 'status' && outcome.kind !== 'aborted' && outcome.code !== undefined
+                  ? { code: outcome.code }
+                  : {}),
+                err: error.message,
+              },
+              'remote write: request failed, retrying',
+            );
+          },
+        },
+      );
+    } catch (error) {
+      if (final === undefined) {
+        if (this.state === 'started') {
+          // Not an answer, not a stop: a bug below. Back off rather than spin; the pages stay.
+          this.logger?.error({ err: errorMessage(error), samples }, 'remote write: request failed unexpectedly');
+          await pause(this.options.maxBackoffMs, this.stopping.signal);
+        } else {
+          this.logger?.info({ samples, pages: pages.length }, 'remote write: stopped before the receiver confirmed; the samples stay pending');
+        }
+        return;
+      }
+    }
+    const outcome = final as SendOutcome | undefined;
+    if (outcome === undefined) return;
+    if (classify(outcome) === 'success') {
+      await this.settle(pages, 'sent');
+      let newest = Number.NEGATIVE_INFINITY;
+      for (const page of pages) for (const sample of page.samples) if (sample.timestampMs > newest) newest = sample.timestampMs;
+      this.notify((o) => o.samplesSent(samples));
+      this.notify((o) => o.pushed(newest));
+      this.logger?.debug({ samples, pages: pages.length }, 'remote write: receiver confirmed');
+      return;
+    }
+    const reason: SampleFailureReason = 'refused';
+    await this.settle(pages, 'refused');
+    this.notify((o) => o.samplesFailed(samples, reason));
+    this.logger?.warn(
+      {
+        status: outcome.kind === 'status' ? outcome.status : undefined,
+        message: outcome.kind === 'status' ? outcome.message : describe(outcome),
+        samples,
+        pages: pages.map((p) => `${p.owner}#${p.seq}`),
+      },
+      'remote write: receiver refused the request; its samples are dropped',
+    );
+  }
+
+  /** A settle that fails (disk) leaves the pages heads: they are pushed again (a duplicate the receiver accepts) after a pause. */
+  private async settle(pages: readonly HistoryPage[], how: Settlement): Promise<void> {
+    try {
+      await this.source.settle(pages, how);
+    } catch (error) {
+      this.logger?.error({ err: errorMessage(error), how, pages: pages.length }, 'remote write: recording the outcome failed; the pages will be pushed again');
+      await pause(this.options.maxBackoffMs, this.stopping.signal);
+    }
+  }
+
+  private notify(call: (observer: RemoteWriteObserver) => void): void {
+    if (this.observer === undefined) return;
+    try {
+      call(this.observer);
+    } catch (error) {
+      this.logger?.error({ err: errorMessage(error) }, 'remote write: observer failed');
+    }
+  }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
