@@ -1,6 +1,7 @@
 // The file a collector's ledger is saved in: its schema and its name in the state directory.
 import { z } from 'zod';
 import type { StateStore } from '../state/store.js';
+import { historyFileSchema } from './history/file.js';
 
 const counterEntrySchema = z.strictObject({
   name: z.string().min(1),
@@ -14,6 +15,8 @@ export const ledgerFileSchema = z.strictObject({
   collector: z.string().min(1),
   watermarks: z.record(z.string(), z.number().int()),
   counters: z.array(counterEntrySchema),
+  /** Samples counted but not yet confirmed by the remote-write receiver (remote_write on); absent otherwise. */
+  history: historyFileSchema.optional(),
 });
 export type LedgerFile = z.output<typeof ledgerFileSchema>;
 

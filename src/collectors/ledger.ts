@@ -6,6 +6,9 @@
 // the buckets the counters lack. Restart continues every counter with no loss
 // and no double count.
 import { StateError } from '../state/store.js';
+import type { HistoryBook } from './history/book.js';
+import type { HistoryFile } from './history/file.js';
+import type { HistoryInput } from './history/samples.js';
 import { ledgerFileName, ledgerFileSchema, type LedgerFile, type LedgerStorage } from './ledger-file.js';
 import { seriesKey, type Labels } from './series/keys.js';
 import type { CollectOutput, CounterView, Sample } from './types.js';
@@ -70,6 +73,11 @@ export class CounterBook {
     return this.entries.has(seriesKey(name, labels));
   }
 
+  /** The series' total as counted so far (saved or not); undefined for a series never counted. */
+  total(key: string): number | undefined {
+    return this.entries.get(key)?.value;
+  }
+
   /**
    * Adds `value` (finite, >= 0: the caller checks) to the series; false, and
    * nothing added, when the total would pass the largest finite number (+Inf
@@ -119,6 +127,9 @@ export class CounterBook {
   }
 }
 
+/** What the history needs of a cycle besides its increments and watermarks. */
+export type CycleHistory = Omit<HistoryInput, 'increments' | 'watermarks'>;
+
 export interface ApplyResult {
   /** Increments refused: negative, not finite, or taking the total past the largest finite number (a counter never goes down). */
   readonly rejected: number;
@@ -140,20 +151,41 @@ interface CollectorBook {
 export class CounterLedger {
   private readonly books = new Map<string, CollectorBook>();
 
+  /**
+   * With `history` (remote_write on), every cycle's buckets are also queued
+   * as timed samples, kept in the same file as the counters they were counted
+   * with, and handed to the sender once that file is on disk.
+   */
+  constructor(private readonly history?: HistoryBook) {}
+
   /** The collector's watermarks, a copy for CollectContext. */
   watermarks(collector: string): Readonly<Record<string, number>> {
     return Object.fromEntries(this.book(collector).watermarks);
   }
 
-  /** Adds a cycle's increments to the totals and replaces the watermarks it reports (others are kept). */
-  apply(collector: string, output: Pick<CollectOutput, 'increments' | 'watermarks'>): ApplyResult {
+  /**
+   * Adds a cycle's increments to the totals and replaces the watermarks it
+   * reports (others are kept); with a history, queues the cycle's samples
+   * (`cycle`: what else of the output they need, and the cycle's time, which
+   * stamps gauges without a bucket).
+   */
+  apply(collector: string, output: Pick<CollectOutput, 'increments' | 'watermarks'>, cycle?: CycleHistory): ApplyResult {
     const book = this.book(collector);
+    // With a history: each series' total before the increments, read before any is added.
+    const before = this.history === undefined || cycle === undefined ? undefined : new Map<string, number | undefined>();
+    for (const inc of before === undefined ? [] : output.increments) {
+      const key = seriesKey(inc.name, inc.labels);
+      if (!before?.has(key)) before?.set(key, book.counters.total(key));
+    }
     let rejected = 0;
     for (const inc of output.increments) {
       const ok = Number.isFinite(inc.value) && inc.value >= 0 && book.counters.add(inc.name, inc.labels, inc.value, inc.timestampMs);
       if (!ok) rejected++;
     }
     for (const [key, ms] of Object.entries(output.watermarks)) book.watermarks.set(key, ms);
+    if (before !== undefined && cycle !== undefined) {
+      this.history?.add(collector, { ...cycle, increments: output.increments, watermarks: output.watermarks }, (key) => before.get(key));
+    }
     return { rejected };
   }
 
@@ -171,8 +203,13 @@ export class CounterLedger {
   }
 
   serialise(collector: string): LedgerFile {
+    return this.serialiseWith(collector, this.history?.writing(collector).file);
+  }
+
+  private serialiseWith(collector: string, history: HistoryFile | undefined): LedgerFile {
     const book = this.book(collector);
     return {
+      ...(history === undefined ? {} : { history }),
       collector,
       watermarks: Object.fromEntries(book.watermarks),
       counters: book.counters.counted().map((e) => ({
@@ -190,6 +227,7 @@ export class CounterLedger {
     book.watermarks.clear();
     for (const [key, ms] of Object.entries(file.watermarks)) book.watermarks.set(key, ms);
     book.counters.restore(file.counters.map((c) => ({ name: c.name, labels: c.labels, value: c.value, timestampMs: c.timestampMs })));
+    this.history?.restore(collector, file.history);
   }
 
   /**
@@ -198,8 +236,12 @@ export class CounterLedger {
    * here (restoreLedger applies state_recovery).
    */
   async load(store: LedgerStorage, collector: string): Promise<boolean> {
+    await this.history?.load();
     const file = await store.load(ledgerFileName(collector), ledgerFileSchema);
-    if (file === undefined) return false;
+    if (file === undefined) {
+      this.history?.restore(collector, undefined);
+      return false;
+    }
     if (file.collector !== collector) {
       throw new StateError(store.pathOf(ledgerFileName(collector)), `belongs to collector "${file.collector}", not "${collector}"`, {
         damaged: true,
@@ -217,8 +259,10 @@ export class CounterLedger {
   async save(store: LedgerStorage, collector: string): Promise<void> {
     const { counters } = this.book(collector);
     const taken = counters.writing();
-    await store.save(ledgerFileName(collector), this.serialise(collector));
+    const history = this.history?.writing(collector);
+    await store.save(ledgerFileName(collector), this.serialiseWith(collector, history?.file));
     counters.written(taken);
+    if (history !== undefined) this.history?.committed(collector, history.upTo);
   }
 
   private book(collector: string): CollectorBook {

@@ -40,6 +40,8 @@ export interface Sample {
   readonly value: number;
   /** Bucket time, attached only when the collector is configured with `timestamps: true`. */
   readonly timestampMs?: number;
+  /** Start of the bucket a gauge's value stands for, whatever `timestamps` says: the history pushed over remote-write is stamped with it. */
+  readonly bucketStartMs?: number;
 }
 
 /** What a collector returns from one cycle. Conversions build these; nothing here does I/O. */
@@ -64,6 +66,10 @@ export interface CollectOutput {
   readonly audit?: AuditTally;
   /** Points the conversion refused (negative, not finite), per series and reason; absent when none. */
   readonly rejected?: readonly RejectedPoints[];
+  /** Per target, series key -> the buckets counted this cycle, in order, as [bucket start ms, value] (the history's buckets). */
+  readonly counted?: readonly ReadonlyMap<string, { readonly values: ReadonlyArray<readonly [number, number]> }>[];
+  /** Width of the collector's buckets (its interval), with `counted`. */
+  readonly bucketMs?: number;
 }
 
 export interface AuditTally {

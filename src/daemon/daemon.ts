@@ -198,6 +198,8 @@ export class Daemon {
   private async run(components: Components): Promise<void> {
     await components.engine.load();
     await components.wafEvents?.logSink.start();
+    // After load: the ledgers have restored what was counted but not yet confirmed, and it goes first.
+    await components.remoteWrite?.sender.start();
     await components.engine.start();
   }
 
@@ -289,12 +291,27 @@ export class Daemon {
   }
 }
 
-/** Producers first: every job saves its state (the WAF job its checkpoint), then the sink flushes what it accepted. */
+/**
+ * Producers first: every job saves its state (the WAF job its checkpoint),
+ * then the sinks deliver what they accepted: the OTLP log sink, and the
+ * remote-write sender, which pushes the last cycles' samples for up to
+ * REMOTE_WRITE_STOP_FLUSH_MS (what it cannot push is in the state files and
+ * goes first at the next start).
+ */
 async function stopComponents(components: Components): Promise<void> {
   await components.engine.stop();
   await components.wafEvents?.logSink.shutdown();
+  const sender = components.remoteWrite?.sender;
+  if (sender !== undefined) {
+    await sender.forceFlush(AbortSignal.timeout(REMOTE_WRITE_STOP_FLUSH_MS));
+    await sender.shutdown({ deadlineMs: REMOTE_WRITE_STOP_DEADLINE_MS });
+  }
   await components.upstream.close();
 }
+
+/** How long a stop waits for the receiver to take what is pending, and then for the request in flight. */
+const REMOTE_WRITE_STOP_FLUSH_MS = 5_000;
+const REMOTE_WRITE_STOP_DEADLINE_MS = 2_000;
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -89,7 +89,8 @@ export async function runCycle(deps: CycleDeps, collector: Collector, log: JobLo
   }
   if (deps.abandoned()) return report({ ok: false, error: { code: 'EDGE_ABORTED', message: 'stopped before the run finished' }, partialErrors });
 
-  const refused = deps.ledger.apply(name, out).rejected;
+  const { gauges, counted, bucketMs } = out;
+  const refused = deps.ledger.apply(name, out, { gauges, now, ...(counted === undefined ? {} : { counted }), ...(bucketMs === undefined ? {} : { bucketMs }) }).rejected;
   if (refused > 0) log.warn({ rejected: refused }, 'negative or non-finite increments ignored');
   // Once the watermarks passed them, and only then: a discarded run's points are read again next cycle, and counted then.
   if (out.rejected !== undefined && out.rejected.length > 0) {

@@ -22,7 +22,7 @@ import { compactAnswer, compactPieces, compactSpecs, expandPieces, type CompactA
 import { countedResult, type TargetAnswers, type TargetResult } from './count.js';
 import { asError, fetchTarget, type Fetched, type Send, type Tally } from './fetch.js';
 import type { Labels } from './keys.js';
-import { checkSeriesOptions, nonNegative, type Grid, type SeriesOptions } from './options.js';
+import { bucketMs, checkSeriesOptions, nonNegative, type Grid, type SeriesOptions } from './options.js';
 import { spanOf } from './window.js';
 
 /**
@@ -159,7 +159,12 @@ export async function closeCycle<R>(
     if (result.uncovered && result.uncovered.length > 0) unit.log.debug({ series: result.uncovered }, 'no answer covered these series; they wait for the next cycle');
     return result;
   });
-  const output = assemble({ collector: cycle.collector, previous: ctx.watermarks, gaugeFamilies: cycle.gaugeFamilies, results, tallies: units.map((u) => u.fetched) });
+  const counted = results.flatMap((r) => (r.counted === undefined || r.counted.size === 0 ? [] : [r.counted]));
+  const output: CollectOutput = {
+    ...assemble({ collector: cycle.collector, previous: ctx.watermarks, gaugeFamilies: cycle.gaugeFamilies, results, tallies: units.map((u) => u.fetched) }),
+    counted,
+    bucketMs: bucketMs(cycle.grid),
+  };
   const withAudit = await audited(cycle.book, units, cycle.grid, ctx.now, output);
   for (const result of results) cycle.book.record(result.counted, ctx.now, cycle.grid);
   return withAudit;

@@ -179,9 +179,10 @@ function counterSample<R>(spec: CounterSpec<R>, value: number, timestampMs: numb
   return timestampMs === undefined ? { name: spec.family, labels: spec.labels, value } : { name: spec.family, labels: spec.labels, value, timestampMs };
 }
 
-/** A gauge sample, with the bucket time only when the collector is configured with `timestamps`. */
+/** A gauge sample with its bucket's start; its exposition timestamp only when the collector is configured with `timestamps`. */
 export function gaugeSample(name: string, labels: Labels, value: number, bucketStart: number | undefined, timestamps: boolean): Sample {
-  return timestamps && bucketStart !== undefined ? { name, labels, value, timestampMs: bucketStart } : { name, labels, value };
+  if (bucketStart === undefined) return { name, labels, value };
+  return timestamps ? { name, labels, value, timestampMs: bucketStart, bucketStartMs: bucketStart } : { name, labels, value, bucketStartMs: bucketStart };
 }
 
 /** One target's answers, as the driver (cycle.ts) hands them to the family's conversion. */

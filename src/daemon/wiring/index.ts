@@ -27,6 +27,7 @@ import { stateRecovery, type StateStore } from '../../state/index.js';
 import { claimStateDir } from '../state-owner.js';
 import { buildCollectors } from './collectors.js';
 import { openUpstream, type LocalUpstream, type Upstream } from './upstream.js';
+import { wireRemoteWrite, type RemoteWrite } from './remote-write.js';
 import { wireWafEvents } from './waf-events.js';
 
 /** Time left after the sink's deadline for a confirmed WAF batch's checkpoint save, at stop. */
@@ -69,6 +70,8 @@ export interface Components {
   readonly wafEvents?: { readonly forwarder: WafEventForwarder; readonly logSink: OtlpLogSink };
   /** The metric collectors this shard runs, by name. */
   readonly collectors: ReadonlySet<string>;
+  /** With remote_write.url set: the collectors' history and the sender pushing it. */
+  readonly remoteWrite?: RemoteWrite;
 }
 
 /**
@@ -100,11 +103,12 @@ export async function wire(options: WiringOptions): Promise<Components> {
   const tz = platformClock(config.upstream.timezone);
   // One discovery for the collectors and the WAF event scope, so both see the same share.
   const targets = new TargetDiscovery({ client: upstream.client, config: config.targets, shard, log: logger.child({ component: 'targets' }) });
+  const remoteWrite = wireRemoteWrite(config, logger, options.version, self, store);
   const jobs: Job[] = sampleJobs(collectors, {
     client: upstream.client,
     tz,
     sink: families,
-    ledger: new CounterLedger(),
+    ledger: new CounterLedger(remoteWrite?.history),
     store,
     targets,
     filter: new MetricFilter({ allow: config.metrics.allow, deny: config.metrics.deny }),
@@ -131,5 +135,5 @@ export async function wire(options: WiringOptions): Promise<Components> {
     stopTimeoutMs: Math.max(DEFAULT_STOP_TIMEOUT_MS, (wafEvents?.logSink.ackDeadlineMs ?? 0) + RECORD_MARGIN_MS),
   });
   const names = new Set(collectors.map((c) => c.collector.name));
-  return { upstream, engine, collectors: names, ...(wafEvents ? { wafEvents } : {}) };
+  return { upstream, engine, collectors: names, ...(wafEvents ? { wafEvents } : {}), ...(remoteWrite ? { remoteWrite } : {}) };
 }

@@ -158,6 +158,21 @@ export class SelfMetrics implements CollectorObserver {
     onMismatch: (check: string, count: number): void => this.onMismatch(check, count),
   };
 
+  /** The remote-write sender's observer (its RemoteWriteObserver, structurally), and the history's overflow. */
+  readonly remoteWrite = {
+    samplesSent: (count: number): void => this.own.remoteWriteSamplesSent.add({}, count),
+    samplesFailed: (count: number, reason: string): void => this.own.remoteWriteSamplesFailed.add({ reason }, count),
+    samplesRetried: (count: number): void => this.own.remoteWriteSamplesRetried.add({}, count),
+    pending: (count: number): void => this.own.remoteWriteSamplesPending.set({}, count),
+    pushed: (newestTimestampMs: number): void => {
+      this.newestPushedMs = Math.max(this.newestPushedMs ?? newestTimestampMs, newestTimestampMs);
+    },
+    requestDuration: (seconds: number, outcome: string): void => this.own.remoteWriteRequests.observe({ outcome }, seconds),
+  };
+
+  /** Time of the newest sample the remote-write receiver confirmed; the lag is read against it at scrape. */
+  private newestPushedMs: number | undefined;
+
   /**
    * The self-metrics, then the process metrics, in `format`, without the
    * OpenMetrics `# EOF` (the exposition appends exactly one after everything).
@@ -187,6 +202,7 @@ export class SelfMetrics implements CollectorObserver {
 
   /** Read from the store when scraped, so they can never disagree with what is exposed. */
   private readStore(): void {
+    if (this.newestPushedMs !== undefined) this.own.remoteWriteLag.set({}, Math.max(0, Date.now() - this.newestPushedMs) / 1000);
     if (this.store.generation === this.storeGeneration) return;
     this.storeGeneration = this.store.generation;
     const stats = this.store.stats();

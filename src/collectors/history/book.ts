@@ -1,0 +1,134 @@
+// Every collector's history queue, as the remote-write sender sees it: the
+// head page of each, the samples pending, and settling a page, which is on
+// disk (remote-write-acks.json) before the sender goes on. Bounded: past
+// `maxPendingSamples` the oldest pages are dropped (never a head, which may
+// be on the wire) and reported, so a receiver gone for days costs a known
+// amount of memory and disk.
+import type { StateStore } from '../../state/store.js';
+import { ACKS_FILE, acksFileSchema, type HistoryFile } from './file.js';
+import { HistoryQueue, type QueuedPage } from './queue.js';
+import { counterSamples, gaugeSamples, type HistoryInput } from './samples.js';
+
+export interface HistoryBookOptions {
+  readonly store: Pick<StateStore, 'load' | 'save'>;
+  /** Most samples in a page (remote_write.max_samples_per_send). */
+  readonly pageSize: number;
+  readonly maxPendingSamples: number;
+  /** Samples dropped to stay under maxPendingSamples. */
+  readonly onDropped?: (samples: number) => void;
+  /** The samples pending, whenever that changes. */
+  readonly onPending?: (samples: number) => void;
+}
+
+export class HistoryBook {
+  private readonly queues = new Map<string, HistoryQueue>();
+  private readonly listeners = new Set<() => void>();
+  private settled: Record<string, number> = {};
+  private loading: Promise<void> | undefined;
+  /** Acknowledgement writes run one after another, so the last one called is the one on disk. */
+  private acks: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: HistoryBookOptions) {}
+
+  /** Reads the receiver's confirmations; once, before any queue is restored. */
+  load(): Promise<void> {
+    this.loading ??= (async () => {
+      const file = await this.options.store.load(ACKS_FILE, acksFileSchema);
+      this.settled = { ...(file?.settled ?? {}) };
+    })();
+    return this.loading;
+  }
+
+  /** Restores a collector's queue from its ledger file's `history` (absent: an empty queue). */
+  restore(owner: string, file: HistoryFile | undefined): void {
+    this.queue(owner).restore(file, this.settled[owner] ?? 0);
+    this.reportPending();
+  }
+
+  /**
+   * A cycle's samples: counters from `before` (each series' total before the
+   * cycle) and the buckets counted, gauges newer than their series' last.
+   * Staged until the ledger file holding them is written (`writing`, `committed`).
+   */
+  add(owner: string, input: HistoryInput, before: (key: string) => number | undefined): void {
+    const queue = this.queue(owner);
+    const samples = [...counterSamples(input, before), ...gaugeSamples(input, (key, family) => queue.lastGauge(key, family))];
+    if (samples.length === 0) return;
+    queue.add(samples, this.options.pageSize, input.now);
+    this.bound();
+    this.reportPending();
+  }
+
+  writing(owner: string): ReturnType<HistoryQueue['writing']> {
+    return this.queue(owner).writing();
+  }
+
+  /** The ledger file holding pages up to `upTo` is on disk: the sender may take them. */
+  committed(owner: string, upTo: number): void {
+    this.queue(owner).committed(upTo);
+    for (const listener of this.listeners) listener();
+  }
+
+  heads(): QueuedPage[] {
+    const out: QueuedPage[] = [];
+    for (const q of this.queues.values()) {
+      const head = q.head();
+      if (head !== undefined) out.push(head);
+    }
+    return out;
+  }
+
+  pendingSamples(): number {
+    let n = 0;
+    for (const q of this.queues.values()) n += q.pendingSamples;
+    return n;
+  }
+
+  /** The pages leave their queues; resolves once the confirmation is on disk. */
+  async settle(pages: readonly QueuedPage[]): Promise<void> {
+    for (const page of pages) {
+      if (!this.queue(page.owner).settle(page.seq)) throw new Error(`remote-write: page ${page.owner}#${page.seq} is not the head of its queue`);
+      this.settled[page.owner] = page.seq;
+    }
+    this.reportPending();
+    const snapshot = { settled: { ...this.settled } };
+    const write = this.acks.then(() => this.options.store.save(ACKS_FILE, snapshot));
+    this.acks = write.catch(() => undefined);
+    await write;
+  }
+
+  onPages(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private reportPending(): void {
+    this.options.onPending?.(this.pendingSamples());
+  }
+
+  private bound(): void {
+    let over = this.pendingSamples() - this.options.maxPendingSamples;
+    while (over > 0) {
+      let oldest: HistoryQueue | undefined;
+      for (const q of this.queues.values()) {
+        const at = q.oldestDroppable();
+        if (at !== undefined && (oldest === undefined || at < (oldest.oldestDroppable() ?? Infinity))) oldest = q;
+      }
+      const dropped = oldest?.dropOldest();
+      if (dropped === undefined) return;
+      over -= dropped.samples;
+      this.options.onDropped?.(dropped.samples);
+    }
+  }
+
+  private queue(owner: string): HistoryQueue {
+    let q = this.queues.get(owner);
+    if (!q) {
+      q = new HistoryQueue(owner);
+      // Seqs continue past the last confirmation even for a queue no file restored (a state file reset or removed).
+      q.restore(undefined, this.settled[owner] ?? 0);
+      this.queues.set(owner, q);
+    }
+    return q;
+  }
+}

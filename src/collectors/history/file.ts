@@ -1,0 +1,33 @@
+// How the history is kept in the state directory: each collector's pages in
+// its ledger file, beside the counters they were counted with (one atomic
+// write, so after a crash both or neither are on disk), and the receiver's
+// confirmations in one small file of their own.
+import { z } from 'zod';
+
+const labels = z.record(z.string(), z.string());
+/** [name, labels, timestamp ms, value]: a page holds thousands, so no key names. */
+const sampleEntry = z.tuple([z.string().min(1), labels, z.number().int(), z.number()]);
+
+export const historyPageSchema = z.strictObject({
+  seq: z.number().int().positive(),
+  createdMs: z.number().int(),
+  samples: z.array(sampleEntry),
+});
+
+/** The `history` member of a ledger file. */
+export const historyFileSchema = z.strictObject({
+  /** The seq the next page gets. */
+  nextSeq: z.number().int().positive(),
+  /** Per gauge family, the newest time pushed or queued: after a restart no gauge sample at or before it is queued again. */
+  gaugeFloors: z.record(z.string(), z.number().int()),
+  pages: z.array(historyPageSchema),
+});
+export type HistoryFile = z.output<typeof historyFileSchema>;
+
+/** `<state_dir>/remote-write-acks.json`: per collector, the seq of the last page the receiver confirmed or refused. */
+export const acksFileSchema = z.strictObject({
+  settled: z.record(z.string(), z.number().int().nonnegative()),
+});
+export type AcksFile = z.output<typeof acksFileSchema>;
+
+export const ACKS_FILE = 'remote-write-acks';

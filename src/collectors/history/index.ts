@@ -1,0 +1,5 @@
+export { HistoryBook, type HistoryBookOptions } from './book.js';
+export { ACKS_FILE, historyFileSchema, type HistoryFile } from './file.js';
+export type { QueuedPage } from './queue.js';
+export { counterSamples, gaugeSamples, type HistoryInput, type KeyedSample, type TimedSample } from './samples.js';
+export { paginate } from './pages.js';

@@ -1,0 +1,65 @@
+// The remote-write part of the wiring: the history the collectors' ledgers
+// keep (pages in their state files, confirmations in remote-write-acks.json)
+// and the sender pushing it, configured from `remote_write`.
+import { HistoryBook } from '../../collectors/index.js';
+import type { Config } from '../../config/index.js';
+import type { SelfMetrics } from '../../exporters/prometheus/index.js';
+import { RemoteWriteSender, type RemoteWriteAuth } from '../../exporters/remote-write/index.js';
+import type { Logger } from '../../log/logger.js';
+import type { StateStore } from '../../state/index.js';
+
+/** The history and its sender; absent when remote_write.url is not set. */
+export interface RemoteWrite {
+  readonly history: HistoryBook;
+  readonly sender: RemoteWriteSender;
+}
+
+export function wireRemoteWrite(
+  config: Config, logger: Logger, version: string, self: Pick<SelfMetrics, 'remoteWrite'>, store: StateStore,
+): RemoteWrite | undefined {
+  const rw = config.remote_write;
+  if (rw.url === undefined) return undefined;
+  const history = new HistoryBook({
+    store,
+    pageSize: rw.max_samples_per_send,
+    maxPendingSamples: rw.max_pending_samples,
+    onDropped: (samples) => self.remoteWrite.samplesFailed(samples, 'overflow'),
+    onPending: (samples) => self.remoteWrite.pending(samples),
+  });
+  const auth = authOf(rw);
+  const { tls } = rw;
+  const sender = new RemoteWriteSender(history, {
+    url: rw.url,
+    timeoutMs: rw.timeout,
+    headers: rw.headers,
+    ...(auth === undefined ? {} : { auth }),
+    ...(tls === undefined ? {} : {
+      tls: {
+        ...(tls.ca_file === undefined ? {} : { caFile: tls.ca_file }),
+        ...(tls.cert_file === undefined ? {} : { certFile: tls.cert_file }),
+        ...(tls.key_file === undefined ? {} : { keyFile: tls.key_file }),
+        ...(tls.server_name === undefined ? {} : { serverName: tls.server_name }),
+        insecureSkipVerify: tls.insecure_skip_verify,
+      },
+    }),
+    externalLabels: rw.external_labels,
+    maxSamplesPerSend: rw.max_samples_per_send,
+    batchSendDeadlineMs: rw.batch_send_deadline,
+    minBackoffMs: rw.min_backoff,
+    maxBackoffMs: rw.max_backoff,
+    userAgent: `edge-exporter/${version}`,
+    logger: logger.child({ component: 'remote_write' }),
+    observer: self.remoteWrite,
+  });
+  return { history, sender };
+}
+
+function authOf(rw: Config['remote_write']): RemoteWriteAuth | undefined {
+  if (rw.basic_auth !== undefined) {
+    const { username, password, password_file } = rw.basic_auth;
+    return { type: 'basic', username, ...(password === undefined ? {} : { password }), ...(password_file === undefined ? {} : { passwordFile: password_file }) };
+  }
+  if (rw.bearer_token !== undefined) return { type: 'bearer', token: rw.bearer_token };
+  if (rw.bearer_token_file !== undefined) return { type: 'bearer', tokenFile: rw.bearer_token_file };
+  return undefined;
+}
