@@ -133,10 +133,13 @@ export class Daemon {
     if (removed.length > 0) log.info({ files: removed }, 'removed temporary files an earlier crash left in the state directory');
   }
 
-  /** Runs every enabled collector once; for `run --once`. */
+  /** Runs every enabled collector once, then starts pushing its history when remote_write is on; for `run --once`. */
   async runOnce(): Promise<RunReport[]> {
-    const { engine } = await this.components();
-    return engine.runSamples();
+    const { engine, remoteWrite } = await this.components();
+    const reports = await engine.runSamples();
+    // What was pending and what this run counted go out now; stop() waits for them (stopComponents).
+    await remoteWrite?.sender.start();
+    return reports;
   }
 
   /**
@@ -303,7 +306,10 @@ async function stopComponents(components: Components): Promise<void> {
   await components.wafEvents?.logSink.shutdown();
   const sender = components.remoteWrite?.sender;
   if (sender !== undefined) {
-    await sender.forceFlush(AbortSignal.timeout(REMOTE_WRITE_STOP_FLUSH_MS));
+    // A timer that holds the process up (the sender's own waits do not, so they never keep a daemon from exiting): under `run --once` nothing else does.
+    const flushing = new AbortController();
+    const deadline = setTimeout(() => flushing.abort(), REMOTE_WRITE_STOP_FLUSH_MS);
+    await sender.forceFlush(flushing.signal).finally(() => clearTimeout(deadline));
     await sender.shutdown({ deadlineMs: REMOTE_WRITE_STOP_DEADLINE_MS });
   }
   await components.upstream.close();

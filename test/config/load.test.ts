@@ -57,6 +57,8 @@ describe('loadConfig: valid configs', () => {
       // Key by key in waf-events.test.ts.
       waf_events: expect.any(Object),
       otlp: expect.any(Object),
+      // Key by key in remote-write.test.ts.
+      remote_write: expect.any(Object),
       state_dir: './state',
       state_recovery: 'fail',
     });

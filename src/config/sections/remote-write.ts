@@ -43,6 +43,8 @@ const tlsSchema = z.strictObject({
 export const remoteWriteSchema = z
   .strictObject({
     url: httpUrl()
+      // Credentials in a URL end up in logs and errors; the fields below keep them out of both.
+      .refine((url) => new URL(url).username === '' && new URL(url).password === '', { error: 'must not carry credentials (use basic_auth or bearer_token_file)' })
       .optional()
       .describe('Remote-write 1.0 endpoint, e.g. http://prometheus:9090/api/v1/write. Unset (the default): nothing is pushed and nothing is kept for it.'),
     basic_auth: basicAuthSchema.optional().describe('HTTP basic auth. Mutually exclusive with bearer_token and bearer_token_file.'),

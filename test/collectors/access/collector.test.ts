@@ -63,7 +63,7 @@ describe('access collector against the simulator', () => {
         const window: number[] = [];
         for (let s = windowStart; s <= current; s += MIN) window.push(truth.bandwidth(truth.reported(domain, metric, '1m', s, now) ?? 0, '1m'));
         expect(d.gauge(DOMAIN_BANDWIDTH.name, labels)).toEqual({
-          name: DOMAIN_BANDWIDTH.name, labels, value: truth.bandwidth(truth.bucket(domain, metric, '1m', lastSettled), '1m') / 8, timestampMs: lastSettled,
+          name: DOMAIN_BANDWIDTH.name, labels, value: truth.bandwidth(truth.bucket(domain, metric, '1m', lastSettled), '1m') / 8, timestampMs: lastSettled, bucketStartMs: lastSettled,
         });
         expect(d.gauge(DOMAIN_BANDWIDTH_PEAK.name, labels)?.value).toBe(Math.max(...window) / 8);
         expect(d.gauge(DOMAIN_BANDWIDTH_P95.name, labels)?.value).toBe(truth.percentile95(window) / 8);

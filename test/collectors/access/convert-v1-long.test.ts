@@ -16,8 +16,8 @@ describe('access v1 gauges on a very long bandwidth trend', () => {
       families: [DOMAIN_BANDWIDTH.name, DOMAIN_BANDWIDTH_PEAK.name],
     });
     expect(gauges).toEqual([
-      { name: DOMAIN_BANDWIDTH.name, labels: { domain: 'a.example.com', source: 'edge' }, value: 5 / 8 },
-      { name: DOMAIN_BANDWIDTH_PEAK.name, labels: { domain: 'a.example.com', source: 'edge' }, value: 976 / 8 },
+      { name: DOMAIN_BANDWIDTH.name, labels: { domain: 'a.example.com', source: 'edge' }, value: 5 / 8, bucketStartMs: T0 - 5 * MIN },
+      { name: DOMAIN_BANDWIDTH_PEAK.name, labels: { domain: 'a.example.com', source: 'edge' }, value: 976 / 8, bucketStartMs: T0 },
     ]);
   });
 });

@@ -52,7 +52,7 @@ describe('access v1 gauges', () => {
       specs: [], plans: new Map(), pieces: [], main, grid: { interval: '1m', offsetMinutes: UTC8 },
       gauges: { domain: D, lastSettled: T0 - 4 * MIN, windowBucket: T0, timestamps, families: [DOMAIN_BANDWIDTH.name, DOMAIN_BANDWIDTH_PEAK.name] },
     });
-    expect(out.gauges).toEqual(expected.map(([name, source, value, at]) => ({ name, labels: { domain: D, source }, value, ...(timestamps ? { timestampMs: at } : {}) })));
+    expect(out.gauges).toEqual(expected.map(([name, source, value, at]) => ({ name, labels: { domain: D, source }, value, ...(timestamps ? { timestampMs: at } : {}), bucketStartMs: at })));
   });
 });
 

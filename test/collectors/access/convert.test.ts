@@ -150,23 +150,24 @@ describe('access v2 gauges', () => {
   const base = { domain: D, lastSettled: T0 - 4 * MIN, windowBucket: T0 };
   const edge = { domain: D, source: 'edge' };
   const origin = { domain: D, source: 'origin' };
-  it.each<[string, boolean, readonly string[], Array<[string, Record<string, string>, number, number | undefined]>]>([
+  // The fourth element is the bucket each gauge stands for (bucketStartMs), its timestamp with `timestamps`.
+  it.each<[string, boolean, readonly string[], Array<[string, Record<string, string>, number, number]>]>([
     ['latest settled bucket, peaks and p95 from maxMap, ms -> s', false, ALL_GAUGES, [
-      [DOMAIN_BANDWIDTH.name, edge, 200 / 8, undefined], [DOMAIN_BANDWIDTH_PEAK.name, edge, 999 / 8, undefined], [DOMAIN_BANDWIDTH_P95.name, edge, 900 / 8, undefined],
-      [DOMAIN_BANDWIDTH.name, origin, 20 / 8, undefined], [DOMAIN_BANDWIDTH_PEAK.name, origin, 40 / 8, undefined], [DOMAIN_BANDWIDTH_P95.name, origin, 30 / 8, undefined],
-      [DOMAIN_REQUEST_TIME.name, { domain: D }, 0.12345, undefined],
+      [DOMAIN_BANDWIDTH.name, edge, 200 / 8, T0 - 4 * MIN], [DOMAIN_BANDWIDTH_PEAK.name, edge, 999 / 8, T0], [DOMAIN_BANDWIDTH_P95.name, edge, 900 / 8, T0],
+      [DOMAIN_BANDWIDTH.name, origin, 20 / 8, T0 - 4 * MIN], [DOMAIN_BANDWIDTH_PEAK.name, origin, 40 / 8, T0], [DOMAIN_BANDWIDTH_P95.name, origin, 30 / 8, T0],
+      [DOMAIN_REQUEST_TIME.name, { domain: D }, 0.12345, T0 - 4 * MIN],
     ]],
     ['timestamps: the latest bucket, or the window\'s newest bucket', true, ALL_GAUGES, [
       [DOMAIN_BANDWIDTH.name, edge, 200 / 8, T0 - 4 * MIN], [DOMAIN_BANDWIDTH_PEAK.name, edge, 999 / 8, T0], [DOMAIN_BANDWIDTH_P95.name, edge, 900 / 8, T0],
       [DOMAIN_BANDWIDTH.name, origin, 20 / 8, T0 - 4 * MIN], [DOMAIN_BANDWIDTH_PEAK.name, origin, 40 / 8, T0], [DOMAIN_BANDWIDTH_P95.name, origin, 30 / 8, T0],
       [DOMAIN_REQUEST_TIME.name, { domain: D }, 0.12345, T0 - 4 * MIN],
     ]],
-    ['denied families produce nothing', false, [DOMAIN_REQUEST_TIME.name], [[DOMAIN_REQUEST_TIME.name, { domain: D }, 0.12345, undefined]]],
+    ['denied families produce nothing', false, [DOMAIN_REQUEST_TIME.name], [[DOMAIN_REQUEST_TIME.name, { domain: D }, 0.12345, T0 - 4 * MIN]]],
   ])('%s', (_name, timestamps, families, expected) => {
     const out = convertAccessV2({
       specs: [], plans: new Map(), pieces: [], main, grid: { interval: '1m', offsetMinutes: UTC8 }, gauges: { ...base, timestamps, families },
     });
-    expect(out.gauges).toEqual(expected.map(([name, labels, value, at]) => ({ name, labels, value, ...(at === undefined ? {} : { timestampMs: at }) })));
+    expect(out.gauges).toEqual(expected.map(([name, labels, value, at]) => ({ name, labels, value, ...(timestamps ? { timestampMs: at } : {}), bucketStartMs: at })));
   });
 
   it('an answer without bandwidth or request time yields no gauges', () => {

@@ -44,7 +44,7 @@ describe('cc-attack collector against the simulator', () => {
     const attacked = perDomain.filter(([, v]) => v > 0);
     expect(attacked.length).toBeGreaterThan(0);
     const stamp = alignDown('1m', now, 480);
-    expect(d.gauge(CC_ATTACKED_DOMAINS.name, {})).toEqual({ name: CC_ATTACKED_DOMAINS.name, labels: {}, value: attacked.length, timestampMs: stamp });
+    expect(d.gauge(CC_ATTACKED_DOMAINS.name, {})).toEqual({ name: CC_ATTACKED_DOMAINS.name, labels: {}, value: attacked.length, timestampMs: stamp, bucketStartMs: stamp });
     expect(d.gauge(CC_ATTACK_PEAK_REQUESTS.name, {})?.value).toBe(Math.max(...perBucket));
     const ranking = [...attacked].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).slice(0, 10);
     expect(d.gauges.get(CC_TOP_DOMAIN_ATTACK_REQUESTS.name)?.map((s) => [s.labels.domain, s.value])).toEqual(ranking);

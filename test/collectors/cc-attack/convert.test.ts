@@ -83,7 +83,8 @@ describe('cc gauges', () => {
     userAgents: [{ name: 'curl/8.5.0', value: 1000 }],
     issues: [],
   };
-  const g = (name: string, labels: Record<string, string>, value: number, ts?: number) => ({ name, labels, value, ...(ts === undefined ? {} : { timestampMs: ts }) });
+  const windowBucket = T0;
+  const g = (name: string, labels: Record<string, string>, value: number, ts?: number) => ({ name, labels, value, ...(ts === undefined ? {} : { timestampMs: ts }), bucketStartMs: windowBucket });
   it.each<[string, CcParsed, boolean, string[], ReturnType<typeof g>[]]>([
     ['whatever the response holds', main, false, ALL, [
       g(CC_ATTACKED_DOMAINS.name, {}, 2), g(CC_ATTACK_PEAK_REQUESTS.name, {}, 700),
@@ -93,7 +94,7 @@ describe('cc gauges', () => {
     ['timestamps and a denied family', main, true, [CC_ATTACKED_DOMAINS.name], [g(CC_ATTACKED_DOMAINS.name, {}, 2, T0)]],
     ['nothing recognised, nothing exported', { issues: [{ reason: 'x' }] }, false, ALL, []],
   ])('%s', (_name, parsed, timestamps, families, expected) => {
-    expect(ccGauges(parsed, { windowBucket: T0, timestamps, families })).toEqual(expected);
+    expect(ccGauges(parsed, { windowBucket, timestamps, families })).toEqual(expected);
   });
 });
 

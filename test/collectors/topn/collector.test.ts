@@ -18,7 +18,7 @@ function driver(options: Partial<TopnOptions> = {}, enabled?: (f: string) => boo
   return new Driver(rig, createTopnCollector({ ...OPTIONS, ...options }), { domains: rig.sim.truth.domains(), packages: [] }, enabled ? { enabled } : {});
 }
 
-/** The simulator's ranking over the settled window [from, to): top N then the rest, as the collector should export it. */
+/** The simulator's ranking over the settled window [from, to): top N then the rest, as the collector should export it, each for the window's newest bucket. */
 function expected(family: string, dimension: 'domain' | 'url', metric: 'requests' | 'bytesSent', from: number, to: number, top: number): Sample[] {
   const { truth, world } = rig.sim;
   const terms = new Map<string, number>();
@@ -29,9 +29,10 @@ function expected(family: string, dimension: 'domain' | 'url', metric: 'requests
   const ranked = [...terms].filter(([, v]) => v > 0).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
   const listed = ranked.slice(0, top);
   const rest = ranked.slice(top).reduce((a, [, v]) => a + v, 0);
+  const bucketStartMs = to - MIN;
   return [
-    ...listed.map(([key, value]) => ({ name: family, labels: { dimension, key }, value })),
-    ...(rest > 0 ? [{ name: family, labels: { dimension, key: OTHER_KEY }, value: rest }] : []),
+    ...listed.map(([key, value]) => ({ name: family, labels: { dimension, key }, value, bucketStartMs })),
+    ...(rest > 0 ? [{ name: family, labels: { dimension, key: OTHER_KEY }, value: rest, bucketStartMs }] : []),
   ];
 }
 

@@ -12,7 +12,7 @@ type Data = NonNullable<Most['data'][number]['data']>;
 const most = (items: Array<[string, Data | null]>): Most => ({ code: 200, msg: 'success', data: items.map(([metricName, data]) => ({ metricName, data })) });
 const data = (total: number, list: Array<[string, number]>): Data => ({ total, list: list.map(([name, value]) => ({ name, value })), termsCount: list.length });
 const base = { family: TOPN_REQUESTS.name, dimensions: ['url', 'ip'], top: 2, other: true, bucketStart: T0, timestamps: false };
-const g = (dimension: string, key: string, value: number, ts?: number) => ({ name: TOPN_REQUESTS.name, labels: { dimension, key }, value, ...(ts === undefined ? {} : { timestampMs: ts }) });
+const g = (dimension: string, key: string, value: number, ts?: number) => ({ name: TOPN_REQUESTS.name, labels: { dimension, key }, value, ...(ts === undefined ? {} : { timestampMs: ts }), bucketStartMs: base.bucketStart });
 
 describe('convertTopn', () => {
   it.each<[string, Most, Partial<typeof base>, ReturnType<typeof g>[]]>([

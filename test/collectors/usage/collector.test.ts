@@ -57,7 +57,7 @@ describe('usage collector against the simulator', () => {
       for (const [direction, metric] of [['in', 'inBytes'], ['out', 'bytesSent']] as const) {
         const labels = { package: pkg, direction };
         expect(d.gauge(PACKAGE_BANDWIDTH.name, labels)).toEqual({
-          name: PACKAGE_BANDWIDTH.name, labels, value: truth.bandwidth(truth.total(metric, lastSettled, lastSettled + MIN, domains), '1m') / 8, timestampMs: lastSettled,
+          name: PACKAGE_BANDWIDTH.name, labels, value: truth.bandwidth(truth.total(metric, lastSettled, lastSettled + MIN, domains), '1m') / 8, timestampMs: lastSettled, bucketStartMs: lastSettled,
         });
         const window: number[] = [];
         for (let s = alignDown('1m', now - 20 * MIN, 480); s <= now; s += MIN) {

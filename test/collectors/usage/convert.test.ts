@@ -95,16 +95,16 @@ describe('usage gauges', () => {
   }]);
   it.each<[string, boolean, string[], Array<[string, string, number, number]>]>([
     ['latest settled bandwidth and the peaks of totalMap', false, GAUGES,
-      [[PACKAGE_BANDWIDTH.name, 'in', 11 / 8, 0], [PACKAGE_BANDWIDTH_PEAK.name, 'in', 99 / 8, 0], [PACKAGE_BANDWIDTH.name, 'out', 21 / 8, 0], [PACKAGE_BANDWIDTH_PEAK.name, 'out', 40 / 8, 0]]],
+      [[PACKAGE_BANDWIDTH.name, 'in', 11 / 8, T0 - 4 * MIN], [PACKAGE_BANDWIDTH_PEAK.name, 'in', 99 / 8, T0], [PACKAGE_BANDWIDTH.name, 'out', 21 / 8, T0 - 4 * MIN], [PACKAGE_BANDWIDTH_PEAK.name, 'out', 40 / 8, T0]]],
     ['with timestamps', true, GAUGES,
       [[PACKAGE_BANDWIDTH.name, 'in', 11 / 8, T0 - 4 * MIN], [PACKAGE_BANDWIDTH_PEAK.name, 'in', 99 / 8, T0], [PACKAGE_BANDWIDTH.name, 'out', 21 / 8, T0 - 4 * MIN], [PACKAGE_BANDWIDTH_PEAK.name, 'out', 40 / 8, T0]]],
-    ['peak denied', false, [PACKAGE_BANDWIDTH.name], [[PACKAGE_BANDWIDTH.name, 'in', 11 / 8, 0], [PACKAGE_BANDWIDTH.name, 'out', 21 / 8, 0]]],
+    ['peak denied', false, [PACKAGE_BANDWIDTH.name], [[PACKAGE_BANDWIDTH.name, 'in', 11 / 8, T0 - 4 * MIN], [PACKAGE_BANDWIDTH.name, 'out', 21 / 8, T0 - 4 * MIN]]],
   ])('%s', (_name, timestamps, families, expected) => {
     const out = convertUsage({
       specs: [], plans: new Map(), pieces: [], main, grid: { interval: '1m', offsetMinutes: UTC8 },
       gauges: { pkg: P, lastSettled: T0 - 4 * MIN, windowBucket: T0, timestamps, families },
     });
-    expect(out.gauges).toEqual(expected.map(([name, direction, value, at]) => ({ name, labels: { package: P, direction }, value, ...(timestamps ? { timestampMs: at } : {}) })));
+    expect(out.gauges).toEqual(expected.map(([name, direction, value, at]) => ({ name, labels: { package: P, direction }, value, ...(timestamps ? { timestampMs: at } : {}), bucketStartMs: at })));
   });
 
   it('no bandwidth item, no gauges', () => {

@@ -25,6 +25,10 @@ export interface RangeSeries {
 
 export interface RunningPrometheus {
   readonly url: string;
+  /** Waits until Prometheus answers its readiness probe. */
+  waitReady(timeoutMs: number): Promise<void>;
+  /** Its log so far (stderr). */
+  log(): string;
   /** Waits until every job has been scraped at least once; returns the targets' state. */
   waitForScrapes(timeoutMs: number): Promise<TargetState[]>;
   /** An instant query; at `timeSec` (Unix seconds, millisecond precision) or Prometheus' now. */
@@ -36,18 +40,28 @@ export interface RunningPrometheus {
   stop(): Promise<void>;
 }
 
-export async function startPrometheus(jobs: readonly ScrapeJob[]): Promise<RunningPrometheus> {
+export interface PrometheusOptions {
+  /** Serve /api/v1/write (`--web.enable-remote-write-receiver`). */
+  readonly remoteWriteReceiver?: boolean;
+  /** storage.tsdb.out_of_order_time_window, e.g. `1h`. */
+  readonly outOfOrderTimeWindow?: string;
+}
+
+export async function startPrometheus(jobs: readonly ScrapeJob[], options: PrometheusOptions = {}): Promise<RunningPrometheus> {
   const bin = process.env.PROMETHEUS ?? 'prometheus';
   const dir = await mkdtemp(join(tmpdir(), 'edge-exporter-prom-'));
   const config = [
     'global: { scrape_interval: 1s, scrape_timeout: 1s }',
-    'scrape_configs:',
+    ...(options.outOfOrderTimeWindow === undefined ? [] : [`storage: { tsdb: { out_of_order_time_window: ${options.outOfOrderTimeWindow} } }`]),
+    ...(jobs.length === 0 ? [] : ['scrape_configs:']),
     ...jobs.map((j) => `  - { job_name: ${j.name}, metrics_path: ${j.path}, static_configs: [{ targets: ['${j.target}'] }] }`),
   ].join('\n');
   await writeFile(join(dir, 'prometheus.yml'), config);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(bin, [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'], {
+  const flags = [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'];
+  if (options.remoteWriteReceiver === true) flags.push('--web.enable-remote-write-receiver');
+  const child = spawn(bin, flags, {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';
@@ -71,6 +85,14 @@ export async function startPrometheus(jobs: readonly ScrapeJob[]): Promise<Runni
 
   return {
     url,
+    async waitReady(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      while ((await fetch(`${url}/-/ready`).then((r) => r.status, () => 0)) !== 200) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`Prometheus did not become ready in time; its log:\n${log}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    log: () => log,
     async waitForScrapes(timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
