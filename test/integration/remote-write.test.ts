@@ -204,7 +204,7 @@ describe('remote-write into a real Prometheus', () => {
         const points = (only?.values ?? []).map(([t, v]) => [Math.round(t * 1000), Number(v)] as const);
         expect(points.map(([t]) => t), `${metric} ${domain}: on bucket boundaries, one minute apart, no gap`).toEqual(expectedTimes);
         expect(points[0]?.[1]).toBe(0);
-        const steps = points.slice(1).map(([t, v], i) => v - (points[i]?.[1] ?? NaN));
+        const steps = points.slice(1).map(([, v], i) => v - (points[i]?.[1] ?? NaN));
         const truth = expectedTimes.slice(1).map((t) => sim.truth.domainTotal(domain, field, t - MIN, t));
         expect(steps, `${metric} ${domain}: each step is the simulator's bucket`).toEqual(truth);
       }
