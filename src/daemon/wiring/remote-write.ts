@@ -43,6 +43,7 @@ export function wireRemoteWrite(
       },
     }),
     externalLabels: rw.external_labels,
+    maxLabelValueLength: config.limits.label_value_length,
     maxSamplesPerSend: rw.max_samples_per_send,
     batchSendDeadlineMs: rw.batch_send_deadline,
     minBackoffMs: rw.min_backoff,

@@ -1,6 +1,7 @@
 // Pages -> one remote-write 1.0 WriteRequest -> snappy block: the body of one POST.
 import protobuf from 'protobufjs';
 import { compressSync } from 'snappy';
+import { capLabelValue, wellFormedLabelValue } from '../prometheus/naming.js';
 import type { HistoryPage } from './source.js';
 
 /**
@@ -56,12 +57,14 @@ function byName(a: Label, b: Label): number {
  * one /metrics shows), then its labels, then every external label the series
  * does not carry itself (Prometheus' rule: the series' own label wins).
  */
-export function toTimeSeries(pages: readonly HistoryPage[], externalLabels: Readonly<Record<string, string>> = {}): TimeSeries[] {
+export function toTimeSeries(pages: readonly HistoryPage[], externalLabels: Readonly<Record<string, string>> = {}, maxLabelValueLength = Infinity): TimeSeries[] {
+  // As /metrics writes them (limits.label_value_length), so a series pushed and scraped is one series.
+  const asExposed = (value: string): string => capLabelValue(wellFormedLabelValue(value), maxLabelValueLength);
   const bySeries = new Map<string, { labels: Label[]; samples: Sample[] }>();
   for (const page of pages) {
     for (const sample of page.samples) {
       const labels: Label[] = [{ name: '__name__', value: sample.name }];
-      for (const [name, value] of Object.entries(sample.labels)) if (name !== '__name__') labels.push({ name, value });
+      for (const [name, value] of Object.entries(sample.labels)) if (name !== '__name__') labels.push({ name, value: asExposed(value) });
       for (const [name, value] of Object.entries(externalLabels)) {
         if (name !== '__name__' && !Object.hasOwn(sample.labels, name)) labels.push({ name, value });
       }
@@ -91,6 +94,6 @@ export function encodeWriteRequest(series: readonly TimeSeries[]): Uint8Array {
 }
 
 /** The body of one remote-write 1.0 POST: the WriteRequest, snappy block format (not the framed format 1.0 forbids). */
-export function encodeBody(pages: readonly HistoryPage[], externalLabels: Readonly<Record<string, string>> = {}): Uint8Array {
-  return compressSync(encodeWriteRequest(toTimeSeries(pages, externalLabels)));
+export function encodeBody(pages: readonly HistoryPage[], externalLabels: Readonly<Record<string, string>> = {}, maxLabelValueLength = Infinity): Uint8Array {
+  return compressSync(encodeWriteRequest(toTimeSeries(pages, externalLabels, maxLabelValueLength)));
 }

@@ -15,6 +15,8 @@ export interface RemoteWriteSenderOptions {
   readonly tls?: RemoteWriteTlsOptions;
   /** Added to every series that has no label of that name. Default none (the config's default, job=edge-exporter, is mapped here). */
   readonly externalLabels?: Readonly<Record<string, string>>;
+  /** Label values cut to this many characters, as /metrics cuts them (limits.label_value_length). Default: not cut. */
+  readonly maxLabelValueLength?: number;
   /** Most samples in one request (one page larger than this still goes alone). Default 2000. */
   readonly maxSamplesPerSend?: number;
   /** Longest the oldest page waits for others to fill a request, counted from its createdMs. Default 5000. */
@@ -41,6 +43,7 @@ export const DEFAULT_SHUTDOWN_DEADLINE_MS = 5_000;
 
 export interface ResolvedSenderOptions {
   readonly externalLabels: Readonly<Record<string, string>>;
+  readonly maxLabelValueLength: number;
   readonly maxSamplesPerSend: number;
   readonly batchSendDeadlineMs: number;
   readonly minBackoffMs: number;
@@ -60,6 +63,7 @@ export function resolveSenderOptions(options: RemoteWriteSenderOptions): Resolve
   if (maxBackoffMs < minBackoffMs) throw new RangeError(`RemoteWriteSender: maxBackoffMs (${maxBackoffMs}) must be at least minBackoffMs (${minBackoffMs})`);
   return {
     externalLabels: { ...options.externalLabels },
+    maxLabelValueLength: options.maxLabelValueLength === undefined ? Infinity : integerAtLeast('maxLabelValueLength', options.maxLabelValueLength, 2),
     maxSamplesPerSend: integerAtLeast('maxSamplesPerSend', options.maxSamplesPerSend ?? DEFAULT_MAX_SAMPLES_PER_SEND, 1),
     batchSendDeadlineMs: integerAtLeast('batchSendDeadlineMs', options.batchSendDeadlineMs ?? DEFAULT_BATCH_SEND_DEADLINE_MS, 0),
     minBackoffMs,

@@ -216,7 +216,7 @@ export class RemoteWriteSender {
       await this.settle(pages, 'sent');
       return;
     }
-    const body = encodeBody(pages, this.options.externalLabels);
+    const body = encodeBody(pages, this.options.externalLabels, this.options.maxLabelValueLength);
     let final: SendOutcome | undefined;
     try {
       await pRetry(

@@ -83,6 +83,12 @@ describe('encodeBody', () => {
     ]);
   });
 
+  it('cuts label values as /metrics does (limits.label_value_length): the marker included, lone surrogates replaced', () => {
+    const pages = [page('topn', 1, 0, [sample('edge_top_url_requests', { key: `/${'x'.repeat(200)}`, bad: 'a\uD800b' }, 1, 1)])];
+    const [series] = decodeBody(encodeBody(pages, { job: 'j' }, 10));
+    expect(labelsOf(series!)).toEqual({ __name__: 'edge_top_url_requests', bad: 'a\uFFFDb', job: 'j', key: '/xxxxxxxx…' });
+  });
+
   it('encodes an empty request as no series', () => {
     expect(decodeBody(encodeBody([]))).toEqual([]);
   });
