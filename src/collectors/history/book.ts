@@ -116,8 +116,8 @@ export class HistoryBook {
       }
       const dropped = oldest?.dropOldest();
       if (dropped === undefined) return;
-      over -= dropped.samples;
-      this.options.onDropped?.(dropped.samples);
+      over -= dropped;
+      this.options.onDropped?.(dropped);
     }
   }
 

@@ -5,21 +5,22 @@
 import { z } from 'zod';
 
 const labels = z.record(z.string(), z.string());
-/** [name, labels, timestamp ms, value]: a page holds thousands, so no key names. */
-const sampleEntry = z.tuple([z.string().min(1), labels, z.number().int(), z.number()]);
 
 export const historyPageSchema = z.strictObject({
   seq: z.number().int().positive(),
   createdMs: z.number().int(),
-  samples: z.array(sampleEntry),
+  /** [series index, timestamp ms, value] for each sample, flat: a page holds thousands. */
+  samples: z.array(z.number()).refine((a) => a.length % 3 === 0, { error: 'expected [series, timestamp, value] triples' }),
 });
 
 /** The `history` member of a ledger file. */
 export const historyFileSchema = z.strictObject({
   /** The seq the next page gets. */
   nextSeq: z.number().int().positive(),
-  /** Per gauge family, the newest time pushed or queued: after a restart no gauge sample at or before it is queued again. */
+  /** Per gauge family, the newest time queued: after a restart no gauge sample at or before it is queued again. */
   gaugeFloors: z.record(z.string(), z.number().int()),
+  /** [index, name, labels] of every series the pages hold. */
+  series: z.array(z.tuple([z.number().int().nonnegative(), z.string().min(1), labels])),
   pages: z.array(historyPageSchema),
 });
 export type HistoryFile = z.output<typeof historyFileSchema>;

@@ -3,9 +3,14 @@
 // only committed pages are handed to the sender, so a page the receiver
 // confirmed is always in a file, and the confirmation's seq never names a
 // page a restart could make again under the same seq.
+import { seriesKey } from '../series/keys.js';
 import type { HistoryFile } from './file.js';
 import { paginate } from './pages.js';
 import type { KeyedSample, TimedSample } from './samples.js';
+import { SeriesTable } from './series-table.js';
+
+/** A gauge series not queued for this long is forgotten: its family's floor stands for it. */
+const GAUGE_MEMORY_MS = 60 * 60_000;
 
 export interface QueuedPage {
   readonly owner: string;
@@ -14,14 +19,50 @@ export interface QueuedPage {
   readonly samples: readonly TimedSample[];
 }
 
+/** A page as the queue keeps it: [series, time, value] triples; its samples are made when the sender first reads them. */
+class PackedPage implements QueuedPage {
+  private made: TimedSample[] | undefined;
+
+  constructor(
+    readonly owner: string,
+    readonly seq: number,
+    readonly createdMs: number,
+    readonly data: Float64Array,
+    private readonly table: SeriesTable,
+  ) {}
+
+  get length(): number {
+    return this.data.length / 3;
+  }
+
+  /** Kept once made: the sender reads them again after the page left the queue (and its series the table). */
+  get samples(): readonly TimedSample[] {
+    if (this.made === undefined) {
+      const out: TimedSample[] = [];
+      for (let i = 0; i < this.data.length; i += 3) {
+        const { name, labels } = this.table.get(this.data[i] ?? -1);
+        out.push({ name, labels, timestampMs: this.data[i + 1] ?? NaN, value: this.data[i + 2] ?? NaN });
+      }
+      this.made = out;
+    }
+    return this.made;
+  }
+
+  /** Adds (+1) or drops (-1) this page's hold on its series. */
+  hold(delta: 1 | -1): void {
+    for (let i = 0; i < this.data.length; i += 3) this.table.ref(this.data[i] ?? -1, delta);
+  }
+}
+
 export class HistoryQueue {
-  private readonly pages: QueuedPage[] = [];
+  private readonly pages: PackedPage[] = [];
+  private readonly table = new SeriesTable();
   private nextSeq = 1;
   /** Pages with seq up to here are in a file on disk. */
   private committedSeq = 0;
   /** Per gauge family: the newest time queued, saved (a floor for every series of it after a restart). */
   private readonly gaugeFloors = new Map<string, number>();
-  /** Per gauge series: the newest time queued in this process. */
+  /** Per gauge series: the newest time queued in this process (for an hour). */
   private readonly gaugeLast = new Map<string, number>();
   private samples = 0;
 
@@ -37,25 +78,32 @@ export class HistoryQueue {
     return page !== undefined && page.seq <= this.committedSeq ? page : undefined;
   }
 
-  /** The last gauge time of a series, or its family's floor after a restart. */
+  /** The last gauge time of a series, or its family's floor after a restart or an hour without it. */
   lastGauge(key: string, family: string): number | undefined {
     return this.gaugeLast.get(key) ?? this.gaugeFloors.get(family);
   }
 
-  /** Adds a cycle's samples as pages of at most `max`; staged until committed. Returns the pages added. */
-  add(samples: readonly KeyedSample[], max: number, now: number): number {
+  /** Adds a cycle's samples as pages of at most `max`; staged until committed. */
+  add(samples: readonly KeyedSample[], max: number, now: number): void {
     for (const s of samples) {
       const family = s.gaugeFamily;
       if (family === undefined) continue;
       this.gaugeLast.set(s.key, s.timestampMs);
       this.gaugeFloors.set(family, Math.max(this.gaugeFloors.get(family) ?? s.timestampMs, s.timestampMs));
     }
-    const pages = paginate(samples, max);
-    for (const page of pages) {
-      this.pages.push({ owner: this.owner, seq: this.nextSeq++, createdMs: now, samples: page.map(({ name, labels, timestampMs, value }) => ({ name, labels, timestampMs, value })) });
-      this.samples += page.length;
+    for (const [key, at] of this.gaugeLast) if (at < now - GAUGE_MEMORY_MS) this.gaugeLast.delete(key);
+    for (const page of paginate(samples, max)) {
+      const data = new Float64Array(page.length * 3);
+      page.forEach((s, i) => {
+        data[i * 3] = this.table.index(s.key, s.name, s.labels);
+        data[i * 3 + 1] = s.timestampMs;
+        data[i * 3 + 2] = s.value;
+      });
+      const packed = new PackedPage(this.owner, this.nextSeq++, now, data, this.table);
+      packed.hold(1);
+      this.pages.push(packed);
+      this.samples += packed.length;
     }
-    return pages.length;
   }
 
   /** The file's content now, and the seq it commits once written. */
@@ -65,7 +113,8 @@ export class HistoryQueue {
       file: {
         nextSeq: this.nextSeq,
         gaugeFloors: Object.fromEntries(this.gaugeFloors),
-        pages: this.pages.map((p) => ({ seq: p.seq, createdMs: p.createdMs, samples: p.samples.map((s) => [s.name, { ...s.labels }, s.timestampMs, s.value] as [string, Record<string, string>, number, number]) })),
+        series: [...this.table.held()].map(([i, { name, labels }]) => [i, name, { ...labels }] as [number, string, Record<string, string>]),
+        pages: this.pages.map((p) => ({ seq: p.seq, createdMs: p.createdMs, samples: Array.from(p.data) })),
       },
     };
   }
@@ -79,18 +128,13 @@ export class HistoryQueue {
   settle(seq: number): boolean {
     const head = this.pages[0];
     if (head?.seq !== seq) return false;
-    this.pages.shift();
-    this.samples -= head.samples.length;
+    this.remove(0);
     return true;
   }
 
-  /** Drops the oldest page that is not the head (the head may be on the wire); its sample count, 0 when there is none. */
-  dropOldest(): { readonly createdMs: number; readonly samples: number } | undefined {
-    const page = this.pages[1];
-    if (page === undefined) return undefined;
-    this.pages.splice(1, 1);
-    this.samples -= page.samples.length;
-    return { createdMs: page.createdMs, samples: page.samples.length };
+  /** Drops the oldest page that is not the head (the head may be on the wire); its sample count, undefined when there is none. */
+  dropOldest(): number | undefined {
+    return this.pages[1] === undefined ? undefined : this.remove(1);
   }
 
   /** Creation time of the oldest page `dropOldest` would drop. */
@@ -104,17 +148,33 @@ export class HistoryQueue {
    * after a ledger file was lost or reset never reuses a confirmed seq.
    */
   restore(file: HistoryFile | undefined, settled: number): void {
-    this.pages.length = 0;
-    this.samples = 0;
+    while (this.pages.length > 0) this.remove(0);
     this.gaugeFloors.clear();
     this.gaugeLast.clear();
+    for (const [i, name, labels] of file?.series ?? []) this.table.place(i, seriesKey(name, labels), name, labels);
     for (const page of file?.pages ?? []) {
       if (page.seq <= settled) continue;
-      this.pages.push({ owner: this.owner, seq: page.seq, createdMs: page.createdMs, samples: page.samples.map(([name, labels, timestampMs, value]) => ({ name, labels, timestampMs, value })) });
-      this.samples += page.samples.length;
+      const packed = new PackedPage(this.owner, page.seq, page.createdMs, Float64Array.from(page.samples), this.table);
+      packed.hold(1);
+      this.pages.push(packed);
+      this.samples += packed.length;
     }
+    // Series only confirmed pages held leave now; the others keep their indices.
+    for (const [i] of [...this.table.held()]) {
+      this.table.ref(i, 1);
+      this.table.ref(i, -1);
+    }
+    this.table.sealed();
     for (const [family, ms] of Object.entries(file?.gaugeFloors ?? {})) this.gaugeFloors.set(family, ms);
     this.nextSeq = Math.max(file?.nextSeq ?? 1, settled + 1);
     this.committedSeq = this.nextSeq - 1;
+  }
+
+  private remove(at: number): number {
+    const [page] = this.pages.splice(at, 1);
+    if (page === undefined) return 0;
+    page.hold(-1);
+    this.samples -= page.length;
+    return page.length;
   }
 }

@@ -91,6 +91,10 @@ describe('the history kept with the counters', () => {
     await b.ledger.save(b.store, 'access');
     expect(flat(b.history.heads())).toEqual(['a.com@3=6', 'b.com@3=9']);
     expect(b.history.heads()[0]?.seq).toBe(5);
+    // The file keeps only the series its waiting pages hold, each once.
+    const file = JSON.parse(readFileSync(join(dir, 'ledger-access.json'), 'utf8')) as { data: { history: { series: [number, string, Record<string, string>][]; pages: { seq: number; samples: number[] }[] } } };
+    expect(file.data.history.series.map(([, , labels]) => labels.domain).sort()).toEqual(doms);
+    expect(file.data.history.pages.map((p) => [p.seq, p.samples.length / 3])).toEqual([[5, 2], [6, 1]]);
   });
 
   it('a ledger file lost after confirmations: new pages get seqs past them, so none is taken for confirmed', async () => {

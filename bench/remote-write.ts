@@ -1,0 +1,165 @@
+// Remote-write benchmark: the real history (CounterLedger with a HistoryBook
+// over a StateStore in a temporary directory) and RemoteWriteSender, pushing
+// to a counting receiver in another process (bench/lib/rw-receiver.ts), with
+// the config defaults (2,000 samples per request). The account: --domains=N
+// (default 1,000) with the access collector's 15 series per domain (8
+// counters, 7 gauges) at 1-minute buckets, one bucket per cycle.
+//
+// 1. Steady state: --cycles=N (default 20) cycles, each applied to the ledger,
+//    saved and pushed (forceFlush), beside the same cycles with remote_write
+//    off (the ledger without history, saved): CPU per cycle (process.cpuUsage)
+//    and what it costs of one core at one cycle a minute.
+// 2. Backlog: --backlog=N minutes (default 60) of cycles counted while the
+//    receiver was out of reach, then pushed: samples per second, bytes per
+//    sample on the wire, peak RSS.
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { accessCounters } from '../src/collectors/access/convert.js';
+import { DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_P95, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUEST_TIME, SOURCES } from '../src/collectors/access/metrics.js';
+import { HistoryBook } from '../src/collectors/history/index.js';
+import { CounterLedger } from '../src/collectors/ledger.js';
+import type { CollectOutput, Sample } from '../src/collectors/types.js';
+import { remoteWriteSchema } from '../src/config/sections/remote-write.js';
+import { RemoteWriteSender } from '../src/exporters/remote-write/index.js';
+import { StateStore } from '../src/state/store.js';
+import { startChild } from './lib/child.js';
+import { domainsFor, SERIES_PER_DOMAIN } from './lib/series.js';
+import { fmtBytes, fmtInt, fmtMs, median, table } from './lib/stats.js';
+
+const { values } = parseArgs({ options: { domains: { type: 'string' }, cycles: { type: 'string' }, backlog: { type: 'string' } }, strict: false });
+const DOMAINS = Number(values.domains ?? '1000');
+const CYCLES = Number(values.cycles ?? '20');
+const BACKLOG = Number(values.backlog ?? '60');
+const MIN = 60_000;
+const T0 = Date.UTC(2026, 2, 2, 4, 0);
+const defaults = remoteWriteSchema.parse({ url: 'http://127.0.0.1:1/api/v1/write' });
+const domains = domainsFor(DOMAINS * SERIES_PER_DOMAIN);
+
+/** A value of a realistic magnitude, different per series and cycle. */
+const value = (seed: number, scale: number): number => {
+  const x = Math.sin(seed * 12.9898) * 43758.5453;
+  return Math.floor((x - Math.floor(x)) * scale);
+};
+
+/** One access cycle counting the bucket at minute `m`: 8 counters (one bucket each) and 7 gauges per domain. */
+function cycleOutput(m: number): CollectOutput {
+  const bucket = T0 + m * MIN;
+  const increments: Sample[] = [];
+  const watermarks: Record<string, number> = {};
+  const counted = new Map<string, { values: Array<readonly [number, number]> }>();
+  for (const [i, domain] of domains.entries()) {
+    for (const [k, spec] of accessCounters(domain).entries()) {
+      const v = value(i * 17 + k + m, spec.family.includes('bytes') ? 1e9 : 1e5);
+      increments.push({ name: spec.family, labels: spec.labels, value: v });
+      watermarks[spec.key] = bucket;
+      counted.set(spec.key, { values: [[bucket, v]] });
+    }
+  }
+  const gauges = new Map<string, Sample[]>();
+  for (const def of [DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_PEAK, DOMAIN_BANDWIDTH_P95]) {
+    gauges.set(def.name, domains.flatMap((domain, i) => SOURCES.map((source, s) => ({ name: def.name, labels: { domain, source }, value: value(i * 31 + s + m, 1e9), bucketStartMs: bucket }))));
+  }
+  gauges.set(DOMAIN_REQUEST_TIME.name, domains.map((domain, i) => ({ name: DOMAIN_REQUEST_TIME.name, labels: { domain }, value: value(i + m, 2000) / 1000, bucketStartMs: bucket })));
+  return { increments, watermarks, gauges, errors: [], counted: [counted], bucketMs: MIN };
+}
+
+function apply(ledger: CounterLedger, out: CollectOutput, now: number): void {
+  ledger.apply('access', out, { gauges: out.gauges, now, counted: out.counted ?? [], bucketMs: MIN });
+}
+
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const d = process.cpuUsage(since);
+  return (d.user + d.system) / 1000;
+};
+
+interface Stats {
+  readonly requests: number;
+  readonly bytes: number;
+}
+
+const receiver = await startChild('rw-receiver.ts', [], z.object({ url: z.string() }));
+const stats = async (): Promise<Stats> => (await fetch(receiver.ready.url)).json() as Promise<Stats>;
+const dir = await mkdtemp(join(tmpdir(), 'edge-bench-rw-'));
+let peakRss = process.memoryUsage().rss;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+try {
+  // 1. Steady state, remote_write off and on, the same cycles.
+  const offStore = new StateStore(join(dir, 'off'));
+  await offStore.init();
+  const off = new CounterLedger();
+  const onStore = new StateStore(join(dir, 'on'));
+  await onStore.init();
+  const history = new HistoryBook({ store: onStore, pageSize: defaults.max_samples_per_send, maxPendingSamples: defaults.max_pending_samples });
+  const on = new CounterLedger(history);
+  await on.load(onStore, 'access');
+  const sender = new RemoteWriteSender(history, { url: receiver.ready.url, batchSendDeadlineMs: 0, maxSamplesPerSend: defaults.max_samples_per_send });
+  await sender.start();
+  const offMs: number[] = [];
+  const onMs: number[] = [];
+  let pushed = 0;
+  const before = await stats();
+  for (let c = 0; c < CYCLES; c++) {
+    const out = cycleOutput(c);
+    let t = process.cpuUsage();
+    apply(off, out, T0 + (c + 3) * MIN);
+    await off.save(offStore, 'access');
+    offMs.push(cpuMs(t));
+    t = process.cpuUsage();
+    pushed += out.increments.length + [...out.gauges.values()].reduce((n, g) => n + g.length, 0);
+    apply(on, out, T0 + (c + 3) * MIN);
+    await on.save(onStore, 'access');
+    await sender.forceFlush();
+    onMs.push(cpuMs(t));
+  }
+  const after = await stats();
+  const fileOff = (await stat(offStore.pathOf('ledger-access'))).size;
+  const fileOn = (await stat(onStore.pathOf('ledger-access'))).size;
+  await sender.shutdown();
+  const extra = median(onMs) - median(offMs);
+  process.stdout.write(`## Remote-write\n\n${DOMAINS} domains, ${fmtInt(DOMAINS * SERIES_PER_DOMAIN)} series, 1-minute buckets, ${CYCLES} cycles; pages and requests of ${defaults.max_samples_per_send} samples.\n\n`);
+  process.stdout.write(`### Steady state: CPU per cycle (apply, save${''}, push), medians\n\n${table(
+    ['remote_write', 'CPU per cycle', 'share of one core at 1 cycle/min', 'ledger file'],
+    [
+      ['off', fmtMs(median(offMs)), `${((median(offMs) / MIN) * 100).toFixed(2)} %`, fmtBytes(fileOff)],
+      ['on', fmtMs(median(onMs)), `${((median(onMs) / MIN) * 100).toFixed(2)} %`, fmtBytes(fileOn)],
+      ['cost of remote_write', fmtMs(extra), `${((extra / MIN) * 100).toFixed(2)} %`, fmtBytes(fileOn - fileOff)],
+    ],
+  )}\n\nPushed ${fmtInt(pushed)} samples in ${fmtInt(after.requests - before.requests)} requests, ${fmtBytes(after.bytes - before.bytes)} on the wire: ${((after.bytes - before.bytes) / pushed).toFixed(2)} bytes per sample.\n\n`);
+  if (after.requests - before.requests === 0 || pushed === 0) throw new Error('nothing was pushed');
+
+  // 2. A backlog counted while the receiver was out of reach, then pushed.
+  const backlogStore = new StateStore(join(dir, 'backlog'));
+  await backlogStore.init();
+  const book = new HistoryBook({ store: backlogStore, pageSize: defaults.max_samples_per_send, maxPendingSamples: 50_000_000 });
+  const ledger = new CounterLedger(book);
+  await ledger.load(backlogStore, 'access');
+  for (let m = 0; m < BACKLOG; m++) apply(ledger, cycleOutput(m), T0 + (m + 3) * MIN);
+  let t = performance.now();
+  await ledger.save(backlogStore, 'access');
+  const saveMs = performance.now() - t;
+  const samples = book.pendingSamples();
+  const fileSize = (await stat(backlogStore.pathOf('ledger-access'))).size;
+  const backlogSender = new RemoteWriteSender(book, { url: receiver.ready.url, batchSendDeadlineMs: 0, maxSamplesPerSend: defaults.max_samples_per_send });
+  const s0 = await stats();
+  const cpu = process.cpuUsage();
+  t = performance.now();
+  await backlogSender.start();
+  await backlogSender.forceFlush();
+  const wall = performance.now() - t;
+  const cpuUsed = cpuMs(cpu);
+  const s1 = await stats();
+  await backlogSender.shutdown();
+  if (book.pendingSamples() !== 0) throw new Error(`${book.pendingSamples()} samples left pending`);
+  process.stdout.write(`### Backlog: ${BACKLOG} minutes counted while the receiver was away, then pushed\n\n${table(
+    ['samples', 'requests', 'wall', 'samples/s', 'sender CPU', 'bytes/sample', 'ledger file', 'its save', 'peak RSS'],
+    [[fmtInt(samples), fmtInt(s1.requests - s0.requests), fmtMs(wall), fmtInt(Math.round(samples / (wall / 1000))), fmtMs(cpuUsed),
+      ((s1.bytes - s0.bytes) / samples).toFixed(2), fmtBytes(fileSize), fmtMs(saveMs), fmtBytes(peakRss)]],
+  )}\n\n`);
+} finally {
+  clearInterval(sampler);
+  await receiver.stop();
+  await rm(dir, { recursive: true, force: true });
+}
