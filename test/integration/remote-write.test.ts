@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
-import { configText, lastSettled, MIN, TOKEN } from '../daemon/state-fixtures.js';
+import { accessCounters, configText, lastSettled, MIN, TOKEN } from '../daemon/state-fixtures.js';
+import { freePort } from '../support/ports.js';
 import { startPrometheus, type RunningPrometheus } from '../exporters/prometheus/prometheus-server.js';
 
 /** 10 s into a platform minute, so a child's own seconds never cross into the next one. */
@@ -128,7 +129,13 @@ const pending = (stateDir: string): number => {
   const read = <T>(name: string): T | undefined => (existsSync(join(stateDir, name)) ? (JSON.parse(readFileSync(join(stateDir, name), 'utf8')) as { data: T }).data : undefined);
   const settled = read<{ settled: Record<string, number> }>('remote-write-acks.json')?.settled.access ?? 0;
   const pages = read<{ history?: { pages: { seq: number; samples: unknown[] }[] } }>('ledger-access.json')?.history?.pages ?? [];
-  return pages.filter((p) => p.seq > settled).reduce((n, p) => n + p.samples.length, 0);
+  // A page's samples are [series, timestamp, value] triples.
+  return pages.filter((p) => p.seq > settled).reduce((n, p) => n + p.samples.length / 3, 0);
+};
+
+const selfMetric = (text: string, name: string): number | undefined => {
+  const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  return m ? Number(m[1]) : undefined;
 };
 
 describe('remote-write into a real Prometheus', () => {
@@ -164,10 +171,16 @@ describe('remote-write into a real Prometheus', () => {
     proxy.mode = 'down';
     sim.clock.advance(2 * MIN);
     const refusedBefore = proxy.refused;
-    const serving = daemon(config, ['--listen', '127.0.0.1:0']);
+    const port = await freePort();
+    const serving = daemon(config, ['--listen', `127.0.0.1:${port}`]);
     await expect.poll(() => proxy.refused - refusedBefore, { timeout: 30_000 }).toBeGreaterThan(1);
     const stranded = pending(stateDir);
     expect(stranded).toBeGreaterThan(0);
+    // /metrics serves on, and says what waits and that it is being retried.
+    const exposition = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(selfMetric(exposition, 'edge_exporter_remote_write_samples_pending')).toBe(stranded);
+    expect(selfMetric(exposition, 'edge_exporter_remote_write_samples_retried_total')).toBeGreaterThan(0);
+    expect(accessCounters(exposition).size).toBe(domains.length);
     serving.proc.kill('SIGKILL');
     expect((await serving.exited).signal).toBe('SIGKILL');
     child = undefined;
@@ -176,7 +189,8 @@ describe('remote-write into a real Prometheus', () => {
     proxy.mode = 'lose-answer';
     const forwardedBefore = proxy.forwarded.length;
     sim.clock.advance(MIN);
-    await expect(once(config).then((r) => r.exited)).resolves.toEqual({ code: 0, signal: null });
+    const final = await once(config);
+    await expect(final.exited).resolves.toEqual({ code: 0, signal: null });
     expect(pending(stateDir)).toBe(0);
     const answers = proxy.forwarded.slice(forwardedBefore);
     // The request whose answer was lost went again, byte for byte, and Prometheus took it again: every answer was a success (no 400 for out of order or duplicate).
@@ -208,6 +222,12 @@ describe('remote-write into a real Prometheus', () => {
         const truth = expectedTimes.slice(1).map((t) => sim.truth.domainTotal(domain, field, t - MIN, t));
         expect(steps, `${metric} ${domain}: each step is the simulator's bucket`).toEqual(truth);
       }
+    }
+    // The newest pushed sample of each counter is what /metrics showed after the last cycle.
+    const scraped = accessCounters(final.output.stdout);
+    for (const domain of domains) {
+      const [pushedRequests] = await prometheus.query(`edge_domain_requests_total{domain="${domain}"}`, end / 1000);
+      expect(Number(pushedRequests?.value[1])).toBe(scraped.get(domain)?.requests);
     }
     // Not vacuous: traffic in the buckets, and the back-filled and stranded buckets among them.
     expect(domains.every((d) => sim.truth.domainTotal(d, 'requests', first, last) > 0)).toBe(true);
