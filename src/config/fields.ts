@@ -74,3 +74,21 @@ export function integer() {
     .refine(Number.isSafeInteger, { error: 'expected an integer' })
     .meta({ type: 'integer' });
 }
+
+/**
+ * HTTP basic auth: a user name and exactly one of a password (${ENV} allowed)
+ * or a file holding it; `at` is the section's dotted path, for the message.
+ */
+export function basicAuth(at: string, help: { readonly username: string; readonly passwordFile: string }) {
+  return z
+    .strictObject({
+      username: z.string().min(1).describe(help.username),
+      password: secret().optional().describe('Password; supports ${ENV} interpolation. Mutually exclusive with password_file.'),
+      password_file: z.string().min(1).optional().describe(help.passwordFile),
+    })
+    .superRefine((auth, ctx) => {
+      if ((auth.password === undefined) === (auth.password_file === undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['password'], message: `set exactly one of ${at}.password and ${at}.password_file` });
+      }
+    });
+}

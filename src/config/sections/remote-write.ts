@@ -5,7 +5,7 @@
 // SRE reads them as they already know them.
 import { z } from 'zod';
 import { MAX_LAG_MS, MAX_REQUEST_TIMEOUT_MS, duration } from '../duration.js';
-import { httpUrl, integer, secret } from '../fields.js';
+import { basicAuth, httpUrl, integer, secret } from '../fields.js';
 
 // RFC 9110 token, as the otlp headers.
 const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -16,17 +16,10 @@ export const REMOTE_WRITE_RESERVED_HEADERS: readonly string[] = [
 // Prometheus' label name rule; `__`-prefixed names are reserved to it.
 const LABEL_NAME_RE = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
-const basicAuthSchema = z
-  .strictObject({
-    username: z.string().min(1).describe('User name (no default).'),
-    password: secret().optional().describe('Password; supports ${ENV} interpolation. Mutually exclusive with password_file.'),
-    password_file: z.string().min(1).optional().describe('File whose content (trimmed) is the password, read again for every request (a rotated file needs no reload).'),
-  })
-  .superRefine((auth, ctx) => {
-    if ((auth.password === undefined) === (auth.password_file === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['password'], message: 'set exactly one of remote_write.basic_auth.password and remote_write.basic_auth.password_file' });
-    }
-  });
+const basicAuthSchema = basicAuth('remote_write.basic_auth', {
+  username: 'User name (no default).',
+  passwordFile: 'File whose content (trimmed) is the password, read again for every request (a rotated file needs no reload).',
+});
 
 const tlsSchema = z.strictObject({
   ca_file: z.string().min(1).optional().describe('PEM file of the CA(s) the receiver\'s certificate must chain to (default: the system\'s).'),

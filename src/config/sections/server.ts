@@ -1,18 +1,11 @@
 // `server:` — where /metrics is served and how it is protected.
 import { z } from 'zod';
-import { listenAddress, secret } from '../fields.js';
+import { basicAuth, listenAddress } from '../fields.js';
 
-const basicAuthSchema = z
-  .strictObject({
-    username: z.string().min(1).describe('User name Prometheus sends (no default).'),
-    password: secret().optional().describe('Password; supports ${ENV} interpolation. Mutually exclusive with password_file.'),
-    password_file: z.string().min(1).optional().describe('File whose content (trimmed) is the password.'),
-  })
-  .superRefine((auth, ctx) => {
-    if ((auth.password === undefined) === (auth.password_file === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['password'], message: 'set exactly one of server.basic_auth.password and server.basic_auth.password_file' });
-    }
-  });
+const basicAuthSchema = basicAuth('server.basic_auth', {
+  username: 'User name Prometheus sends (no default).',
+  passwordFile: 'File whose content (trimmed) is the password.',
+});
 
 const tlsSchema = z.strictObject({
   cert_file: z.string().min(1).describe('PEM certificate (chain) file.'),
