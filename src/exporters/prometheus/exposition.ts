@@ -114,7 +114,7 @@ export class Exposition {
     const cached = cache.get(family.def);
     if (cached?.series === family.series) return cached;
     const { text, heads } = serializeFamily(family, format, cached?.heads);
-    const fresh: FamilyChunk = { series: family.series, text: Buffer.from(text, 'utf8'), heads, deflated: undefined };
+    const fresh: FamilyChunk = { series: family.series, text, heads, deflated: undefined };
     cache.set(family.def, fresh);
     return fresh;
   }

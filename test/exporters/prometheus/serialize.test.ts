@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import {
   formatOpenMetricsTimestamp,
   formatValue,
+  compareSeries,
   serialize,
+  serializeFamily,
   type FamilyDef,
   type FamilySnapshot,
   type SeriesSnapshot,
@@ -267,6 +269,38 @@ describe('formatValue', () => {
     [-Infinity, '-Inf'],
   ])('%s -> %s', (value, expected) => {
     expect(formatValue(value)).toBe(expected);
+  });
+});
+
+describe('serializeFamily (the exposition\'s per-family bytes)', () => {
+  // Values the byte writer formats itself (safe integers) and those it leaves to formatValue.
+  const VALUES = [0, -0, 1, 9, 10, 99, 100, -7, -10, 2 ** 31, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, 1e15, 999_999_999_999_999, 1e21, 1.5e-7, 0.1, 921690389.8159217, -1.5e300, Number.MIN_VALUE, -Number.MAX_VALUE, NaN, Infinity, -Infinity];
+  const domains = ['a.example', 'b"quoted\\back', 'c\nline', 'd-ünïcödé-中文', 'e-😀', 'f'.repeat(200)];
+  const series = (shift: number, timestamps: boolean): SeriesSnapshot[] =>
+    VALUES.flatMap((value, i) => domains.map((domain, j) => s([`${domain}-${i}`, `src${j}`], VALUES[(i + j + shift) % VALUES.length] ?? value, timestamps && (i + j) % 3 !== 0 ? 1_700_000_000_000 + 37 * i - 5000 * j : undefined)));
+  const gauge: FamilyDef = { ...traffic, name: 'edge_test_gauge_bytes', type: 'gauge' };
+
+  it.each(['text', 'openmetrics'] as const)('%s: the same bytes as serialize, with fresh and with kept heads', (format) => {
+    for (const def of [traffic, gauge, level]) {
+      for (const timestamps of [false, true]) {
+        let previous: ReturnType<typeof serializeFamily>['heads'];
+        for (let shift = 0; shift < 3; shift++) {
+          // The first unsorted (sorted here), the next sorted as the store hands them over (kept heads reused).
+          const list = series(shift, timestamps).sort(compareSeries);
+          const family = def.labels.length === 0 ? fam(def, s([], VALUES[shift] ?? 0)) : fam(def, ...(shift === 0 ? list.reverse() : list));
+          const rendered = serializeFamily(family, format, previous);
+          expect(rendered.text.equals(Buffer.from(serialize([family], { format }), 'utf8'))).toBe(true);
+          if (shift > 0 && def.labels.length > 0) expect(rendered.heads?.bytes).toBe(previous?.bytes);
+          previous = rendered.heads;
+        }
+      }
+    }
+  });
+
+  it('builds the heads again when the labels change', () => {
+    const first = serializeFamily(fam(requests, s(['a'], 1), s(['b'], 2)), 'text', undefined);
+    const family = fam(requests, s(['a'], 3), s(['c'], 4));
+    expect(serializeFamily(family, 'text', first.heads).text.toString('utf8')).toBe(serialize([family], { format: 'text' }));
   });
 });
 
