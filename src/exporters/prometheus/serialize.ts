@@ -135,8 +135,8 @@ export function serializeFamily(family: FamilySnapshot, format: ExpositionFormat
 const MAX_VALUE_BYTES = 24;
 /** A timestamp with its space: ` -` and at most 22 characters of a finite number (formatOpenMetricsTimestamp, or String of an integer). */
 const MAX_TIMESTAMP_BYTES = 32;
-/** A value and a line feed: without timestamps the first estimate of a family's size is never exceeded. */
-const LINE_TAIL_BYTES = MAX_VALUE_BYTES + 1;
+/** What a line can add to its head: value, timestamp, line feed. */
+const MAX_LINE_TAIL_BYTES = MAX_VALUE_BYTES + MAX_TIMESTAMP_BYTES + 1;
 const NEWLINE = 0x0a;
 const SPACE = 0x20;
 
@@ -144,40 +144,39 @@ const SPACE = 0x20;
  * The header, then per series its kept head, its value, its timestamp if any
  * and a line feed, written straight into one Buffer: the same bytes the string
  * form (`serialize`) gives, without building a string of the whole family and
- * encoding it afterwards.
+ * encoding it afterwards. The heads are copied once into the end of a work
+ * buffer and each moved into place with copyWithin: no object per series, so
+ * a render right after a publish (whose series are still in the young
+ * generation) triggers few scavenges. The result is copied out at its exact size.
  */
 function writeSamples(header: string, def: FamilyDef, series: readonly SeriesSnapshot[], open: boolean, previous: SampleHeads | undefined): { text: Buffer; heads: SampleHeads } {
   const reuse = previous !== undefined && sameLabels(previous.series, series);
   const sorted = reuse ? series : sortedSeries(series);
   const heads = reuse ? { series: sorted, bytes: previous.bytes, offsets: previous.offsets } : buildHeads(def, sorted, open);
   const { bytes, offsets } = heads;
-  let out: Buffer = Buffer.allocUnsafe(Buffer.byteLength(header) + bytes.length + sorted.length * LINE_TAIL_BYTES);
-  let pos = out.write(header, 0, 'utf8');
+  // The longest the output can be; the heads sit after it, so writing never reaches a head not yet moved.
+  const at = Buffer.byteLength(header) + bytes.length + sorted.length * MAX_LINE_TAIL_BYTES;
+  const work = Buffer.allocUnsafeSlow(at + bytes.length);
+  work.set(bytes, at);
+  let pos = work.write(header, 0, 'utf8');
   let i = 0;
   // One pass with for-of: the exposition test counts a family's renderings by its iterations.
   for (const s of sorted) {
     const from = offsets[i] ?? 0;
     const to = offsets[i + 1] ?? from;
     i++;
-    const room = to - from + LINE_TAIL_BYTES + (s.timestampMs === undefined ? 0 : MAX_TIMESTAMP_BYTES);
-    if (pos + room > out.length) out = grown(out, pos, room);
-    out.set(bytes.subarray(from, to), pos);
+    work.copyWithin(pos, at + from, at + to);
     pos += to - from;
-    pos = writeValue(out, pos, s.value);
+    pos = writeValue(work, pos, s.value);
     if (s.timestampMs !== undefined) {
-      out[pos++] = SPACE;
-      pos = writeAscii(out, pos, open ? formatOpenMetricsTimestamp(s.timestampMs) : String(Math.round(s.timestampMs)));
+      work[pos++] = SPACE;
+      pos = writeAscii(work, pos, open ? formatOpenMetricsTimestamp(s.timestampMs) : String(Math.round(s.timestampMs)));
     }
-    out[pos++] = NEWLINE;
+    work[pos++] = NEWLINE;
   }
-  return { text: out.subarray(0, pos), heads };
-}
-
-/** A larger copy of `out`'s first `used` bytes, with room for at least `more`. */
-function grown(out: Buffer, used: number, more: number): Buffer {
-  const next = Buffer.allocUnsafe(Math.max(out.length * 2, used + more));
-  out.copy(next, 0, 0, used);
-  return next;
+  const text = Buffer.allocUnsafeSlow(pos);
+  work.copy(text, 0, 0, pos);
+  return { text, heads };
 }
 
 /** formatValue's text, written as bytes: safe integers digit by digit (most counters), the rest through formatValue. */
