@@ -11,5 +11,7 @@ export {
   type OtlpResourceOptions,
   type OtlpSinkLogger,
 } from './options.js';
-export { ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, msToHrTime, toLogRecord } from './record.js';
+export {
+  ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toLogRecord, toReadableLogRecords,
+} from './record.js';
 export { SCOPE_NAME, buildResource } from './pipeline.js';

@@ -43,9 +43,7 @@ export interface OtlpLogSinkOptions {
    */
   readonly timeoutMs?: number;
   /**
-   * Most events one deliver() takes; also the processor's queue size and
-   * export batch size, so one deliver() is one export and can never overflow
-   * the queue. Default 512.
+   * Most events one deliver() takes; one deliver() is one export. Default 512.
    */
   readonly maxBatch?: number;
   /** Grace after timeoutMs before an unacknowledged record counts as failed. Default 2000. */

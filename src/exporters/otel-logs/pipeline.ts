@@ -1,12 +1,13 @@
-// Builds the SDK side: resource, OTLP exporter (protobuf or JSON), confirming wrapper, batch processor, provider.
+// Builds the SDK side: resource, scope, OTLP exporter (protobuf or JSON) and its confirming wrapper.
 import { OTLPLogExporter as OtlpJsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
 import { OTLPLogExporter as OtlpProtoLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
 import { CompressionAlgorithm, type OTLPExporterNodeConfigBase } from '@opentelemetry/otlp-exporter-base';
 import { defaultResource, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
-import { BatchLogRecordProcessor, LoggerProvider, type LogRecordExporter } from '@opentelemetry/sdk-logs';
+import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { ConfirmingExporter, type ExportOutcome } from './confirming-exporter.js';
 import type { OtlpResourceOptions, ResolvedOptions } from './options.js';
+import { instrumentationScope } from './record.js';
 
 /** Instrumentation scope of every record. */
 export const SCOPE_NAME = 'edge-exporter';
@@ -44,28 +45,25 @@ export function createOtlpExporter(options: ResolvedOptions): LogRecordExporter 
 }
 
 export interface Pipeline {
-  readonly provider: LoggerProvider;
-  readonly processor: BatchLogRecordProcessor;
+  /** The OTLP exporter inside the confirming wrapper: each export's result settles its records' uids. */
+  readonly exporter: ConfirmingExporter;
+  readonly resource: Resource;
+  readonly scope: ReadableLogRecord['instrumentationScope'];
 }
 
 /**
- * One processor, sized so a deliver() of up to maxBatch records is exactly
- * one queue-full and one export: the BatchLogRecordProcessor silently drops
- * records beyond maxQueueSize. Its export time-out sits above the exporter's
- * own (retries included), so it does not give up on an export still retrying.
+ * The exporter the sink hands its batches to, with the resource and scope its
+ * records carry. No LoggerProvider and no BatchLogRecordProcessor: a batch is
+ * built as the SDK's Logger would have emitted it (toReadableLogRecords) and
+ * passed to the SDK's OTLP exporter in one export() call, which is what the
+ * processor did once deliver() had filled its queue and flushed it; the
+ * emit's per-record work (a LogRecordImpl, the validation of each attribute,
+ * a copy of each array) and the queue are no longer paid per event.
  */
 export function createPipeline(options: ResolvedOptions, exporter: LogRecordExporter, onOutcome: ExportOutcome): Pipeline {
-  const processor = new BatchLogRecordProcessor({
+  return {
     exporter: new ConfirmingExporter(exporter, onOutcome),
-    maxQueueSize: options.maxBatch,
-    maxExportBatchSize: options.maxBatch,
-    exportTimeoutMillis: options.timeoutMs + options.ackMarginMs,
-  });
-  const provider = new LoggerProvider({
     resource: buildResource(options.resource),
-    processors: [processor],
-    // The uid is the first attribute (see toLogRecord); this only keeps the SDK's default of 128 visible.
-    logRecordLimits: { attributeCountLimit: 128 },
-  });
-  return { provider, processor };
+    scope: instrumentationScope(SCOPE_NAME, options.resource.serviceVersion),
+  };
 }

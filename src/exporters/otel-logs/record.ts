@@ -1,6 +1,8 @@
 // LogEvent -> OTel LogRecord: a pure mapping, no SDK state (the collector already chose the attribute names).
 import type { HrTime } from '@opentelemetry/api';
-import { SeverityNumber, type AnyValueMap, type LogRecord } from '@opentelemetry/api-logs';
+import { SeverityNumber, type AnyValue, type AnyValueMap, type LogAttributes, type LogRecord } from '@opentelemetry/api-logs';
+import type { Resource } from '@opentelemetry/resources';
+import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import type { LogEvent } from '../../collectors/types.js';
 
 /**
@@ -53,4 +55,56 @@ export function toLogRecord(event: LogEvent): LogRecord {
     body: event.body,
     attributes,
   };
+}
+
+/** The SDK's default attribute-count limit (LoggerProvider logRecordLimits), which the records keep. */
+export const ATTRIBUTE_COUNT_LIMIT = 128;
+
+/** The instrumentation scope as the SDK's LoggerProvider.getLogger(name, version) builds it. */
+export function instrumentationScope(name: string, version: string): ReadableLogRecord['instrumentationScope'] {
+  return { name, version, schemaUrl: undefined };
+}
+
+/**
+ * What the SDK's Logger.emit(toLogRecord(event)) hands its processors, built
+ * for a whole batch without the emit: the same fields, the same attribute
+ * order (`log.record.uid` first) and the same limits (at most
+ * ATTRIBUTE_COUNT_LIMIT attributes, the rest counted as dropped; an empty
+ * key dropped). The OTLP exporter encodes these exactly as it encodes the
+ * SDK's own records (test/exporters/otel-logs/readable.test.ts compares the
+ * bytes). Arrays are shared with the event, not copied: the exporter reads
+ * them once, while it serializes the batch.
+ */
+export function toReadableLogRecords(events: readonly LogEvent[], resource: Resource, scope: ReadableLogRecord['instrumentationScope']): ReadableLogRecord[] {
+  const records = new Array<ReadableLogRecord>(events.length);
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i] as LogEvent;
+    const attributes: LogAttributes = { [ATTR_LOG_RECORD_UID]: event.uid };
+    let count = 1;
+    let dropped = 0;
+    const source = event.attributes;
+    for (const key in source) {
+      if (key === ATTR_LOG_RECORD_UID || key === '' || !Object.prototype.hasOwnProperty.call(source, key)) continue;
+      if (count >= ATTRIBUTE_COUNT_LIMIT) {
+        dropped++;
+        continue;
+      }
+      attributes[key] = source[key] as AnyValue;
+      count++;
+    }
+    records[i] = {
+      hrTime: msToHrTime(event.timestampMs),
+      hrTimeObserved: msToHrTime(event.observedMs),
+      spanContext: undefined,
+      severityText: event.severityText,
+      severityNumber: SEVERITY_NUMBERS[event.severity],
+      body: event.body,
+      eventName: event.eventName,
+      resource,
+      instrumentationScope: scope,
+      attributes,
+      droppedAttributesCount: dropped,
+    };
+  }
+  return records;
 }

@@ -1,12 +1,12 @@
 // OtlpLogSink: a LogSink whose deliver() resolves only when the OTLP receiver has confirmed every record.
-import type { Logger } from '@opentelemetry/api-logs';
-import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
-import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
+import { context } from '@opentelemetry/api';
+import { ExportResultCode, suppressTracing, type ExportResult } from '@opentelemetry/core';
+import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { DeliveryError, type LogEvent, type LogSink } from '../../collectors/types.js';
 import { Acknowledgements } from './acknowledgements.js';
 import { resolveOptions, type OtlpLogSinkOptions, type ResolvedOptions } from './options.js';
-import { SCOPE_NAME, createOtlpExporter, createPipeline, type Pipeline } from './pipeline.js';
-import { toLogRecord } from './record.js';
+import { createOtlpExporter, createPipeline, type Pipeline } from './pipeline.js';
+import { toReadableLogRecords } from './record.js';
 import { settlesWithin } from '../../shared/wait.js';
 import { duplicatesOf, summarizeExportError } from './util.js';
 
@@ -18,12 +18,12 @@ export interface OtlpLogSinkDeps {
 type State = 'new' | 'started' | 'stopped';
 
 /**
- * What the SDK does that this class is built around: the batch processor
- * drops records once its queue is full, never retries a failed export, and
- * resolves forceFlush() whatever the export's result; concurrent forceFlush()
- * calls return at once. So deliver() calls run one at a time, a batch never
- * exceeds the queue, each deliver() flushes, and success is read from the
- * export result of each record (ConfirmingExporter -> Acknowledgements).
+ * Each deliver() is one call of the SDK's OTLP exporter with the whole batch,
+ * built as the SDK's Logger would emit it (toReadableLogRecords); deliver()
+ * calls run one at a time, and success is read from the export result of each
+ * record (ConfirmingExporter -> Acknowledgements). The SDK's batch processor
+ * is not used: it dropped records beyond its queue, never retried, resolved
+ * forceFlush() whatever the export's result, and cost an emit per record.
  */
 export class OtlpLogSink implements LogSink {
   readonly maxBatch: number;
@@ -31,8 +31,7 @@ export class OtlpLogSink implements LogSink {
   private readonly acks = new Acknowledgements();
   private state: State = 'new';
   private pipeline: Pipeline | undefined;
-  private logger: Logger | undefined;
-  /** Settles when the last deliver() has released the processor; never rejects. */
+  /** Settles when the last deliver()'s export has called back (bounded); never rejects. */
   private tail: Promise<void> = Promise.resolve();
   private stopping: Promise<void> | undefined;
 
@@ -49,13 +48,12 @@ export class OtlpLogSink implements LogSink {
     return this.options.timeoutMs + this.options.ackMarginMs;
   }
 
-  /** Builds the exporter, processor and provider. Idempotent; a shut-down sink does not start again. */
+  /** Builds the exporter, its resource and scope. Idempotent; a shut-down sink does not start again. */
   start(): Promise<void> {
     if (this.state === 'stopped') return Promise.reject(new Error('OtlpLogSink: cannot start after shutdown'));
     if (this.state === 'new') {
       const exporter = this.deps.exporter ?? createOtlpExporter(this.options);
       this.pipeline = createPipeline(this.options, exporter, (uids, result) => this.onOutcome(uids, result));
-      this.logger = this.pipeline.provider.getLogger(SCOPE_NAME, this.options.resource.serviceVersion);
       this.state = 'started';
     }
     return Promise.resolve();
@@ -85,10 +83,10 @@ export class OtlpLogSink implements LogSink {
     return this.deliverInTurn(events, uids, signal);
   }
 
-  /** Waits for deliveries in progress, then flushes the processor. */
+  /** Waits for deliveries in progress, then flushes the exporter. */
   async forceFlush(): Promise<void> {
     await this.tail;
-    await this.pipeline?.provider.forceFlush();
+    await this.pipeline?.exporter.forceFlush();
   }
 
   /** Refuses new deliveries, lets those accepted finish, then flushes and shuts the SDK down. Idempotent. */
@@ -96,7 +94,7 @@ export class OtlpLogSink implements LogSink {
     this.stopping ??= (async () => {
       this.state = 'stopped';
       await this.tail;
-      await this.pipeline?.provider.shutdown();
+      await this.pipeline?.exporter.shutdown();
     })();
     return this.stopping;
   }
@@ -109,12 +107,10 @@ export class OtlpLogSink implements LogSink {
     try {
       await abortable(previous, signal);
       const pipeline = this.pipeline;
-      const logger = this.logger;
-      if (pipeline === undefined || logger === undefined) throw new Error('OtlpLogSink: no pipeline');
+      if (pipeline === undefined) throw new Error('OtlpLogSink: no pipeline');
       signal?.throwIfAborted();
       const settled = this.acks.expect(uids, this.ackDeadlineMs, signal);
-      for (const event of events) logger.emit(toLogRecord(event));
-      flushed = pipeline.processor.forceFlush().catch(() => undefined);
+      flushed = exportBatch(pipeline.exporter, toReadableLogRecords(events, pipeline.resource, pipeline.scope));
       const { failed, cause } = await settled;
       if (failed.length > 0) {
         throw new DeliveryError(
@@ -128,8 +124,7 @@ export class OtlpLogSink implements LogSink {
       if (error instanceof DeliveryError) throw error;
       throw new DeliveryError(`log records not delivered: ${summarizeExportError(error).message}`, uids, { cause: error });
     } finally {
-      // Keep the processor to ourselves until our flush is over (bounded), so
-      // the next deliver() gets a flush of its own rather than a no-op.
+      // One export at a time: the next deliver() waits for this one's result (bounded).
       void previous.then(() => settlesWithin(flushed, this.ackDeadlineMs)).then(release);
     }
   }
@@ -140,6 +135,17 @@ export class OtlpLogSink implements LogSink {
       this.options.logger?.warn({ records: uids.length, ...summarizeExportError(result.error) }, 'OTLP log export failed');
     }
   }
+}
+
+/**
+ * One export of the whole batch, as the batch processor made it (tracing
+ * suppressed around it); resolves when the exporter has called back, whatever
+ * the result (the confirming exporter has settled the uids by then).
+ */
+function exportBatch(exporter: LogRecordExporter, records: ReadableLogRecord[]): Promise<void> {
+  return new Promise<void>((resolve) => {
+    context.with(suppressTracing(context.active()), () => exporter.export(records, () => resolve()));
+  });
 }
 
 /** Waits for `promise` unless the signal aborts first (then throws its reason). */

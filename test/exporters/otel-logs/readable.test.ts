@@ -1,0 +1,85 @@
+// The sink builds its batches' records itself (toReadableLogRecords) instead
+// of emitting each event through the SDK's Logger: the OTLP exporter must get
+// the very bytes it got before. Reference: the SDK's LoggerProvider with the
+// sink's former settings, each event emitted as toLogRecord(event); compared:
+// the OTLP request both serializers (protobuf, JSON) make of each set.
+import { ExportResultCode } from '@opentelemetry/core';
+import { JsonLogsSerializer, ProtobufLogsSerializer } from '@opentelemetry/otlp-transformer';
+import { LoggerProvider, SimpleLogRecordProcessor, type ReadableLogRecord } from '@opentelemetry/sdk-logs';
+import { describe, expect, it } from 'vitest';
+import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
+import { headerPolicy, toLogEvent } from '../../../src/collectors/waf-events/convert.js';
+import type { LogEvent } from '../../../src/collectors/types.js';
+import {
+  ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SCOPE_NAME, buildResource, instrumentationScope, toLogRecord, toReadableLogRecords,
+} from '../../../src/exporters/otel-logs/index.js';
+import { createSimulator } from '../../../src/simulator/index.js';
+import { RESOURCE, denyEvent } from './fixtures.js';
+
+const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
+const sim = createSimulator({ clock: { mode: 'fixed', start: T0 }, domains: 6 });
+const policy = headerPolicy();
+const WAF_EVENTS: LogEvent[] = sim.truth.wafEvents(T0 - 3_600_000, T0)
+  .map((e) => toLogEvent(wafLogRecord.parse(e.record), T0 + 5 * 60_000 + 0.5, policy, 480));
+
+const many = Object.fromEntries(Array.from({ length: ATTRIBUTE_COUNT_LIMIT + 5 }, (_, i) => [`edge.test.a${i}`, i % 3 === 0 ? `v${i}` : i]));
+const EDGE_CASES: LogEvent[] = [
+  denyEvent(1),
+  denyEvent(2, { severity: 'UNSPECIFIED', severityText: '', body: '' }),
+  denyEvent(3, { attributes: { [ATTR_LOG_RECORD_UID]: 'not-this-one', 'edge.empty': '', 'edge.list': [], '': 'dropped', 'edge.neg': -5, 'edge.big': 2 ** 60 } }),
+  denyEvent(4, { attributes: many }),
+  denyEvent(5, { attributes: { ...many, [ATTR_LOG_RECORD_UID]: 'x' } }),
+];
+
+/** What the sink's former pipeline handed its exporter for these events. */
+function emittedBySdk(events: readonly LogEvent[]): ReadableLogRecord[] {
+  const captured: ReadableLogRecord[] = [];
+  const provider = new LoggerProvider({
+    resource: buildResource(RESOURCE),
+    processors: [new SimpleLogRecordProcessor({
+      exporter: {
+        export: (records, done) => {
+          captured.push(...records);
+          done({ code: ExportResultCode.SUCCESS });
+        },
+        forceFlush: () => Promise.resolve(),
+        shutdown: () => Promise.resolve(),
+      },
+    })],
+    logRecordLimits: { attributeCountLimit: 128 },
+  });
+  const logger = provider.getLogger(SCOPE_NAME, RESOURCE.serviceVersion);
+  for (const event of events) logger.emit(toLogRecord(event));
+  return captured;
+}
+
+const built = (events: readonly LogEvent[]): ReadableLogRecord[] =>
+  toReadableLogRecords(events, buildResource(RESOURCE), instrumentationScope(SCOPE_NAME, RESOURCE.serviceVersion));
+
+describe('toReadableLogRecords', () => {
+  it.each([
+    ['an hour of simulator WAF events', WAF_EVENTS],
+    ['edge cases: empty texts, a uid attribute, an empty key, more attributes than the limit', EDGE_CASES],
+  ])('serializes %s to the same OTLP bytes as the SDK’s emitted records', (_what, events) => {
+    expect(events.length).toBeGreaterThan(0);
+    const reference = emittedBySdk(events);
+    const ours = built(events);
+    expect(Buffer.from(ProtobufLogsSerializer.serializeRequest(ours) ?? [])).toEqual(Buffer.from(ProtobufLogsSerializer.serializeRequest(reference) ?? []));
+    expect(Buffer.from(JsonLogsSerializer.serializeRequest(ours) ?? []).toString()).toBe(Buffer.from(JsonLogsSerializer.serializeRequest(reference) ?? []).toString());
+  });
+
+  it('keeps the SDK’s fields and limits record by record', () => {
+    const reference = emittedBySdk(EDGE_CASES);
+    const ours = built(EDGE_CASES);
+    ours.forEach((record, i) => {
+      const sdk = reference[i];
+      expect(Object.keys(record.attributes)).toEqual(Object.keys(sdk?.attributes ?? {}));
+      expect(record.attributes).toEqual(sdk?.attributes);
+      expect(record.droppedAttributesCount).toBe(sdk?.droppedAttributesCount);
+      expect([record.hrTime, record.hrTimeObserved, record.severityNumber, record.severityText, record.body, record.eventName])
+        .toEqual([sdk?.hrTime, sdk?.hrTimeObserved, sdk?.severityNumber, sdk?.severityText, sdk?.body, sdk?.eventName]);
+      expect(record.instrumentationScope).toEqual(sdk?.instrumentationScope);
+    });
+    expect(ours[3]?.droppedAttributesCount).toBe(6);
+  });
+});
