@@ -39,9 +39,9 @@ function parse(text: string): LogLine | undefined {
  * `built` runs dist/cli/main.js with plain node (what `npm start` and the
  * Dockerfile run; `npm run build` first) instead of the sources under tsx.
  */
-export async function startDaemon(configFile: string, readyTimeoutMs = 60_000, built = false): Promise<DaemonProcess> {
+export async function startDaemon(configFile: string, readyTimeoutMs = 60_000, built = false, nodeArgs: readonly string[] = []): Promise<DaemonProcess> {
   const entry = built ? [join(ROOT, 'dist/cli/main.js')] : ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
-  const child = spawn(process.execPath, [...entry, 'run', '--config', configFile], {
+  const child = spawn(process.execPath, [...nodeArgs, ...entry, 'run', '--config', configFile], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
