@@ -25,12 +25,16 @@ const TARGET_PEAK = 300 * 1024 * 1024;
 const TARGET_PER_SERIES = 1024;
 
 const { values } = parseArgs({
-  options: { sizes: { type: 'string' }, cycles: { type: 'string' }, every: { type: 'boolean' } },
+  options: { sizes: { type: 'string' }, cycles: { type: 'string' }, every: { type: 'boolean' }, built: { type: 'boolean' }, 'node-args': { type: 'string' } },
   strict: false,
 });
 const SIZES = String(values.sizes ?? '1000,10000,100000').split(',').map(Number);
 const CYCLES = Number(values.cycles ?? '3');
 const EVERY = values.every === true;
+// --built: the daemon users run (dist/cli/main.js under plain node; `npm run build` first) instead of src under tsx.
+const BUILT = values.built === true;
+// --node-args='--a --b': node/V8 flags for the daemon's process, to compare heap settings.
+const NODE_ARGS = String(values['node-args'] ?? '').split(' ').filter((a) => a !== '');
 
 interface Row { series: number; domains: number; peak: number; last: number; cycles: number; wallMs: number }
 
@@ -65,7 +69,7 @@ async function measure(series: number): Promise<Row> {
   const configFile = join(stateDir, 'config.yaml');
   await writeFile(configFile, configYaml(sim.ready.url, stateDir));
   const start = performance.now();
-  const daemon = await startDaemon(configFile);
+  const daemon = await startDaemon(configFile, 60_000, BUILT, NODE_ARGS);
   let last = 0;
   let runs = 0;
   try {
@@ -91,7 +95,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const size of SIZES) rows.push(await measure(size));
   const out = ['## Daemon memory (`npm run bench -- daemon-memory`)', ''];
-  out.push(`\`edge-exporter run\` in its own process against the simulator (own process, no latency) on loopback: access collector${EVERY ? ', usage and cc_attack (per_domain)' : ' alone'}, 1m interval, ${CYCLES} access cycles, /metrics scraped every ${SCRAPE_MS / 1000} s, no forced GC. RSS from /proc/<pid>/status (peak = VmHWM); per series = RSS / access series (${SERIES_PER_DOMAIN} per domain).`, '');
+  out.push(`\`edge-exporter run\` (${BUILT ? 'built: node dist/cli/main.js' : 'sources under tsx'}${NODE_ARGS.length > 0 ? `, node ${NODE_ARGS.join(' ')}` : ''}) in its own process against the simulator (own process, no latency) on loopback: access collector${EVERY ? ', usage and cc_attack (per_domain)' : ' alone'}, 1m interval, ${CYCLES} access cycles, /metrics scraped every ${SCRAPE_MS / 1000} s, no forced GC. RSS from /proc/<pid>/status (peak = VmHWM); per series = RSS / access series (${SERIES_PER_DOMAIN} per domain).`, '');
   out.push(table(
     ['series', 'domains', 'cycles', 'wall', 'peak RSS', 'RSS after last cycle', 'peak per series', 'last per series'],
     rows.map((r) => [fmtInt(r.series), fmtInt(r.domains), r.cycles, fmtMs(r.wallMs), fmtBytes(r.peak), fmtBytes(r.last), `${(r.peak / r.series).toFixed(0)} B`, `${(r.last / r.series).toFixed(0)} B`]),

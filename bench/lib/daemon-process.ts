@@ -1,5 +1,5 @@
 // The daemon as production runs it: `edge-exporter run --config FILE` in its
-// own process (tsx, from the project root), with real schedules. Its JSON log
+// own process (tsx, from the project root, or the built dist), with real schedules. Its JSON log
 // lines on stdout are kept, parsed, for the benchmark to read run starts and
 // durations from; ready once it logs the /metrics URL. Stopped with SIGTERM by
 // its pid (SIGKILL if it does not exit within 15 s).
@@ -35,8 +35,13 @@ function parse(text: string): LogLine | undefined {
   }
 }
 
-export async function startDaemon(configFile: string, readyTimeoutMs = 60_000): Promise<DaemonProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'run', '--config', configFile], {
+/**
+ * `built` runs dist/cli/main.js with plain node (what `npm start` and the
+ * Dockerfile run; `npm run build` first) instead of the sources under tsx.
+ */
+export async function startDaemon(configFile: string, readyTimeoutMs = 60_000, built = false, nodeArgs: readonly string[] = []): Promise<DaemonProcess> {
+  const entry = built ? [join(ROOT, 'dist/cli/main.js')] : ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
+  const child = spawn(process.execPath, [...nodeArgs, ...entry, 'run', '--config', configFile], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -107,7 +107,9 @@ async function readCapped(
     }
     chunks.push(buf);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  // One chunk (a loopback or small answer) is decoded where it lies: Buffer.concat would copy it into a new allocation first.
+  const [only] = chunks;
+  return chunks.length === 1 && only !== undefined ? only.toString('utf8') : Buffer.concat(chunks).toString('utf8');
 }
 
 function parseJson(text: string): unknown {

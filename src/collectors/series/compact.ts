@@ -5,31 +5,66 @@
 // 100k series (issue 12: a 1.8 GB daemon), most of it points the count never
 // reads (series no counter uses, [t, v] arrays of 60+ bytes each). The count
 // reads an answer only through its counter specs' `points`, so that is all
-// that is kept: per answer, one Float64Array of every counter series' [t, v]
-// pairs, a null value as NaN (parsed values are finite numbers or null; a
-// series that still holds a NaN is kept as it came, so the round trip is exact
-// whatever it holds). Expanded back to points one target at a time. Pure.
+// that is kept: per answer, every counter series' times and values, one
+// after another, in the narrowest typed array that holds them exactly (times
+// as int32 offsets from the first when every one is a safe integer within
+// 24 days of it, values as int32 when every one is an integer in range, else
+// float64; a null value as a sentinel, or NaN in float64). A series that
+// holds a NaN value is kept as it came, so the round trip is exact whatever
+// an answer holds. Expanded back to points one target at a time. Pure.
+//
+// At 6,667 domains an access answer is 15 series of ~60 points: 14 KB as
+// float64 pairs, 7 KB as int32 (each answer's arrays are malloc'd outside
+// V8's heap, and a cycle holds all of them until it closes).
 import type { RawPoint } from '../buckets.js';
 import type { CounterSpec, Piece } from './answer.js';
 
 /** One answer's counter series, in its specs' order. */
 export interface CompactAnswer {
-  /** Every series' [t, v] pairs, one after another. */
-  readonly pairs: Float64Array;
-  /** Where each series' pairs begin in `pairs` (in numbers, not pairs); -1: the answer does not carry it. One more entry ends the last. */
+  /** Every series' point times, one after another: offsets from `base` (Int32Array), or the times themselves (Float64Array). */
+  readonly times: Int32Array | Float64Array;
+  /** What an Int32Array of times is offset from. */
+  readonly base: number;
+  /** Every series' values, in the order of `times`: null as INT_NULL (Int32Array) or NaN (Float64Array). */
+  readonly values: Int32Array | Float64Array;
+  /** Where each series' points begin (in points); -1: the answer does not carry it. One more entry ends the last. */
   readonly starts: Int32Array;
   /** Series holding a NaN value, kept as they came (none in practice). */
   readonly kept?: ReadonlyMap<number, readonly RawPoint[]>;
 }
+
+/** A null value in an Int32Array of values (no value stored there is this). */
+const INT_NULL = -2147483648;
+const INT_MAX = 2147483647;
+
+const fitsInt = (n: number): boolean => Number.isInteger(n) && n > INT_NULL && n <= INT_MAX && !Object.is(n, -0);
 
 /** One answer's counter series, every spec's `points` read once. */
 export function compactAnswer<R>(specs: readonly CounterSpec<R>[], response: R): CompactAnswer {
   const all = specs.map((s) => s.points(response));
   const starts = new Int32Array(specs.length + 1);
   let size = 0;
-  for (const points of all) size += points === undefined ? 0 : points.length * 2;
-  const pairs = new Float64Array(size);
+  let base: number | undefined;
+  let intTimes = true;
+  let intValues = true;
   let kept: Map<number, readonly RawPoint[]> | undefined;
+  all.forEach((points, i) => {
+    if (points === undefined) return;
+    if (points.some(([, v]) => v !== null && Number.isNaN(v))) {
+      (kept ??= new Map()).set(i, points);
+      return;
+    }
+    size += points.length;
+    for (const [t, v] of points) {
+      base ??= t;
+      if (intTimes && !(Number.isSafeInteger(t) && !Object.is(t, -0) && fitsInt(t - base))) intTimes = false;
+      if (intValues && v !== null && !fitsInt(v)) intValues = false;
+    }
+  });
+  const offset = intTimes ? (base ?? 0) : 0;
+  const times = intTimes ? new Int32Array(size) : new Float64Array(size);
+  const values = intValues ? new Int32Array(size) : new Float64Array(size);
+  const none = intValues ? INT_NULL : Number.NaN;
   let at = 0;
   all.forEach((points, i) => {
     if (points === undefined) {
@@ -37,17 +72,15 @@ export function compactAnswer<R>(specs: readonly CounterSpec<R>[], response: R):
       return;
     }
     starts[i] = at;
-    if (points.some(([, v]) => v !== null && Number.isNaN(v))) {
-      (kept ??= new Map()).set(i, points);
-      return;
-    }
+    if (kept?.has(i) === true) return;
     for (const [t, v] of points) {
-      pairs[at++] = t;
-      pairs[at++] = v ?? Number.NaN;
+      times[at] = t - offset;
+      values[at++] = v ?? none;
     }
   });
   starts[specs.length] = at;
-  return kept === undefined ? { pairs, starts } : { pairs, starts, kept };
+  const answer = { times, base: offset, values, starts };
+  return kept === undefined ? answer : { ...answer, kept };
 }
 
 /** The i-th series' points, as the answer carried them. */
@@ -56,7 +89,7 @@ export function expandSeries(answer: CompactAnswer, i: number): readonly RawPoin
   if (kept !== undefined) return kept;
   const begin = answer.starts[i] ?? -1;
   if (begin < 0) return undefined;
-  let end = answer.pairs.length;
+  let end = answer.times.length;
   for (let j = i + 1; j < answer.starts.length; j++) {
     const next = answer.starts[j] ?? -1;
     if (next >= 0) {
@@ -64,10 +97,15 @@ export function expandSeries(answer: CompactAnswer, i: number): readonly RawPoin
       break;
     }
   }
+  const { times, values, base } = answer;
+  const none = values instanceof Int32Array ? INT_NULL : Number.NaN;
+  // Float64 times are the times themselves (adding a base of 0 would turn a -0 into 0).
+  const offset = times instanceof Int32Array;
   const out: RawPoint[] = [];
-  for (let k = begin; k < end; k += 2) {
-    const v = answer.pairs[k + 1] ?? Number.NaN;
-    out.push([answer.pairs[k] ?? Number.NaN, Number.isNaN(v) ? null : v]);
+  for (let k = begin; k < end; k++) {
+    const t = times[k] ?? Number.NaN;
+    const v = values[k] ?? none;
+    out.push([offset ? t + base : t, Object.is(v, none) ? null : v]);
   }
   return out;
 }
