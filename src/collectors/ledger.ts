@@ -227,6 +227,11 @@ export class CounterLedger {
     this.history?.restore(collector, file.history);
   }
 
+  /** Reads what the history needs before any ledger file (the receiver's confirmations); a damaged file is the history's to report. */
+  async prepare(): Promise<void> {
+    await this.history?.load();
+  }
+
   /**
    * Reads the collector's state file: true when one was found, false for a
    * fresh start (no file). A damaged file throws StateError; nothing is reset

@@ -4,6 +4,7 @@
 // `maxPendingSamples` the oldest pages are dropped (never a head, which may
 // be on the wire) and reported, so a receiver gone for days costs a known
 // amount of memory and disk.
+import { FAIL_ON_DAMAGE, loadRecovering, type StateRecovery, type StateReset } from '../../state/recovery.js';
 import type { StateStore } from '../../state/store.js';
 import { ACKS_FILE, acksFileSchema, type HistoryFile } from './file.js';
 import { HistoryQueue, type QueuedPage } from './queue.js';
@@ -18,6 +19,10 @@ export interface HistoryBookOptions {
   readonly onDropped?: (samples: number) => void;
   /** The samples pending, whenever that changes. */
   readonly onPending?: (samples: number) => void;
+  /** What a damaged remote-write-acks.json does at start-up (state_recovery); default: start-up fails. */
+  readonly recovery?: StateRecovery;
+  /** Hears of a damaged acks file put aside (state_recovery: reset), for a log line. */
+  readonly onReset?: (reset: StateReset) => void;
 }
 
 export class HistoryBook {
@@ -33,8 +38,13 @@ export class HistoryBook {
   /** Reads the receiver's confirmations; once, before any queue is restored. */
   load(): Promise<void> {
     this.loading ??= (async () => {
-      const file = await this.options.store.load(ACKS_FILE, acksFileSchema);
-      this.settled = { ...(file?.settled ?? {}) };
+      const { store, recovery, onReset } = this.options;
+      const { value, reset } = await loadRecovering(recovery ?? FAIL_ON_DAMAGE, ACKS_FILE, () => store.load(ACKS_FILE, acksFileSchema), {
+        refusal: 'Refusing to start rather than push again what the receiver may already have',
+        remedy: 'Remove it (the samples still waiting in the ledger files are pushed again: duplicates, or refused as out of order where the receiver has newer ones), or set state_recovery: reset to have that done at start-up',
+      });
+      if (reset !== undefined) onReset?.(reset);
+      this.settled = { ...(value?.settled ?? {}) };
     })();
     return this.loading;
   }

@@ -145,6 +145,8 @@ export async function restoreLedger(
   log: JobLogger,
   recovery: StateRecovery = FAIL_ON_DAMAGE,
 ): Promise<void> {
+  // Outside the ledger file's recovery: a damaged acks file is not this collector's file to put aside.
+  await ledger.prepare();
   const { value: found, reset } = await loadRecovering(recovery, ledgerFileName(name), () => ledger.load(store, name), {
     refusal: 'Refusing to start rather than reset its counters silently',
     remedy:

@@ -103,7 +103,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
   const tz = platformClock(config.upstream.timezone);
   // One discovery for the collectors and the WAF event scope, so both see the same share.
   const targets = new TargetDiscovery({ client: upstream.client, config: config.targets, shard, log: logger.child({ component: 'targets' }) });
-  const remoteWrite = wireRemoteWrite(config, logger, options.version, self, store);
+  const remoteWrite = wireRemoteWrite(config, logger, options.version, self, store, recovery);
   const jobs: Job[] = sampleJobs(collectors, {
     client: upstream.client,
     tz,

@@ -6,7 +6,7 @@ import type { Config } from '../../config/index.js';
 import type { SelfMetrics } from '../../exporters/prometheus/index.js';
 import { RemoteWriteSender, type RemoteWriteAuth } from '../../exporters/remote-write/index.js';
 import type { Logger } from '../../log/logger.js';
-import type { StateStore } from '../../state/index.js';
+import type { StateRecovery, StateStore } from '../../state/index.js';
 
 /** The history and its sender; absent when remote_write.url is not set. */
 export interface RemoteWrite {
@@ -15,7 +15,7 @@ export interface RemoteWrite {
 }
 
 export function wireRemoteWrite(
-  config: Config, logger: Logger, version: string, self: Pick<SelfMetrics, 'remoteWrite'>, store: StateStore,
+  config: Config, logger: Logger, version: string, self: Pick<SelfMetrics, 'remoteWrite'>, store: StateStore, recovery: StateRecovery,
 ): RemoteWrite | undefined {
   const rw = config.remote_write;
   if (rw.url === undefined) return undefined;
@@ -25,6 +25,11 @@ export function wireRemoteWrite(
     maxPendingSamples: rw.max_pending_samples,
     onDropped: (samples) => self.remoteWrite.samplesFailed(samples, 'overflow'),
     onPending: (samples) => self.remoteWrite.pending(samples),
+    recovery,
+    onReset: (reset) => logger.error(
+      { file: reset.file, keptAs: reset.keptAs, problem: reset.problem },
+      'damaged remote-write confirmations kept aside (state_recovery: reset): the samples still waiting in the ledger files are pushed again',
+    ),
   });
   const auth = authOf(rw);
   const { tls } = rw;

@@ -2,7 +2,7 @@
 // out only once the ledger file holding them is written, a confirmation is on
 // disk before settle resolves, and a restart (a new ledger and book on the
 // same directory) keeps exactly what was not confirmed.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,8 @@ import { HistoryBook } from '../../../src/collectors/history/index.js';
 import { CounterLedger } from '../../../src/collectors/ledger.js';
 import { seriesKey } from '../../../src/collectors/series/keys.js';
 import type { CollectOutput } from '../../../src/collectors/types.js';
+import { restoreLedger } from '../../../src/collectors/sample-job/cycle.js';
+import { stateRecovery } from '../../../src/state/recovery.js';
 import { StateStore } from '../../../src/state/store.js';
 
 const MIN = 60_000;
@@ -129,5 +131,45 @@ describe('the history kept with the counters', () => {
     await a.history.settle(first ? [first] : []);
     expect(flat(a.history.heads())).toEqual(['a.com@69=69', 'b.com@69=69', 'c.com@69=69']);
     expect(a.pending.at(-1)).toBe(996);
+  });
+});
+
+describe('a damaged remote-write-acks.json', () => {
+  const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => quiet };
+
+  async function withPending(): Promise<void> {
+    const a = open();
+    await a.ledger.load(a.store, 'access');
+    applyCycle(a.ledger, cycle(0, [1, 2, 3]), T + 2 * MIN);
+    await a.ledger.save(a.store, 'access');
+    await a.history.settle(a.history.heads());
+    applyCycle(a.ledger, cycle(1, [4, 5, 6]), T + 3 * MIN);
+    await a.ledger.save(a.store, 'access');
+    writeFileSync(join(dir, 'remote-write-acks.json'), '{"version":1,"data":{"settled":');
+  }
+
+  it('stops start-up naming it, and leaves the collector\'s own file alone (state_recovery: fail)', async () => {
+    await withPending();
+    const b = open();
+    const failed = restoreLedger(b.ledger, b.store, 'access', quiet, stateRecovery(b.store, 'fail'));
+    await expect(failed).rejects.toThrow(/remote-write-acks\.json.*Refusing to start rather than push again/s);
+    expect(existsSync(join(dir, 'ledger-access.json'))).toBe(true);
+  });
+
+  it('is kept aside and what the ledger file still holds is pushed again; the counters stay (state_recovery: reset)', async () => {
+    await withPending();
+    const store = new StateStore(dir);
+    const resets: string[] = [];
+    const history = new HistoryBook({
+      store, pageSize: 100, maxPendingSamples: 1_000_000, recovery: stateRecovery(store, 'reset'), onReset: (r) => resets.push(r.keptAs),
+    });
+    const ledger = new CounterLedger(history);
+    await restoreLedger(ledger, store, 'access', quiet, stateRecovery(store, 'reset'));
+    expect(resets).toHaveLength(1);
+    expect(readdirSync(dir).some((f) => f.startsWith('remote-write-acks.json.damaged-'))).toBe(true);
+    // The file holds the pages waiting at its last save (the first cycle's had been confirmed and left): they come back.
+    expect(flat(history.heads())).toEqual(['a.com@2=5', 'b.com@2=7', 'c.com@2=9']);
+    expect(history.pendingSamples()).toBe(3);
+    expect(ledger.snapshot('access').map((c) => c.value).sort()).toEqual([5, 7, 9]);
   });
 });
