@@ -92,3 +92,23 @@ export function basicAuth(at: string, help: { readonly username: string; readonl
       }
     });
 }
+
+/** RFC 9110 token: what an HTTP header name may contain. */
+export const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Headers sent with every request: names checked as HTTP header names (and,
+ * with `reserved`, not one the sender sets itself), values free of control
+ * characters. Keys are checked by a refinement rather than a key schema, so
+ * the problem names the key instead of "Invalid key in record".
+ */
+export function headerMap(reserved?: { readonly names: readonly string[]; readonly message: (name: string) => string }) {
+  return z
+    .record(z.string(), z.string().refine((v) => !/\p{Cc}/u.test(v), { error: 'must not contain control characters or line breaks' }))
+    .superRefine((headers, ctx) => {
+      for (const name of Object.keys(headers)) {
+        if (!HEADER_NAME_RE.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'expected an HTTP header name' });
+        else if (reserved?.names.includes(name.toLowerCase())) ctx.addIssue({ code: 'custom', path: [name], message: reserved.message(name) });
+      }
+    });
+}

@@ -5,10 +5,8 @@
 // SRE reads them as they already know them.
 import { z } from 'zod';
 import { MAX_LAG_MS, MAX_REQUEST_TIMEOUT_MS, duration } from '../duration.js';
-import { basicAuth, httpUrl, integer, secret } from '../fields.js';
+import { basicAuth, headerMap, httpUrl, integer, secret } from '../fields.js';
 
-// RFC 9110 token, as the otlp headers.
-const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the client sets itself: a config that names them is refused rather than silently overridden. */
 export const REMOTE_WRITE_RESERVED_HEADERS: readonly string[] = [
   'content-type', 'content-encoding', 'content-length', 'x-prometheus-remote-write-version', 'authorization', 'host',
@@ -43,16 +41,10 @@ export const remoteWriteSchema = z
     basic_auth: basicAuthSchema.optional().describe('HTTP basic auth. Mutually exclusive with bearer_token and bearer_token_file.'),
     bearer_token: secret().optional().describe('Bearer token; supports ${ENV} interpolation.'),
     bearer_token_file: z.string().min(1).optional().describe('File whose content (trimmed) is the bearer token, read again for every request.'),
-    headers: z
-      .record(z.string(), z.string().refine((v) => !/\p{Cc}/u.test(v), { error: 'must not contain control characters or line breaks' }))
-      .superRefine((headers, ctx) => {
-        for (const name of Object.keys(headers)) {
-          if (!HEADER_NAME_RE.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'expected an HTTP header name' });
-          else if (REMOTE_WRITE_RESERVED_HEADERS.includes(name.toLowerCase())) {
-            ctx.addIssue({ code: 'custom', path: [name], message: `${name} is set by the exporter (use basic_auth or bearer_token for credentials)` });
-          }
-        }
-      })
+    headers: headerMap({
+      names: REMOTE_WRITE_RESERVED_HEADERS,
+      message: (name) => `${name} is set by the exporter (use basic_auth or bearer_token for credentials)`,
+    })
       .default({})
       .describe('Extra headers sent with every request, e.g. X-Scope-OrgID for Mimir; values support ${ENV} (default none).'),
     tls: tlsSchema.optional().describe('TLS to an https:// receiver (default: verify against the system\'s CAs).'),

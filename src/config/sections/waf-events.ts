@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { SEVERITY_LEVELS, WAF_COMPARISONS, WAF_FILTER_FIELDS } from '../../api/schemas/waf-log.js';
 import { MAX_LAG_MS, MAX_RANGE_MS, MAX_REQUEST_TIMEOUT_MS, duration } from '../duration.js';
-import { httpUrl, integer } from '../fields.js';
+import { HEADER_NAME_RE, headerMap, httpUrl, integer } from '../fields.js';
 
 /** Request headers that never leave the daemon, whatever the allow-list says. */
 export const NEVER_FORWARDED_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie'];
@@ -18,8 +18,6 @@ type SeverityLevel = (typeof SEVERITY_LEVELS)[number];
 const toLevel = (s: SeverityLevel | 'high' | 'medium' | 'low'): SeverityLevel =>
   s === 'high' ? '高风险' : s === 'medium' ? '中风险' : s === 'low' ? '低风险' : s;
 
-// RFC 9110 token: what a header name may contain.
-const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const headerName = () =>
   z
@@ -96,14 +94,7 @@ export const otlpSchema = z.strictObject({
     .prefault('http://127.0.0.1:4318/v1/logs')
     .describe('OTLP/HTTP logs URL, used as is (default http://127.0.0.1:4318/v1/logs). While nothing listens there, delivery is retried with backoff and polling waits.'),
   protocol: z.enum(['http/protobuf', 'http/json']).default('http/protobuf').describe('Encoding: http/protobuf or http/json (default http/protobuf).'),
-  headers: z
-    .record(z.string(), z.string().refine((v) => !/\p{Cc}/u.test(v), { error: 'must not contain control characters or line breaks' }))
-    // Keys checked here rather than by a key schema, so the problem names the key instead of "Invalid key in record".
-    .superRefine((headers, ctx) => {
-      for (const name of Object.keys(headers)) {
-        if (!HEADER_NAME_RE.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'expected an HTTP header name' });
-      }
-    })
+  headers: headerMap()
     .default({})
     .describe('Headers sent with every export, e.g. an API key; values support ${ENV} (default none).'),
   timeout: duration({ max: MAX_REQUEST_TIMEOUT_MS }).prefault('10s').describe('Per export request, at most 1h (default 10s).'),
