@@ -171,18 +171,14 @@ export class CounterLedger {
    */
   apply(collector: string, output: Pick<CollectOutput, 'increments' | 'watermarks'>, cycle?: CycleHistory): ApplyResult {
     const book = this.book(collector);
-    const history = this.history;
-    // Each series' total before the increments, read before any is added: the history's samples count up from it.
-    const before = history === undefined || cycle === undefined ? undefined : totalsBefore(book.counters, output.increments);
+    // Queued before the increments are added: the history's samples count up from each series' total before them.
+    if (cycle !== undefined) this.history?.add(collector, { ...cycle, increments: output.increments, watermarks: output.watermarks }, (key) => book.counters.total(key));
     let rejected = 0;
     for (const inc of output.increments) {
       const ok = Number.isFinite(inc.value) && inc.value >= 0 && book.counters.add(inc.name, inc.labels, inc.value, inc.timestampMs);
       if (!ok) rejected++;
     }
     for (const [key, ms] of Object.entries(output.watermarks)) book.watermarks.set(key, ms);
-    if (history !== undefined && cycle !== undefined && before !== undefined) {
-      history.add(collector, { ...cycle, increments: output.increments, watermarks: output.watermarks }, (key) => before.get(key));
-    }
     return { rejected };
   }
 
@@ -275,15 +271,6 @@ export class CounterLedger {
     }
     return book;
   }
-}
-
-function totalsBefore(counters: CounterBook, increments: readonly Sample[]): Map<string, number | undefined> {
-  const out = new Map<string, number | undefined>();
-  for (const inc of increments) {
-    const key = seriesKey(inc.name, inc.labels);
-    if (!out.has(key)) out.set(key, counters.total(key));
-  }
-  return out;
 }
 
 function sample(name: string, labels: Labels, value: number, timestampMs: number | undefined): Sample {

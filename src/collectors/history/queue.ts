@@ -151,20 +151,18 @@ export class HistoryQueue {
     while (this.pages.length > 0) this.remove(0);
     this.gaugeFloors.clear();
     this.gaugeLast.clear();
-    for (const [i, name, labels] of file?.series ?? []) this.table.place(i, seriesKey(name, labels), name, labels);
-    for (const page of file?.pages ?? []) {
-      if (page.seq <= settled) continue;
+    const kept = (file?.pages ?? []).filter((page) => page.seq > settled);
+    // Only the series the kept pages hold, at the indices those pages name.
+    const used = new Set<number>();
+    for (const page of kept) for (let i = 0; i < page.samples.length; i += 3) used.add(page.samples[i] ?? -1);
+    for (const [i, name, labels] of file?.series ?? []) if (used.has(i)) this.table.place(i, seriesKey(name, labels), name, labels);
+    this.table.sealed();
+    for (const page of kept) {
       const packed = new PackedPage(this.owner, page.seq, page.createdMs, Float64Array.from(page.samples), this.table);
       packed.hold(1);
       this.pages.push(packed);
       this.samples += packed.length;
     }
-    // Series only confirmed pages held leave now; the others keep their indices.
-    for (const [i] of [...this.table.held()]) {
-      this.table.ref(i, 1);
-      this.table.ref(i, -1);
-    }
-    this.table.sealed();
     for (const [family, ms] of Object.entries(file?.gaugeFloors ?? {})) this.gaugeFloors.set(family, ms);
     this.nextSeq = Math.max(file?.nextSeq ?? 1, settled + 1);
     this.committedSeq = this.nextSeq - 1;
