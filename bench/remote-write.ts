@@ -26,7 +26,7 @@ import { remoteWriteSchema } from '../src/config/sections/remote-write.js';
 import { RemoteWriteSender } from '../src/exporters/remote-write/index.js';
 import { StateStore } from '../src/state/store.js';
 import { startChild } from './lib/child.js';
-import { domainsFor, SERIES_PER_DOMAIN } from './lib/series.js';
+import { domainsFor, SERIES_PER_DOMAIN, value as spread } from './lib/series.js';
 import { fmtBytes, fmtInt, fmtMs, median, table } from './lib/stats.js';
 
 const { values } = parseArgs({ options: { domains: { type: 'string' }, cycles: { type: 'string' }, backlog: { type: 'string' } }, strict: false });
@@ -38,12 +38,6 @@ const T0 = Date.UTC(2026, 2, 2, 4, 0);
 const defaults = remoteWriteSchema.parse({ url: 'http://127.0.0.1:1/api/v1/write' });
 const domains = domainsFor(DOMAINS * SERIES_PER_DOMAIN);
 
-/** A value of a realistic magnitude, different per series and cycle. */
-const value = (seed: number, scale: number): number => {
-  const x = Math.sin(seed * 12.9898) * 43758.5453;
-  return Math.floor((x - Math.floor(x)) * scale);
-};
-
 /** One access cycle counting the bucket at minute `m`: 8 counters (one bucket each) and 7 gauges per domain. */
 function cycleOutput(m: number): CollectOutput {
   const bucket = T0 + m * MIN;
@@ -52,7 +46,7 @@ function cycleOutput(m: number): CollectOutput {
   const counted = new Map<string, { values: Array<readonly [number, number]> }>();
   for (const [i, domain] of domains.entries()) {
     for (const [k, spec] of accessCounters(domain).entries()) {
-      const v = value(i * 17 + k + m, spec.family.includes('bytes') ? 1e9 : 1e5);
+      const v = spread(i * 17 + k + m, spec.family.includes('bytes') ? 1e9 : 1e5, false);
       increments.push({ name: spec.family, labels: spec.labels, value: v });
       watermarks[spec.key] = bucket;
       counted.set(spec.key, { values: [[bucket, v]] });
@@ -60,9 +54,9 @@ function cycleOutput(m: number): CollectOutput {
   }
   const gauges = new Map<string, Sample[]>();
   for (const def of [DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_PEAK, DOMAIN_BANDWIDTH_P95]) {
-    gauges.set(def.name, domains.flatMap((domain, i) => SOURCES.map((source, s) => ({ name: def.name, labels: { domain, source }, value: value(i * 31 + s + m, 1e9), bucketStartMs: bucket }))));
+    gauges.set(def.name, domains.flatMap((domain, i) => SOURCES.map((source, s) => ({ name: def.name, labels: { domain, source }, value: spread(i * 31 + s + m, 1e9, false), bucketStartMs: bucket }))));
   }
-  gauges.set(DOMAIN_REQUEST_TIME.name, domains.map((domain, i) => ({ name: DOMAIN_REQUEST_TIME.name, labels: { domain }, value: value(i + m, 2000) / 1000, bucketStartMs: bucket })));
+  gauges.set(DOMAIN_REQUEST_TIME.name, domains.map((domain, i) => ({ name: DOMAIN_REQUEST_TIME.name, labels: { domain }, value: spread(i + m, 2000, false) / 1000, bucketStartMs: bucket })));
   return { increments, watermarks, gauges, errors: [], counted: [counted], bucketMs: MIN };
 }
 

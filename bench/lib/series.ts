@@ -30,7 +30,7 @@ export function domainsFor(series: number): string[] {
 }
 
 /** Deterministic spread of magnitudes, so values print with realistic digit counts (not all `0`). */
-function value(seed: number, scale: number, fraction: boolean): number {
+export function value(seed: number, scale: number, fraction: boolean): number {
   const x = Math.sin(seed * 12.9898) * 43758.5453;
   const unit = x - Math.floor(x);
   return fraction ? unit * scale : Math.floor(unit * scale);
