@@ -292,12 +292,12 @@ export class RemoteWriteSender {
     );
   }
 
-  /** A settle that fails (disk) leaves the pages heads: they are pushed again (a duplicate the receiver accepts) after a pause. */
+  /** A settle that fails (disk): the confirmation is not on disk, so a restart before the next one is recorded pushes those pages again (duplicates the receiver accepts); the sender pauses before going on. */
   private async settle(pages: readonly HistoryPage[], how: Settlement): Promise<void> {
     try {
       await this.source.settle(pages, how);
     } catch (error) {
-      this.logger?.error({ err: errorMessage(error), how, pages: pages.length }, 'remote write: recording the outcome failed; the pages will be pushed again');
+      this.logger?.error({ err: errorMessage(error), how, pages: pages.length }, 'remote write: recording the outcome failed; a restart before the next one is recorded pushes these pages again');
       await pause(this.options.maxBackoffMs, this.stopping.signal);
     }
   }

@@ -42,6 +42,8 @@ export interface HistorySource {
    * The receiver confirmed (`sent`) or refused for good (`refused`: a 4xx other
    * than 429) these pages: they leave their queues, and resolves once that is
    * on disk, so a restart does not push them again. Each must be its owner's head.
+   * A rejection means the record did not reach the disk: the pages have left
+   * their queues, and a restart before the next record pushes them again.
    */
   settle(pages: readonly HistoryPage[], how: Settlement): Promise<void>;
   /** Calls `listener` whenever pages are added; returns the unsubscribe. */
