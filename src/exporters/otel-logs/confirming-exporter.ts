@@ -7,13 +7,13 @@ import { ATTR_LOG_RECORD_UID } from './record.js';
 export type ExportOutcome = (uids: readonly string[], result: ExportResult) => void;
 
 /**
- * Why a wrapper: the BatchLogRecordProcessor reports a failed export only to
- * the global error handler, never retries it, and resolves forceFlush() even
- * when the export failed. The only place that knows whether the receiver
- * took a batch is the exporter's result callback, so the confirmation is
- * taken from there. SUCCESS means the receiver answered 2xx (the SDK has
- * already run its own retries); an OTLP partial success is logged by the
- * SDK and still reported as SUCCESS, so it counts as delivered.
+ * Why a wrapper: the only place that knows whether the receiver took a batch
+ * is the OTLP exporter's result callback (the SDK's own retries already run),
+ * so each record's confirmation is taken from there, by uid. SUCCESS means the
+ * receiver answered 2xx; an OTLP partial success is logged by the SDK and
+ * still reported as SUCCESS, so it counts as delivered. (It was first written
+ * because the SDK's BatchLogRecordProcessor hid failed exports; the sink now
+ * hands batches to the exporter itself, pipeline.ts.)
  */
 export class ConfirmingExporter implements LogRecordExporter {
   constructor(
