@@ -7,6 +7,7 @@
 import { alignDown, type RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import type { Labels } from './keys.js';
+import type { CountView } from './read-buckets.js';
 import { bucketMs, type Grid } from './options.js';
 import type { BucketRange, TimeSpan } from './window.js';
 
@@ -22,6 +23,8 @@ export interface CounterSpec<R> {
   readonly finerBuckets?: boolean;
   /** The series' points in a response; undefined when the response does not carry the series. */
   points(response: R): readonly RawPoint[] | undefined;
+  /** The series as the count reads it, where the response kept that instead of every point (compact.ts); undefined: read `points`. */
+  view?(response: R): CountView | undefined;
 }
 
 /** A response and the buckets its request asked for; no response when the request failed. */
@@ -30,6 +33,8 @@ export interface Piece<R> {
   /** The request's time range; default: exactly the range's buckets. The main request's ends at now. */
   readonly span?: TimeSpan;
   readonly response: R | undefined;
+  /** answerBounds of the response, where they were taken before its points were trimmed (compact.ts). */
+  readonly bounds?: AnswerBounds;
 }
 
 /** The piece's request time range: its span, or exactly its buckets. */
@@ -47,6 +52,7 @@ export interface AnswerBounds {
 
 /** One pass over every series of the piece's answer. */
 export function answerBounds<R>(piece: Piece<R>, specs: readonly CounterSpec<R>[], size: number): AnswerBounds {
+  if (piece.bounds !== undefined) return piece.bounds;
   if (piece.response === undefined) return { oldest: undefined, newest: undefined };
   const { begin, end } = pieceSpan(piece, size);
   let oldest: number | undefined;

@@ -12,7 +12,7 @@ import type { AuditTally, Sample } from '../types.js';
 export type { AuditOptions } from './options.js';
 import type { CounterSpec } from './answer.js';
 import { bucketMs, type AuditOptions, type Grid } from './options.js';
-import { readBuckets, type CountedRange } from './read-buckets.js';
+import { readBuckets, seriesView, type CountedRange } from './read-buckets.js';
 import type { BucketRange, TimeSpan } from './window.js';
 
 /** For collectors built without audit options (tests, tools). */
@@ -86,10 +86,10 @@ export class AuditBook {
     const out = { match: 0, revised: 0, corrections: [] as Sample[], revisions: [] as Mismatch[] };
     for (const spec of specs) {
       const entry = this.held.get(spec.key);
-      const points = spec.points(response);
-      if (entry === undefined || points === undefined) continue;
+      const view = entry === undefined ? undefined : seriesView(spec, response, span, size);
+      if (entry === undefined || view === undefined) continue;
       const from = Math.max(entry.since, span.begin);
-      const read = readBuckets(points, span, grid, { pos: from, to: Math.min(entry.to, span.end - size), finerBuckets: spec.finerBuckets });
+      const read = readBuckets(view, span, grid, { pos: from, to: Math.min(entry.to, span.end - size) });
       let up = 0;
       for (let bucket = from; bucket <= read.reach; bucket += size) {
         const held = entry.values.get(bucket) ?? 0;

@@ -105,7 +105,7 @@ export async function collectTrend<R, U>(ctx: CollectContext, options: SeriesOpt
       answers: { specs: [], plans, pieces, main, grid }, lastSettled: run.lastSettled, currentBucket: run.currentBucket,
     }, log);
     const specs = compactSpecs(unit.specs);
-    const kept = compactPieces(unit.specs, pieces);
+    const kept = compactPieces(unit.specs, pieces, plans, bucketMs(grid));
     let keptLog: CollectorLogger | undefined;
     return {
       specs, fetched: { pieces: kept, main: undefined, requests, errors },

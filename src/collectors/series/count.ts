@@ -33,7 +33,7 @@ import type { Sample } from '../types.js';
 import { answerBounds, lagFinding, pieceSpan, type AnswerBounds, type CounterSpec, type Piece, type UpstreamClock } from './answer.js';
 import type { Labels } from './keys.js';
 import { bucketMs, type Grid } from './options.js';
-import { readBuckets, seriesFindings, type CountedRange } from './read-buckets.js';
+import { readBuckets, seriesFindings, seriesView, type CountedRange } from './read-buckets.js';
 
 /** What one target's cycle produced, for assemble (cycle.ts). */
 export interface TargetResult {
@@ -153,12 +153,10 @@ function walk<R>(
     let moved = false;
     for (const piece of pieces) {
       if (piece.response === undefined || pos < piece.range.first || pos > piece.range.last) continue;
-      const points = spec.points(piece.response);
-      if (points === undefined) continue;
       const span = pieceSpan(piece, size);
-      const step = readBuckets(points, span, grid, {
-        pos, to: Math.min(piece.range.last, plan.lastSettled), evidence, answerFrom: bounds.get(piece)?.oldest, finerBuckets: spec.finerBuckets,
-      });
+      const view = seriesView(spec, piece.response, span, size);
+      if (view === undefined) continue;
+      const step = readBuckets(view, span, grid, { pos, to: Math.min(piece.range.last, plan.lastSettled), evidence, answerFrom: bounds.get(piece)?.oldest });
       out.findings.push(...seriesFindings(spec, step, span, size));
       if (step.coarseWait) out.waiting = true;
       if (step.reach < pos) continue;

@@ -20,4 +20,4 @@ export {
   assemble, closeCycle, collectTrend, NoDataError, seriesCollector, type CycleInput, type FetchedUnit, type TrendCycle, type TrendUnit, type UnitAnswers,
 } from './collect.js';
 export { AuditBook, NO_AUDIT, type AuditOptions, type AuditOutcome } from './audit.js';
-export { readBuckets, seriesFindings, type BucketRead, type CountedRange } from './read-buckets.js';
+export { countView, readBuckets, seriesFindings, type BucketRead, type CountedRange, type CountView } from './read-buckets.js';

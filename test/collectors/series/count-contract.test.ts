@@ -3,8 +3,8 @@
 // Pure: hand-written answers, no simulator.
 import { describe, expect, it } from 'vitest';
 import type { RawPoint } from '../../../src/collectors/buckets.js';
-import { countTarget, seriesKey, upstreamClock, type CounterSpec, type Piece } from '../../../src/collectors/series/index.js';
-import { MIN, T0, UTC8, plan, pts, sumOf, val } from './fixtures.js';
+import { seriesKey, type CounterSpec, type Piece } from '../../../src/collectors/series/index.js';
+import { countBothWays, MIN, T0, UTC8, plan, pts, sumOf, val } from './fixtures.js';
 
 type R = { x?: RawPoint[]; y?: RawPoint[] };
 const spec = (metric: 'x' | 'y'): CounterSpec<R> => ({
@@ -21,8 +21,7 @@ const full = pts(first, 30, '1m', val);
 
 function count(pieces: Piece<R>[], specs: CounterSpec<R>[] = [X], withClock = false) {
   const plans = new Map(specs.map((s) => [s.key, plan(WM, T0, '1m', 3 * MIN)]));
-  const clock = withClock ? upstreamClock([{ specs, pieces }], grid, T0) : undefined;
-  return countTarget(specs, plans, pieces, grid, false, clock);
+  return countBothWays(specs, plans, pieces, grid, false, withClock);
 }
 const checks = (out: ReturnType<typeof count>) => [...new Set(out.findings.map((f) => f.check))].sort();
 

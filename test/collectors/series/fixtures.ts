@@ -1,6 +1,11 @@
 // Hand-written response building blocks for the conversion tests.
+import { expect } from 'vitest';
 import { planCount, type BucketInterval, type Plan } from '../../../src/collectors/buckets.js';
 import { INTERVAL_MS } from '../../../src/collectors/buckets.js';
+import { compactPieces, compactSpecs, expandPieces } from '../../../src/collectors/series/compact.js';
+import {
+  bucketMs, countTarget, upstreamClock, type CountOutcome, type CounterSpec, type Grid, type Piece,
+} from '../../../src/collectors/series/index.js';
 
 export const MIN = 60_000;
 export const HOUR = 3_600_000;
@@ -54,4 +59,25 @@ export function revising(interval: BucketInterval, delay: number) {
     return sum;
   };
   return { final, points, total };
+}
+
+/**
+ * countTarget over the answers as they came, and over the same answers as a
+ * cycle keeps them while it waits for its other targets (compact.ts: trimmed
+ * by the plans, expanded back at close), with the clock read each way: the
+ * two must agree exactly. Returns the count over the answers as they came.
+ */
+export function countBothWays<R>(
+  specs: readonly CounterSpec<R>[], plans: ReadonlyMap<string, Plan>, pieces: readonly Piece<R>[], grid: Grid, timestamps: boolean, withClock = false,
+): CountOutcome {
+  const size = bucketMs(grid);
+  const rawClock = withClock ? upstreamClock([{ specs, pieces }], grid, T0) : undefined;
+  const raw = countTarget(specs, plans, pieces, grid, timestamps, rawClock);
+  const kept = compactPieces(specs, pieces, plans, size);
+  const keptSpecs = compactSpecs(specs);
+  const keptClock = withClock ? upstreamClock([{ specs: keptSpecs, pieces: kept }], grid, T0) : undefined;
+  expect(keptClock).toStrictEqual(rawClock);
+  const expanded = expandPieces(keptSpecs, kept);
+  expect(countTarget(expanded.specs, plans, expanded.pieces, grid, timestamps, keptClock)).toStrictEqual(raw);
+  return raw;
 }

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RawPoint } from '../../../src/collectors/buckets.js';
 import type { RejectTally } from '../../../src/collectors/rejects.js';
-import { readBuckets } from '../../../src/collectors/series/index.js';
+import { viewSeries } from '../../../src/collectors/contract/series-view.js';
+import { countView, readBuckets } from '../../../src/collectors/series/index.js';
 import { DAY, MIN, T0, UTC8 } from './fixtures.js';
 
 const NONE: RejectTally = { negative: 0, non_finite: 0 };
@@ -30,7 +31,7 @@ describe('readBuckets', () => {
     ['does not count refused points outside the buckets due', [[T0 - MIN, -1], [T0 + 5 * MIN, -1], [T0, 2]], { increment: 2, buckets: 1, rejected: NONE }],
     ['handles an empty list', [], { increment: 0, buckets: 0, rejected: NONE }],
   ])('%s', (_name, points, expected) => {
-    const read = readBuckets(points, span, grid, at);
+    const read = readBuckets(countView(viewSeries(points, span, MIN)), span, grid, at);
     const values = [...read.values.values()];
     expect({ increment: values.reduce((a, b) => a + b, 0), buckets: values.length, rejected: read.rejected }).toEqual(expected);
   });
