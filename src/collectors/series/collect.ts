@@ -20,6 +20,7 @@ import { upstreamClock, type CounterSpec, type UpstreamClock } from './answer.js
 import { AuditBook, NO_AUDIT } from './audit.js';
 import { compactAnswer, compactPieces, compactSpecs, expandPieces, type CompactAnswer } from './compact.js';
 import { countedResult, type TargetAnswers, type TargetResult } from './count.js';
+import type { CountedRange } from './read-buckets.js';
 import { asError, fetchTarget, type Fetched, type Send, type Tally } from './fetch.js';
 import type { Labels } from './keys.js';
 import { bucketMs, checkSeriesOptions, nonNegative, type Grid, type SeriesOptions } from './options.js';
@@ -147,26 +148,29 @@ export interface FetchedUnit<R> {
   convert(clock: UpstreamClock | undefined): TargetResult;
 }
 
-/** From every target's answers to the cycle's output: converted, assembled, audited, and the counted buckets recorded for later audits. */
+/**
+ * From every target's answers to the cycle's output: each target counted and
+ * added to the output in turn (its result then dropped: all of a cycle's
+ * results at once were a third of the live heap at 100k series), audited,
+ * and the counted buckets recorded for later audits.
+ */
 export async function closeCycle<R>(
   ctx: CollectContext, cycle: { readonly collector: string; readonly gaugeFamilies: readonly string[]; readonly grid: Grid; readonly book: AuditBook },
   units: readonly FetchedUnit<R>[],
 ): Promise<CollectOutput> {
   const clock = upstreamClock(units.map((u) => ({ specs: u.specs, pieces: u.fetched.pieces })), cycle.grid, ctx.now);
-  const results = units.map((unit) => {
+  const sum = new CycleSum({ collector: cycle.collector, previous: ctx.watermarks, gaugeFamilies: cycle.gaugeFamilies });
+  const counted: Array<ReadonlyMap<string, CountedRange>> = [];
+  for (const unit of units) {
     const result = unit.convert(clock);
     // Debug only: the data-lag self-metric makes a lasting gap visible.
     if (result.uncovered && result.uncovered.length > 0) unit.log.debug({ series: result.uncovered }, 'no answer covered these series; they wait for the next cycle');
-    return result;
-  });
-  const counted = results.flatMap((r) => (r.counted === undefined || r.counted.size === 0 ? [] : [r.counted]));
-  const output: CollectOutput = {
-    ...assemble({ collector: cycle.collector, previous: ctx.watermarks, gaugeFamilies: cycle.gaugeFamilies, results, tallies: units.map((u) => u.fetched) }),
-    counted,
-    bucketMs: bucketMs(cycle.grid),
-  };
+    sum.add(result, unit.fetched);
+    if (result.counted !== undefined && result.counted.size > 0) counted.push(result.counted);
+  }
+  const output: CollectOutput = { ...sum.output(), counted, bucketMs: bucketMs(cycle.grid) };
   const withAudit = await audited(cycle.book, units, cycle.grid, ctx.now, output);
-  for (const result of results) cycle.book.record(result.counted, ctx.now, cycle.grid);
+  for (const c of counted) cycle.book.record(c, ctx.now, cycle.grid);
   return withAudit;
 }
 
@@ -210,33 +214,58 @@ export class NoDataError extends Error {
 }
 
 export function assemble(input: CycleInput): CollectOutput {
-  const errors = input.tallies.flatMap((t) => t.errors);
-  const requests = input.tallies.reduce((n, t) => n + t.requests, 0);
-  if (requests > 0 && errors.length === requests) {
-    throw errors.length === 1 && errors[0] ? errors[0] : new AggregateError(errors, `${input.collector}: every request failed`);
+  const sum = new CycleSum(input);
+  input.results.forEach((r, i) => sum.add(r, input.tallies[i]));
+  for (const tally of input.tallies.slice(input.results.length)) sum.add(undefined, tally);
+  return sum.output();
+}
+
+/** A cycle's output, added up one target at a time: its result, its requests, or both. */
+class CycleSum {
+  private readonly gauges: Map<string, Sample[]>;
+  private readonly increments: Sample[] = [];
+  private readonly watermarks: Record<string, number>;
+  private readonly errors: Error[] = [];
+  private readonly mismatches: Mismatch[] = [];
+  private readonly rejected: RejectedPoints[] = [];
+  private requests = 0;
+  private newest: number | undefined;
+  private anyUncovered = false;
+  private anyMoved = false;
+
+  constructor(private readonly input: Omit<CycleInput, 'results' | 'tallies'>) {
+    this.gauges = new Map(input.gaugeFamilies.map((f) => [f, []]));
+    this.watermarks = { ...input.previous };
   }
-  const stalled = input.results.some((r) => (r.uncovered?.length ?? 0) > 0)
-    && input.results.every((r) => Object.keys(r.watermarks).length === 0 && r.gauges.length === 0);
-  if (stalled) {
-    throw errors[0] ?? new NoDataError(`${input.collector}: no answer carried data for the buckets to count (data: null or missing items); asked again next cycle`);
+
+  add(r: TargetResult | undefined, tally: Tally | undefined): void {
+    if (tally !== undefined) {
+      this.errors.push(...tally.errors);
+      this.requests += tally.requests;
+    }
+    if (r === undefined) return;
+    if ((r.uncovered?.length ?? 0) > 0) this.anyUncovered = true;
+    if (Object.keys(r.watermarks).length > 0 || r.gauges.length > 0) this.anyMoved = true;
+    this.rejected.push(...(r.rejected ?? []));
+    this.mismatches.push(...firstPerCheck(r.mismatches ?? []));
+    this.increments.push(...r.increments);
+    Object.assign(this.watermarks, r.watermarks);
+    for (const g of r.gauges) this.gauges.get(g.name)?.push(g);
+    if (r.newestBucketEndMs !== undefined) this.newest = Math.max(this.newest ?? r.newestBucketEndMs, r.newestBucketEndMs);
   }
-  const gauges = new Map<string, Sample[]>(input.gaugeFamilies.map((f) => [f, []]));
-  const increments: Sample[] = [];
-  const watermarks: Record<string, number> = { ...input.previous };
-  let newest: number | undefined;
-  const mismatches: Mismatch[] = [];
-  const rejected: RejectedPoints[] = [];
-  for (const r of input.results) {
-    rejected.push(...(r.rejected ?? []));
-    mismatches.push(...firstPerCheck(r.mismatches ?? []));
-    increments.push(...r.increments);
-    Object.assign(watermarks, r.watermarks);
-    for (const g of r.gauges) gauges.get(g.name)?.push(g);
-    if (r.newestBucketEndMs !== undefined) newest = Math.max(newest ?? r.newestBucketEndMs, r.newestBucketEndMs);
+
+  output(): CollectOutput {
+    const { errors, requests } = this;
+    if (requests > 0 && errors.length === requests) {
+      throw errors.length === 1 && errors[0] ? errors[0] : new AggregateError(errors, `${this.input.collector}: every request failed`);
+    }
+    if (this.anyUncovered && !this.anyMoved) {
+      throw errors[0] ?? new NoDataError(`${this.input.collector}: no answer carried data for the buckets to count (data: null or missing items); asked again next cycle`);
+    }
+    return {
+      gauges: this.gauges, increments: this.increments, watermarks: this.watermarks, errors, mismatches: this.mismatches,
+      ...(this.rejected.length > 0 ? { rejected: this.rejected } : {}),
+      ...(this.newest === undefined ? {} : { newestBucketEndMs: this.newest }),
+    };
   }
-  return {
-    gauges, increments, watermarks, errors, mismatches,
-    ...(rejected.length > 0 ? { rejected } : {}),
-    ...(newest === undefined ? {} : { newestBucketEndMs: newest }),
-  };
 }
