@@ -101,6 +101,19 @@ export class CounterBook {
     return [...this.entries.values()].map(({ name, labels, value, timestampMs }) => ({ name, labels, value, timestampMs }));
   }
 
+  /**
+   * Every series as the file holds it, in one pass and with the entries' own
+   * labels (copied when the series was first counted): a copy per save was
+   * 100k objects more at a cycle's close at 50k counter series.
+   */
+  fileEntries(): LedgerFile['counters'] {
+    const out: Array<LedgerFile['counters'][number]> = [];
+    for (const { name, labels, value, timestampMs } of this.entries.values()) {
+      out.push(timestampMs === undefined ? { name, labels, value } : { name, labels, value, timestampMs });
+    }
+    return out;
+  }
+
   /** Replaces every series with what a file held; all of it is on disk, so all of it is visible. */
   restore(entries: Iterable<CounterEntry>): void {
     this.entries.clear();
@@ -205,12 +218,7 @@ export class CounterLedger {
       ...(history === undefined ? {} : { history }),
       collector,
       watermarks: Object.fromEntries(book.watermarks),
-      counters: book.counters.counted().map((e) => ({
-        name: e.name,
-        labels: { ...e.labels },
-        value: e.value,
-        ...(e.timestampMs === undefined ? {} : { timestampMs: e.timestampMs }),
-      })),
+      counters: book.counters.fileEntries(),
     };
   }
 

@@ -99,17 +99,19 @@ export function planSeries(
   target: Readonly<Record<string, string>>,
 ): Map<string, Plan> {
   const plans = new Map<string, Plan>();
+  // A plan depends on the watermark alone, and a target's series mostly share one: one plan object each, held until the cycle closes.
+  const byWatermark = new Map<number | undefined, Plan>();
   let skipped = 0;
   let from: number | undefined;
   for (const key of keys) {
-    const plan = planCount({
-      watermark: ctx.watermarks[key],
-      now: ctx.now,
-      interval: options.interval,
-      delayMs: options.delayMs,
-      maxBackfillMs: options.maxBackfillMs,
-      offsetMinutes: ctx.tz.offsetMinutes,
-    });
+    const watermark = ctx.watermarks[key];
+    let plan = byWatermark.get(watermark);
+    if (plan === undefined) {
+      plan = planCount({
+        watermark, now: ctx.now, interval: options.interval, delayMs: options.delayMs, maxBackfillMs: options.maxBackfillMs, offsetMinutes: ctx.tz.offsetMinutes,
+      });
+      byWatermark.set(watermark, plan);
+    }
     plans.set(key, plan);
     if (plan.kind === 'count' && plan.skipped > skipped) {
       skipped = plan.skipped;
