@@ -23,6 +23,8 @@ const SAMPLE_MS = 100;
 const SCRAPE_MS = 15_000;
 const TARGET_PEAK = 300 * 1024 * 1024;
 const TARGET_PER_SERIES = 1024;
+/** USER_HZ: /proc reports CPU time in these ticks; 100 on every Linux this runs on. */
+const CLOCK_TICKS = 100;
 
 const { values } = parseArgs({
   options: { sizes: { type: 'string' }, cycles: { type: 'string' }, every: { type: 'boolean' }, built: { type: 'boolean' }, 'node-args': { type: 'string' } },
@@ -36,7 +38,7 @@ const BUILT = values.built === true;
 // --node-args='--a --b': node/V8 flags for the daemon's process, to compare heap settings.
 const NODE_ARGS = String(values['node-args'] ?? '').split(' ').filter((a) => a !== '');
 
-interface Row { series: number; domains: number; peak: number; last: number; cycles: number; wallMs: number }
+interface Row { series: number; domains: number; peak: number; last: number; cycles: number; wallMs: number; cpuMs: number }
 
 async function status(pid: number): Promise<{ rss: number; hwm: number }> {
   const text = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -50,6 +52,14 @@ function configYaml(url: string, stateDir: string): string {
     : ['usage', 'topn', 'cc_attack', 'waf_trend', 'inventory'].map((c) => `  ${c}: { enabled: false }\n`).join('');
   return `upstream:\n  api_url: ${url}\n  token: sim-token\nlog:\n  level: info\nserver:\n  listen: 127.0.0.1:0\n` +
     `collectors:\n  access: { interval: 1m }\n${others}state_dir: ${stateDir}\n`;
+}
+
+/** CPU time the process has used (user + system, every thread), from /proc/<pid>/stat. */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command (which may hold spaces) begin after its closing parenthesis; utime and stime are the 14th and 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
 /** Completed access runs, from the daemon's own self-metric. */
@@ -83,7 +93,7 @@ async function measure(series: number): Promise<Row> {
     clearInterval(sampler);
     const { rss, hwm } = await status(daemon.pid);
     last = rss;
-    return { series: domains * SERIES_PER_DOMAIN, domains, peak: hwm, last, cycles: runs, wallMs: since(start) };
+    return { series: domains * SERIES_PER_DOMAIN, domains, peak: hwm, last, cycles: runs, wallMs: since(start), cpuMs: await cpuMs(daemon.pid) };
   } finally {
     await daemon.stop();
     await sim.stop();
@@ -95,10 +105,10 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const size of SIZES) rows.push(await measure(size));
   const out = ['## Daemon memory (`npm run bench -- daemon-memory`)', ''];
-  out.push(`\`edge-exporter run\` (${BUILT ? 'built: node dist/cli/main.js' : 'sources under tsx'}${NODE_ARGS.length > 0 ? `, node ${NODE_ARGS.join(' ')}` : ''}) in its own process against the simulator (own process, no latency) on loopback: access collector${EVERY ? ', usage and cc_attack (per_domain)' : ' alone'}, 1m interval, ${CYCLES} access cycles, /metrics scraped every ${SCRAPE_MS / 1000} s, no forced GC. RSS from /proc/<pid>/status (peak = VmHWM); per series = RSS / access series (${SERIES_PER_DOMAIN} per domain).`, '');
+  out.push(`\`edge-exporter run\` (${BUILT ? 'built: node dist/cli/main.js' : 'sources under tsx'}${NODE_ARGS.length > 0 ? `, node ${NODE_ARGS.join(' ')}` : ''}) in its own process against the simulator (own process, no latency) on loopback: access collector${EVERY ? ', usage and cc_attack (per_domain)' : ' alone'}, 1m interval, ${CYCLES} access cycles, /metrics scraped every ${SCRAPE_MS / 1000} s, no forced GC. RSS from /proc/<pid>/status (peak = VmHWM), daemon CPU (user + system, every thread, start-up included) from /proc/<pid>/stat; per series = RSS / access series (${SERIES_PER_DOMAIN} per domain).`, '');
   out.push(table(
-    ['series', 'domains', 'cycles', 'wall', 'peak RSS', 'RSS after last cycle', 'peak per series', 'last per series'],
-    rows.map((r) => [fmtInt(r.series), fmtInt(r.domains), r.cycles, fmtMs(r.wallMs), fmtBytes(r.peak), fmtBytes(r.last), `${(r.peak / r.series).toFixed(0)} B`, `${(r.last / r.series).toFixed(0)} B`]),
+    ['series', 'domains', 'cycles', 'wall', 'daemon CPU', 'peak RSS', 'RSS after last cycle', 'peak per series', 'last per series'],
+    rows.map((r) => [fmtInt(r.series), fmtInt(r.domains), r.cycles, fmtMs(r.wallMs), fmtMs(r.cpuMs), fmtBytes(r.peak), fmtBytes(r.last), `${(r.peak / r.series).toFixed(0)} B`, `${(r.last / r.series).toFixed(0)} B`]),
   ), '');
   const first = rows[0];
   const big = rows[rows.length - 1];

@@ -11,12 +11,11 @@
 //   A main request spans the summary window of the gauges (an hour of minutes
 //   by default) while a counter has a bucket or two to count, so most points
 //   shape the view and are never added;
-// - those points, one series after another, in the narrowest typed array
-//   that holds them exactly (times as int32 offsets from the first when every
-//   one is a safe integer within 24 days of it, values as int32 when every
-//   one is an integer in range, else float64; a null value as a sentinel, or
-//   NaN in float64). A series that holds a NaN value is kept as it came, so
-//   the round trip is exact whatever an answer holds.
+// - all of it in one Float64Array per answer (a null value as NaN; -0 and
+//   every time exact). A series that holds a NaN value is kept as it came, so
+//   the round trip is exact whatever an answer holds. One array, not one per
+//   part: each typed array is ~200 bytes of objects besides its data, and a
+//   trimmed answer's data is a few hundred bytes.
 // An audit's answer keeps every point (no plan trims it): it reads older
 // buckets. Expanded back to points one target at a time. Pure.
 import type { Plan, RawPoint } from '../buckets.js';
@@ -26,18 +25,18 @@ import { countView, type CountView } from './read-buckets.js';
 
 /** One answer's counter series, in its specs' order. */
 export interface CompactAnswer {
-  /** Every series' point times, one after another: offsets from `base` (Int32Array), or the times themselves (Float64Array). */
-  readonly times: Int32Array | Float64Array;
-  /** What an Int32Array of times is offset from. */
-  readonly base: number;
-  /** Every series' values, in the order of `times`: null as INT_NULL (Int32Array) or NaN (Float64Array). */
-  readonly values: Int32Array | Float64Array;
-  /** Where each series' points begin (in points); -1: the answer does not carry it. One more entry ends the last. */
-  readonly starts: Int32Array;
+  /**
+   * Where each series' points begin (-1: the answer does not carry it; one
+   * more entry ends the last), then with `views` each series' view summary
+   * (VIEW_FIELDS numbers, NaN for none), then every time, then every value.
+   */
+  readonly data: Float64Array;
+  /** Series (specs) the answer was kept for. */
+  readonly series: number;
+  /** True when only the points from each series' first uncounted bucket on are kept, with its view summary. */
+  readonly views: boolean;
   /** Series holding a NaN value, kept as they came (none in practice). */
   readonly kept?: ReadonlyMap<number, readonly RawPoint[]>;
-  /** Per series, its view's summary (VIEW_FIELDS numbers each; NaN for none), where only its points from its first uncounted bucket on are kept. */
-  readonly views?: Float64Array;
 }
 
 /** What a trimmed answer keeps of each series' view: width, outside, holes, first, last. */
@@ -50,103 +49,84 @@ export interface Trim {
   readonly from: ReadonlyArray<number | undefined>;
 }
 
-/** A null value in an Int32Array of values (no value stored there is this). */
-const INT_NULL = -2147483648;
-const INT_MAX = 2147483647;
+const hasNaN = (points: readonly RawPoint[]): boolean => points.some(([, v]) => v !== null && Number.isNaN(v));
 
-const fitsInt = (n: number): boolean => Number.isInteger(n) && n > INT_NULL && n <= INT_MAX && !Object.is(n, -0);
+/** Where an answer's times begin in its data. */
+const timesAt = (answer: Pick<CompactAnswer, 'series' | 'views'>): number => answer.series + 1 + (answer.views ? answer.series * VIEW_FIELDS : 0);
 
 /** One answer's counter series, every spec's `points` read once; with `trim`, only what the count reads of them. */
 export function compactAnswer<R>(specs: readonly CounterSpec<R>[], response: R, trim?: Trim): CompactAnswer {
-  let views: Float64Array | undefined;
+  const series = specs.length;
+  const views = trim === undefined ? undefined : new Float64Array(series * VIEW_FIELDS).fill(Number.NaN);
+  let kept: Map<number, readonly RawPoint[]> | undefined;
+  let size = 0;
   const all = specs.map((s, i) => {
     const points = s.points(response);
-    if (trim === undefined || points === undefined || points.some(([, v]) => v !== null && Number.isNaN(v))) return points;
+    if (points === undefined) return undefined;
+    if (hasNaN(points)) {
+      (kept ??= new Map()).set(i, points);
+      return [];
+    }
+    if (trim === undefined || views === undefined) {
+      size += points.length;
+      return points;
+    }
     const view = countView(viewSeries(points, trim.span, trim.size, s.finerBuckets === true), trim.from[i] ?? Infinity);
-    (views ??= new Float64Array(specs.length * VIEW_FIELDS).fill(Number.NaN)).set(
-      [view.width, view.outside, view.holes, view.first ?? Number.NaN, view.last ?? Number.NaN], i * VIEW_FIELDS,
-    );
+    views.set([view.width, view.outside, view.holes, view.first ?? Number.NaN, view.last ?? Number.NaN], i * VIEW_FIELDS);
+    size += view.points.length;
     return view.points;
   });
-  const starts = new Int32Array(specs.length + 1);
-  let size = 0;
-  let base: number | undefined;
-  let intTimes = true;
-  let intValues = true;
-  let kept: Map<number, readonly RawPoint[]> | undefined;
-  all.forEach((points, i) => {
-    if (points === undefined) return;
-    if (points.some(([, v]) => v !== null && Number.isNaN(v))) {
-      (kept ??= new Map()).set(i, points);
-      return;
-    }
-    size += points.length;
-    for (const [t, v] of points) {
-      base ??= t;
-      if (intTimes && !(Number.isSafeInteger(t) && !Object.is(t, -0) && fitsInt(t - base))) intTimes = false;
-      if (intValues && v !== null && !fitsInt(v)) intValues = false;
-    }
-  });
-  const offset = intTimes ? (base ?? 0) : 0;
-  const times = intTimes ? new Int32Array(size) : new Float64Array(size);
-  const values = intValues ? new Int32Array(size) : new Float64Array(size);
-  const none = intValues ? INT_NULL : Number.NaN;
+  const shape = { series, views: views !== undefined };
+  const times = timesAt(shape);
+  const data = new Float64Array(times + 2 * size);
+  if (views !== undefined) data.set(views, series + 1);
   let at = 0;
   all.forEach((points, i) => {
-    if (points === undefined) {
-      starts[i] = -1;
-      return;
-    }
-    starts[i] = at;
-    if (kept?.has(i) === true) return;
-    for (const [t, v] of points) {
-      times[at] = t - offset;
-      values[at++] = v ?? none;
+    data[i] = points === undefined ? -1 : at;
+    for (const [t, v] of points ?? []) {
+      data[times + at] = t;
+      data[times + size + at++] = v ?? Number.NaN;
     }
   });
-  starts[specs.length] = at;
-  return { times, base: offset, values, starts, ...(kept === undefined ? {} : { kept }), ...(views === undefined ? {} : { views }) };
+  data[series] = at;
+  return kept === undefined ? { data, ...shape } : { data, ...shape, kept };
+}
+
+/** The i-th series' points, as the answer carried them (as kept, for a trimmed answer). */
+export function expandSeries(answer: CompactAnswer, i: number): readonly RawPoint[] | undefined {
+  const kept = answer.kept?.get(i);
+  if (kept !== undefined) return kept;
+  const { data, series } = answer;
+  const begin = data[i] ?? -1;
+  if (begin < 0) return undefined;
+  let end = 0;
+  for (let j = i + 1; j <= series; j++) {
+    end = data[j] ?? -1;
+    if (end >= 0) break;
+  }
+  const times = timesAt(answer);
+  const size = (data.length - times) / 2;
+  const out: RawPoint[] = [];
+  for (let k = begin; k < end; k++) {
+    const v = data[times + size + k] ?? Number.NaN;
+    out.push([data[times + k] ?? Number.NaN, Number.isNaN(v) ? null : v]);
+  }
+  return out;
 }
 
 /** The i-th series as the count reads it, where the answer kept its view; undefined otherwise (read its points). */
 export function seriesViewOf(answer: CompactAnswer, i: number): CountView | undefined {
-  const { views } = answer;
-  const width = views?.[i * VIEW_FIELDS];
-  if (views === undefined || width === undefined || Number.isNaN(width)) return undefined;
-  const points = expandSeries(answer, i);
-  if (points === undefined) return undefined;
-  const at = (k: number): number | undefined => {
-    const n = views[i * VIEW_FIELDS + k] ?? Number.NaN;
+  if (!answer.views) return undefined;
+  const at = answer.series + 1 + i * VIEW_FIELDS;
+  const field = (k: number): number | undefined => {
+    const n = answer.data[at + k] ?? Number.NaN;
     return Number.isNaN(n) ? undefined : n;
   };
-  return { width, outside: at(1) ?? 0, holes: at(2) ?? 0, first: at(3), last: at(4), points };
-}
-
-/** The i-th series' points, as the answer carried them. */
-export function expandSeries(answer: CompactAnswer, i: number): readonly RawPoint[] | undefined {
-  const kept = answer.kept?.get(i);
-  if (kept !== undefined) return kept;
-  const begin = answer.starts[i] ?? -1;
-  if (begin < 0) return undefined;
-  let end = answer.times.length;
-  for (let j = i + 1; j < answer.starts.length; j++) {
-    const next = answer.starts[j] ?? -1;
-    if (next >= 0) {
-      end = next;
-      break;
-    }
-  }
-  const { times, values, base } = answer;
-  const none = values instanceof Int32Array ? INT_NULL : Number.NaN;
-  // Float64 times are the times themselves (adding a base of 0 would turn a -0 into 0).
-  const offset = times instanceof Int32Array;
-  const out: RawPoint[] = [];
-  for (let k = begin; k < end; k++) {
-    const t = times[k] ?? Number.NaN;
-    const v = values[k] ?? none;
-    out.push([offset ? t + base : t, Object.is(v, none) ? null : v]);
-  }
-  return out;
+  const width = field(0);
+  if (width === undefined) return undefined;
+  const points = expandSeries(answer, i);
+  if (points === undefined) return undefined;
+  return { width, outside: field(1) ?? 0, holes: field(2) ?? 0, first: field(3), last: field(4), points };
 }
 
 /**

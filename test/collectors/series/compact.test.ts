@@ -22,7 +22,7 @@ describe('compact answers', () => {
     expect(Object.is(expandSeries(compact, 0)?.[2]?.[1], -0)).toBe(true);
   });
 
-  it('gives back integer answers exactly through the narrow form, and falls back per answer when a time or value does not fit', () => {
+  it('gives back large, negative, fractional and signed-zero times and values exactly', () => {
     const t0 = 1_700_000_000_000;
     const ints: Answer = { a: [[t0, 0], [t0 + 60_000, null], [t0 + 120_000, 2_147_483_647]], c: [[t0 - 60_000, -2_147_483_647], [t0, 5]], d: [] };
     const wide: Answer = { a: [[t0, 2_147_483_648]], c: [[t0, null], [t0 + 1, -0]] };
@@ -32,10 +32,6 @@ describe('compact answers', () => {
       const compact = compactAnswer(specs, answer);
       specs.forEach((s, i) => expect(expandSeries(compact, i)).toStrictEqual(s.points(answer)));
     }
-    expect(compactAnswer(specs, ints).values).toBeInstanceOf(Int32Array);
-    expect(compactAnswer(specs, ints).times).toBeInstanceOf(Int32Array);
-    expect(compactAnswer(specs, wide).values).toBeInstanceOf(Float64Array);
-    expect(compactAnswer(specs, spread).times).toBeInstanceOf(Float64Array);
     expect(Object.is(expandSeries(compactAnswer(specs, wide), 2)?.[1]?.[1], -0)).toBe(true);
     expect(Object.is(expandSeries(compactAnswer(specs, negZeroTime), 0)?.[0]?.[0], -0)).toBe(true);
   });
