@@ -74,5 +74,8 @@ STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch(process.env.HEALTHCHECK_URL, { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
-ENTRYPOINT ["node", "dist/cli/main.js"]
+# A young generation of 4 MB semi-spaces instead of 16: at 100k series it kept
+# the peak RSS about 35 MiB lower for about a quarter more CPU in GC
+# (docs/deployment.md, "Heap"). npm start runs node with the same flags.
+ENTRYPOINT ["node", "--max-semi-space-size=4", "dist/cli/main.js"]
 CMD ["run", "--config", "/etc/edge-exporter/config.yaml"]

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startChild } from './lib/child.js';
-import { startDaemon } from './lib/daemon-process.js';
+import { shippedNodeFlags, startDaemon } from './lib/daemon-process.js';
 import { fmtBytes, fmtInt, fmtMs, since, table } from './lib/stats.js';
 
 const SERIES_PER_DOMAIN = 15;
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const size of SIZES) rows.push(await measure(size));
   const out = ['## Daemon memory (`npm run bench -- daemon-memory`)', ''];
-  out.push(`\`edge-exporter run\` (${BUILT ? 'built: node dist/cli/main.js' : 'sources under tsx'}${NODE_ARGS.length > 0 ? `, node ${NODE_ARGS.join(' ')}` : ''}) in its own process against the simulator (own process, no latency) on loopback: access collector${EVERY ? ', usage and cc_attack (per_domain)' : ' alone'}, 1m interval, ${CYCLES} access cycles, /metrics scraped every ${SCRAPE_MS / 1000} s, no forced GC. RSS from /proc/<pid>/status (peak = VmHWM), daemon CPU (user + system, every thread, start-up included) from /proc/<pid>/stat; per series = RSS / access series (${SERIES_PER_DOMAIN} per domain).`, '');
+  out.push(`\`edge-exporter run\` (${BUILT ? 'built: dist/cli/main.js' : 'sources under tsx'}, under npm start's node flags ${shippedNodeFlags().join(' ')}${NODE_ARGS.length > 0 ? `, node ${NODE_ARGS.join(' ')}` : ''}) in its own process against the simulator (own process, no latency) on loopback: access collector${EVERY ? ', usage and cc_attack (per_domain)' : ' alone'}, 1m interval, ${CYCLES} access cycles, /metrics scraped every ${SCRAPE_MS / 1000} s, no forced GC. RSS from /proc/<pid>/status (peak = VmHWM), daemon CPU (user + system, every thread, start-up included) from /proc/<pid>/stat; per series = RSS / access series (${SERIES_PER_DOMAIN} per domain).`, '');
   out.push(table(
     ['series', 'domains', 'cycles', 'wall', 'daemon CPU', 'peak RSS', 'RSS after last cycle', 'peak per series', 'last per series'],
     rows.map((r) => [fmtInt(r.series), fmtInt(r.domains), r.cycles, fmtMs(r.wallMs), fmtMs(r.cpuMs), fmtBytes(r.peak), fmtBytes(r.last), `${(r.peak / r.series).toFixed(0)} B`, `${(r.last / r.series).toFixed(0)} B`]),
