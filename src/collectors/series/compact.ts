@@ -27,14 +27,14 @@ import { countView, type CountView } from './read-buckets.js';
 export interface CompactAnswer {
   /**
    * Where each series' points begin (-1: the answer does not carry it; one
-   * more entry ends the last), then with `views` each series' view summary
+   * more entry ends the last), then, when trimmed, each series' view summary
    * (VIEW_FIELDS numbers, NaN for none), then every time, then every value.
    */
   readonly data: Float64Array;
   /** Series (specs) the answer was kept for. */
   readonly series: number;
   /** True when only the points from each series' first uncounted bucket on are kept, with its view summary. */
-  readonly views: boolean;
+  readonly trimmed: boolean;
   /** Series holding a NaN value, kept as they came (none in practice). */
   readonly kept?: ReadonlyMap<number, readonly RawPoint[]>;
 }
@@ -52,7 +52,7 @@ export interface Trim {
 const hasNaN = (points: readonly RawPoint[]): boolean => points.some(([, v]) => v !== null && Number.isNaN(v));
 
 /** Where an answer's times begin in its data. */
-const timesAt = (answer: Pick<CompactAnswer, 'series' | 'views'>): number => answer.series + 1 + (answer.views ? answer.series * VIEW_FIELDS : 0);
+const timesAt = (answer: Pick<CompactAnswer, 'series' | 'trimmed'>): number => answer.series + 1 + (answer.trimmed ? answer.series * VIEW_FIELDS : 0);
 
 /** One answer's counter series, every spec's `points` read once; with `trim`, only what the count reads of them. */
 export function compactAnswer<R>(specs: readonly CounterSpec<R>[], response: R, trim?: Trim): CompactAnswer {
@@ -76,7 +76,7 @@ export function compactAnswer<R>(specs: readonly CounterSpec<R>[], response: R, 
     size += view.points.length;
     return view.points;
   });
-  const shape = { series, views: views !== undefined };
+  const shape = { series, trimmed: views !== undefined };
   const times = timesAt(shape);
   const data = new Float64Array(times + 2 * size);
   if (views !== undefined) data.set(views, series + 1);
@@ -116,7 +116,7 @@ export function expandSeries(answer: CompactAnswer, i: number): readonly RawPoin
 
 /** The i-th series as the count reads it, where the answer kept its view; undefined otherwise (read its points). */
 export function seriesViewOf(answer: CompactAnswer, i: number): CountView | undefined {
-  if (!answer.views) return undefined;
+  if (!answer.trimmed) return undefined;
   const at = answer.series + 1 + i * VIEW_FIELDS;
   const field = (k: number): number | undefined => {
     const n = answer.data[at + k] ?? Number.NaN;
