@@ -114,8 +114,8 @@ export function expandSeries(answer: CompactAnswer, i: number): readonly RawPoin
   return out;
 }
 
-/** The i-th series as the count reads it, where the answer kept its view; undefined otherwise (read its points). */
-export function seriesViewOf(answer: CompactAnswer, i: number): CountView | undefined {
+/** The i-th series as the count reads it, where the answer kept its view (with `points`, its points already expanded); undefined otherwise (read its points). */
+export function seriesViewOf(answer: CompactAnswer, i: number, expanded?: readonly RawPoint[]): CountView | undefined {
   if (!answer.trimmed) return undefined;
   const at = answer.series + 1 + i * VIEW_FIELDS;
   const field = (k: number): number | undefined => {
@@ -124,7 +124,7 @@ export function seriesViewOf(answer: CompactAnswer, i: number): CountView | unde
   };
   const width = field(0);
   if (width === undefined) return undefined;
-  const points = expandSeries(answer, i);
+  const points = expanded ?? expandSeries(answer, i);
   if (points === undefined) return undefined;
   return { width, outside: field(1) ?? 0, holes: field(2) ?? 0, first: field(3), last: field(4), points };
 }
@@ -199,7 +199,7 @@ export function expandPieces(specs: readonly CounterSpec<CompactAnswer>[], piece
         ...p,
         response: answer === undefined ? undefined : specs.map((_, i) => {
           const points = expandSeries(answer, i);
-          return points === undefined ? undefined : { points, view: seriesViewOf(answer, i) };
+          return points === undefined ? undefined : { points, view: seriesViewOf(answer, i, points) };
         }),
       };
     }),
