@@ -114,7 +114,7 @@ export function expandSeries(answer: CompactAnswer, i: number): readonly RawPoin
   return out;
 }
 
-/** The i-th series as the count reads it, where the answer kept its view (with `points`, its points already expanded); undefined otherwise (read its points). */
+/** The i-th series as the count reads it, where the answer kept its view (`expanded`: its points, where the caller has them already); undefined otherwise (read its points). */
 export function seriesViewOf(answer: CompactAnswer, i: number, expanded?: readonly RawPoint[]): CountView | undefined {
   if (!answer.trimmed) return undefined;
   const at = answer.series + 1 + i * VIEW_FIELDS;
