@@ -128,6 +128,14 @@ describe.each(['section', 'webConfig'])('Prometheus scraping a daemon secured th
   });
 });
 
+describe('the daemon run with --web.config.file', () => {
+  it('never logs the bcrypt hash or the password', () => {
+    expect(cli.stdout.text).toMatch(/serving metrics/);
+    expect(cli.stdout.text).not.toContain(HASH.slice(7));
+    expect(cli.stdout.text).not.toContain(PASSWORD);
+  });
+});
+
 /** GET with the test CA trusted and, when given, a client certificate; resolves to the status. */
 function probe(url: string, cert?: CertPair): Promise<number> {
   return new Promise((resolve, reject) => {
