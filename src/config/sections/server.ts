@@ -3,15 +3,16 @@ import { z } from 'zod';
 import { listenAddress, secret } from '../fields.js';
 
 /** How a scraper's TLS client certificate is treated; the names map onto exporter-toolkit's client_auth_type. */
-export const CLIENT_AUTH_MODES = ['none', 'request', 'require_and_verify'] as const;
+const CLIENT_AUTH_MODES = ['none', 'request', 'require_and_verify'] as const;
 export type ClientAuthMode = (typeof CLIENT_AUTH_MODES)[number];
 
 /**
  * A bcrypt hash as htpasswd and exporter-toolkit write it (`$2y$`, `$2b$` or
  * `$2a$`, a two-digit cost, 53 characters of salt and hash).
  */
-export const BCRYPT_HASH_RE = /^\$2[aby]\$(0[4-9]|[12]\d|3[01])\$[./A-Za-z0-9]{53}$/;
+const BCRYPT_HASH_RE = /^\$2[aby]\$(0[4-9]|[12]\d|3[01])\$[./A-Za-z0-9]{53}$/;
 
+/** Also the web config's basic_auth_users values. */
 export function bcryptHash() {
   return z.string().regex(BCRYPT_HASH_RE, { error: 'expected a bcrypt hash like $2y$10$… (htpasswd -nBC 10 "" | tr -d \':\\n\')' });
 }
@@ -69,4 +70,3 @@ export const serverSchema = z.strictObject({
 });
 
 export type ServerConfig = z.output<typeof serverSchema>;
-export type ServerTlsConfig = NonNullable<ServerConfig['tls']>;
