@@ -116,7 +116,8 @@ export function loadWebConfig(file: string): WebConfig {
 
 /** tls_server_config as server.tls would say it, paths resolved against the file's directory; undefined when empty (plain HTTP). */
 function webTls(input: ParsedTls, dir: string, problems: PathProblem[]): WebConfigTls | undefined {
-  if (Object.values(input).every((v) => v === undefined)) return undefined;
+  // exporter-toolkit's TLSConfig.IsEnabled: only these keys turn TLS on (a lone min_version does not).
+  if ([input.cert_file, input.key_file, input.client_ca_file, input.client_auth_type].every((v) => v === undefined || v === '')) return undefined;
   const at = (key: string) => ['tls_server_config', key];
   const path = (p: string | undefined) => (p === undefined || p === '' ? undefined : resolve(dir, p));
   const [cert, key, ca] = [path(input.cert_file), path(input.key_file), path(input.client_ca_file)];

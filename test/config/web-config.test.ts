@@ -50,6 +50,7 @@ describe('loadWebConfig: what maps onto the server', () => {
   it.each<[string, string[], (d: string) => Omit<WebConfig, 'file'>]>([
     ['an empty file is plain HTTP without auth', [''], () => ({})],
     ['an empty tls_server_config is plain HTTP, as exporter-toolkit reads it', ['tls_server_config: {}'], () => ({})],
+    ['so is one with neither files nor a client auth type', ['tls_server_config: { cert_file: "", min_version: TLS13 }'], () => ({})],
     ['relative paths resolve against the file\'s directory', TLS, (d) => ({ tls: { cert_file: join(d, 'server.pem'), key_file: join(d, 'server-key.pem'), client_auth: 'none' } })],
     ['absolute paths stay', ['tls_server_config:', `  cert_file: ${'DIR'}/server.pem`, `  key_file: ${'DIR'}/server-key.pem`, '  client_auth_type: NoClientCert'],
       (d) => ({ tls: { cert_file: join(d, 'server.pem'), key_file: join(d, 'server-key.pem'), client_auth: 'none' } })],
