@@ -61,13 +61,13 @@ const tlsServerConfig = z.strictObject({
   client_auth_type: z.string().optional(),
   min_version: tlsVersion,
   max_version: tlsVersion,
-  // Go has ignored it since 1.18; Node picks the server's order by default too.
+  // Accepted with no effect: Go itself has ignored it since 1.17, so no file depends on it.
   prefer_server_cipher_suites: z.boolean().optional(),
   cert: unsupported('an inline certificate; use cert_file'),
   key: unsupported('an inline key; use key_file'),
   client_ca: unsupported('an inline client CA; use client_ca_file'),
-  cipher_suites: unsupported('Go cipher suite names have no exact OpenSSL equivalent here; remove the list (Node\'s defaults allow only AEAD suites with forward secrecy for TLS 1.2) or put a proxy in front'),
-  curve_preferences: unsupported('remove it to use Node\'s defaults (X25519, P-256, P-384)'),
+  cipher_suites: unsupported('Go\'s cipher suite names are not mapped onto OpenSSL\'s here; remove the list to use Node\'s defaults (node -p tls.DEFAULT_CIPHERS), or put a TLS proxy in front'),
+  curve_preferences: unsupported('remove it to use Node\'s defaults'),
   client_allowed_sans: unsupported('checking client certificate SANs; issue client certificates from a CA that signs only scrapers'),
 });
 

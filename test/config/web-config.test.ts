@@ -71,7 +71,7 @@ describe('loadWebConfig: what maps onto the server', () => {
 describe('loadWebConfig: what is refused, by key', () => {
   it.each<[string, string[], string, RegExp]>([
     ['inline cert', [...TLS, '  cert: "-----BEGIN CERTIFICATE-----"'], 'tls_server_config.cert', /^not supported by edge-exporter: an inline certificate; use cert_file$/],
-    ['cipher_suites', [...TLS, '  cipher_suites: [TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]'], 'tls_server_config.cipher_suites', /^not supported by edge-exporter: Go cipher suite names/],
+    ['cipher_suites', [...TLS, '  cipher_suites: [TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]'], 'tls_server_config.cipher_suites', /^not supported by edge-exporter: Go's cipher suite names are not mapped onto OpenSSL's here; remove the list to use Node's defaults/],
     ['curve_preferences', [...TLS, '  curve_preferences: [X25519]'], 'tls_server_config.curve_preferences', /^not supported by edge-exporter/],
     ['client_allowed_sans', [...TLS, '  client_allowed_sans: [prometheus]'], 'tls_server_config.client_allowed_sans', /^not supported by edge-exporter: checking client certificate SANs/],
     ['headers', ['http_server_config: { headers: { X-Frame-Options: deny } }'], 'http_server_config.headers', /^not supported by edge-exporter: extra response headers$/],
