@@ -111,8 +111,9 @@ describe.each(['section', 'webConfig'])('Prometheus scraping a daemon secured th
   it('is down with a client certificate from another CA', () => {
     const target = targets.get(`${via}-rogue-cert`);
     expect(target?.health).toBe('down');
-    // Node checks the chain once the TLS 1.3 handshake is done and then drops the connection, before any HTTP is read.
-    expect(target?.lastError).toMatch(/connection reset by peer$|tls: unknown certificate authority$/);
+    // Node checks the chain once the TLS 1.3 handshake is done and then drops the connection, before any HTTP is read:
+    // Go reads a reset or an end of stream, depending on which arrives first.
+    expect(target?.lastError).toMatch(/: read: connection reset by peer$|": EOF$/);
   });
 
   it('is down with the right certificate but a wrong password: 401', () => {
