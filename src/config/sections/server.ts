@@ -46,7 +46,7 @@ const tlsSchema = z
     client_auth: z
       .enum(CLIENT_AUTH_MODES)
       .default('none')
-      .describe('Client certificates: `none` (default; none asked for), `request` (asked for, neither required nor verified: no protection on its own), `require_and_verify` (every connection must present one signed by client_ca_file, or the TLS handshake fails, before any path is known: the probes too). A client_ca_file with `none` is refused, as exporter-toolkit refuses it. Changed only by a restart.'),
+      .describe('Client certificates: `none` (default; none asked for), `request` (asked for, neither required nor verified: no protection on its own), `require_and_verify` (needs client_ca_file; every connection must present a certificate it signed, or the TLS handshake fails, before any path is known: the probes too). A client_ca_file with `none` is refused, as exporter-toolkit refuses it. Changed only by a restart.'),
   })
   .superRefine((tls, ctx) => {
     if (tls.client_auth === 'none' && tls.client_ca_file !== undefined) {
