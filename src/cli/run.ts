@@ -1,6 +1,8 @@
-// `edge-exporter run [--config FILE] [--listen HOST:PORT] [--once]`: the daemon.
-// --once runs every enabled collector once, prints the exposition and exits
-// (non-zero when every collector failed); state carries over between runs.
+// `edge-exporter run [--config FILE] [--listen HOST:PORT] [--web.config.file FILE] [--once]`:
+// the daemon. --once runs every enabled collector once, prints the exposition
+// and exits (non-zero when every collector failed); state carries over between
+// runs. --web.config.file reads exporter-toolkit's web config (TLS, client
+// certificates, bcrypt users), as the other exporters take it.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config/index.js';
@@ -11,21 +13,24 @@ import { parseListen, UsageError, type Io } from './args.js';
 import { startBundledSimulator } from './bundled-simulator.js';
 import { packageVersion } from './version.js';
 
-export const RUN_USAGE = 'usage: edge-exporter run [--config FILE] [--listen HOST:PORT] [--once]';
+export const RUN_USAGE = 'usage: edge-exporter run [--config FILE] [--listen HOST:PORT] [--web.config.file FILE] [--once]';
 
 export async function runCommand(argv: string[], io: Io, signal: AbortSignal): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { config: { type: 'string', short: 'c' }, listen: { type: 'string' }, once: { type: 'boolean' } },
+    options: { config: { type: 'string', short: 'c' }, listen: { type: 'string' }, 'web.config.file': { type: 'string' }, once: { type: 'boolean' } },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   if (values.listen !== undefined) parseListen(values.listen);
+  const webConfigFile = values['web.config.file'];
+  if (webConfigFile === '') throw new UsageError('--web.config.file needs a file name');
   const load = (): Config => loadConfig({
     ...(values.config === undefined ? { text: '{}' } : { file: values.config }),
     ...(io.env ? { env: io.env } : {}),
-    // --once serves no HTTP, so the server's files need not exist.
+    // --once serves no HTTP, so the server's files (and the web config) need not exist.
     serverFiles: values.once !== true,
+    ...(webConfigFile === undefined || values.once === true ? {} : { webConfigFile }),
   });
   const config = load();
   const secrets = configSecrets(config);
@@ -76,6 +81,8 @@ function configSecrets(config: Config): string[] {
   return [
     config.upstream.token ?? '', config.simulator.token, config.server.basic_auth?.password ?? '',
     passwordFromFile(config.server.basic_auth?.password_file),
+    // A bcrypt hash can be attacked offline, so no log shows one either.
+    config.server.basic_auth?.password_hash ?? '', ...Object.values(config.web_config?.users ?? {}),
     ...Object.values(config.otlp.headers).flatMap(credentialParts),
     config.remote_write.bearer_token ?? '', passwordFromFile(config.remote_write.bearer_token_file),
     config.remote_write.basic_auth?.password ?? '', passwordFromFile(config.remote_write.basic_auth?.password_file),

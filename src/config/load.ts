@@ -14,6 +14,7 @@ import { configJsonSchema } from './json-schema.js';
 import { configSchema } from './schema.js';
 import type { Config } from './schema.js';
 import { serverFileProblems } from './server-files.js';
+import { loadWebConfig } from './web-config.js';
 import { parseYaml } from './yaml-source.js';
 import type { YamlSource } from './yaml-source.js';
 
@@ -29,6 +30,12 @@ export interface LoadConfigOptions {
    * server.tls.*), as `run` and check-config do; `call` serves nothing (default false).
    */
   serverFiles?: boolean;
+  /**
+   * `run --web.config.file`: an exporter-toolkit web config, read and checked
+   * with its certificate files and kept as `web_config`; refused when it sets
+   * TLS or basic auth that the `server:` section sets too.
+   */
+  webConfigFile?: string;
 }
 
 const INLINE_SOURCE = '<config>';
@@ -64,8 +71,23 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     const located = problems.map((p) => locate(p, yaml, applied, secrets));
     throw new ConfigError(source, located.sort(byPosition));
   }
-  const config = parsed.data;
-  return tokenFile.token === undefined ? config : { ...config, upstream: { ...config.upstream, token: tokenFile.token } };
+  const config = tokenFile.token === undefined ? parsed.data : { ...parsed.data, upstream: { ...parsed.data.upstream, token: tokenFile.token } };
+  return options.webConfigFile === undefined ? config : withWebConfig(config, options.webConfigFile, source, yaml);
+}
+
+/** The config with the web config file added; one place sets TLS and one sets basic auth, so neither silently wins. */
+function withWebConfig(config: Config, file: string, source: string, yaml: YamlSource): Config {
+  const web = loadWebConfig(file);
+  const clash = (key: string, other: string): PathProblem => ({
+    path: ['server', key],
+    message: `${other} in ${file} (--web.config.file) sets this too; keep one of them`,
+  });
+  const clashes = [
+    ...(config.server.tls && web.tls ? [clash('tls', 'tls_server_config')] : []),
+    ...(config.server.basic_auth && web.users ? [clash('basic_auth', 'basic_auth_users')] : []),
+  ];
+  if (clashes.length > 0) throw new ConfigError(source, clashes.map((p) => locate(p, yaml, [], [])));
+  return { ...config, web_config: web };
 }
 
 function readConfigFile(file: string): string {

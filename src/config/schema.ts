@@ -13,6 +13,7 @@ import { simulatorSchema } from './sections/simulator.js';
 import { targetsSchema } from './sections/targets.js';
 import { upstreamSchema } from './sections/upstream.js';
 import { REMOTE_WRITE_DESCRIPTION, remoteWriteSchema } from './sections/remote-write.js';
+import type { WebConfig } from './web-config.js';
 import { OTLP_DESCRIPTION, otlpSchema, WAF_EVENTS_DESCRIPTION, wafEventsSchema } from './sections/waf-events.js';
 
 /** Rules spanning sections. Runs even when other fields failed, so every problem is reported at once. */
@@ -80,7 +81,10 @@ export const configSchema = z
   })
   .superRefine(crossSectionRules, { when: () => true });
 
-/** The validated configuration: defaults filled, durations in milliseconds, token resolved. */
-export type Config = z.output<typeof configSchema>;
+/**
+ * The validated configuration: defaults filled, durations in milliseconds,
+ * token resolved, and the `run --web.config.file` file when one was given.
+ */
+export type Config = z.output<typeof configSchema> & { readonly web_config?: WebConfig };
 /** The configuration as written in YAML, before defaults and transforms. */
 export type ConfigInput = z.input<typeof configSchema>;

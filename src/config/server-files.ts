@@ -1,8 +1,8 @@
 // The files the HTTP server reads at start-up (basic-auth password, TLS
-// certificate and key), checked at load like upstream.token_file: otherwise a
+// certificate, key and client CA), checked at load like upstream.token_file: otherwise a
 // missing or wrong file surfaces only once the daemon is half up, and
 // check-config would call the config OK. Problems never quote a file's content.
-import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { PathProblem } from './env.js';
 import { isUsableSecret } from './fields.js';
@@ -10,7 +10,7 @@ import { isUsableSecret } from './fields.js';
 /** Problems with the server files the document names; values of the wrong type are left to the schema. */
 export function serverFileProblems(document: unknown): PathProblem[] {
   const server = get(document, 'server');
-  return [...passwordFileProblems(get(server, 'basic_auth')), ...tlsProblems(get(server, 'tls'))];
+  return [...passwordFileProblems(get(server, 'basic_auth')), ...tlsFileProblems(get(server, 'tls'), ['server', 'tls'])];
 }
 
 function passwordFileProblems(auth: unknown): PathProblem[] {
@@ -24,20 +24,22 @@ function passwordFileProblems(auth: unknown): PathProblem[] {
   return [{ path, message: password === '' ? 'the password file is empty' : 'the password file must hold one line without control characters' }];
 }
 
-function tlsProblems(tls: unknown): PathProblem[] {
+/** Problems with the TLS files a `tls` block (server.tls, or a web config's tls_server_config at `at`) names. */
+export function tlsFileProblems(tls: unknown, at: readonly string[]): PathProblem[] {
   const problems: PathProblem[] = [];
-  const cert = pemFile(get(tls, 'cert_file'), 'cert_file', (pem) => new X509Certificate(pem), 'a PEM certificate', problems);
-  const key = pemFile(get(tls, 'key_file'), 'key_file', (pem) => createPrivateKey(pem), 'an unencrypted PEM private key', problems);
-  if (cert && key && !cert.checkPrivateKey(key)) {
-    problems.push({ path: ['server', 'tls', 'key_file'], message: 'does not match the certificate in server.tls.cert_file' });
+  const file = (key: string, parse: (pem: string) => unknown, what: string) => pemFile(get(tls, key), [...at, key], parse, what, problems);
+  const cert = file('cert_file', (pem) => new X509Certificate(pem), 'a PEM certificate');
+  const key = file('key_file', (pem) => createPrivateKey(pem), 'an unencrypted PEM private key');
+  file('client_ca_file', (pem) => new X509Certificate(pem), 'a PEM file of CA certificates');
+  if (cert instanceof X509Certificate && key instanceof KeyObject && !cert.checkPrivateKey(key)) {
+    problems.push({ path: [...at, 'key_file'], message: `does not match the certificate in ${[...at, 'cert_file'].join('.')}` });
   }
   return problems;
 }
 
-/** The parsed content of server.tls.<key>, or undefined with a problem added. */
-function pemFile<T>(file: unknown, key: string, parse: (pem: string) => T, what: string, problems: PathProblem[]): T | undefined {
+/** The parsed content of the file at `path`, or undefined with a problem added. */
+function pemFile<T>(file: unknown, path: string[], parse: (pem: string) => T, what: string, problems: PathProblem[]): T | undefined {
   if (typeof file !== 'string' || file === '') return undefined;
-  const path = ['server', 'tls', key];
   const content = read(file);
   if (typeof content !== 'string') {
     problems.push({ path, message: content.problem });

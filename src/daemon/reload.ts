@@ -22,12 +22,19 @@ interface Fixed {
 }
 
 const bundled = (config: Config): boolean => config.upstream.api_url === undefined;
+/** The TLS block in force, from `server.tls` or the web config file. */
+const servedTls = (config: Config) => config.server.tls ?? config.web_config?.tls;
 
 const FIXED: readonly Fixed[] = [
   { key: 'server.listen', value: (c) => c.server.listen },
   {
-    key: 'server.tls', value: (c) => c.server.tls !== undefined,
+    key: 'server.tls', value: (c) => servedTls(c) !== undefined,
     why: 'turning TLS on or off needs a restart (a reload re-reads the certificate and key files)',
+  },
+  {
+    // Node fixes whether a listener asks for and verifies client certificates when it is created.
+    key: 'server.tls.client_auth', value: (c) => servedTls(c)?.client_auth ?? 'none',
+    why: 'changing the client certificate mode needs a restart (a reload re-reads the client CA file)',
   },
   { key: 'state_dir', value: (c) => c.state_dir },
   { key: 'shard', value: (c) => c.shard },

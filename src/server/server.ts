@@ -1,11 +1,13 @@
 // The daemon's HTTP side: /metrics (rendered from what the last cycles
 // collected, never from the upstream), /healthz (alive), /readyz (a first
 // successful cycle happened), POST /-/reload when enabled, and a landing
-// page. Optional basic auth and TLS, whose credentials a reload replaces.
+// page. Optional basic auth and TLS (client certificates too), whose
+// credentials a reload replaces.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { checkBasicAuth, type BasicAuthCredentials } from './auth.js';
+import type { SecureContextOptions, SecureVersion } from 'node:tls';
+import { BasicAuthVerifier, type BasicAuthCredentials } from './auth.js';
 import { renderLanding } from './landing.js';
 import type { MetricsSource, ReloadSource, StatusSource } from './types.js';
 
@@ -26,7 +28,20 @@ export interface HttpServerOptions {
 export interface TlsPair {
   readonly cert: string | Buffer;
   readonly key: string | Buffer;
+  /** The CAs a client certificate must chain to; with `clientAuth: 'require_and_verify'`. */
+  readonly ca?: string | Buffer;
+  /** Default 'none'. Fixed for the server's life: Node sets it per listener, not per secure context. */
+  readonly clientAuth?: ClientAuth;
+  readonly minVersion?: SecureVersion;
+  readonly maxVersion?: SecureVersion;
 }
+
+/**
+ * `request`: a certificate is asked for but neither required nor verified.
+ * `require_and_verify`: the handshake fails without one the CA signed, before
+ * any path is read, so the probes need one too.
+ */
+export type ClientAuth = 'none' | 'request' | 'require_and_verify';
 
 /** What a reload may replace; whether TLS is on at all stays as started. */
 export interface ServerCredentials {
@@ -39,6 +54,7 @@ export class HttpServer {
   private started: Promise<string> | undefined;
   private stopped: Promise<void> | undefined;
   private basicAuth: BasicAuthCredentials | undefined;
+  private readonly verifier = new BasicAuthVerifier();
 
   constructor(private readonly options: HttpServerOptions) {
     this.basicAuth = options.basicAuth;
@@ -48,8 +64,10 @@ export class HttpServer {
         res.end(`internal error: ${err instanceof Error ? err.name : 'unknown'}\n`);
       });
     };
-    this.server = options.tls
-      ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler)
+    const tls = options.tls;
+    const clientAuth = tls?.clientAuth ?? 'none';
+    this.server = tls
+      ? createHttpsServer({ ...secureContext(tls), requestCert: clientAuth !== 'none', rejectUnauthorized: clientAuth === 'require_and_verify' }, handler)
       : createHttpServer(handler);
   }
 
@@ -68,13 +86,15 @@ export class HttpServer {
   }
 
   /**
-   * Replaces the basic-auth credentials and the TLS certificate and key (new
-   * connections use them; open ones keep theirs). Turning TLS on or off needs
-   * a new listener, so a restart: the caller refuses that change.
+   * Replaces the basic-auth credentials and the TLS certificate, key, client
+   * CA and versions (new connections use them; open ones keep theirs).
+   * Turning TLS on or off, or changing the client-certificate mode, needs a
+   * new listener, so a restart: the caller refuses that change.
    */
   setCredentials(credentials: ServerCredentials): void {
     if ((credentials.tls !== undefined) !== (this.options.tls !== undefined)) throw new Error('TLS cannot be turned on or off without a restart');
-    if (credentials.tls) (this.server as HttpsServer).setSecureContext({ cert: credentials.tls.cert, key: credentials.tls.key });
+    if ((credentials.tls?.clientAuth ?? 'none') !== (this.options.tls?.clientAuth ?? 'none')) throw new Error('the client certificate mode cannot change without a restart');
+    if (credentials.tls) (this.server as HttpsServer).setSecureContext(secureContext(credentials.tls));
     this.basicAuth = credentials.basicAuth;
   }
 
@@ -95,7 +115,7 @@ export class HttpServer {
     // Probes stay open so a kubelet or HEALTHCHECK needs no credentials; they reveal nothing.
     if (path === '/healthz') return send(res, 200, 'ok\n');
     if (path === '/readyz') return this.options.ready() ? send(res, 200, 'ready\n') : send(res, 503, 'not ready: no successful collection yet\n');
-    if (!this.authorized(req, res)) return;
+    if (!(await this.authorized(req, res))) return;
     if (path === '/metrics') return this.metrics(req, res);
     if (path === '/') {
       const html = renderLanding(this.options.version, this.options.status.status());
@@ -104,15 +124,15 @@ export class HttpServer {
     return send(res, 404, 'not found\n');
   }
 
-  private authorized(req: IncomingMessage, res: ServerResponse): boolean {
-    if (!this.basicAuth || checkBasicAuth(req.headers.authorization, this.basicAuth)) return true;
+  private async authorized(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    if (!this.basicAuth || (await this.verifier.check(req.headers.authorization, this.basicAuth))) return true;
     send(res, 401, 'unauthorized\n', { 'www-authenticate': 'Basic realm="edge-exporter", charset="UTF-8"' });
     return false;
   }
 
   /** As Prometheus's lifecycle endpoint: POST or PUT, 403 while disabled, 500 with the reason when the config is refused. */
   private async reload(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!this.authorized(req, res)) return;
+    if (!(await this.authorized(req, res))) return;
     if (req.method !== 'POST' && req.method !== 'PUT') return send(res, 405, 'method not allowed\n', { allow: 'POST, PUT' });
     const reload = this.options.reload;
     if (!reload?.enabled()) return send(res, 403, 'reload is disabled; set server.enable_reload: true, or send SIGHUP\n');
@@ -140,6 +160,15 @@ export class HttpServer {
       res.end(out.body);
     }
   }
+}
+
+function secureContext(tls: TlsPair): SecureContextOptions {
+  return {
+    cert: tls.cert, key: tls.key,
+    ...(tls.ca === undefined ? {} : { ca: tls.ca }),
+    ...(tls.minVersion === undefined ? {} : { minVersion: tls.minVersion }),
+    ...(tls.maxVersion === undefined ? {} : { maxVersion: tls.maxVersion }),
+  };
 }
 
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {

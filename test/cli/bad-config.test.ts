@@ -174,7 +174,7 @@ const ROWS: Row[] = [
   { name: 'an empty password_file', yaml: (c) => `${c.server}  basic_auth:\n    username: prom\n    password_file: ${c.file('pw', '\n')}\n${c.upstream}${c.state}`,
     path: 'server.basic_auth.password_file', at: '    password_file:', message: /^the password file is empty$/ },
   { name: 'both password and password_file', yaml: (c) => `${c.server}  basic_auth:\n    username: prom\n    password: ${PASSWORD}\n    password_file: ${c.file('pw', PASSWORD)}\n${c.upstream}${c.state}`,
-    path: 'server.basic_auth.password', at: '    password:', message: /^set exactly one of server\.basic_auth\.password and server\.basic_auth\.password_file$/ },
+    path: 'server.basic_auth.password', at: '    password:', message: /^set exactly one of server\.basic_auth\.password, server\.basic_auth\.password_file and server\.basic_auth\.password_hash$/ },
 ];
 
 let rowCount = 0;

@@ -109,6 +109,19 @@ describe('check-config', () => {
     expect(r.err).toMatch(/bad\.yaml:5:\d+ upstream\.retry\.attempts/);
     expect(r.err).toMatch(/bad\.yaml:6:\d+ upstream\.timeout/);
   });
+
+  it('checks --web.config.file as run reads it: a key Node cannot enforce exits 2 naming the file, line and key; a good one is OK', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'edge-cli-web-'));
+    const web = join(dir, 'web.yml');
+    writeFileSync(web, 'basic_auth_users:\n  prom: "$2y$10$QOauhQNbBCuQDKes6eFzPeMqBSjb7Mr5DUmpZ/VcEd00UAV/LDeSi"\nrate_limit: { interval: 1s, burst: 2 }\n');
+    const bad = await cli(['check-config', '--config', 'config.example.yaml', '--web.config.file', web]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain(`${web}:3:1 rate_limit: not supported by edge-exporter: a request rate limit on the server`);
+    expect(bad.err).not.toContain('QOauhQNbBCuQDKes6eFzPe');
+    writeFileSync(web, 'basic_auth_users:\n  prom: "$2y$10$QOauhQNbBCuQDKes6eFzPeMqBSjb7Mr5DUmpZ/VcEd00UAV/LDeSi"\n');
+    const good = await cli(['check-config', '--config', 'config.example.yaml', '--web.config.file', web]);
+    expect([good.code, good.out]).toEqual([0, `config.example.yaml: OK\n${web}: OK\n`]);
+  });
 });
 
 describe('run', () => {

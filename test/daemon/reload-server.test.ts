@@ -1,20 +1,23 @@
 // Reload as the HTTP side and the operator meet it, in process: POST
 // /-/reload gated by server.enable_reload (and basic auth), a key only a
-// restart applies refused by name, and the basic-auth password file and the
-// TLS certificate re-read (a rotated password, a renewed certificate).
+// restart applies refused by name, and the basic-auth password file, the
+// TLS certificate and the client CA re-read (a rotated password, a renewed
+// certificate, a new scrapers' CA), from `server:` or `--web.config.file`.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
+import bcrypt from 'bcryptjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { Capture } from '../support/capture.js';
+import { makeCa, type CertPair } from '../support/scrape-certs.js';
 
 const TOKEN = 'reload-server-token-7a1';
 let sim: Simulator;
@@ -36,12 +39,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A daemon whose reload re-reads `file`; the text it starts with is `file`'s content. */
-async function start(name: string, text: string): Promise<{ url: string; file: string; log: Capture }> {
+/** A daemon whose reload re-reads `file` (and `webConfigFile`); the text it starts with is `file`'s content. */
+async function start(name: string, text: string, webConfigFile?: string): Promise<{ url: string; file: string; log: Capture }> {
   const file = join(dir, `${name}.yaml`);
   writeFileSync(file, text);
   const log = new Capture();
-  const load = () => loadConfig({ file, env: {}, serverFiles: true });
+  const load = () => loadConfig({ file, env: {}, serverFiles: true, ...(webConfigFile ? { webConfigFile } : {}) });
   daemon = new Daemon({ config: load(), logger: createLogger({ level: 'info', destination: log }), version: 'test', reloadConfig: load });
   return { url: await daemon.start(), file, log };
 }
@@ -150,3 +153,67 @@ describe('upstream.token_file, re-read by a reload', () => {
   });
 });
 
+/** GET over HTTPS trusting `ca`, presenting `cert` when given; the status, or the connection's error code. */
+function mtlsGet(url: string, ca: string, cert?: CertPair, authorization?: string): Promise<number | string> {
+  return new Promise((resolve) => {
+    const req = request(url, {
+      ca: readFileSync(ca), agent: false,
+      ...(cert ? { cert: readFileSync(cert.cert), key: readFileSync(cert.key) } : {}),
+      ...(authorization ? { headers: { authorization } } : {}),
+    }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? 'error'));
+    req.end();
+  });
+}
+
+describe('client certificates and bcrypt users, re-read by a reload', () => {
+  it('a new scrapers\' CA in server.tls.client_ca_file: certificates of the old one are refused from the reload on', async () => {
+    const tlsDir = join(dir, 'mtls');
+    rmSync(tlsDir, { recursive: true, force: true });
+    mkdirSync(tlsDir, { recursive: true });
+    const serverCa = makeCa(tlsDir, 'server');
+    const server = serverCa.issue('server', 'server');
+    const [first, second] = [makeCa(tlsDir, 'first'), makeCa(tlsDir, 'second')];
+    const [firstClient, secondClient] = [first.issue('first-client', 'client'), second.issue('second-client', 'client')];
+    const clientCa = join(tlsDir, 'client-ca.pem');
+    writeFileSync(clientCa, readFileSync(first.cert));
+    const tls = `tls: { cert_file: ${server.cert}, key_file: ${server.key}, client_ca_file: ${clientCa}, client_auth: require_and_verify }`;
+    const { url, file } = await start('mtls', base('mtls', `{ listen: "127.0.0.1:0", ${tls} }`));
+    expect(await mtlsGet(`${url}/healthz`, serverCa.cert, firstClient)).toBe(200);
+    expect(await mtlsGet(`${url}/healthz`, serverCa.cert, secondClient)).toBe('ECONNRESET');
+    writeFileSync(clientCa, readFileSync(second.cert));
+    expect(await daemon!.reload()).toEqual({ ok: true });
+    expect(await mtlsGet(`${url}/healthz`, serverCa.cert, secondClient)).toBe(200);
+    expect(await mtlsGet(`${url}/healthz`, serverCa.cert, firstClient)).toBe('ECONNRESET');
+    // Node fixes the client certificate mode per listener: changing it is refused by name.
+    writeFileSync(file, base('mtls', `{ listen: "127.0.0.1:0", ${tls.replace('require_and_verify', 'request')} }`));
+    expect(await daemon!.reload()).toEqual({ ok: false, message: 'server.tls.client_auth: changing the client certificate mode needs a restart (a reload re-reads the client CA file)' });
+  });
+
+  it('--web.config.file: a new bcrypt hash applies; turning its TLS off is refused', async () => {
+    const webDir = join(dir, 'web');
+    rmSync(webDir, { recursive: true, force: true });
+    mkdirSync(webDir, { recursive: true });
+    const ca = makeCa(webDir, 'web');
+    ca.issue('server', 'server');
+    const webFile = join(webDir, 'web-config.yml');
+    const webConfig = (password: string, tls = true) => writeFileSync(webFile, [
+      ...(tls ? ['tls_server_config: { cert_file: server.pem, key_file: server-key.pem }'] : []),
+      `basic_auth_users: { prom: "${bcrypt.hashSync(password, 4)}" }`,
+    ].join('\n'));
+    webConfig('first-web-password');
+    const { url, log } = await start('web', base('web', '{ listen: "127.0.0.1:0" }'), webFile);
+    const basic = (password: string) => `Basic ${Buffer.from(`prom:${password}`).toString('base64')}`;
+    expect(await mtlsGet(`${url}/metrics`, ca.cert, undefined, basic('first-web-password'))).toBe(200);
+    webConfig('second-web-password');
+    expect(await daemon!.reload()).toEqual({ ok: true });
+    expect(await mtlsGet(`${url}/metrics`, ca.cert, undefined, basic('first-web-password'))).toBe(401);
+    expect(await mtlsGet(`${url}/metrics`, ca.cert, undefined, basic('second-web-password'))).toBe(200);
+    webConfig('second-web-password', false);
+    expect(await daemon!.reload()).toEqual({ ok: false, message: 'server.tls: turning TLS on or off needs a restart (a reload re-reads the certificate and key files)' });
+    expect(log.text).not.toMatch(/\$2[aby]\$/);
+  });
+});

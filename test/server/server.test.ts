@@ -195,6 +195,23 @@ describe('TLS', () => {
     const base = await start({ tls });
     await expect(get(`${base}/metrics`)).rejects.toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
   });
+  it('holds to minVersion: a TLS 1.2-only client is refused under TLSv1.3, served under the default', async () => {
+    const strict = await start({ tls: { ...tls, minVersion: 'TLSv1.3' } });
+    const lenient = await start({ tls });
+    const agent = new Agent({ connect: { ca: tls.cert, maxVersion: 'TLSv1.2' } });
+    try {
+      await expect(get(`${strict}/healthz`, {}, agent)).rejects.toMatchObject({ code: 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION' });
+      expect((await get(`${lenient}/healthz`, {}, agent)).status).toBe(200);
+    } finally {
+      await agent.close();
+    }
+  });
+  it('client_auth request: a client without a certificate is served (the certificate protects nothing on its own)', async () => {
+    const base = await start({ tls: { ...tls, clientAuth: 'request' } });
+    await withAgent(async (agent) => {
+      expect((await get(`${base}/metrics`, {}, agent)).status).toBe(200);
+    });
+  });
 });
 
 describe('acceptsGzip', () => {

@@ -9,6 +9,8 @@ export interface ScrapeJob {
   readonly name: string;
   readonly target: string;
   readonly path: string;
+  /** More scrape_config entries in YAML flow style, e.g. `scheme: https, tls_config: { ca_file: /x }`. */
+  readonly settings?: string;
 }
 
 export interface TargetState {
@@ -54,7 +56,7 @@ export async function startPrometheus(jobs: readonly ScrapeJob[], options: Prome
     'global: { scrape_interval: 1s, scrape_timeout: 1s }',
     ...(options.outOfOrderTimeWindow === undefined ? [] : [`storage: { tsdb: { out_of_order_time_window: ${options.outOfOrderTimeWindow} } }`]),
     ...(jobs.length === 0 ? [] : ['scrape_configs:']),
-    ...jobs.map((j) => `  - { job_name: ${j.name}, metrics_path: ${j.path}, static_configs: [{ targets: ['${j.target}'] }] }`),
+    ...jobs.map((j) => `  - { job_name: ${j.name}, metrics_path: ${j.path}, static_configs: [{ targets: ['${j.target}'] }]${j.settings === undefined ? '' : `, ${j.settings}`} }`),
   ].join('\n');
   await writeFile(join(dir, 'prometheus.yml'), config);
   const port = await freePort();
