@@ -95,8 +95,19 @@ export async function wire(options: WiringOptions): Promise<Components> {
       onResponse: (e) => self.recordUpstream({ operation: e.operation, outcome: e.outcome, durationSeconds: e.durationMs / 1000 }),
       onRetry: (e) => self.recordRetry(e.operation),
       onRateLimitWait: (e) => self.recordRateLimitWait(e.operation),
+      onThrottled: (e) => {
+        self.recordThrottled(e.operation);
+        if (!e.started) return;
+        logger.warn(
+          { operation: e.operation, status: e.status, host: e.host, retry_after_seconds: seconds(e.retryAfterMs), rate_per_second: rateField(e.ratePerSecond) },
+          'upstream throttling started: requests to this host paused until Retry-After, the request rate lowered',
+        );
+      },
+      onThrottleEnd: (e) => logger.info({ rate_per_second: rateField(e.ratePerSecond) }, 'upstream throttling ended: the request rate is back at the budget'),
+      onRateChange: (e) => self.recordRateLimit(e.ratePerSecond),
     },
   });
+  self.recordRateLimit(upstream.client.ratePerSecond);
   const collectors = buildCollectors(resolveCollectorOptions(config), shard);
   families.define([...collectors.flatMap((c) => c.collector.families), ...(config.waf_events.enabled ? WAF_EVENTS_FAMILIES : [])]);
   const log = logger.child({ component: 'engine' });
@@ -136,4 +147,14 @@ export async function wire(options: WiringOptions): Promise<Components> {
   });
   const names = new Set(collectors.map((c) => c.collector.name));
   return { upstream, engine, collectors: names, ...(wafEvents ? { wafEvents } : {}), ...(remoteWrite ? { remoteWrite } : {}) };
+}
+
+/** Retry-After for a log record, in seconds (null when the answer named none). */
+function seconds(ms: number | undefined): number | null {
+  return ms === undefined ? null : ms / 1000;
+}
+
+/** A rate for a log record: JSON has no Infinity (it would print null), so no limit reads 'none'. */
+function rateField(perSecond: number): number | 'none' {
+  return Number.isFinite(perSecond) ? Math.round(perSecond * 1000) / 1000 : 'none';
 }
