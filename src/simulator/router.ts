@@ -91,7 +91,10 @@ export function createRouter(deps: RouterDeps): App {
 }
 
 function serve(deps: RouterDeps, spec: OperationSpec, pathParams: Record<string, string>, incoming: Incoming, effect: FaultEffect): Reply {
-  if (effect.status !== undefined) return envelope(effect.status, faultMessage(effect.status));
+  if (effect.status !== undefined) {
+    const reply = envelope(effect.status, faultMessage(effect.status));
+    return effect.retryAfter === undefined ? reply : { ...reply, headers: { 'retry-after': String(effect.retryAfter) } };
+  }
   const token = tokenOf(incoming.authorization, spec);
   const holder = token === undefined ? undefined : deps.tokens().find((t) => t.token === token);
   if (!holder || token === undefined) return envelope(401, MSG_UNAUTHORIZED);
@@ -134,6 +137,7 @@ function parseBody(spec: OperationSpec, text: string): unknown {
 function faultMessage(status: number): string {
   if (status === 401) return MSG_UNAUTHORIZED;
   if (status === 403) return MSG_FORBIDDEN;
+  if (status === 429) return MSG_BUDGET;
   return `simulated upstream failure (HTTP ${status})`;
 }
 
