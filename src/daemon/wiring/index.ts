@@ -29,6 +29,7 @@ import { buildCollectors } from './collectors.js';
 import { openUpstream, type LocalUpstream, type Upstream } from './upstream.js';
 import { wireRemoteWrite, type RemoteWrite } from './remote-write.js';
 import { wireWafEvents } from './waf-events.js';
+import { logRequestEstimate, requestEstimate } from './requests.js';
 
 /** Time left after the sink's deadline for a confirmed WAF batch's checkpoint save, at stop. */
 const RECORD_MARGIN_MS = 3_000;
@@ -113,7 +114,10 @@ export async function wire(options: WiringOptions): Promise<Components> {
   const log = logger.child({ component: 'engine' });
   const tz = platformClock(config.upstream.timezone);
   // One discovery for the collectors and the WAF event scope, so both see the same share.
-  const targets = new TargetDiscovery({ client: upstream.client, config: config.targets, shard, log: logger.child({ component: 'targets' }) });
+  const targets = new TargetDiscovery({
+    client: upstream.client, config: config.targets, shard, log: logger.child({ component: 'targets' }),
+    onChange: (t) => logRequestEstimate(logger, config, requestEstimate(config, collectors, { domains: t.domains.length, packages: t.packages.length })),
+  });
   const remoteWrite = wireRemoteWrite(config, logger, options.version, self, store, recovery);
   const jobs: Job[] = sampleJobs(collectors, {
     client: upstream.client,
