@@ -114,6 +114,8 @@ export class EdgeClient {
   private readonly gate: RateGate;
   private readonly throttle: Throttle;
   private readonly operationGates: ReadonlyMap<OperationName, RateGate>;
+  /** The origins pauses are kept by: api_url's and login_url's (the same when they share a host). */
+  private readonly origins: { readonly api: string; readonly login: string };
 
   constructor(options: ClientOptions) {
     this.settings = {
@@ -138,6 +140,7 @@ export class EdgeClient {
     const budget = options.rateLimit ?? Number.POSITIVE_INFINITY;
     this.gate = new RateGate(budget);
     this.throttle = new Throttle(this.gate, budget);
+    this.origins = { api: new URL(this.settings.apiUrl).origin, login: new URL(this.loginUrl).origin };
     this.operationGates = new Map(Object.entries(options.rateLimits ?? {}).map(([op, rate]) => [op as OperationName, new RateGate(rate)]));
   }
 
@@ -250,7 +253,7 @@ export class EdgeClient {
    */
   private async budgeted<T>(spec: OperationSpec, signal: AbortSignal | undefined, send: () => Promise<T>): Promise<T> {
     const operation = spec.name;
-    const host = this.hostOf(spec);
+    const host = spec.host === 'login' ? this.origins.login : this.origins.api;
     const onWait = (): void => this.observer.onRateLimitWait?.({ operation });
     const permits: Permit[] = [];
     try {
@@ -294,9 +297,6 @@ export class EdgeClient {
     this.observer.onThrottled?.({ operation: err.operation, status, host, retryAfterMs: err.retryAfterMs, ratePerSecond: rate, started });
   }
 
-  private hostOf(spec: OperationSpec): string {
-    return new URL(spec.host === 'login' ? this.loginUrl : this.settings.apiUrl).origin;
-  }
 
   /** One attempt, reported to the observer. */
   private async timed<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions, sent: Sent): Promise<ResponseOf<K>> {

@@ -58,7 +58,7 @@ export function checkTokens(value: unknown): SimToken[] {
 export const MSG_UNAUTHORIZED = '认证失败，无法访问系统资源';
 export const MSG_FORBIDDEN = '没有权限，请联系管理员授权';
 export const MSG_RATE_LIMITED = '请求过于频繁,每个用户每秒最多 10 次';
-export const MSG_BUDGET = '请求过于频繁,请稍后再试';
+const MSG_BUDGET = '请求过于频繁,请稍后再试';
 
 const envelope = (status: number, msg: string): Reply => ({ status, body: { code: status, msg } });
 const now = (reply: Reply): Plan => ({ delayMs: 0, hang: false, respond: () => reply });
