@@ -12,7 +12,7 @@ import { budgetProblem, type RequestEstimate } from '../../src/collectors/reques
 import { loadConfig, resolveCollectorOptions, type Config } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { buildCollectors } from '../../src/daemon/wiring/collectors.js';
-import { renderRequestEstimate, requestEstimate } from '../../src/daemon/wiring/requests.js';
+import { logRequestEstimate, renderRequestEstimate, requestEstimate } from '../../src/daemon/wiring/requests.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { lineSink } from '../support/capture.js';
@@ -82,6 +82,28 @@ otlp: { endpoint: "http://127.0.0.1:4318" }`, { 'cc-attack': 2 * (1 + 20), waf_e
     expect(budgetProblem(e, 0.2)).toMatch(/about 856 requests per hour, more than upstream.rate_limit allows \(0.2\/s = 720 per hour\)/);
     expect(renderRequestEstimate(e, 0.2)).toMatch(/total +856\/h; upstream.rate_limit: 0.2\/s = 720\/h\n {2}warning: /);
     expect(renderRequestEstimate(e, undefined)).not.toMatch(/warning/);
+  });
+});
+
+describe('the start-up line', () => {
+  it('logs the total and each source at info, and warns only over upstream.rate_limit', () => {
+    const lines = (rateLimit: string): Array<Record<string, unknown>> => {
+      const log: string[] = [];
+      const config = loadConfig({ text: `simulator: { enabled: true }\n${rateLimit}`, env: {} });
+      const e = requestEstimate(config, buildCollectors(resolveCollectorOptions(config)), { domains: 20, packages: 10 });
+      logRequestEstimate(createLogger({ level: 'info', destination: lineSink(log) }), config, e);
+      return log.map((l) => JSON.parse(l) as Record<string, unknown>);
+    };
+    const fits = lines('upstream: { rate_limit: 1 }');
+    expect(fits).toHaveLength(1);
+    expect(fits[0]).toMatchObject({
+      level: 'info', requests_per_hour: 856, domains: 20, packages: 10, rate_limit_per_hour: 3600,
+      per_source: { access: 320, usage: 160, topn: 24, 'cc-attack': 16, 'waf-trend': 96, inventory: 228, targets: 12 },
+    });
+    const over = lines('upstream: { rate_limit: 0.2 }');
+    expect(over.map((l) => l['level'])).toEqual(['info', 'warn']);
+    expect(over[1]?.['msg']).toMatch(/more than upstream.rate_limit allows/);
+    expect(lines('')[0]).toMatchObject({ rate_limit_per_hour: 'none' });
   });
 });
 
