@@ -1,11 +1,12 @@
 // The typed upstream client: one method per operation. A call validates the
 // request locally (nothing is sent when it is wrong), waits for a concurrency
 // slot and, for the order operations, the documented 10 req/s (order-gate.ts),
-// then for the request budget (upstream.rate_limit and rate_limits, rate-gate.ts)
-// and any pause the upstream asked for, sends one attempt, and retries reads
-// only. A 429 or a 503 with Retry-After pauses every request to that host
-// until then and a 429 lowers the rate in force (throttle.ts). Writes are never repeated automatically:
-// a timed-out write may still have happened upstream. A request answered 401
+// then for the request budget (upstream.rate_limit and rate_limits,
+// rate-gate.ts) and any pause the upstream asked for, sends one attempt, and
+// retries reads only. A 429 or a 503 with Retry-After pauses every request to
+// that host until then, and a 429 lowers the rate in force (throttle.ts).
+// Writes are never repeated automatically: a timed-out write may still have
+// happened upstream. A request answered 401
 // may be replayed once with a refreshed token (refreshToken): the upstream
 // rejected it before doing anything, so that holds for writes too.
 import { Agent, type Dispatcher } from 'undici';
@@ -296,7 +297,6 @@ export class EdgeClient {
     if (rate !== before) this.observer.onRateChange?.({ ratePerSecond: rate });
     this.observer.onThrottled?.({ operation: err.operation, status, host, retryAfterMs: err.retryAfterMs, ratePerSecond: rate, started });
   }
-
 
   /** One attempt, reported to the observer. */
   private async timed<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions, sent: Sent): Promise<ResponseOf<K>> {
