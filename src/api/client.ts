@@ -6,9 +6,9 @@
 // retries reads only. A 429 or a 503 with Retry-After pauses every request to
 // that host until then, and a 429 lowers the rate in force (throttle.ts).
 // Writes are never repeated automatically: a timed-out write may still have
-// happened upstream. A request answered 401
-// may be replayed once with a refreshed token (refreshToken): the upstream
-// rejected it before doing anything, so that holds for writes too.
+// happened upstream. A request answered 401 may be replayed once with a
+// refreshed token (refreshToken): the upstream rejected it before doing
+// anything, so that holds for writes too.
 import { Agent, type Dispatcher } from 'undici';
 import pLimit, { type LimitFunction } from 'p-limit';
 import pRetry from 'p-retry';
