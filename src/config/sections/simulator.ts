@@ -99,7 +99,7 @@ const readingsSchema = z
 /** The account's request budget the simulator can enforce (src/simulator/budget.ts); off unless present. */
 const requestBudgetSchema = z
   .strictObject({
-    per_second: integer().min(1).describe('Requests accepted in any one second, all operations together; the rest are answered 429.'),
+    per_second: integer().min(1).describe('Requests accepted in any one second, all operations together; the rest are answered 429 (no default: required).'),
     retry_after: duration({ min: 0, max: 3_600_000 })
       .refine((ms) => ms % 1000 === 0, { error: 'expected whole seconds, at most 1h' })
       .optional()
