@@ -1,17 +1,23 @@
 // The typed upstream client: one method per operation. A call validates the
 // request locally (nothing is sent when it is wrong), waits for a concurrency
-// slot and, for the order operations, the documented 10 req/s (order-gate.ts), sends one
-// attempt, and retries reads only. Writes are never repeated automatically:
-// a timed-out write may still have happened upstream. A request answered 401
-// may be replayed once with a refreshed token (refreshToken): the upstream
-// rejected it before doing anything, so that holds for writes too.
+// slot and, for the order operations, the documented 10 req/s (order-gate.ts),
+// then for the request budget (upstream.rate_limit and rate_limits,
+// rate-gate.ts) and any pause the upstream asked for, sends one attempt, and
+// retries reads only. A 429 or a 503 with Retry-After pauses every request to
+// that host until then, and a 429 lowers the rate in force (throttle.ts).
+// Writes are never repeated automatically: a timed-out write may still have
+// happened upstream. A request answered 401 may be replayed once with a
+// refreshed token (refreshToken): the upstream rejected it before doing
+// anything, so that holds for writes too.
 import { Agent, type Dispatcher } from 'undici';
 import pLimit, { type LimitFunction } from 'p-limit';
 import pRetry from 'p-retry';
 import { OPERATIONS, expandPath, type OperationName, type OperationSpec } from './operations.js';
 import { operationSchemas, type RequestOf, type ResponseOf, type SentRequestOf } from './schemas/index.js';
-import { ApiError, AuthError, BadResponseError, ValidationError, type ValidationIssue } from './errors.js';
+import { AbortedError, ApiError, AuthError, BadResponseError, ValidationError, type ValidationIssue } from './errors.js';
 import { OrderGate } from './order-gate.js';
+import { RateGate, type Permit } from './rate-gate.js';
+import { Throttle } from './throttle.js';
 import { attempt } from './transport.js';
 
 export interface RetryOptions {
@@ -26,6 +32,16 @@ export interface ClientObserver {
   onResponse?(e: { operation: OperationName; outcome: 'success' | ApiError['code']; durationMs: number; status?: number }): void;
   onRetry?(e: { operation: OperationName; attempt: number; error: ApiError }): void;
   onRateLimitWait?(e: { operation: OperationName }): void;
+  /**
+   * A 429, or a 503 with Retry-After: `host` (an origin) is paused for
+   * `retryAfterMs` when the answer named a wait; `started` when it begins a
+   * throttled period. `ratePerSecond` is the rate in force after it.
+   */
+  onThrottled?(e: { operation: OperationName; status: number; host: string; retryAfterMs: number | undefined; ratePerSecond: number; started: boolean }): void;
+  /** The throttled period is over: the rate is back at the budget (Infinity: no limit of the daemon's own). */
+  onThrottleEnd?(e: { ratePerSecond: number }): void;
+  /** The rate in force changed (a 429 lowered it, a success raised it back). */
+  onRateChange?(e: { ratePerSecond: number }): void;
 }
 
 export interface ClientOptions {
@@ -49,6 +65,10 @@ export interface ClientOptions {
   /** Pooled connections per origin, used when no dispatcher is given. */
   connections?: number;
   orderRateLimit?: number;
+  /** Requests per second to the upstream, all operations together (a burst of as many); Infinity or absent: none of the daemon's own. */
+  rateLimit?: number;
+  /** Requests per second of single operations, on top of rateLimit. */
+  rateLimits?: Partial<Record<OperationName, number>>;
   retry?: Partial<RetryOptions>;
   paths?: Partial<Record<OperationName, string>>;
   dispatcher?: Dispatcher;
@@ -78,7 +98,7 @@ export const CLIENT_DEFAULTS = {
 type Method<K extends OperationName> = (request: RequestOf<K>, options?: CallOptions) => Promise<ResponseOf<K>>;
 
 export class EdgeClient {
-  private readonly settings: Required<Omit<ClientOptions, 'token' | 'refreshToken' | 'loginUrl' | 'paths' | 'dispatcher' | 'observer' | 'retry'>> & { retry: RetryOptions };
+  private readonly settings: Required<Omit<ClientOptions, 'token' | 'refreshToken' | 'loginUrl' | 'paths' | 'dispatcher' | 'observer' | 'retry' | 'rateLimit' | 'rateLimits'>> & { retry: RetryOptions };
   private token: string;
   private readonly refreshToken: (() => Promise<string | undefined>) | undefined;
   /** The refresh in flight, shared by every 401 that arrives while it runs. */
@@ -91,6 +111,12 @@ export class EdgeClient {
   private readonly limit: LimitFunction;
   private closing: Promise<void> | undefined;
   private readonly orderGate: OrderGate;
+  /** The budget of every request, and the pauses the upstream asked for, per host. */
+  private readonly gate: RateGate;
+  private readonly throttle: Throttle;
+  private readonly operationGates: ReadonlyMap<OperationName, RateGate>;
+  /** The origins pauses are kept by: api_url's and login_url's (the same when they share a host). */
+  private readonly origins: { readonly api: string; readonly login: string };
 
   constructor(options: ClientOptions) {
     this.settings = {
@@ -112,6 +138,16 @@ export class EdgeClient {
     this.observer = options.observer ?? {};
     this.limit = pLimit(this.settings.concurrency);
     this.orderGate = new OrderGate(this.settings.orderRateLimit);
+    const budget = options.rateLimit ?? Number.POSITIVE_INFINITY;
+    this.gate = new RateGate(budget);
+    this.throttle = new Throttle(this.gate, budget);
+    this.origins = { api: new URL(this.settings.apiUrl).origin, login: new URL(this.loginUrl).origin };
+    this.operationGates = new Map(Object.entries(options.rateLimits ?? {}).map(([op, rate]) => [op as OperationName, new RateGate(rate)]));
+  }
+
+  /** The rate in force, requests per second: the budget, lower while throttled; Infinity for none. */
+  get ratePerSecond(): number {
+    return this.gate.ratePerSecond;
   }
 
   /** Closes pooled connections the client opened itself. Idempotent. */
@@ -204,10 +240,62 @@ export class EdgeClient {
 
   private async once<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions, sent: Sent): Promise<ResponseOf<K>> {
     const operation = spec.name as K;
+    const budgeted = (): Promise<ResponseOf<K>> => this.budgeted(spec, options.signal, () => this.timed(spec, request, options, sent));
     if (spec.rateLimited) {
-      return this.orderGate.run(() => this.timed(spec, request, options, sent), () => this.observer.onRateLimitWait?.({ operation }));
+      return this.orderGate.run(budgeted, () => this.observer.onRateLimitWait?.({ operation }));
     }
-    return this.timed(spec, request, options, sent);
+    return budgeted();
+  }
+
+  /**
+   * `send` once the operation's own rate, the budget and the host's pause
+   * allow; its outcome then steers the throttle. Slots are released when it
+   * settles (rate-gate.ts says why not when it was sent).
+   */
+  private async budgeted<T>(spec: OperationSpec, signal: AbortSignal | undefined, send: () => Promise<T>): Promise<T> {
+    const operation = spec.name;
+    const host = spec.host === 'login' ? this.origins.login : this.origins.api;
+    const onWait = (): void => this.observer.onRateLimitWait?.({ operation });
+    const permits: Permit[] = [];
+    try {
+      for (const gate of [this.operationGates.get(operation), this.gate]) {
+        if (gate === undefined) continue;
+        const permit = await gate.acquire(host, signal, onWait);
+        if (permit === undefined) throw new AbortedError(`${operation}: aborted while waiting for the request budget`, { operation });
+        permits.push(permit);
+      }
+      const sentAt = permits.at(-1)?.sentAt ?? this.gate.clock();
+      try {
+        const result = await send();
+        this.afterSuccess();
+        return result;
+      } catch (err) {
+        if (err instanceof ApiError) this.afterFailure(err, host, sentAt);
+        throw err;
+      }
+    } finally {
+      for (const permit of permits) permit.release();
+    }
+  }
+
+  private afterSuccess(): void {
+    const before = this.gate.ratePerSecond;
+    const change = this.throttle.onSuccess();
+    const rate = this.gate.ratePerSecond;
+    if (rate !== before) this.observer.onRateChange?.({ ratePerSecond: rate });
+    if (change === 'end') this.observer.onThrottleEnd?.({ ratePerSecond: rate });
+  }
+
+  /** A 429, or a 503 that named a wait: pause the host, and after a 429 lower the rate. */
+  private afterFailure(err: ApiError, host: string, sentAt: number): void {
+    const status = err.status;
+    if (status !== 429 && !(status === 503 && err.retryAfterMs !== undefined)) return;
+    if (err.retryAfterMs !== undefined) this.gate.pause(host, this.gate.clock() + err.retryAfterMs);
+    const before = this.gate.ratePerSecond;
+    const started = this.throttle.onThrottled(sentAt, status === 429) === 'start';
+    const rate = this.gate.ratePerSecond;
+    if (rate !== before) this.observer.onRateChange?.({ ratePerSecond: rate });
+    this.observer.onThrottled?.({ operation: err.operation, status, host, retryAfterMs: err.retryAfterMs, ratePerSecond: rate, started });
   }
 
   /** One attempt, reported to the observer. */

@@ -23,6 +23,8 @@ export interface ApiErrorDetails {
   upstreamCode?: number;
   /** The envelope `msg` (business messages are often Chinese), when the body had one; the request's credentials masked (transport.ts). */
   upstreamMsg?: string;
+  /** The wait a 429 or 503 asked for in Retry-After, ms (capped, retry-after.ts); undefined when it named none. */
+  retryAfterMs?: number;
   cause?: unknown;
 }
 
@@ -32,6 +34,7 @@ export abstract class ApiError extends Error {
   readonly status: number | undefined;
   readonly upstreamCode: number | undefined;
   readonly upstreamMsg: string | undefined;
+  readonly retryAfterMs: number | undefined;
   /** Whether repeating the same read could succeed. */
   abstract readonly retryable: boolean;
 
@@ -42,6 +45,7 @@ export abstract class ApiError extends Error {
     this.status = details.status;
     this.upstreamCode = details.upstreamCode;
     this.upstreamMsg = details.upstreamMsg;
+    this.retryAfterMs = details.retryAfterMs;
   }
 }
 

@@ -8,6 +8,7 @@ import {
   NotFoundError, PermissionError, RateLimitedError, TimeoutError, UpstreamError, type ApiError,
 } from './errors.js';
 import { credentialParts, redactSecrets } from '../log/redact.js';
+import { parseRetryAfter } from './retry-after.js';
 
 export interface AttemptInput {
   operation: OperationName;
@@ -33,6 +34,7 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
   const { signal, unlink } = linkSignals(input.signal, timeout);
   let status: number;
   let text: string;
+  let retryAfter: string | string[] | undefined;
   try {
     const res = await request(input.url, {
       method: input.method,
@@ -42,6 +44,7 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
       signal,
     });
     status = res.statusCode;
+    retryAfter = res.headers['retry-after'];
     text = await readCapped(res.body, input.maxBodyBytes, operation, status);
   } catch (err) {
     throw transportError(err, input, timeout);
@@ -52,7 +55,9 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
   const envelope = readEnvelope(json);
   const upstreamMsg = envelope.msg === undefined ? undefined : maskCredentials(envelope.msg, input.headers);
   const details = { operation, status, upstreamCode: envelope.code, upstreamMsg };
-  const statusError = errorForStatus(status, details);
+  // Read only where it means "throttled, come back then" (throttle.ts); elsewhere it is ignored.
+  const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(retryAfter, Date.now()) : undefined;
+  const statusError = errorForStatus(status, retryAfterMs === undefined ? details : { ...details, retryAfterMs });
   if (statusError) throw statusError;
   if (json === undefined) {
     throw new BadResponseError(`${operation}: response body is not JSON (HTTP ${status})`, details);

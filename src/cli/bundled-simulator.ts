@@ -7,7 +7,10 @@ import { createSimulator } from '../simulator/index.js';
 
 export const startBundledSimulator: StartLocalUpstream = async (config, logger) => {
   const sim = config.simulator;
-  const simulator = createSimulator({ seed: sim.seed, domains: sim.domains, tokens: [{ token: sim.token, permissions: '*' }], readings: sim.readings });
+  const simulator = createSimulator({
+    seed: sim.seed, domains: sim.domains, tokens: [{ token: sim.token, permissions: '*' }], readings: sim.readings,
+    ...(sim.request_budget ? { budget: sim.request_budget } : {}),
+  });
   // simulator.listen was validated as HOST:PORT when the config loaded.
   const { host, port } = parseHostPort(sim.listen) ?? { host: '127.0.0.1', port: 0 };
   const { url } = await simulator.listen(host, port);

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { createLogger } from '../log/logger.js';
 import { openUpstream } from '../daemon/wiring/upstream.js';
+import { accountRequestEstimate, renderRequestEstimate } from '../daemon/wiring/requests.js';
 import { startBundledSimulator } from './bundled-simulator.js';
 import { DOCTOR_DEADLINE_MS, planFrom, renderJson, renderText, runDoctor } from '../doctor/index.js';
 import { UsageError, type Io } from './args.js';
@@ -34,7 +35,11 @@ export async function doctorCommand(argv: string[], io: Io, signal: AbortSignal)
     const report = await runDoctor({ client: upstream.client, plan: planFrom(config), log: logger, signal, ...(clock ? { now: () => clock.now() } : {}) });
     const auth = report.checks.find((c) => c.id === 'auth');
     if (auth?.verdict === 'differs' && auth.note !== undefined) io.stderr.write(`edge-exporter: ${auth.note}\n`);
-    io.stdout.write(values.json ? renderJson(report) : renderText(report));
+    // What the config will ask of this account, against upstream.rate_limit (README, "Rate limits").
+    const requests = report.summary.refused ? undefined : await accountRequestEstimate(config, upstream.client, logger, signal);
+    // The doctor's own JSON with the estimate beside its checks (the doctor folder knows no collectors).
+    if (values.json) io.stdout.write(requests === undefined ? renderJson(report) : `${JSON.stringify({ ...report, requests }, null, 2)}\n`);
+    else io.stdout.write(renderText(report) + (requests === undefined ? '' : `\n${renderRequestEstimate(requests, config.upstream.rate_limit)}`));
     return report.summary.exitCode;
   } finally {
     await upstream.close();

@@ -6,7 +6,7 @@
 // run; flags given on the command line win.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
-import { createSimulator, DEFAULT_READINGS, DEFAULT_TOKEN, type Readings } from '../simulator/index.js';
+import { createSimulator, DEFAULT_READINGS, DEFAULT_TOKEN, type BudgetSettings, type Readings } from '../simulator/index.js';
 import { parseListen, UsageError } from './args.js';
 
 export const SIMULATE_USAGE = 'simulate [--config FILE] [--listen HOST:PORT] [--seed N] [--domains N] [--token T]';
@@ -16,6 +16,7 @@ interface FromConfig {
   domains?: number;
   token?: string;
   readings?: Partial<Readings>;
+  budget?: BudgetSettings;
 }
 
 export async function simulateCommand(argv: string[], out: NodeJS.WritableStream, signal?: AbortSignal): Promise<number> {
@@ -37,13 +38,18 @@ export async function simulateCommand(argv: string[], out: NodeJS.WritableStream
   const domains = values.domains === undefined ? (file.domains ?? 20) : integer('--domains', values.domains, 1);
   const token = values.token ?? file.token ?? DEFAULT_TOKEN;
   if (token.trim() === '') throw new UsageError('--token must not be empty');
-  const sim = createSimulator({ seed, domains, tokens: [{ token, permissions: '*' }], ...(file.readings ? { readings: file.readings } : {}) });
+  const sim = createSimulator({
+    seed, domains, tokens: [{ token, permissions: '*' }], ...(file.readings ? { readings: file.readings } : {}),
+    ...(file.budget ? { budget: file.budget } : {}),
+  });
   const { url } = await sim.listen(host, port);
   out.write(`simulator listening on ${url} (use it as both the api and the login URL)\n`);
   // A simulator token is a test credential, so showing it is harmless and saves a lookup.
   out.write(`token: ${token}${tokenOrigin(token, values.token)}; seed ${seed}, ${domains} domains\n`);
   const changed = changedReadings(sim.readings.get());
   if (changed.length > 0) out.write(`readings: ${changed.join(', ')}\n`);
+  const budget = sim.budget.get();
+  if (budget) out.write(`request budget: ${budget.perSecond} per second, refused with 429 and Retry-After\n`);
   await stopped(signal);
   await sim.close();
   out.write('simulator stopped\n');
@@ -51,8 +57,8 @@ export async function simulateCommand(argv: string[], out: NodeJS.WritableStream
 }
 
 function fromConfig(file: string): FromConfig {
-  const { seed, domains, token, readings } = loadConfig({ file }).simulator;
-  return { seed, domains, token, readings };
+  const { seed, domains, token, readings, request_budget: budget } = loadConfig({ file }).simulator;
+  return { seed, domains, token, readings, ...(budget ? { budget } : {}) };
 }
 
 function tokenOrigin(token: string, flag: string | undefined): string {

@@ -10,7 +10,7 @@ import { compileNameRegex } from '../config/patterns.js';
 import type { TargetsConfig } from '../config/sections/targets.js';
 import { errorFields, failureMessage } from './engine/errors.js';
 import { ownedBy, UNSHARDED, type Shard } from './shard.js';
-import type { CollectorLogger, TargetLists, Targets, UpstreamClient } from './types.js';
+import type { CollectorLogger, TargetCounts, TargetLists, Targets, UpstreamClient } from './types.js';
 
 /** What the engine needs: the current lists, and a refresh when one is due. */
 export interface TargetSource {
@@ -46,6 +46,8 @@ export interface TargetDiscoveryOptions {
   readonly retryMs?: number;
   /** This replica's shard: current() holds only the names it owns (default unsharded). */
   readonly shard?: Shard;
+  /** Called after the first refresh and after every one that changed a list, with the lists then current. */
+  readonly onChange?: (targets: Targets) => void;
 }
 
 /** Most pages walked when the upstream gives no total, against a server that ignores paging. */
@@ -67,6 +69,9 @@ interface KindState {
 }
 
 export class TargetDiscovery implements TargetSource {
+  private readonly onChange: ((targets: Targets) => void) | undefined;
+  /** A list changed since onChange was last called (or it never was). */
+  private changed: boolean;
   private readonly kinds: Record<TargetKind, KindState>;
   private readonly refreshMs: number;
   private readonly retryMs: number;
@@ -82,6 +87,9 @@ export class TargetDiscovery implements TargetSource {
     this.log = options.log;
     this.sharded = shard.count > 1;
     this.owns = ownedBy(shard);
+    this.onChange = options.onChange;
+    // Static lists never refresh: the first refreshIfDue reports them.
+    this.changed = true;
     const d = config.domains;
     const p = config.packages;
     this.kinds = {
@@ -101,6 +109,16 @@ export class TargetDiscovery implements TargetSource {
   }
 
   refreshIfDue(now: number, signal?: AbortSignal): Promise<TargetRefresh[]> {
+    return this.refreshDue(now, signal).then((refreshes) => {
+      if (this.changed) {
+        this.changed = false;
+        this.onChange?.(this.current());
+      }
+      return refreshes;
+    });
+  }
+
+  private refreshDue(now: number, signal: AbortSignal | undefined): Promise<TargetRefresh[]> {
     const runs = (Object.keys(this.kinds) as TargetKind[]).flatMap((kind) => {
       const state = this.kinds[kind];
       if (state.inFlight) return [state.inFlight];
@@ -123,7 +141,8 @@ export class TargetDiscovery implements TargetSource {
     try {
       const names = filterNames(await fetch(signal), state.include, state.exclude);
       const owned = names.filter(this.owns);
-      if (names.length !== state.names.length || names.some((n, i) => n !== state.names[i])) {
+      if (state.neverLoaded !== undefined || names.length !== state.names.length || names.some((n, i) => n !== state.names[i])) {
+        this.changed = true;
         this.log.info({ targets: kind, count: names.length, ...(this.sharded ? { owned: owned.length } : {}) }, 'target list updated');
       }
       state.names = names;
@@ -194,6 +213,12 @@ export async function listAllDomains(
     last = names.size === before ? 0 : next.names.length;
   }
   return [...names];
+}
+
+/** Requests one refresh of every discovered kind makes for `counts` (listDomains pages, one getPackages); static lists make none. */
+export function discoveryRequests(config: TargetsConfig, counts: TargetCounts): number {
+  const domains = config.domains.static === undefined ? Math.max(1, Math.ceil(counts.domains / config.domains.page_size)) : 0;
+  return domains + (config.packages.static === undefined ? 1 : 0);
 }
 
 /** Layer-7 package ids: the `value` of each getPackages entry. */

@@ -122,9 +122,27 @@ export interface CollectContext {
   enabled(family: string): boolean;
 }
 
+/** How many targets the request estimate counts (requests.ts): this replica's domains and layer-7 packages. */
+export interface TargetCounts {
+  readonly domains: number;
+  readonly packages: number;
+}
+
+/**
+ * What a collector asks once caught up (no back-fill, every list on its
+ * first page unless it says otherwise): every run's requests, and what an
+ * audit adds each time one is due.
+ */
+export interface RunRequests {
+  readonly run: number;
+  readonly audit?: { readonly requests: number; readonly everyMs: number };
+}
+
 export interface Collector {
   /** Config key and `collector` label, e.g. `access`. */
   readonly name: string;
+  /** The requests it makes for `targets`, declared where it builds them (requests.ts sums them per hour). */
+  requests?(targets: TargetCounts): RunRequests;
   /** Target lists the collector asks about; a run fails while one of them could never be listed. */
   readonly targets?: ReadonlyArray<keyof TargetLists>;
   readonly operations: readonly OperationName[];

@@ -9,6 +9,10 @@
 //   GET    /__admin/readings  the current readings (every key; null where the default is "none")
 //   POST   /__admin/readings  merge {key: value}; null puts a key back to its default
 //   DELETE /__admin/readings  every reading back to its default
+//   GET    /__admin/budget  the account's request budget (null: off)
+//   POST   /__admin/budget  switch it on: {perSecond, retryAfterSeconds?, retryAfterForm?: 'seconds' | 'date'}
+//   DELETE /__admin/budget  switch it off
+//   GET    /__admin/received  every request routed to an operation: {at (epoch ms), operation, refused, retryAfterMs?}
 //   POST   /__admin/tokens  replace the accepted tokens: [{token, permissions?: '*' | [labels]}] or {tokens: [...]};
 //                           answers {accepted: n}, never the tokens (a rotated credential: the old one answers 401)
 // Answers use the platform envelope: {code: 200, msg: 'ok', data}.
@@ -16,6 +20,7 @@ import type { PlatformClock } from '../api/time.js';
 import type { SimClock } from './clock.js';
 import { FaultSpecError, type FaultRule, type Faults } from './faults.js';
 import { checkReadings, readingsJson, type ReadingsState } from './readings.js';
+import type { BudgetSettings, RequestBudget } from './budget.js';
 import type { Incoming, Reply } from './server.js';
 
 export interface AdminTarget {
@@ -23,6 +28,7 @@ export interface AdminTarget {
   readonly faults: Faults;
   readonly tz: PlatformClock;
   readonly readings: ReadingsState;
+  readonly budget: RequestBudget;
   state(): Record<string, unknown>;
   reset(): void;
   /** Replaces the accepted tokens (checked; RangeError when malformed); returns how many are accepted now. */
@@ -70,6 +76,16 @@ function route(target: AdminTarget, { method, path, bodyText }: Incoming): Reply
       return done(readingsJson(target.readings.merge(checkReadings(parse(bodyText)))));
     case 'DELETE /__admin/readings':
       return done(readingsJson(target.readings.reset()));
+    case 'GET /__admin/budget':
+      return done(target.budget.get() ?? null);
+    case 'POST /__admin/budget':
+      target.budget.set(budgetSettings(parse(bodyText)));
+      return done(target.budget.get());
+    case 'DELETE /__admin/budget':
+      target.budget.set(undefined);
+      return done(null);
+    case 'GET /__admin/received':
+      return done(target.budget.received());
     case 'POST /__admin/tokens':
       return done({ accepted: target.setTokens(tokenList(parse(bodyText))) });
     default:
@@ -93,6 +109,12 @@ function faultRules(body: unknown): readonly FaultRule[] {
     return rules as FaultRule[];
   }
   return [body as FaultRule];
+}
+
+/** The body as budget settings; RequestBudget.set checks the values (RangeError, a 400). */
+function budgetSettings(body: unknown): BudgetSettings {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AdminError('body must be an object {perSecond, retryAfterSeconds?, retryAfterForm?}');
+  return body as BudgetSettings;
 }
 
 function tokenList(body: unknown): unknown {

@@ -39,6 +39,8 @@ export interface FaultRule {
   futurePoints?: number;
   /** Every point of the series under this key (e.g. `requestCounter`) served negative, -(value + 1). */
   negativeSeries?: string;
+  /** Send `Retry-After: N` (seconds) with the rule's status; alone, answer 429 (throttled) with it. */
+  retryAfter?: number;
   /** Only these operations (default: all). */
   operations?: OperationName[];
   /** Only the next N matching requests (default: until cleared). */
@@ -51,6 +53,8 @@ export interface FaultEffect {
   hang: boolean;
   /** Status to answer instead of running the operation. */
   status?: number;
+  /** Retry-After seconds sent with `status`. */
+  retryAfter?: number;
   malformedJson: boolean;
   truncatedBody: boolean;
   dataNull: boolean;
@@ -130,12 +134,14 @@ function apply(effect: FaultEffect, rule: FaultRule, rng: Rng): void {
   else if (rule.forbidden) effect.status = 403;
   else if (rule.status5xx !== undefined) effect.status = rule.status5xx;
   else if (rule.errorRate !== undefined && rng.next() < rule.errorRate) effect.status = rng.pick(RANDOM_5XX);
+  else if (rule.retryAfter !== undefined) effect.status = 429;
+  if (effect.status !== undefined && rule.retryAfter !== undefined) effect.retryAfter = rule.retryAfter;
 }
 
 const BOOLEAN_KEYS = [
   'unauthorized', 'forbidden', 'malformedJson', 'truncatedBody', 'dataNull', 'hang', 'wrongTypes', 'duplicatePoints', 'shufflePoints',
 ] as const;
-const KNOWN_KEYS = new Set<string>([...BOOLEAN_KEYS, 'latencyMs', 'errorRate', 'status5xx', 'hugeArray', 'futurePoints', 'negativeSeries', 'operations', 'count']);
+const KNOWN_KEYS = new Set<string>([...BOOLEAN_KEYS, 'latencyMs', 'errorRate', 'status5xx', 'hugeArray', 'futurePoints', 'negativeSeries', 'operations', 'count', 'retryAfter']);
 /** Bounds that keep one faulty answer within memory: 2,000,000 points are about 44 MB of JSON, past the client's default 32 MiB cap. */
 export const MAX_HUGE_ARRAY = 2_000_000;
 export const MAX_FUTURE_POINTS = 10_000;
@@ -170,6 +176,8 @@ export function checkRule(raw: unknown, path: string): FaultRule {
   if (count !== undefined) rule.count = count;
   if (hugeArray !== undefined) rule.hugeArray = hugeArray;
   if (futurePoints !== undefined) rule.futurePoints = futurePoints;
+  const retryAfter = num('retryAfter', (v) => Number.isInteger(v) && v >= 0 && v <= 3600, 'whole seconds 0..3600');
+  if (retryAfter !== undefined) rule.retryAfter = retryAfter;
   if (r.negativeSeries !== undefined) {
     if (typeof r.negativeSeries !== 'string' || r.negativeSeries === '') throw new FaultSpecError(`${path}.negativeSeries must be a series key such as requestCounter`);
     rule.negativeSeries = r.negativeSeries;

@@ -9,6 +9,7 @@ export type { Simulator, SimulatorOptions } from './simulator.js';
 export { DEFAULT_TOKEN } from './simulator.js';
 export type { SimToken } from './router.js';
 export type { FaultRule, Faults } from './faults.js';
+export type { BudgetSettings, ReceivedRequest, RequestBudget } from './budget.js';
 export type { SimClock, ClockMode } from './clock.js';
 export type { Truth } from './truth.js';
 export type { Readings, ReadingsPatch, BandwidthUnit, PathForm, LateRevision, ReadingsState } from './readings.js';

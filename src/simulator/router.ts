@@ -1,5 +1,5 @@
 // Turns an HTTP request into an operation call: route (404/405), count,
-// faults, authentication (401), permission (403), rate limit (429), JSON body
+// the account's request budget (429 with Retry-After, when switched on), faults, authentication (401), permission (403), rate limit (429), JSON body
 // (400), handler. Statuses the document does not show are chosen here:
 // 405 for a wrong method, 429 {code:429,msg} over the rate limit, 400 for a
 // body that is not JSON, 501 for an operation without a handler.
@@ -10,6 +10,7 @@ import type { SimClock } from './clock.js';
 import type { FaultEffect, Faults } from './faults.js';
 import { mangleBody, payloadKey, withoutZeroPoints } from './mangle.js';
 import type { RateLimiter } from './ratelimit.js';
+import type { RequestBudget } from './budget.js';
 import type { PathForm, Readings } from './readings.js';
 import { compileRoutes, matchRoute } from './routes.js';
 import type { App, Incoming, Plan, Reply } from './server.js';
@@ -25,6 +26,7 @@ export interface RouterDeps {
   readonly clock: SimClock;
   readonly faults: Faults;
   readonly limiter: RateLimiter;
+  readonly budget: RequestBudget;
   /** Read per request: the accepted tokens change at run time (a rotated credential). */
   readonly tokens: () => readonly SimToken[];
   readonly counts: Map<OperationName, number>;
@@ -56,6 +58,7 @@ export function checkTokens(value: unknown): SimToken[] {
 export const MSG_UNAUTHORIZED = '认证失败，无法访问系统资源';
 export const MSG_FORBIDDEN = '没有权限，请联系管理员授权';
 export const MSG_RATE_LIMITED = '请求过于频繁,每个用户每秒最多 10 次';
+const MSG_BUDGET = '请求过于频繁,请稍后再试';
 
 const envelope = (status: number, msg: string): Reply => ({ status, body: { code: status, msg } });
 const now = (reply: Reply): Plan => ({ delayMs: 0, hang: false, respond: () => reply });
@@ -74,6 +77,9 @@ export function createRouter(deps: RouterDeps): App {
     }
     const { spec, pathParams } = match;
     deps.counts.set(spec.name, (deps.counts.get(spec.name) ?? 0) + 1);
+    // A gateway in front of the platform refuses before anything else is looked at.
+    const refusal = deps.budget.take(spec.name);
+    if (refusal) return now({ ...envelope(429, MSG_BUDGET), headers: { 'retry-after': refusal.retryAfter } });
     const effect = deps.faults.take(spec.name);
     return {
       delayMs: effect.latencyMs,
@@ -85,7 +91,10 @@ export function createRouter(deps: RouterDeps): App {
 }
 
 function serve(deps: RouterDeps, spec: OperationSpec, pathParams: Record<string, string>, incoming: Incoming, effect: FaultEffect): Reply {
-  if (effect.status !== undefined) return envelope(effect.status, faultMessage(effect.status));
+  if (effect.status !== undefined) {
+    const reply = envelope(effect.status, faultMessage(effect.status));
+    return effect.retryAfter === undefined ? reply : { ...reply, headers: { 'retry-after': String(effect.retryAfter) } };
+  }
   const token = tokenOf(incoming.authorization, spec);
   const holder = token === undefined ? undefined : deps.tokens().find((t) => t.token === token);
   if (!holder || token === undefined) return envelope(401, MSG_UNAUTHORIZED);
@@ -128,6 +137,7 @@ function parseBody(spec: OperationSpec, text: string): unknown {
 function faultMessage(status: number): string {
   if (status === 401) return MSG_UNAUTHORIZED;
   if (status === 403) return MSG_FORBIDDEN;
+  if (status === 429) return MSG_BUDGET;
   return `simulated upstream failure (HTTP ${status})`;
 }
 

@@ -10,6 +10,7 @@ import type { SimContext } from './context.js';
 import { Faults, type FaultRule } from './faults.js';
 import { platformHandlers } from './handlers/index.js';
 import { RateLimiter } from './ratelimit.js';
+import { RequestBudget, type BudgetSettings } from './budget.js';
 import { readingsJson, ReadingsState, type Readings } from './readings.js';
 import { requestClock } from './request-clock.js';
 import { checkTokens, createRouter, type SimToken } from './router.js';
@@ -39,6 +40,8 @@ export interface SimulatorOptions {
   wafIngestLagMs?: number;
   /** How the upstream answers where the document is silent (default: every reading off). Kept across reset(). */
   readings?: Partial<Readings>;
+  /** A request budget for the whole account, answered 429 with Retry-After when exceeded (default: off). Kept across reset(). */
+  budget?: BudgetSettings;
 }
 
 export interface Simulator {
@@ -54,6 +57,8 @@ export interface Simulator {
   readonly tz: PlatformClock;
   /** The readings: change them with merge/reset (or /__admin/readings); reset() keeps them. */
   readonly readings: ReadingsState;
+  /** The account's request budget (switch it with set) and every request received, with arrival time and refusal. */
+  readonly budget: RequestBudget;
   /**
    * Replaces the accepted tokens from the next request on, as a credential
    * rotated upstream: a token left out is answered 401. Kept across reset().
@@ -62,7 +67,7 @@ export interface Simulator {
   setTokens(tokens: readonly SimToken[]): void;
   /** Requests routed to each operation since start or reset, whatever their outcome. */
   requestCounts(): Partial<Record<OperationName, number>>;
-  /** Rebuilds the world and extra handlers, clears faults, counts and rate-limit windows; keeps the clock and readings. */
+  /** Rebuilds the world and extra handlers, clears faults, counts, rate-limit windows and received requests; keeps the clock, readings and budget switch. */
   reset(): void;
 }
 
@@ -99,6 +104,7 @@ export function buildSimulator(options: SimulatorOptions = {}, extra: readonly H
   const requestTz = requestClock(tz, readingsNow);
   const faults = new Faults(seed, options.faults ?? []);
   const limiter = new RateLimiter();
+  const budget = new RequestBudget(options.budget);
   const counts = new Map<OperationName, number>();
   let tokens: readonly SimToken[] = checkTokens(options.tokens ?? [{ token: DEFAULT_TOKEN, permissions: '*' }]);
   const setTokens = (next: readonly SimToken[]): void => {
@@ -130,20 +136,21 @@ export function buildSimulator(options: SimulatorOptions = {}, extra: readonly H
     current = build();
     faults.clear();
     limiter.reset();
+    budget.reset();
     counts.clear();
   };
   const state = (): Record<string, unknown> => ({
     seed, domains: current.ctx.world.domains.length, clock: clock.state(), time: tz.formatDateTime(clock.now()),
     revisionDelayMs: current.ctx.stats.revisionDelayMs, faults: faults.list(), requestCounts: requestCounts(),
-    readings: readingsJson(readings.get()),
+    readings: readingsJson(readings.get()), budget: budget.get() ?? null,
     ...Object.assign({}, ...current.extraState.map((f) => f())),
   });
   const server = new SimServer(createRouter({
-    clock, faults, limiter, counts,
+    clock, faults, limiter, budget, counts,
     tokens: () => tokens,
     handlers: () => current.handlers,
     readings: readingsNow,
-    admin: adminHandler({ clock, faults, tz, readings, state, reset, setTokens: (next) => {
+    admin: adminHandler({ clock, faults, tz, readings, budget, state, reset, setTokens: (next) => {
       setTokens(next as readonly SimToken[]);
       return tokens.length;
     } }),
@@ -159,6 +166,7 @@ export function buildSimulator(options: SimulatorOptions = {}, extra: readonly H
     faults,
     tz,
     readings,
+    budget,
     requestCounts,
     setTokens,
     reset,

@@ -45,8 +45,9 @@ describe('doctor against the default simulator', () => {
       'listDomains', 'listLayer4Packages',
     ]);
     // Both spellings of 9, 10 and 13, once each; every other operation once, the statistics and WAF probes a few times.
-    expect(d.sim.requestCounts()).toMatchObject({ getPackages: 1, listLayer4Packages: 2, getPackageDetails: 2, listDomains: 2 });
-    expect(r.report.summary.requests).toBe(requestsSeen(d.sim));
+    // Then the requests-per-hour estimate lists the targets as the daemon does: one listDomains page and getPackages more.
+    expect(d.sim.requestCounts()).toMatchObject({ getPackages: 1 + 1, listLayer4Packages: 2, getPackageDetails: 2, listDomains: 2 + 1 });
+    expect(r.report.summary.requests).toBe(requestsSeen(d.sim) - 2);
     expect(r.report.summary.requests).toBeLessThanOrEqual(30);
     expect(r.report.summary.durationMs).toBeLessThan(50_000);
   });
@@ -61,7 +62,19 @@ describe('doctor against the default simulator', () => {
     // The table is the JSON report rendered: same blocks, same order (the observations differ only by the time of the run).
     const rendered = renderText(json.report).split('\n').filter((l) => /^\w/.test(l)).map((l) => l.split(/ {2,}/).slice(0, 2).join(' '));
     const printed = text.out.split('\n').filter((l) => /^\w/.test(l)).map((l) => l.split(/ {2,}/).slice(0, 2).join(' '));
-    expect(printed.slice(0, -1)).toEqual(rendered.slice(0, -1));
+    const summary = (lines: string[]): number => lines.findIndex((l) => l.startsWith('doctor: '));
+    expect(printed.slice(0, summary(printed))).toEqual(rendered.slice(0, summary(rendered)));
+  });
+
+  it('states the requests per hour the config makes of this account, in the table and in JSON', async () => {
+    const json = await doctorJson(d);
+    const { requests } = json.report as typeof json.report & { requests: { targets: { domains: number; packages: number }; perHour: number } };
+    // The default simulator: 20 domains; getPackages lists every layer-7 and layer-4 package.
+    expect(requests.targets).toEqual({ domains: 20, packages: d.sim.world.l7Packages.length + d.sim.world.l4Packages.length });
+    expect(requests.perHour).toBeGreaterThan(12 * 20);
+    const text = await doctorText(d);
+    expect(text.out).toContain('requests per hour (20 domains, ');
+    expect(text.out).toMatch(new RegExp(`^ {2}total +${Math.round(requests.perHour)}/h; upstream.rate_limit: none$`, 'm'));
   });
 
   it('runs as a child process against the bundled simulator of a config file, and exits', async () => {

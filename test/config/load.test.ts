@@ -41,6 +41,7 @@ describe('loadConfig: valid configs', () => {
         concurrency: 8,
         connections: 16,
         order_rate_limit: 10,
+        rate_limits: {},
         retry: { attempts: 4, min_delay: 250, max_delay: 10_000 },
         paths: {},
         units: { bandwidth: 'bits_per_second', request_time: 'milliseconds' },

@@ -10,7 +10,7 @@
 // forwards the WAF deny events to a test OTLP receiver; the test drives both
 // (runOnce, forwardOnce) a minute of simulated time apart. The run also
 // produces what the error panels show: an upstream 5xx that is retried, a
-// request waiting for the order rate limit, a failed delivery while the
+// 429 with Retry-After, a request waiting for the order rate limit, a failed delivery while the
 // receiver is down. Then every query of every panel, with the variables
 // substituted as Grafana does with "All" selected, must parse and return at
 // least one series, as an instant query and, for time-series panels, as a
@@ -313,6 +313,8 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
 
     // The first attempt of the first getPackages fails with a 503 and is retried.
     sim.faults.add({ status5xx: 503, count: 1, operations: ['getPackages'] });
+    // One access request is throttled (429, Retry-After 1 s): the exporter pauses, lowers its rate and recovers.
+    sim.faults.add({ retryAfter: 1, count: 1, operations: ['describeL7DataV2'] });
     await cycle();
     // Straight away again: the order list request waits for the 1/s order rate limit.
     await cycle();

@@ -42,6 +42,10 @@ export interface RigOptions {
   readonly readings?: Partial<Readings>;
   /** YAML of collectors.defaults.audit (default: the config default). */
   readonly audit?: string;
+  /** More `upstream:` keys, one `key: value` a line (default: none). */
+  readonly upstream?: readonly string[];
+  /** upstream.retry.attempts (default 1: a fault shows on its first request). */
+  readonly retryAttempts?: number;
 }
 
 /**
@@ -79,8 +83,8 @@ upstream:
   api_url: ${JSON.stringify(apiUrl)}
   token: sim-token
   timeout: ${UPSTREAM_TIMEOUT_MS}ms
-  retry: { attempts: 1 }
-${options.maxBodyBytes === undefined ? '' : `  max_body_bytes: ${options.maxBodyBytes}\n`}log: { level: warn }
+  retry: { attempts: ${options.retryAttempts ?? 1}, min_delay: 10ms, max_delay: 50ms }
+${(options.upstream ?? []).map((line) => `  ${line}\n`).join('')}${options.maxBodyBytes === undefined ? '' : `  max_body_bytes: ${options.maxBodyBytes}\n`}log: { level: warn }
 collectors:
   defaults: { jitter: 0s, delay: ${DELAY_MS / MIN}m${options.audit === undefined ? '' : `, audit: ${options.audit}`} }
   access: { interval: 1m, summary_window: 10m }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/args.js';
@@ -37,6 +40,27 @@ describe('edge-exporter simulate', () => {
     await expect(done).resolves.toBe(0);
     expect(io.text()).toContain('token: t0k');
     expect(io.text()).toContain('simulator stopped');
+  });
+
+  it('plays the request budget of a config file: 429 with Retry-After past it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'edge-simulate-'));
+    try {
+      const file = join(dir, 'config.yaml');
+      writeFileSync(file, 'simulator:\n  enabled: true\n  request_budget: { per_second: 1, retry_after: 9s }\n');
+      const io = capture(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      const controller = new AbortController();
+      const done = simulateCommand(['--config', file, '--listen', '127.0.0.1:0'], io.out, controller.signal);
+      const url = (await Promise.race([io.seen, done.then(() => { throw new Error('simulate ended'); })]))[1] ?? '';
+      const ping = () => fetch(`${url}/prod-api/cdn/domain/getPackages`, { headers: { authorization: 'Bearer sim-token' } });
+      expect((await ping()).status).toBe(200);
+      const refused = await ping();
+      expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, '9']);
+      controller.abort();
+      await expect(done).resolves.toBe(0);
+      expect(io.text()).toContain('request budget: 1 per second');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each([

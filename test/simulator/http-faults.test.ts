@@ -28,6 +28,19 @@ describe('faults', () => {
     expect(((await res.json()) as { code: number }).code).toBe(res.status);
   });
 
+  it('retryAfter alone answers 429 with Retry-After; with a 5xx it rides on that status', async () => {
+    h.sim.faults.set([{ retryAfter: 7, count: 1 }, { status5xx: 503, retryAfter: 2, count: 1, operations: ['listDomains'] }]);
+    const throttled = await ping();
+    expect([throttled.status, throttled.headers.get('retry-after')]).toEqual([429, '7']);
+    expect(((await throttled.json()) as { code: number }).code).toBe(429);
+    const unavailable = await h.call('listDomains', { filters: [], searchHeader: { isActive: [] } });
+    expect(unavailable.status).toBe(503);
+    h.sim.faults.set([{ status5xx: 503, retryAfter: 2, count: 1 }]);
+    expect((await ping()).headers.get('retry-after')).toBe('2');
+    const plain = await ping();
+    expect([plain.status, plain.headers.get('retry-after')]).toEqual([200, null]);
+  });
+
   it('errorRate 0 never fires', async () => {
     h.sim.faults.set([{ errorRate: 0 }]);
     for (let i = 0; i < 5; i++) expect((await ping()).status).toBe(200);
@@ -91,6 +104,8 @@ describe('faults', () => {
     [{ latencyMs: -1 }],
     [{ errorRate: 2 }],
     [{ status5xx: 404 }],
+    [{ retryAfter: 1.5 }],
+    [{ retryAfter: -1 }],
     [{ operations: ['nope'] }],
     [{ count: 0 }],
     [{ hange: true }],

@@ -44,6 +44,9 @@ export function v2Sender(s: SendContext, specs: readonly CounterSpec<DescribeL7D
   };
 }
 
+/** Requests v1 makes per domain and span: one per terminal (cdn, source). */
+export const V1_TERMINALS = 2;
+
 /** Both terminals' requests of a span succeed or fail together: the pair is one piece. */
 export function v1Sender(s: SendContext, specs: readonly CounterSpec<V1Pair>[]) {
   return async (span: TimeSpan, kind: 'main' | 'backfill'): Promise<V1Pair> => {

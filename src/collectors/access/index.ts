@@ -8,7 +8,7 @@ import type { Collector, CollectContext, CollectOutput, MetricDef } from '../typ
 import { collectTrend, seriesCollector, type AuditBook, type CounterSpec, type Send, type SeriesOptions, type TargetResult } from '../series/index.js';
 import { accessCounters, convertAccessV2, type ConvertInput } from './convert.js';
 import { accessV1Counters, convertAccessV1, type V1Pair } from './convert-v1.js';
-import { v1Sender, v2Sender, type SendContext } from './fetch.js';
+import { V1_TERMINALS, v1Sender, v2Sender, type SendContext } from './fetch.js';
 import { ACCESS_V1_FAMILIES, ACCESS_V2_FAMILIES, DOMAIN_BANDWIDTH_P95, DOMAIN_BANDWIDTH_PEAK } from './metrics.js';
 
 export * from './metrics.js';
@@ -47,7 +47,9 @@ export function createAccessCollector(options: AccessOptions): Collector {
     families: options.api === 'v2' ? ACCESS_V2_FAMILIES : ACCESS_V1_FAMILIES,
   }, options,
   // Spelled out per variant so each call keeps its response type.
-  (ctx, book) => (options.api === 'v2' ? collect(ctx, options, V2_VARIANT, book) : collect(ctx, options, V1_VARIANT, book)));
+  (ctx, book) => (options.api === 'v2' ? collect(ctx, options, V2_VARIANT, book) : collect(ctx, options, V1_VARIANT, book)),
+  // One request per domain; v1 asks the cdn and source terminals apart (v1Sender), with every family enabled.
+  ({ domains }) => ({ requests: domains * (options.api === 'v2' ? 1 : V1_TERMINALS), counted: domains * (options.api === 'v2' ? 1 : V1_TERMINALS) }));
   if (options.api !== 'v2' && options.api !== 'v1') throw new RangeError(`access: api must be v2 or v1, got ${String(options.api)}`);
   return collector;
 }

@@ -31,7 +31,12 @@ export function createCcAttackCollector(options: CcAttackOptions): Collector {
     targets: ['domains'],
     operations: ['describeL7CCAttack'],
     families: [options.perDomain ? CC_ATTACK_REQUESTS_BY_DOMAIN : CC_ATTACK_REQUESTS, ...(options.accountGauges === false ? [] : CC_GAUGES)],
-  }, options, (ctx, book) => collect(ctx, options, book));
+  }, options, (ctx, book) => collect(ctx, options, book), ({ domains }) => {
+    // As collect() builds its units: account-wide one request; per domain the account's gauges plus one per own domain.
+    if (domains === 0) return { requests: 0, counted: 0 };
+    const counted = options.perDomain ? domains : 1;
+    return { requests: options.perDomain ? (options.accountGauges === false ? 0 : 1) + domains : 1, counted };
+  });
 }
 
 /** Account-wide or one domain's: the domains its request names, and the gauges read from its main answer. */

@@ -10,7 +10,7 @@ import type { Logger as CronLogger, ScheduledTask } from 'node-cron';
 import { INTERVAL_MS } from '../buckets.js';
 import type { BucketInterval } from '../buckets.js';
 import type { Clock, CollectorLogger } from '../types.js';
-import { DAY_MS } from '../../api/time.js';
+import { DAY_MS, HOUR_MS } from '../../api/time.js';
 import { MAX_TIMER_MS } from '../../shared/wait.js';
 
 export type Schedule =
@@ -22,6 +22,25 @@ export function scheduleOf(options: { readonly interval: BucketInterval | number
   if (options.schedule !== undefined) return { kind: 'cron', expression: options.schedule };
   const everyMs = typeof options.interval === 'number' ? options.interval : INTERVAL_MS[options.interval];
   return { kind: 'interval', everyMs };
+}
+
+/**
+ * How often `schedule` fires, on average, per hour: an interval's share of an
+ * hour, or for a cron schedule the next 500 times node-cron itself computes
+ * (a daily schedule averages over 500 days, an every-second one over 500 s).
+ */
+export function runsPerHour(schedule: Schedule, offsetMinutes: number): number {
+  if (schedule.kind === 'interval') return HOUR_MS / schedule.everyMs;
+  const task = createTask(schedule.expression, () => undefined, { timezone: cronTimezone(offsetMinutes) });
+  try {
+    const runs = task.getNextRuns(500).map((d) => d.getTime());
+    const first = runs[0];
+    const last = runs.at(-1);
+    if (first === undefined || last === undefined || last <= first) return 0;
+    return ((runs.length - 1) * HOUR_MS) / (last - first);
+  } finally {
+    void task.destroy();
+  }
 }
 
 /** The collector's fixed offset in [0, jitterMs): the same on every run and restart (FNV-1a of the name). */

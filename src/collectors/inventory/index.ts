@@ -46,6 +46,7 @@ export function createInventoryCollector(options: InventoryOptions): Collector {
     // In INVENTORY_FAMILIES order; without `details` the ports families are not produced.
     families: INVENTORY_FAMILIES.filter((f) => resources.some((r) => r.families.includes(f))),
     collect: (ctx) => collect(ctx, resources),
+    requests: (targets) => ({ run: resources.reduce((n, r) => n + r.requests(targets), 0) }),
   };
 }
 

@@ -8,7 +8,7 @@
 // would hide exactly the paused or excluded domains a state set exists to show,
 // and would blank the domain families while discovery is still failing.
 import type { OperationName } from '../../api/index.js';
-import type { CollectContext, MetricDef } from '../types.js';
+import type { CollectContext, MetricDef, TargetCounts } from '../types.js';
 import { convertCacheRecords } from './convert-cache.js';
 import { convertCertificates } from './convert-certificates.js';
 import { convertDomains } from './convert-domains.js';
@@ -27,6 +27,7 @@ import {
 } from './fetch.js';
 import {
   CACHE_FAMILIES,
+  CACHE_TYPES,
   CERTIFICATE_FAMILIES,
   DOMAIN_FAMILIES,
   L4_DETAIL_FAMILIES,
@@ -53,6 +54,8 @@ export interface Resource {
   /** Every family the resource can produce; its requests are skipped when all are denied. */
   readonly families: readonly MetricDef[];
   readonly operations: readonly OperationName[];
+  /** Requests one collect makes (every list on as many pages as `targets` fill, others on one), for the request estimate. */
+  requests(targets: TargetCounts): number;
   /** Throws when the resource's families cannot be produced at all this cycle. */
   collect(ctx: CollectContext): Promise<ResourceResult>;
 }
@@ -62,28 +65,28 @@ const complete = (converted: Converted): ResourceResult => ({ converted, errors:
 export function inventoryResources(settings: ResourceSettings): Resource[] {
   return [
     {
-      name: 'packages', families: PACKAGE_FAMILIES, operations: ['getPackages'],
+      name: 'packages', families: PACKAGE_FAMILIES, operations: ['getPackages'], requests: () => 1,
       collect: async (ctx) => complete(convertPackages(await fetchPackageOptions(ctx))),
     },
     layer4(settings),
     {
-      name: 'domains', families: DOMAIN_FAMILIES, operations: ['listDomains'],
+      name: 'domains', families: DOMAIN_FAMILIES, operations: ['listDomains'], requests: ({ domains }) => pagesFor(domains, settings.pageSize),
       collect: async (ctx) => complete(convertDomains(await fetchDomains(ctx, settings), ctx.tz)),
     },
     {
-      name: 'certificates', families: CERTIFICATE_FAMILIES, operations: ['describeHosting'],
+      name: 'certificates', families: CERTIFICATE_FAMILIES, operations: ['describeHosting'], requests: () => 1,
       collect: async (ctx) => complete(convertCertificates(await fetchCertificates(ctx, settings), ctx.tz)),
     },
     {
-      name: 'cache', families: CACHE_FAMILIES, operations: ['getCacheRecordList'],
+      name: 'cache', families: CACHE_FAMILIES, operations: ['getCacheRecordList'], requests: () => CACHE_TYPES.length,
       collect: async (ctx) => complete(convertCacheRecords(await fetchCacheRecords(ctx, settings, settings.cacheWindowMs))),
     },
     {
-      name: 'live-orders', families: LIVE_ORDER_FAMILIES, operations: ['describeHostAcceleratePackOrder'],
+      name: 'live-orders', families: LIVE_ORDER_FAMILIES, operations: ['describeHostAcceleratePackOrder'], requests: () => 1,
       collect: async (ctx) => complete(convertLiveOrders(await fetchLiveOrders(ctx, settings), ctx.tz)),
     },
     {
-      name: 'live-quality', families: LIVE_QUALITY_FAMILIES, operations: ['describeVQUserData'],
+      name: 'live-quality', families: LIVE_QUALITY_FAMILIES, operations: ['describeVQUserData'], requests: () => 1,
       collect: async (ctx) => complete(convertLiveQuality(await fetchLiveQualityReports(ctx, settings), ctx.tz)),
     },
   ];
@@ -99,6 +102,8 @@ function layer4(settings: ResourceSettings): Resource {
   return {
     name: 'layer4', families,
     operations: settings.details ? ['listLayer4Packages', 'getPackageDetails'] : ['listLayer4Packages'],
+    // The list's first page; with details, one more per layer-4 package: at most one per package getPackages lists (it lists layer-4 ones too).
+    requests: ({ packages }) => 1 + (settings.details ? packages : 0),
     async collect(ctx) {
       const rows = await fetchLayer4Packages(ctx, settings);
       const list = convertLayer4List(rows, ctx.tz);
@@ -116,4 +121,9 @@ function layer4(settings: ResourceSettings): Resource {
 
 export function asError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
+}
+
+/** Pages a list of `rows` takes, at least one (readAllPages asks for the first even when it is empty). */
+function pagesFor(rows: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(rows / pageSize));
 }

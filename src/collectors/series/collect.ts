@@ -15,7 +15,7 @@
 import pLimit from 'p-limit';
 import { firstPerCheck, type Mismatch } from '../contract/checks.js';
 import type { RejectedPoints } from '../rejects.js';
-import type { CollectContext, Collector, CollectorLogger, CollectOutput, Sample } from '../types.js';
+import type { CollectContext, Collector, CollectorLogger, CollectOutput, Sample, TargetCounts } from '../types.js';
 import { upstreamClock, type CounterSpec, type UpstreamClock } from './answer.js';
 import { AuditBook, NO_AUDIT } from './audit.js';
 import { compactAnswer, compactPieces, compactSpecs, expandPieces, type CompactAnswer } from './compact.js';
@@ -32,14 +32,30 @@ import { spanOf } from './window.js';
  * is the window of its summary gauges.
  */
 export function seriesCollector(
-  shape: Omit<Collector, 'collect'>,
+  shape: Omit<Collector, 'collect' | 'requests'>,
   options: SeriesOptions & { readonly summaryWindowMs?: number },
   collect: (ctx: CollectContext, book: AuditBook) => Promise<CollectOutput>,
+  units: (targets: TargetCounts) => UnitCounts,
 ): Collector {
   checkSeriesOptions(shape.name, options);
   if (options.summaryWindowMs !== undefined) nonNegative(shape.name, 'summaryWindowMs', options.summaryWindowMs);
   const book = new AuditBook(options.audit ?? NO_AUDIT);
-  return { ...shape, collect: (ctx) => collect(ctx, book) };
+  const everyMs = options.audit?.everyMs ?? 0;
+  return {
+    ...shape,
+    collect: (ctx) => collect(ctx, book),
+    requests: (targets) => {
+      const { requests, counted } = units(targets);
+      // An audit asks once more for each target with counter series (audited() below).
+      return { run: requests, ...(everyMs > 0 && counted > 0 ? { audit: { requests: counted, everyMs } } : {}) };
+    },
+  };
+}
+
+/** A cycle's targets for the request estimate: requests of the main span, and how many of them carry counter series (each audited). */
+export interface UnitCounts {
+  readonly requests: number;
+  readonly counted: number;
 }
 
 /** One target of a cycle: the family's request of a span, and its series. */

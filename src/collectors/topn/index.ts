@@ -51,6 +51,8 @@ export function createTopnCollector(options: TopnOptions): Collector {
     operations: ['describeL7MostData'],
     families: by.map((b) => FAMILY_BY[b]),
     collect: (ctx) => collect(ctx, options, dimensions, by),
+    // One ranking request per `by`, over every domain at once; none without a domain. Gauges only: nothing audited.
+    requests: ({ domains }) => ({ run: domains > 0 ? by.length : 0 }),
   };
 }
 

@@ -21,6 +21,8 @@ export function createUsageCollector(options: UsageOptions): Collector {
   return seriesCollector(
     { name: 'usage', targets: ['packages'], operations: ['describeL7UsageData'], families: USAGE_FAMILIES },
     options, (ctx, book) => collect(ctx, options, book),
+    // One request per package and cycle.
+    ({ packages }) => ({ requests: packages, counted: packages }),
   );
 }
 

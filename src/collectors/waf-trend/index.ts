@@ -22,6 +22,11 @@ export function createWafTrendCollector(options: WafTrendOptions): Collector {
   return seriesCollector(
     { name: 'waf-trend', targets: ['domains'], operations: ['describeLogV2'], families: WAF_TREND_FAMILIES },
     options, (ctx, book) => collect(ctx, options, book),
+    // One request per series (action x severity) and cycle, over every domain at once; none without a domain.
+    ({ domains }) => {
+      const series = domains > 0 ? wafCombos().length : 0;
+      return { requests: series, counted: series };
+    },
   );
 }
 

@@ -96,6 +96,25 @@ const readingsSchema = z
     omitZeroBuckets: r.omit_zero_buckets,
   }));
 
+/** The account's request budget the simulator can enforce (src/simulator/budget.ts); off unless present. */
+const requestBudgetSchema = z
+  .strictObject({
+    per_second: integer().min(1).describe('Requests accepted in any one second, all operations together; the rest are answered 429 (no default: required).'),
+    retry_after: duration({ min: 0, max: 3_600_000 })
+      .refine((ms) => ms % 1000 === 0, { error: 'expected whole seconds, at most 1h' })
+      .optional()
+      .describe('Wait named in Retry-After (whole seconds) (default: until the budget would accept again, rounded up to a second).'),
+    retry_after_form: z
+      .enum(['seconds', 'date'])
+      .default('seconds')
+      .describe('How Retry-After is written: delta-seconds or an HTTP date (default seconds).'),
+  })
+  .transform((b) => ({
+    perSecond: b.per_second,
+    ...(b.retry_after === undefined ? {} : { retryAfterSeconds: b.retry_after / 1000 }),
+    retryAfterForm: b.retry_after_form,
+  }));
+
 export const simulatorSchema = z.strictObject({
   enabled: z
     .boolean()
@@ -107,6 +126,12 @@ export const simulatorSchema = z.strictObject({
   seed: integer().default(1).describe('Seed of the simulated account, so runs are reproducible (default 1).'),
   domains: integer().min(1).max(100_000).default(20).describe('Number of simulated domains, 1 to 100000 (default 20).'),
   token: z.string().min(1).default('sim-token').describe('Token the simulator accepts (default sim-token).'),
+  request_budget: requestBudgetSchema
+    .optional()
+    .describe(
+      'A request budget for the whole account, refused with 429 and Retry-After when exceeded, as a real platform may have one ' +
+        '(default: none; the vendor document states a limit only for the order operations).',
+    ),
   readings: readingsSchema
     .optional()
     .describe('How the simulator answers where the vendor document is silent; each switches to another plausible answer (default: all off).'),

@@ -91,6 +91,19 @@ export const upstreamSchema = z
       .positive()
       .default(10)
       .describe('Requests per second for the live-order operations, the documented per-user limit (default 10).'),
+    rate_limit: z
+      .number()
+      .positive()
+      .optional()
+      .describe(
+        'Requests per second to the upstream, all operations together, with a burst of as many; above 1 counted in whole requests ' +
+          '(default: none of the daemon\'s own until the upstream answers 429, then half the rate it was sending, recovering gradually). ' +
+          'Requests wait for the budget in order, none is dropped. Size it from the requests per hour the daemon states at start-up and in doctor.',
+      ),
+    rate_limits: z
+      .partialRecord(z.enum(OPERATION_NAMES), z.number().positive().describe('Requests per second of the operation.'))
+      .default({})
+      .describe('Per-operation request budget, keyed by operation name, on top of upstream.rate_limit (default: none).'),
     retry: retrySchema
       .prefault({})
       .describe('Retries of failed reads (timeouts, network errors, 5xx); writes are never retried.'),

@@ -29,6 +29,7 @@ import { buildCollectors } from './collectors.js';
 import { openUpstream, type LocalUpstream, type Upstream } from './upstream.js';
 import { wireRemoteWrite, type RemoteWrite } from './remote-write.js';
 import { wireWafEvents } from './waf-events.js';
+import { logRequestEstimate, requestEstimate } from './requests.js';
 
 /** Time left after the sink's deadline for a confirmed WAF batch's checkpoint save, at stop. */
 const RECORD_MARGIN_MS = 3_000;
@@ -95,14 +96,28 @@ export async function wire(options: WiringOptions): Promise<Components> {
       onResponse: (e) => self.recordUpstream({ operation: e.operation, outcome: e.outcome, durationSeconds: e.durationMs / 1000 }),
       onRetry: (e) => self.recordRetry(e.operation),
       onRateLimitWait: (e) => self.recordRateLimitWait(e.operation),
+      onThrottled: (e) => {
+        self.recordThrottled(e.operation);
+        if (!e.started) return;
+        logger.warn(
+          { operation: e.operation, status: e.status, host: e.host, retry_after_seconds: seconds(e.retryAfterMs), rate_per_second: rateField(e.ratePerSecond) },
+          'upstream throttling started: requests to this host paused until Retry-After, the request rate lowered',
+        );
+      },
+      onThrottleEnd: (e) => logger.info({ rate_per_second: rateField(e.ratePerSecond) }, 'upstream throttling ended: the request rate is back at the budget'),
+      onRateChange: (e) => self.recordRateLimit(e.ratePerSecond),
     },
   });
+  self.recordRateLimit(upstream.client.ratePerSecond);
   const collectors = buildCollectors(resolveCollectorOptions(config), shard);
   families.define([...collectors.flatMap((c) => c.collector.families), ...(config.waf_events.enabled ? WAF_EVENTS_FAMILIES : [])]);
   const log = logger.child({ component: 'engine' });
   const tz = platformClock(config.upstream.timezone);
   // One discovery for the collectors and the WAF event scope, so both see the same share.
-  const targets = new TargetDiscovery({ client: upstream.client, config: config.targets, shard, log: logger.child({ component: 'targets' }) });
+  const targets = new TargetDiscovery({
+    client: upstream.client, config: config.targets, shard, log: logger.child({ component: 'targets' }),
+    onChange: (t) => logRequestEstimate(logger, config, requestEstimate(config, collectors, { domains: t.domains.length, packages: t.packages.length })),
+  });
   const remoteWrite = wireRemoteWrite(config, logger, options.version, self, store, recovery);
   const jobs: Job[] = sampleJobs(collectors, {
     client: upstream.client,
@@ -136,4 +151,14 @@ export async function wire(options: WiringOptions): Promise<Components> {
   });
   const names = new Set(collectors.map((c) => c.collector.name));
   return { upstream, engine, collectors: names, ...(wafEvents ? { wafEvents } : {}), ...(remoteWrite ? { remoteWrite } : {}) };
+}
+
+/** Retry-After for a log record, in seconds (null when the answer named none). */
+function seconds(ms: number | undefined): number | null {
+  return ms === undefined ? null : ms / 1000;
+}
+
+/** A rate for a log record: JSON has no Infinity (it would print null), so no limit reads 'none'. */
+function rateField(perSecond: number): number | 'none' {
+  return Number.isFinite(perSecond) ? Math.round(perSecond * 1000) / 1000 : 'none';
 }

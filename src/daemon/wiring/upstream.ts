@@ -83,6 +83,8 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
     concurrency: up.concurrency,
     connections: up.connections,
     orderRateLimit: up.order_rate_limit,
+    ...(up.rate_limit === undefined ? {} : { rateLimit: up.rate_limit }),
+    rateLimits: up.rate_limits,
     retry: { attempts: up.retry.attempts, minDelayMs: up.retry.min_delay, maxDelayMs: up.retry.max_delay },
     paths: up.paths ?? {},
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),

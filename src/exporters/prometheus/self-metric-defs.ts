@@ -80,6 +80,20 @@ export const SELF_METRICS = {
     unit: 'waits',
     labels: ['operation'],
   },
+  upstreamThrottled: {
+    name: 'edge_exporter_upstream_throttled_total',
+    type: 'counter',
+    help: 'Upstream answers that throttled the daemon (429, or 503 with Retry-After), by operation; each pauses the host until its Retry-After.',
+    unit: 'answers',
+    labels: ['operation'],
+  },
+  upstreamRateLimit: {
+    name: 'edge_exporter_upstream_rate_limit_per_second',
+    type: 'gauge',
+    help: 'The request rate in force to the upstream: upstream.rate_limit, lower while throttled; +Inf when the daemon sets no limit of its own.',
+    unit: 'requests_per_second',
+    labels: [],
+  },
   series: {
     name: 'edge_exporter_series',
     type: 'gauge',

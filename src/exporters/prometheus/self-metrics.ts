@@ -122,6 +122,16 @@ export class SelfMetrics implements CollectorObserver {
     this.own.upstreamRateLimitWaits.add({ operation }, 1);
   }
 
+  /** An answer that throttled the daemon (429, or 503 with Retry-After). */
+  recordThrottled(operation: string): void {
+    this.own.upstreamThrottled.add({ operation }, 1);
+  }
+
+  /** The request rate in force, per second (Infinity: no limit of the daemon's own). */
+  recordRateLimit(perSecond: number): void {
+    this.own.upstreamRateLimit.set({}, perSecond);
+  }
+
   /** A damaged state file put aside at start-up (state_recovery: reset); `file` is its name in the state directory. */
   recordStateReset(file: string): void {
     this.own.stateResets.add({ file }, 1);

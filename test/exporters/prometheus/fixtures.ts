@@ -103,6 +103,8 @@ export function realisticExposition(): Exposition {
     self.recordUpstream({ operation, outcome: 'timeout', durationSeconds: 10 });
     self.recordRetry(operation);
     self.recordRateLimitWait(operation);
+    self.recordThrottled(operation);
   }
+  self.recordRateLimit(5);
   return new Exposition({ families: store, self });
 }

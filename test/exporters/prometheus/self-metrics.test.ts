@@ -103,6 +103,19 @@ describe('SelfMetrics', () => {
     );
   });
 
+  it('records throttled answers by operation and the rate in force, +Inf when there is no limit', async () => {
+    const { self } = setup();
+    self.recordThrottled('describeL7DataV2');
+    self.recordThrottled('describeL7DataV2');
+    self.recordRateLimit(Number.POSITIVE_INFINITY);
+    expect(await samples(self)).toEqual(expect.arrayContaining([
+      'edge_exporter_upstream_throttled_total{operation="describeL7DataV2"} 2',
+      'edge_exporter_upstream_rate_limit_per_second +Inf',
+    ]));
+    self.recordRateLimit(2.5);
+    expect(await samples(self)).toContain('edge_exporter_upstream_rate_limit_per_second 2.5');
+  });
+
   it('reads series, dropped series and rejected samples from the store when scraped', async () => {
     const { store, self } = setup();
     expect(await samples(self)).toEqual(
