@@ -8,6 +8,7 @@ import {
   NotFoundError, PermissionError, RateLimitedError, TimeoutError, UpstreamError, type ApiError,
 } from './errors.js';
 import { credentialParts, redactSecrets } from '../log/redact.js';
+import { describeNetCause, netCauseText } from '../shared/net-cause.js';
 
 export interface AttemptInput {
   operation: OperationName;
@@ -19,6 +20,8 @@ export interface AttemptInput {
   timeoutMs: number;
   maxBodyBytes: number;
   signal: AbortSignal | undefined;
+  /** The proxy this request goes through, its credentials masked; undefined when direct. */
+  proxy?: string;
 }
 
 export interface AttemptResult {
@@ -160,6 +163,8 @@ function transportError(err: unknown, input: AttemptInput, timeout: AbortSignal)
     return new TimeoutError(`${operation}: no complete response within ${input.timeoutMs} ms`, { operation, cause: err });
   }
   if (input.signal?.aborted) return new AbortedError(`${operation}: aborted`, { operation, cause: err });
-  const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown';
-  return new NetworkError(`${operation}: network error (${code})`, { operation, cause: err });
+  const cause = describeNetCause(err, input.url, 'upstream', input.proxy);
+  return new NetworkError(`${operation}: ${netCauseText(cause, input.proxy)}`, {
+    operation, cause: err, ...cause, ...(input.proxy === undefined ? {} : { proxy: input.proxy }),
+  });
 }

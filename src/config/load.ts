@@ -4,11 +4,13 @@
 // This is the only module that reads process.env.
 import { readFileSync } from 'node:fs';
 import { redactSecrets } from '../log/redact.js';
+import { proxyCredentials } from '../shared/url-credentials.js';
 import { applyEnvOverrides, interpolate } from './env.js';
 import type { Env, EnvOverride, PathProblem } from './env.js';
 import { ConfigError } from './errors.js';
 import type { ConfigProblem } from './errors.js';
 import { isUsableSecret } from './fields.js';
+import { PROXY_SECTIONS, PROXY_VARIABLES, readProxyFiles, resolveProxies, withProxyFiles } from './proxy-files.js';
 import { dottedPath, issueMessage, issueProblems } from './issues.js';
 import { configJsonSchema } from './json-schema.js';
 import { configSchema } from './schema.js';
@@ -51,21 +53,23 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const { document, applied } = applyEnvOverrides(interpolated.value, env);
   const tokenFile = tokenFromDocument(document);
   const serverFiles = options.serverFiles === true ? serverFileProblems(document) : [];
+  const proxyFiles = readProxyFiles(document);
   const parsed = configSchema.safeParse(document, { error: issueMessage });
 
   const interpolationPaths = new Set(interpolated.problems.map((p) => dottedPath(p.path)));
   const schemaProblems = parsed.success
     ? []
     : issueProblems(parsed.error.issues, configJsonSchema()).filter((p) => !interpolationPaths.has(dottedPath(p.path)));
-  const problems = [...interpolated.problems, ...schemaProblems, ...tokenFile.problems, ...serverFiles];
+  const problems = [...interpolated.problems, ...schemaProblems, ...tokenFile.problems, ...serverFiles, ...proxyFiles.problems];
 
   if (problems.length > 0 || !parsed.success) {
-    const secrets = [...secretsIn(document, env), ...(tokenFile.token === undefined ? [] : [tokenFile.token])];
+    const secrets = [...secretsIn(document, env), ...(tokenFile.token === undefined ? [] : [tokenFile.token]), ...proxyFiles.secrets];
     const located = problems.map((p) => locate(p, yaml, applied, secrets));
     throw new ConfigError(source, located.sort(byPosition));
   }
-  const config = parsed.data;
-  return tokenFile.token === undefined ? config : { ...config, upstream: { ...config.upstream, token: tokenFile.token } };
+  const parsedConfig = parsed.data;
+  const withProxies = { ...parsedConfig, ...withProxyFiles(parsedConfig, proxyFiles.urls), proxies: resolveProxies(parsedConfig, proxyFiles.urls, env) };
+  return tokenFile.token === undefined ? withProxies : { ...withProxies, upstream: { ...withProxies.upstream, token: tokenFile.token } };
 }
 
 function readConfigFile(file: string): string {
@@ -115,7 +119,8 @@ function secretsIn(document: unknown, env: Env): string[] {
     get(get(document, 'upstream'), 'token'),
     get(get(document, 'simulator'), 'token'),
   ];
-  return candidates.filter((s): s is string => typeof s === 'string');
+  const proxies = [...PROXY_SECTIONS.map((section) => get(get(document, section), 'proxy_url')), ...PROXY_VARIABLES.map((name) => env[name])];
+  return [...candidates.filter((s): s is string => typeof s === 'string'), ...proxies.flatMap(proxyCredentials)];
 }
 
 /** Adds where the value came from: the overriding variable, or the key's line:col in the file. */

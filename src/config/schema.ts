@@ -3,6 +3,7 @@
 // users write them in YAML. A new section is one file under sections/ plus one
 // line in `configSchema` below; cross-section rules live in `crossSectionRules`.
 import { z } from 'zod';
+import type { ProxyRoutes } from './proxy.js';
 import { COLLECTORS_DESCRIPTION, collectorsSchema } from './sections/collectors.js';
 import { limitsSchema } from './sections/limits.js';
 import { serverSchema } from './sections/server.js';
@@ -80,7 +81,11 @@ export const configSchema = z
   })
   .superRefine(crossSectionRules, { when: () => true });
 
-/** The validated configuration: defaults filled, durations in milliseconds, token resolved. */
-export type Config = z.output<typeof configSchema>;
+/**
+ * The validated configuration: defaults filled, durations in milliseconds,
+ * token and proxy_url files read, and each outbound client's proxy resolved
+ * from its proxy_url and the environment (`proxies`, not a YAML key).
+ */
+export type Config = z.output<typeof configSchema> & { readonly proxies: ProxyRoutes };
 /** The configuration as written in YAML, before defaults and transforms. */
 export type ConfigInput = z.input<typeof configSchema>;
