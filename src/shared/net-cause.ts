@@ -64,7 +64,10 @@ export function netCauseText(cause: NetCause, proxy: string | undefined): string
 
 function hintFor(reason: string, section: OutboundSection, viaProxy: boolean, proxyStatus: number | undefined): string {
   const proxyKeys = `HTTPS_PROXY / ${section}.proxy_url`;
-  if (proxyStatus === 407) return `the proxy wants credentials: put them in the proxy URL (http://user:password@host:port) in ${section}.proxy_url or ${section}.proxy_url_file`;
+  // 407 asks for credentials; some proxies (tinyproxy) answer wrong ones 401.
+  if (proxyStatus === 407 || proxyStatus === 401) {
+    return `the proxy wants (other) credentials: put them in the proxy URL (http://user:password@host:port) in ${section}.proxy_url or ${section}.proxy_url_file, or HTTPS_PROXY`;
+  }
   if (proxyStatus !== undefined) return 'the proxy refused to connect to the target: check that it allows this host and port';
   if (reason === 'ENOTFOUND' || reason === 'EAI_AGAIN') {
     return viaProxy

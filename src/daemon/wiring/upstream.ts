@@ -129,7 +129,10 @@ function upstreamNetwork(
   for (const r of Object.values(config.proxies)) for (const url of [r.httpProxy, r.httpsProxy]) for (const secret of proxyCredentials(url)) addLogSecret(logger, secret);
   const tls = local ? undefined : config.upstream.tls;
   const loginUrl = config.upstream.login_url ?? apiUrl;
-  const via = (url: string): string => maskUrl(proxyFor(route, url) ?? 'direct');
+  const via = (url: string): string => {
+    const proxy = proxyFor(route, url);
+    return proxy === undefined ? 'direct' : maskUrl(proxy);
+  };
   logger.info(
     { apiUrl, ...(loginUrl === apiUrl ? {} : { loginUrl }), proxy: via(apiUrl), ...(loginUrl === apiUrl ? {} : { loginProxy: via(loginUrl) }), proxySource: route.source },
     `upstream: ${apiUrl} via ${via(apiUrl)}`,
