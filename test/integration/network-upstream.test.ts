@@ -66,10 +66,8 @@ afterEach(async () => {
   daemon = undefined;
 });
 
-/** One daemon with `upstream` (YAML lines under `upstream:`) and `env`, one cycle of the usage collector, its log and landing page. */
-async function runOnce(upstream: readonly string[], env: Env = {}, lookup?: LookupFunction): Promise<Run> {
-  const stateDir = mkdtempSync(join(dir, 'state-'));
-  const text = [
+function configText(upstream: readonly string[], stateDir: string): string {
+  return [
     'upstream:',
     ...upstream.map((line) => `  ${line}`),
     `  token: ${TOKEN}`,
@@ -83,15 +81,43 @@ async function runOnce(upstream: readonly string[], env: Env = {}, lookup?: Look
     'server: { listen: "127.0.0.1:0" }',
     `state_dir: ${JSON.stringify(stateDir)}`,
   ].join('\n');
-  const config = loadConfig({ text, env });
+}
+
+interface Started {
+  readonly url: string;
+  readonly lines: string[];
+  /** One cycle, then the log so far and the landing page. */
+  cycle(): Promise<Run>;
+}
+
+/** A daemon with `upstream` (YAML lines under `upstream:`) and `env`, running only the usage collector; `reread` gives reload() its next config. */
+async function startDaemon(upstream: readonly string[], env: Env = {}, options: { lookup?: LookupFunction; reread?: () => readonly string[] } = {}): Promise<Started> {
+  const stateDir = mkdtempSync(join(dir, 'state-'));
+  const config = loadConfig({ text: configText(upstream, stateDir), env });
   const lines: string[] = [];
   const logger = createLogger({ level: 'info', destination: lineSink(lines), secrets: [TOKEN] });
-  daemon = new Daemon({ config, logger, version: '0.0.0-test', clock: { now: () => sim.clock.now() }, schedules: false, ...(lookup ? { lookup } : {}) });
-  const url = await daemon.start();
-  const reports = await daemon.runOnce();
-  const landing = await (await fetch(`${url}/`, { signal: AbortSignal.timeout(5000) })).text();
-  const logText = lines.join('');
-  return { reports, log: lines.map((l) => JSON.parse(l) as Record<string, unknown>), logText, landing };
+  const { lookup, reread } = options;
+  daemon = new Daemon({
+    config, logger, version: '0.0.0-test', clock: { now: () => sim.clock.now() }, schedules: false,
+    ...(lookup ? { lookup } : {}),
+    ...(reread ? { reloadConfig: () => loadConfig({ text: configText(reread(), stateDir), env }) } : {}),
+  });
+  const running = daemon;
+  const url = await running.start();
+  return {
+    url, lines,
+    async cycle() {
+      const reports = await running.runOnce();
+      const landing = await (await fetch(`${url}/`, { signal: AbortSignal.timeout(5000) })).text();
+      const logText = lines.join('');
+      return { reports, log: lines.map((l) => JSON.parse(l) as Record<string, unknown>), logText, landing };
+    },
+  };
+}
+
+/** One daemon, one cycle of the usage collector: its reports, log and landing page. */
+async function runOnce(upstream: readonly string[], env: Env = {}, lookup?: LookupFunction): Promise<Run> {
+  return (await startDaemon(upstream, env, lookup ? { lookup } : {})).cycle();
 }
 
 const upstreamLine = (run: Run): Record<string, unknown> | undefined => run.log.find((l) => typeof l['msg'] === 'string' && (l['msg'] as string).startsWith('upstream: '));
@@ -203,5 +229,41 @@ describe('network failures point at the cause', () => {
   it('the same untrusted certificate through the proxy names the proxy too', async () => {
     const run = await runOnce([`api_url: ${front.origin}`], { HTTPS_PROXY: proxy.url });
     expect(failures(run)[0]).toMatchObject({ reason: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', proxy: proxy.url });
+  });
+});
+
+describe('upstream.tls', () => {
+  it('presents cert_file + key_file to an upstream that demands a client certificate', async () => {
+    const mtls = await startTlsFront({ cert: pki.serverCert, key: pki.serverKey, targetPort: simPort, clientCa: pki.ca });
+    try {
+      const tls = `tls: { ca_file: ${JSON.stringify(pki.caFile)}, cert_file: ${JSON.stringify(pki.clientCertFile)}, key_file: ${JSON.stringify(pki.clientKeyFile)} }`;
+      const run = await runOnce([`api_url: ${mtls.origin}`, tls]);
+      expect(run.reports.every((r) => r.ok)).toBe(true);
+      expect(new Set(mtls.clientSubjects)).toEqual(new Set(['edge-exporter']));
+    } finally {
+      await mtls.close();
+    }
+  });
+
+  it('insecure_skip_verify: true connects to the untrusted upstream, warning in the log and on the status page', async () => {
+    const run = await runOnce([`api_url: ${front.origin}`, 'tls: { insecure_skip_verify: true }']);
+    expect(run.reports.every((r) => r.ok)).toBe(true);
+    expect(run.log.filter((l) => l['level'] === 'warn' && l['key'] === 'upstream.tls.insecure_skip_verify')).toHaveLength(1);
+    expect(run.landing).toContain('upstream.tls.insecure_skip_verify is true: certificates are not verified');
+  });
+
+  it('reads ca_file again on reload: a CA added to the file is trusted from the reload on', async () => {
+    const caFile = join(dir, 'reloaded-ca.pem');
+    // Another CA's certificate first: the test CA is not in it, so the upstream is untrusted.
+    const other = makeTestPki(mkdtempSync(join(dir, 'other-')));
+    writeFileSync(caFile, other.ca);
+    const lines = [`api_url: ${front.origin}`, `tls: { ca_file: ${JSON.stringify(caFile)} }`];
+    const started = await startDaemon(lines, {}, { reread: () => lines });
+    const before = await started.cycle();
+    expect(before.reports[0]?.error?.message).toContain('(UNABLE_TO_VERIFY_LEAF_SIGNATURE)');
+    writeFileSync(caFile, Buffer.concat([other.ca, pki.ca]));
+    await expect(daemon?.reload()).resolves.toEqual({ ok: true });
+    const after = await started.cycle();
+    expect(after.reports.map((r) => [r.ok, r.error?.code])).toEqual([[true, undefined]]);
   });
 });
