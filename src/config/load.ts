@@ -125,7 +125,8 @@ function secretsIn(document: unknown, env: Env): string[] {
 
 /** Adds where the value came from: the overriding variable, or the key's line:col in the file. */
 function locate(problem: PathProblem, yaml: YamlSource, applied: readonly EnvOverride[], secrets: readonly string[]): ConfigProblem {
-  const path = dottedPath(problem.path);
+  // A secret pasted where a key belongs is quoted by the path ("unknown key"), so the path is masked too.
+  const path = redactSecrets(dottedPath(problem.path), secrets);
   const message = redactSecrets(problem.message, secrets);
   const override = applied.find((o) => o.path.every((segment, i) => problem.path[i] === segment));
   if (override) return { path, message, env: override.name };
