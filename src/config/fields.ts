@@ -119,7 +119,7 @@ export function headerMap(reserved?: { readonly names: readonly string[]; readon
  * Credentials (`http://user:pass@proxy:3128`) are allowed and masked in every
  * output; the schema's messages never quote the value.
  */
-export function proxyUrl() {
+function proxyUrl() {
   return z.string().refine(isProxyUrl, { error: 'expected an http:// or https:// proxy URL like http://proxy.example.com:3128' }).meta({ 'x-type': 'URL' });
 }
 

@@ -32,4 +32,4 @@ export type { LimitsConfig } from './sections/limits.js';
 export { compileMetricPattern, compileNameRegex, PatternError } from './patterns.js';
 export { cronProblem } from './cron.js';
 export { insecureTlsKeys, NO_PROXY_ROUTE, tlsFiles } from './proxy.js';
-export type { ProxyRoute, ProxyRoutes } from './proxy.js';
+export type { ProxyRoute } from './proxy.js';

@@ -18,7 +18,7 @@ type ProxySection = (typeof PROXY_SECTIONS)[number];
 /** The variables a proxy URL (and its credentials) may come from. */
 export const PROXY_VARIABLES: readonly string[] = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
 
-export interface ProxyFiles {
+interface ProxyFiles {
   /** The URL each section's proxy_url_file holds, where one is set and usable. */
   readonly urls: Partial<Record<ProxySection, string>>;
   readonly problems: PathProblem[];

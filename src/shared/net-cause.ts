@@ -5,9 +5,9 @@
 // and remote-write failures read alike in the log and on the status page.
 
 /** The config section of the client that failed, for the hint's key names. */
-export type OutboundSection = 'upstream' | 'otlp' | 'remote_write';
+type OutboundSection = 'upstream' | 'otlp' | 'remote_write';
 
-export interface NetCause {
+interface NetCause {
   /** host:port tried (the proxy's when the proxy could not be reached); never credentials. */
   readonly address: string;
   /** errno or TLS code (ECONNREFUSED, ENOTFOUND, CERT_HAS_EXPIRED...), or PROXY_REFUSED. */

@@ -9,7 +9,7 @@ import type { HttpsProxyAgent } from 'https-proxy-agent';
 import type { TlsMaterial } from '../../shared/tls-files.js';
 
 /** The SDK's HttpAgentFactory. */
-export type AgentFactory = (protocol: string) => Promise<Agent>;
+type AgentFactory = (protocol: string) => Promise<Agent>;
 
 export function agentFactory(proxy: string | undefined, tls: TlsMaterial): AgentFactory {
   return async (protocol) => {

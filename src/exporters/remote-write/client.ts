@@ -4,7 +4,7 @@ import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { describeNetCause, netCauseText } from '../../shared/net-cause.js';
 import { proxyFor, type ProxyRoute } from '../../shared/proxy-route.js';
 import { readTlsFiles, type TlsFiles } from '../../shared/tls-files.js';
-import { maskUrl, proxyCredentials } from '../../shared/url-credentials.js';
+import { maskUrl } from '../../shared/url-credentials.js';
 
 /** Credentials: exactly one of the inline value and the file (read, trimmed, for every request, so a rotated file needs no reload). */
 export type RemoteWriteAuth =
@@ -85,7 +85,6 @@ export class RemoteWriteClient implements RemoteWriteTransport {
   private readonly agent: Dispatcher;
   /** The proxy requests to the url go through, masked; undefined when direct. */
   private readonly proxy: string | undefined;
-  private readonly proxySecrets: string[];
   private readonly fixedHeaders: Record<string, string>;
   /** Extra header values may be secrets too (an API key a receiver wants): cut out of excerpts like credentials. */
   private readonly headerSecrets: string[];
@@ -111,7 +110,6 @@ export class RemoteWriteClient implements RemoteWriteTransport {
     const proxy = options.proxy ?? { httpProxy: '', httpsProxy: '', noProxy: '', source: 'none' };
     const through = proxyFor(proxy, options.url);
     this.proxy = through === undefined ? undefined : maskUrl(through);
-    this.proxySecrets = [...proxyCredentials(proxy.httpProxy), ...proxyCredentials(proxy.httpsProxy)];
     // Explicit strings ('' for none), so undici reads no environment variable itself; CONNECT for https://, absolute-form for http://.
     this.agent = new EnvHttpProxyAgent({
       httpProxy: proxy.httpProxy,
@@ -191,7 +189,8 @@ export class RemoteWriteClient implements RemoteWriteTransport {
       const cause = describeNetCause(error, this.options.url, 'remote_write', this.proxy);
       return {
         kind: 'network',
-        error: redact(netCauseText(cause, this.proxy), [...credentials.secrets, ...this.proxySecrets]),
+        // Made of the address, a code, the masked proxy and a fixed hint: nothing of the request to cut out, and not cut short.
+        error: netCauseText(cause, this.proxy),
         code: cause.reason,
         address: cause.address,
         hint: cause.hint,
