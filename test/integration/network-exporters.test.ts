@@ -118,6 +118,7 @@ describe('remote_write behind the proxy rules', () => {
     const seen = through(proxy, rw.port, from);
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((r) => r === `POST ${rw.url} HTTP/1.1`)).toBe(true);
+    expect(started.lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toContain(`remote_write: ${rw.url} via ${proxy.url}`);
   });
 
   it('goes direct to a receiver NO_PROXY lists by host and port', async () => {
@@ -172,6 +173,7 @@ describe('OTLP behind the proxy rules', () => {
     const report = await started.daemon.forwardOnce();
     expect(report?.ok).toBe(true);
     expect(through(proxy, otlpTls.port, from)).toEqual([]);
+    expect(started.lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toContain(`otlp: ${otlpTls.origin}/v1/logs via direct`);
   });
 
   it('names an untrusted receiver with its address, the TLS reason and otlp.tls.ca_file on the status page', async () => {

@@ -30,7 +30,7 @@ import { buildCollectors } from './collectors.js';
 import { openUpstream, type LocalUpstream, type Upstream } from './upstream.js';
 import { wireRemoteWrite, type RemoteWrite } from './remote-write.js';
 import { wireWafEvents } from './waf-events.js';
-import { insecureWarning, OutboundNotices } from './network.js';
+import { insecureWarning, logExporterRoutes, OutboundNotices } from './network.js';
 
 /** Time left after the sink's deadline for a confirmed WAF batch's checkpoint save, at stop. */
 const RECORD_MARGIN_MS = 3_000;
@@ -111,6 +111,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
   const tz = platformClock(config.upstream.timezone);
   // One discovery for the collectors and the WAF event scope, so both see the same share.
   const targets = new TargetDiscovery({ client: upstream.client, config: config.targets, shard, log: logger.child({ component: 'targets' }) });
+  logExporterRoutes(config, logger);
   const outbound = options.outbound ?? new OutboundNotices();
   const remoteWrite = wireRemoteWrite(config, outbound.watch('remote_write', logger.child({ component: 'remote_write' })), options.version, self, store, recovery);
   const jobs: Job[] = sampleJobs(collectors, {

@@ -3,7 +3,9 @@
 // connection failure of each outbound client that is not the upstream (OTLP,
 // remote-write), taken from the structured warning those clients log (its
 // `hint` field marks a failed connection). Lives as long as the daemon.
-import { insecureTlsKeys, type Config } from '../../config/index.js';
+import { insecureTlsKeys, type Config, type ProxyRoute } from '../../config/index.js';
+import { proxyFor } from '../../shared/proxy-route.js';
+import { maskUrl } from '../../shared/url-credentials.js';
 
 /** The narrow logger the OTLP sink and the remote-write sender write to. */
 export interface OutboundLogger {
@@ -11,6 +13,24 @@ export interface OutboundLogger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
+}
+
+/** `url` as the start-up line shows where a client's requests go: the proxy (masked) or `direct`. */
+export function via(route: ProxyRoute, url: string): string {
+  const proxy = proxyFor(route, url);
+  return proxy === undefined ? 'direct' : maskUrl(proxy);
+}
+
+/** The OTLP and remote-write clients' start-up lines (the upstream's is openUpstream's). */
+export function logExporterRoutes(config: Config, logger: { info(obj: object, msg?: string): void }): void {
+  if (config.waf_events.enabled) {
+    const { endpoint } = config.otlp;
+    logger.info({ endpoint, proxy: via(config.proxies.otlp, endpoint), proxySource: config.proxies.otlp.source }, `otlp: ${endpoint} via ${via(config.proxies.otlp, endpoint)}`);
+  }
+  const { url } = config.remote_write;
+  if (url !== undefined) {
+    logger.info({ url, proxy: via(config.proxies.remote_write, url), proxySource: config.proxies.remote_write.source }, `remote_write: ${url} via ${via(config.proxies.remote_write, url)}`);
+  }
 }
 
 export function insecureWarning(key: string): string {

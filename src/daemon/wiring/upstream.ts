@@ -6,9 +6,9 @@ import type { LookupFunction } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { createDispatcher, EdgeClient, type ClientObserver } from '../../api/index.js';
 import { NO_PROXY_ROUTE, readTokenFile, tlsFiles, type Config, type ProxyRoute } from '../../config/index.js';
-import { proxyFor } from '../../shared/proxy-route.js';
 import { readTlsFiles } from '../../shared/tls-files.js';
-import { maskUrl, proxyCredentials } from '../../shared/url-credentials.js';
+import { proxyCredentials } from '../../shared/url-credentials.js';
+import { via } from './network.js';
 import { addLogSecret, type Logger } from '../../log/logger.js';
 
 /** A stand-in upstream served locally, started when upstream.api_url is not set. */
@@ -129,13 +129,9 @@ function upstreamNetwork(
   for (const r of Object.values(config.proxies)) for (const url of [r.httpProxy, r.httpsProxy]) for (const secret of proxyCredentials(url)) addLogSecret(logger, secret);
   const tls = local ? undefined : config.upstream.tls;
   const loginUrl = config.upstream.login_url ?? apiUrl;
-  const via = (url: string): string => {
-    const proxy = proxyFor(route, url);
-    return proxy === undefined ? 'direct' : maskUrl(proxy);
-  };
   logger.info(
-    { apiUrl, ...(loginUrl === apiUrl ? {} : { loginUrl }), proxy: via(apiUrl), ...(loginUrl === apiUrl ? {} : { loginProxy: via(loginUrl) }), proxySource: route.source },
-    `upstream: ${apiUrl} via ${via(apiUrl)}`,
+    { apiUrl, ...(loginUrl === apiUrl ? {} : { loginUrl, loginProxy: via(route, loginUrl) }), proxy: via(route, apiUrl), proxySource: route.source },
+    `upstream: ${apiUrl} via ${via(route, apiUrl)}`,
   );
   if (options.dispatcher) return { dispatcher: options.dispatcher, proxy: route, owned: false };
   const material = readTlsFiles(tls === undefined ? undefined : tlsFiles(tls));
