@@ -48,8 +48,9 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 /** A config TLS block as the clients' plain options (shared/tls-files.ts reads the files). */
-export function tlsFiles(tls: TlsBlock): TlsFiles {
+export function tlsFiles(tls: TlsBlock, label: string): TlsFiles {
   return {
+    label,
     ...(tls.ca_file === undefined ? {} : { caFile: tls.ca_file }),
     ...(tls.cert_file === undefined ? {} : { certFile: tls.cert_file }),
     ...(tls.key_file === undefined ? {} : { keyFile: tls.key_file }),

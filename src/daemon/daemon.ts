@@ -22,6 +22,7 @@ import { readServerCredentials, ServerFileError } from './server-secrets.js';
 import type { LocalUpstream, StartLocalUpstream } from './wiring/upstream.js';
 import { buildExports, wire, type Components } from './wiring/index.js';
 import { OutboundNotices } from './wiring/network.js';
+import { TlsFileError } from '../shared/tls-files.js';
 
 /** Start-up stopped by the environment (a port in use, a file gone since the config loaded); the message says where. */
 export class StartupError extends Error {
@@ -197,9 +198,9 @@ export class Daemon {
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
       throw new StartupError(`${listenFrom}: cannot listen on ${listenText} (${code})`, { cause: err });
     });
-    const components = await this.open();
+    const components = await this.open().catch(plainly);
     // A damaged state file (ledger or WAF checkpoint) stops start-up here, before the first request.
-    if (this.options.schedules !== false) await this.run(components);
+    if (this.options.schedules !== false) await this.run(components).catch(plainly);
     this.self.recordConfigLoad(true, Date.now());
     return url;
   }
@@ -325,6 +326,11 @@ async function stopComponents(components: Components): Promise<void> {
 /** How long a stop waits for the receiver to take what is pending, and then for the request in flight. */
 const REMOTE_WRITE_STOP_FLUSH_MS = 5_000;
 const REMOTE_WRITE_STOP_DEADLINE_MS = 2_000;
+
+/** A TLS file named in the config gone or unreadable (read as the clients are built) is said as plainly as a port in use. */
+function plainly(err: unknown): never {
+  throw err instanceof TlsFileError ? new StartupError(err.message, { cause: err }) : err;
+}
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

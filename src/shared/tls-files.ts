@@ -12,6 +12,8 @@ export interface TlsFiles {
   readonly keyFile?: string;
   readonly serverName?: string;
   readonly insecureSkipVerify?: boolean;
+  /** What the block is called in messages, e.g. `upstream.tls` (default `tls`). */
+  readonly label?: string;
 }
 
 /** Connect options for node:tls / undici's `connect` and `requestTls`. */
@@ -31,14 +33,20 @@ export interface TlsMaterial {
  */
 export function readTlsFiles(files: TlsFiles | undefined): TlsMaterial {
   if (files === undefined) return { rejectUnauthorized: true };
+  const label = files.label ?? 'tls';
   return {
-    ...(files.caFile === undefined ? {} : { ca: [...rootCertificates, read(files.caFile, 'ca_file')] }),
-    ...(files.certFile === undefined ? {} : { cert: Buffer.from(read(files.certFile, 'cert_file')) }),
-    ...(files.keyFile === undefined ? {} : { key: Buffer.from(read(files.keyFile, 'key_file')) }),
+    ...(files.caFile === undefined ? {} : { ca: [...rootCertificates, read(files.caFile, `${label}.ca_file`)] }),
+    ...(files.certFile === undefined ? {} : { cert: Buffer.from(read(files.certFile, `${label}.cert_file`)) }),
+    ...(files.keyFile === undefined ? {} : { key: Buffer.from(read(files.keyFile, `${label}.key_file`)) }),
     // Only when asked: Node deprecates an IP address as SNI name, and the URL's host is the default anyway.
     ...(files.serverName === undefined ? {} : { servername: files.serverName }),
     rejectUnauthorized: files.insecureSkipVerify !== true,
   };
+}
+
+/** A TLS block's file that cannot be read; the message names the key and the file, never content. */
+export class TlsFileError extends Error {
+  readonly code = 'EDGE_TLS_FILE';
 }
 
 function read(file: string, what: string): string {
@@ -46,6 +54,6 @@ function read(file: string, what: string): string {
     return readFileSync(file, 'utf8');
   } catch (err) {
     const code = typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown error';
-    throw new Error(`cannot read the TLS ${what} ${file} (${code})`, { cause: err });
+    throw new TlsFileError(`cannot read ${what} ${file} (${code})`, { cause: err });
   }
 }

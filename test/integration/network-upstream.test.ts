@@ -267,13 +267,19 @@ describe('upstream.tls', () => {
     expect(after.reports.map((r) => [r.ok, r.error?.code])).toEqual([[true, undefined]]);
   });
 
+  it('a ca_file that cannot be read stops start-up, naming the key and the file', async () => {
+    const missing = join(dir, 'absent-ca.pem');
+    await expect(startDaemon([`api_url: ${front.origin}`, `tls: { ca_file: ${JSON.stringify(missing)} }`]))
+      .rejects.toMatchObject({ code: 'EDGE_STARTUP', message: `cannot read upstream.tls.ca_file ${missing} (ENOENT)` });
+  });
+
   it('a reload naming a ca_file that cannot be read is refused, naming it, and the daemon runs on', async () => {
     const missing = join(dir, 'no-such-ca.pem');
     let lines = [`api_url: ${front.origin}`, `tls: { ca_file: ${JSON.stringify(pki.caFile)} }`];
     const started = await startDaemon(lines, {}, { reread: () => lines });
     lines = [`api_url: ${front.origin}`, `tls: { ca_file: ${JSON.stringify(missing)} }`];
     const outcome = await daemon?.reload();
-    expect(outcome).toEqual({ ok: false, message: `cannot read the TLS ca_file ${missing} (ENOENT)` });
+    expect(outcome).toEqual({ ok: false, message: `cannot read upstream.tls.ca_file ${missing} (ENOENT)` });
     const after = await started.cycle();
     expect(after.reports.map((r) => r.ok)).toEqual([true]);
   });

@@ -37,7 +37,7 @@ export function wireRemoteWrite(
     timeoutMs: rw.timeout,
     headers: rw.headers,
     ...(auth === undefined ? {} : { auth }),
-    ...(rw.tls === undefined ? {} : { tls: tlsFiles(rw.tls) }),
+    ...(rw.tls === undefined ? {} : { tls: tlsFiles(rw.tls, 'remote_write.tls') }),
     proxy: config.proxies.remote_write,
     externalLabels: rw.external_labels,
     maxLabelValueLength: config.limits.label_value_length,

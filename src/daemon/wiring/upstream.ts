@@ -134,7 +134,7 @@ function upstreamNetwork(
     `upstream: ${apiUrl} via ${via(route, apiUrl)}`,
   );
   if (options.dispatcher) return { dispatcher: options.dispatcher, proxy: route, owned: false };
-  const material = readTlsFiles(tls === undefined ? undefined : tlsFiles(tls));
+  const material = readTlsFiles(tls === undefined ? undefined : tlsFiles(tls, 'upstream.tls'));
   const dispatcher = createDispatcher({
     connections: config.upstream.connections, proxy: route, tls: material, ...(options.lookup ? { lookup: options.lookup } : {}),
   });

@@ -82,5 +82,5 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
 /** The proxy chosen for otlp.endpoint (NO_PROXY applied here: node:http has no EnvHttpProxyAgent) and otlp.tls. */
 function otlpNetwork(config: Config): { proxy?: string; tls?: TlsFiles } {
   const proxy = proxyFor(config.proxies.otlp, config.otlp.endpoint);
-  return { ...(proxy === undefined ? {} : { proxy }), ...(config.otlp.tls === undefined ? {} : { tls: tlsFiles(config.otlp.tls) }) };
+  return { ...(proxy === undefined ? {} : { proxy }), ...(config.otlp.tls === undefined ? {} : { tls: tlsFiles(config.otlp.tls, 'otlp.tls') }) };
 }
