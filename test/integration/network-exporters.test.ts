@@ -35,6 +35,9 @@ let otlpTls: TlsFront;
 let rw: Receiver;
 let rwTls: Receiver;
 let proxy: Tinyproxy;
+let authProxy: Tinyproxy;
+const PROXY_USER = 'edge';
+const PROXY_PASSWORD = 'exp0rter-Pr0xy-pw';
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'edge-network-exporters-'));
@@ -46,9 +49,11 @@ beforeAll(async () => {
   rw = await startReceiver();
   rwTls = await startReceiver(undefined, { tls: { cert: pki.serverCert, key: pki.serverKey } });
   proxy = await startTinyproxy(dir, { connectPorts: [otlpTls.port, rwTls.port] });
+  authProxy = await startTinyproxy(dir, { connectPorts: [otlpTls.port, rwTls.port], basicAuth: { user: PROXY_USER, password: PROXY_PASSWORD } });
 });
 
 afterAll(async () => {
+  await authProxy?.close();
   await proxy?.close();
   await rwTls?.close();
   await rw?.close();
@@ -189,5 +194,41 @@ describe('OTLP behind the proxy rules', () => {
     expect(page).toContain(`cannot reach 127.0.0.1:${otlpTls.port} (UNABLE_TO_VERIFY_LEAF_SIGNATURE)`);
     await started.daemon.stop();
     await polling.catch(() => undefined);
+  });
+});
+
+describe('a proxy that wants credentials', () => {
+  const authed = (): string => `http://${PROXY_USER}:${PROXY_PASSWORD}@127.0.0.1:${authProxy.port}`;
+
+  it('remote-write and OTLP authenticate with the credentials in the proxy URL, never logging them', async () => {
+    const from = authProxy.requests().length;
+    const rwBefore = rwTls.requests.length;
+    const started = await start([
+      `remote_write: { url: "https://127.0.0.1:${rwTls.port}/api/v1/write", batch_send_deadline: 0s, tls: { ca_file: ${JSON.stringify(pki.caFile)} } }`,
+      'waf_events: { enabled: true, interval: 1m, delay: 1m, overlap: 0s, max_window: 30m, start_from: 30m, page_size: 100 }',
+      `otlp: { endpoint: "${otlp.url}" }`,
+    ], { HTTPS_PROXY: authed(), HTTP_PROXY: authed(), NO_PROXY: `127.0.0.1:${new URL(apiUrl).port}` });
+    await started.daemon.runOnce();
+    await rwTls.received(rwBefore + 1);
+    expect((await started.daemon.forwardOnce())?.ok).toBe(true);
+    const seen = authProxy.requests().slice(from);
+    expect(seen).toContain(`CONNECT 127.0.0.1:${rwTls.port} HTTP/1.1`);
+    expect(seen).toContain(`POST ${otlp.url} HTTP/1.1`);
+    const masked = `http://[REDACTED]@127.0.0.1:${authProxy.port}`;
+    const messages = started.lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
+    expect(messages).toContain(`otlp: ${otlp.url} via ${masked}`);
+    expect(messages).toContain(`remote_write: https://127.0.0.1:${rwTls.port}/api/v1/write via ${masked}`);
+    expect(started.lines.join('')).not.toContain(PROXY_PASSWORD);
+  });
+
+  it('a refusal of wrong credentials is logged for remote-write with the proxy masked', async () => {
+    const wrong = `http://${PROXY_USER}:wrong-${PROXY_PASSWORD}@127.0.0.1:${authProxy.port}`;
+    const started = await start([`remote_write: { url: "https://127.0.0.1:${rwTls.port}/api/v1/write", batch_send_deadline: 0s, min_backoff: 1s, max_backoff: 1s, tls: { ca_file: ${JSON.stringify(pki.caFile)} }, proxy_url: "${wrong}" }`]);
+    await started.daemon.runOnce();
+    await until(() => started.lines.some((l) => l.includes('remote write: request failed, retrying')));
+    const line = JSON.parse(started.lines.find((l) => l.includes('remote write: request failed, retrying')) ?? '{}') as Record<string, unknown>;
+    expect(line).toMatchObject({ code: 'PROXY_REFUSED', proxy: `http://[REDACTED]@127.0.0.1:${authProxy.port}`, hint: expect.stringContaining('remote_write.proxy_url') });
+    const page = await landing(started.url);
+    for (const text of [started.lines.join(''), page]) expect(text).not.toContain(PROXY_PASSWORD);
   });
 });
