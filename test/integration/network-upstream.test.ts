@@ -174,6 +174,25 @@ describe('through a forward proxy', () => {
     expect(run.logText).not.toContain(PROXY_PASSWORD);
   });
 
+  it('reads upstream.proxy_url_file again on reload: requests go through the proxy it names from then on', async () => {
+    const file = join(dir, 'proxy-url-reloaded');
+    writeFileSync(file, proxy.url);
+    const lines = [`api_url: ${front.origin}`, `proxy_url_file: ${JSON.stringify(file)}`, `tls: { ca_file: ${JSON.stringify(pki.caFile)} }`];
+    const started = await startDaemon(lines, {}, { reread: () => lines });
+    const plainBefore = proxied(proxy, front.port).length;
+    expect((await started.cycle()).reports.every((r) => r.ok)).toBe(true);
+    expect(proxied(proxy, front.port).length).toBeGreaterThan(plainBefore);
+    writeFileSync(file, `http://${PROXY_USER}:${PROXY_PASSWORD}@127.0.0.1:${authProxy.port}`);
+    await expect(daemon?.reload()).resolves.toEqual({ ok: true });
+    const plainAfterReload = proxied(proxy, front.port).length;
+    const authBefore = proxied(authProxy, front.port).length;
+    const after = await started.cycle();
+    expect(after.reports.every((r) => r.ok)).toBe(true);
+    expect(proxied(authProxy, front.port).length).toBeGreaterThan(authBefore);
+    expect(proxied(proxy, front.port).length).toBe(plainAfterReload);
+    expect(after.logText).not.toContain(PROXY_PASSWORD);
+  });
+
   it.each([
     // tinyproxy answers a request without credentials 407, one with wrong credentials 401.
     ['without credentials', `http://127.0.0.1:PORT`, 407, `http://127.0.0.1:PORT`],
