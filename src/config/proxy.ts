@@ -15,6 +15,7 @@ import type { Env } from './env.js';
 import type { ProxyRoute } from '../shared/proxy-route.js';
 import type { TlsFiles } from '../shared/tls-files.js';
 import type { TlsBlock } from './fields.js';
+import type { Config } from './schema.js';
 
 export type { ProxyRoute };
 
@@ -59,11 +60,12 @@ export function tlsFiles(tls: TlsBlock, label: string): TlsFiles {
   };
 }
 
-/** The sections whose TLS block turns verification off, as their dotted keys (for the start-up warning and the status page). */
-export function insecureTlsKeys(config: { readonly upstream: { readonly tls?: TlsBlock | undefined }; readonly otlp: { readonly tls?: TlsBlock | undefined }; readonly remote_write: { readonly tls?: TlsBlock | undefined; readonly url?: string | undefined } }, wafEventsOn: boolean): string[] {
-  const keys: string[] = [];
-  if (config.upstream.tls?.insecure_skip_verify === true) keys.push('upstream.tls.insecure_skip_verify');
-  if (wafEventsOn && config.otlp.tls?.insecure_skip_verify === true) keys.push('otlp.tls.insecure_skip_verify');
-  if (config.remote_write.url !== undefined && config.remote_write.tls?.insecure_skip_verify === true) keys.push('remote_write.tls.insecure_skip_verify');
-  return keys;
+/** The TLS blocks in use that turn verification off, as their dotted keys (for the start-up warning and the status page). */
+export function insecureTlsKeys(config: Config): string[] {
+  const inUse = [
+    ['upstream', config.upstream.tls],
+    ['otlp', config.waf_events.enabled ? config.otlp.tls : undefined],
+    ['remote_write', config.remote_write.url === undefined ? undefined : config.remote_write.tls],
+  ] as const;
+  return inUse.filter(([, tls]) => tls?.insecure_skip_verify === true).map(([section]) => `${section}.tls.insecure_skip_verify`);
 }

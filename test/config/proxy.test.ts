@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { proxyEnvironment, proxyRoute } from '../../src/config/proxy.js';
+import { insecureTlsKeys, proxyEnvironment, proxyRoute } from '../../src/config/proxy.js';
 import { proxyFor } from '../../src/shared/proxy-route.js';
 import { loadError, problemAt, yaml } from './helpers.js';
 
@@ -145,5 +145,17 @@ describe('the shared TLS block', () => {
   it.each(['upstream', 'otlp', 'remote_write'])('%s.tls: cert_file without key_file is refused', (section) => {
     const err = loadError({ text: yaml(SIM.trim(), `${section}: { tls: { cert_file: c.pem } }`) });
     expect(problemAt(err, `${section}.tls.cert_file`).message).toBe(`set both ${section}.tls.cert_file and ${section}.tls.key_file, or neither`);
+  });
+});
+
+describe('insecureTlsKeys', () => {
+  it('names each TLS block in use with insecure_skip_verify: true, and only those in use', () => {
+    const on = '{ insecure_skip_verify: true }';
+    const load = (...lines: string[]) => loadConfig({ text: yaml(SIM.trim(), ...lines), env: {} });
+    expect(insecureTlsKeys(load(`upstream: { tls: ${on} }`, `otlp: { tls: ${on} }`, `remote_write: { tls: ${on} }`))).toEqual(['upstream.tls.insecure_skip_verify']);
+    expect(insecureTlsKeys(load(
+      `otlp: { tls: ${on} }`, 'waf_events: { enabled: true }', `remote_write: { url: "https://rw.test/api/v1/write", tls: ${on} }`,
+    ))).toEqual(['otlp.tls.insecure_skip_verify', 'remote_write.tls.insecure_skip_verify']);
+    expect(insecureTlsKeys(load('upstream: { tls: { ca_file: ca.pem } }'))).toEqual([]);
   });
 });

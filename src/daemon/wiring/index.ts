@@ -94,7 +94,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
   const recovery = stateRecovery(store, config.state_recovery, (reset) => self.recordStateReset(basename(reset.file)));
   await claimStateDir(store, shard, logger, recovery);
   if (shard.count > 1) logger.info({ shard: shard.index, of: shard.count }, 'sharded: collecting this shard\'s domains and packages');
-  for (const key of insecureTlsKeys(config, config.waf_events.enabled)) logger.warn({ key }, insecureWarning(key));
+  for (const key of insecureTlsKeys(config)) logger.warn({ key }, insecureWarning(key));
   const upstream = await openUpstream(config, logger, {
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.lookup ? { lookup: options.lookup } : {}),

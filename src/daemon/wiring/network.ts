@@ -56,7 +56,7 @@ export class OutboundNotices {
 
   /** The lines for the status page under `config` (the one in force). */
   notices(config: Config): string[] {
-    const warnings = insecureTlsKeys(config, config.waf_events.enabled).map(insecureWarning);
+    const warnings = insecureTlsKeys(config).map(insecureWarning);
     const failures = [...this.failures].map(([client, f]) => `${client}: last connection failure at ${new Date(f.at).toISOString()}: ${f.text}`);
     return [...warnings, ...failures];
   }
