@@ -160,7 +160,11 @@ function transportError(err: unknown, input: AttemptInput, timeout: AbortSignal)
   const { operation } = input;
   if (err instanceof BodyTooLargeError) return err;
   if (timeout.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
-    return new TimeoutError(`${operation}: no complete response within ${input.timeoutMs} ms`, { operation, cause: err });
+    // Where it waited, so a proxy or firewall that swallows the traffic is told apart from a slow upstream.
+    const url = new URL(input.url);
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    const where = `${url.hostname}:${port}${input.proxy === undefined ? '' : ` via proxy ${input.proxy}`}`;
+    return new TimeoutError(`${operation}: no complete response from ${where} within ${input.timeoutMs} ms`, { operation, cause: err });
   }
   if (input.signal?.aborted) return new AbortedError(`${operation}: aborted`, { operation, cause: err });
   const cause = describeNetCause(err, input.url, 'upstream', input.proxy);
