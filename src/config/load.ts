@@ -16,6 +16,7 @@ import { configJsonSchema } from './json-schema.js';
 import { configSchema } from './schema.js';
 import type { Config } from './schema.js';
 import { serverFileProblems } from './server-files.js';
+import { clientFileProblems } from './client-files.js';
 import { parseYaml } from './yaml-source.js';
 import type { YamlSource } from './yaml-source.js';
 
@@ -28,7 +29,9 @@ export interface LoadConfigOptions {
   env?: Env;
   /**
    * Also read the files the HTTP server needs (server.basic_auth.password_file,
-   * server.tls.*), as `run` and check-config do; `call` serves nothing (default false).
+   * server.tls.*) and the outbound clients' TLS files (upstream.tls.*,
+   * otlp.tls.*, remote_write.tls.*), as `run` and check-config do; `call`
+   * serves nothing (default false; the clients still read theirs when built).
    */
   serverFiles?: boolean;
 }
@@ -52,7 +55,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const interpolated = interpolate(yaml.data ?? {}, env);
   const { document, applied } = applyEnvOverrides(interpolated.value, env);
   const tokenFile = tokenFromDocument(document);
-  const serverFiles = options.serverFiles === true ? serverFileProblems(document) : [];
+  const serverFiles = options.serverFiles === true ? [...serverFileProblems(document), ...clientFileProblems(document)] : [];
   const proxyFiles = readProxyFiles(document);
   const parsed = configSchema.safeParse(document, { error: issueMessage });
 

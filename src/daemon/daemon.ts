@@ -24,6 +24,9 @@ import { buildExports, wire, type Components } from './wiring/index.js';
 import { OutboundNotices } from './wiring/network.js';
 import { TlsFileError } from '../shared/tls-files.js';
 
+/** A TLS file the config names, unreadable when a client is built (`call` and `doctor` meet it outside a daemon's start-up). */
+export { TlsFileError };
+
 /** Start-up stopped by the environment (a port in use, a file gone since the config loaded); the message says where. */
 export class StartupError extends Error {
   readonly code = 'EDGE_STARTUP';

@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { insecureTlsKeys, proxyEnvironment, proxyRoute } from '../../src/config/proxy.js';
 import { proxyFor } from '../../src/shared/proxy-route.js';
 import { loadError, problemAt, yaml } from './helpers.js';
+import { makeTestPki } from '../support/test-pki.js';
 
 const SIM = yaml('simulator: { enabled: true }');
 const dir = mkdtempSync(join(tmpdir(), 'edge-proxy-config-'));
@@ -157,5 +158,32 @@ describe('insecureTlsKeys', () => {
       `otlp: { tls: ${on} }`, 'waf_events: { enabled: true }', `remote_write: { url: "https://rw.test/api/v1/write", tls: ${on} }`,
     ))).toEqual(['otlp.tls.insecure_skip_verify', 'remote_write.tls.insecure_skip_verify']);
     expect(insecureTlsKeys(load('upstream: { tls: { ca_file: ca.pem } }'))).toEqual([]);
+  });
+});
+
+describe('the TLS files, checked at load when the daemon\'s files are (run, check-config)', () => {
+  const pki = makeTestPki(mkdtempSync(join(dir, 'pki-')));
+  const garbage = join(dir, 'garbage.pem');
+  writeFileSync(garbage, 'not a certificate, and not to be quoted\n');
+
+  it('accepts readable PEM files', () => {
+    const text = yaml(SIM.trim(), `upstream: { tls: { ca_file: ${JSON.stringify(pki.caFile)}, cert_file: ${JSON.stringify(pki.clientCertFile)}, key_file: ${JSON.stringify(pki.clientKeyFile)} } }`);
+    expect(loadConfig({ text, env: {}, serverFiles: true }).upstream.tls?.ca_file).toBe(pki.caFile);
+  });
+
+  it('names each file that cannot be read or holds no PEM, never its content', () => {
+    const err = loadError({ serverFiles: true, text: yaml(
+      SIM.trim(),
+      `otlp: { tls: { ca_file: ${JSON.stringify(join(dir, 'absent.pem'))} } }`,
+      `remote_write: { tls: { cert_file: ${JSON.stringify(garbage)}, key_file: ${JSON.stringify(garbage)} } }`,
+    ) });
+    expect(problemAt(err, 'otlp.tls.ca_file').message).toBe('cannot read the file (ENOENT)');
+    expect(problemAt(err, 'remote_write.tls.cert_file').message).toBe('does not hold a PEM certificate');
+    expect(problemAt(err, 'remote_write.tls.key_file').message).toBe('does not hold an unencrypted PEM private key');
+    expect(err.message).not.toContain('not to be quoted');
+  });
+
+  it('leaves them to the clients when the server\'s files are not checked (call, doctor)', () => {
+    expect(loadConfig({ text: yaml(SIM.trim(), 'otlp: { tls: { ca_file: /absent.pem } }'), env: {} }).otlp.tls?.ca_file).toBe('/absent.pem');
   });
 });
