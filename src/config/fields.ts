@@ -172,7 +172,7 @@ export function tlsBlock(at: string, server: string) {
         .min(1)
         .optional()
         .describe(`PEM file of CA certificate(s) trusted in addition to the system's roots, e.g. a corporate TLS-inspection CA (default: the system's roots only).`),
-      cert_file: z.string().min(1).optional().describe(`PEM client certificate, for ${server} that asks for one (with key_file; default none).`),
+      cert_file: z.string().min(1).optional().describe(`PEM client certificate, for when ${server} asks for one (with key_file; default none).`),
       key_file: z.string().min(1).optional().describe('PEM private key of cert_file (default none).'),
       server_name: z
         .string()

@@ -126,7 +126,9 @@ function upstreamNetwork(
 ): { dispatcher: Dispatcher; proxy: ProxyRoute; owned: boolean } {
   const route = local ? NO_PROXY_ROUTE : config.proxies.upstream;
   // Every client's proxy credentials, before anything can log them (the OTLP and remote-write clients are built after this).
-  for (const r of Object.values(config.proxies)) for (const url of [r.httpProxy, r.httpsProxy]) for (const secret of proxyCredentials(url)) addLogSecret(logger, secret);
+  for (const r of Object.values(config.proxies)) {
+    for (const secret of [...proxyCredentials(r.httpProxy), ...proxyCredentials(r.httpsProxy)]) addLogSecret(logger, secret);
+  }
   const tls = local ? undefined : config.upstream.tls;
   const loginUrl = config.upstream.login_url ?? apiUrl;
   logger.info(
