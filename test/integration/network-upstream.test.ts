@@ -264,6 +264,16 @@ describe('upstream.tls', () => {
     }
   });
 
+  it('server_name checks the certificate against that name instead of the URL\'s host', async () => {
+    const run = await runOnce([`api_url: ${front.origin}`, `tls: { ca_file: ${JSON.stringify(pki.caFile)}, server_name: edge-api.test }`]);
+    expect(run.reports.every((r) => r.ok)).toBe(true);
+  });
+
+  it('a certificate that does not carry server_name: ERR_TLS_CERT_ALTNAME_INVALID and the server_name hint', async () => {
+    const run = await runOnce([`api_url: ${front.origin}`, `tls: { ca_file: ${JSON.stringify(pki.caFile)}, server_name: other.test }`]);
+    expect(failures(run)[0]).toMatchObject({ reason: 'ERR_TLS_CERT_ALTNAME_INVALID', hint: expect.stringContaining('upstream.tls.server_name') });
+  });
+
   it('insecure_skip_verify: true connects to the untrusted upstream, warning in the log and on the status page', async () => {
     const run = await runOnce([`api_url: ${front.origin}`, 'tls: { insecure_skip_verify: true }']);
     expect(run.reports.every((r) => r.ok)).toBe(true);

@@ -1,6 +1,7 @@
-// A throwaway PKI made with openssl for the TLS tests: a CA, a server
-// certificate it signed for 127.0.0.1 (the only address tests may reach), a
-// client certificate it signed, and a self-signed certificate no CA vouches for.
+// A throwaway PKI made with openssl for the TLS tests: a CA (trusted by
+// nothing on the machine), a server certificate it signed for 127.0.0.1 (the
+// only address tests may reach) and the name edge-api.test (for server_name;
+// never resolved), and a client certificate it signed.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,7 +35,7 @@ export function makeTestPki(dir: string): TestPki {
     openssl(['x509', '-req', '-in', f(`${name}.csr`), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-CAcreateserial', '-days', '1',
       '-out', f(`${name}.pem`), '-extfile', f(`${name}.ext`)]);
   };
-  leaf('server', '127.0.0.1', 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
+  leaf('server', '127.0.0.1', 'subjectAltName=IP:127.0.0.1,DNS:edge-api.test\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
   leaf('client', 'edge-exporter', 'basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n');
   return {
     caFile: f('ca.pem'),
