@@ -21,7 +21,7 @@ export const ALLOWED_IMPORTS = {
   exporters: ['collectors', 'shared'],
   server: [],
   doctor: ['api', 'collectors', 'config', 'log'],
-  daemon: ['api', 'collectors', 'config', 'exporters', 'log', 'server', 'state'],
+  daemon: ['api', 'collectors', 'config', 'exporters', 'log', 'server', 'shared', 'state'],
   cli: ['api', 'config', 'daemon', 'doctor', 'log', 'simulator', 'state'],
 };
 

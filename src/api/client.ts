@@ -19,6 +19,8 @@ import { OrderGate } from './order-gate.js';
 import { RateGate, type Permit } from './rate-gate.js';
 import { Throttle } from './throttle.js';
 import { attempt } from './transport.js';
+import { proxyFor, type ProxyRoute } from '../shared/proxy-route.js';
+import { maskUrl } from '../shared/url-credentials.js';
 
 export interface RetryOptions {
   /** Total attempts for a read, the first included. */
@@ -72,6 +74,8 @@ export interface ClientOptions {
   retry?: Partial<RetryOptions>;
   paths?: Partial<Record<OperationName, string>>;
   dispatcher?: Dispatcher;
+  /** The proxy route `dispatcher` follows, so a network error names the proxy in use (default: none). */
+  proxy?: ProxyRoute;
   observer?: ClientObserver;
 }
 
@@ -98,7 +102,7 @@ export const CLIENT_DEFAULTS = {
 type Method<K extends OperationName> = (request: RequestOf<K>, options?: CallOptions) => Promise<ResponseOf<K>>;
 
 export class EdgeClient {
-  private readonly settings: Required<Omit<ClientOptions, 'token' | 'refreshToken' | 'loginUrl' | 'paths' | 'dispatcher' | 'observer' | 'retry' | 'rateLimit' | 'rateLimits'>> & { retry: RetryOptions };
+  private readonly settings: Required<Omit<ClientOptions, 'token' | 'refreshToken' | 'loginUrl' | 'paths' | 'dispatcher' | 'proxy' | 'observer' | 'retry' | 'rateLimit' | 'rateLimits'>> & { retry: RetryOptions };
   private token: string;
   private readonly refreshToken: (() => Promise<string | undefined>) | undefined;
   /** The refresh in flight, shared by every 401 that arrives while it runs. */
@@ -106,6 +110,7 @@ export class EdgeClient {
   private readonly loginUrl: string;
   private readonly paths: Partial<Record<OperationName, string>>;
   private readonly dispatcher: Dispatcher;
+  private readonly proxy: ProxyRoute | undefined;
   private readonly ownsDispatcher: boolean;
   private readonly observer: ClientObserver;
   private readonly limit: LimitFunction;
@@ -135,6 +140,7 @@ export class EdgeClient {
     this.paths = options.paths ?? {};
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? new Agent({ connections: this.settings.connections });
+    this.proxy = options.proxy;
     this.observer = options.observer ?? {};
     this.limit = pLimit(this.settings.concurrency);
     this.orderGate = new OrderGate(this.settings.orderRateLimit);
@@ -315,6 +321,7 @@ export class EdgeClient {
         timeoutMs: this.settings.timeoutMs,
         maxBodyBytes: this.settings.maxBodyBytes,
         signal: options.signal,
+        ...this.proxyOf(url),
       });
       const parsed = operationSchemas[operation].response.safeParse(result.json);
       if (!parsed.success) {
@@ -329,6 +336,11 @@ export class EdgeClient {
       if (err instanceof ApiError) done(err.code, err.status);
       throw err;
     }
+  }
+
+  private proxyOf(url: string): { proxy?: string } {
+    const proxy = this.proxy === undefined ? undefined : proxyFor(this.proxy, url);
+    return proxy === undefined ? {} : { proxy: maskUrl(proxy) };
   }
 
   private target(spec: OperationSpec, request: unknown, path: string | undefined): { url: string; body: string | undefined } {

@@ -123,10 +123,38 @@ export class TimeoutError extends ApiError {
   readonly retryable = true;
 }
 
-/** Connection refused/reset, DNS failure and similar transport errors. */
+/** Where a connection failed and why, for a person (see shared/net-cause.ts). */
+export interface NetworkDetails {
+  /** host:port tried; never credentials. */
+  readonly address?: string;
+  /** errno or TLS code (ECONNREFUSED, ENOTFOUND, SELF_SIGNED_CERT_IN_CHAIN...), or PROXY_REFUSED. */
+  readonly reason?: string;
+  /** The proxy in use, its credentials masked. */
+  readonly proxy?: string;
+  /** The proxy's status when it refused. */
+  readonly proxyStatus?: number;
+  /** The one setting to look at. */
+  readonly hint?: string;
+}
+
+/** Connection refused/reset, DNS failure, untrusted certificate, a proxy's refusal and similar transport errors. */
 export class NetworkError extends ApiError {
   readonly code = 'EDGE_NETWORK';
   readonly retryable = true;
+  readonly address: string | undefined;
+  readonly reason: string | undefined;
+  readonly proxy: string | undefined;
+  readonly proxyStatus: number | undefined;
+  readonly hint: string | undefined;
+
+  constructor(message: string, details: ApiErrorDetails & NetworkDetails) {
+    super(message, details);
+    this.address = details.address;
+    this.reason = details.reason;
+    this.proxy = details.proxy;
+    this.proxyStatus = details.proxyStatus;
+    this.hint = details.hint;
+  }
 }
 
 /** The caller's AbortSignal fired (shutdown). */

@@ -9,6 +9,7 @@ import {
 } from './errors.js';
 import { credentialParts, redactSecrets } from '../log/redact.js';
 import { parseRetryAfter } from './retry-after.js';
+import { describeNetCause, netCauseText } from '../shared/net-cause.js';
 
 export interface AttemptInput {
   operation: OperationName;
@@ -20,6 +21,8 @@ export interface AttemptInput {
   timeoutMs: number;
   maxBodyBytes: number;
   signal: AbortSignal | undefined;
+  /** The proxy this request goes through, its credentials masked; undefined when direct. */
+  proxy?: string;
 }
 
 export interface AttemptResult {
@@ -162,9 +165,15 @@ function transportError(err: unknown, input: AttemptInput, timeout: AbortSignal)
   const { operation } = input;
   if (err instanceof BodyTooLargeError) return err;
   if (timeout.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
-    return new TimeoutError(`${operation}: no complete response within ${input.timeoutMs} ms`, { operation, cause: err });
+    // Where it waited, so a proxy or firewall that swallows the traffic is told apart from a slow upstream.
+    const url = new URL(input.url);
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    const where = `${url.hostname}:${port}${input.proxy === undefined ? '' : ` via proxy ${input.proxy}`}`;
+    return new TimeoutError(`${operation}: no complete response from ${where} within ${input.timeoutMs} ms`, { operation, cause: err });
   }
   if (input.signal?.aborted) return new AbortedError(`${operation}: aborted`, { operation, cause: err });
-  const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown';
-  return new NetworkError(`${operation}: network error (${code})`, { operation, cause: err });
+  const cause = describeNetCause(err, input.url, 'upstream', input.proxy);
+  return new NetworkError(`${operation}: ${netCauseText(cause, input.proxy)}`, {
+    operation, cause: err, ...cause, ...(input.proxy === undefined ? {} : { proxy: input.proxy }),
+  });
 }

@@ -15,7 +15,7 @@ import { UsageError, type Io } from './args.js';
 import { isApiError, ValidationError } from '../api/index.js';
 import { ConfigError } from '../config/index.js';
 import { redactSecrets } from '../log/redact.js';
-import { StartupError } from '../daemon/daemon.js';
+import { StartupError, TlsFileError } from '../daemon/daemon.js';
 import { isStateError } from '../state/index.js';
 
 const USAGE = `usage: edge-exporter <command> [options]
@@ -62,7 +62,7 @@ function report(err: unknown, io: Io): number {
   if (err instanceof ConfigError) return print(io.stderr, `edge-exporter: ${err.message}`, 2);
   if (err instanceof ValidationError) return print(io.stderr, `edge-exporter: ${err.message}`, 2);
   // Start-up failures the operator fixes outside the config: the message names what and where, a stack would bury it.
-  if (err instanceof StartupError || isStateError(err)) return print(io.stderr, `edge-exporter: ${err.message}`, 1);
+  if (err instanceof StartupError || err instanceof TlsFileError || isStateError(err)) return print(io.stderr, `edge-exporter: ${err.message}`, 1);
   // ApiError messages already carry the operation, HTTP status and envelope msg.
   if (isApiError(err)) return print(io.stderr, `edge-exporter: ${err.code}: ${err.message}`, 1);
   if (err instanceof Error && String((err as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS')) {

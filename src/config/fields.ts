@@ -112,3 +112,87 @@ export function headerMap(reserved?: { readonly names: readonly string[]; readon
       }
     });
 }
+
+/**
+ * The proxy an outbound client goes through: http:// (CONNECT for https
+ * targets, absolute-form for http ones) or https:// (TLS to the proxy).
+ * Credentials (`http://user:pass@proxy:3128`) are allowed and masked in every
+ * output; the schema's messages never quote the value.
+ */
+function proxyUrl() {
+  return z.string().refine(isProxyUrl, { error: 'expected an http:// or https:// proxy URL like http://proxy.example.com:3128' }).meta({ 'x-type': 'URL' });
+}
+
+/** Whether `text` is what {@link proxyUrl} accepts; also checks a proxy_url_file's content after validation. */
+export function isProxyUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && !/\p{Cc}/u.test(text);
+}
+
+/**
+ * `<at>.proxy_url` and `<at>.proxy_url_file`, spread into a section's
+ * object; {@link proxyExclusive} checks that at most one is set.
+ */
+export function proxyFields(at: string) {
+  return {
+    proxy_url: proxyUrl()
+      .optional()
+      .describe(
+        `Proxy for this client's requests, e.g. http://proxy.example.com:3128 (credentials allowed, masked in every output). ` +
+          `Overrides HTTPS_PROXY / HTTP_PROXY / NO_PROXY for it (default: those variables). Mutually exclusive with ${at}.proxy_url_file.`,
+      ),
+    proxy_url_file: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(`File whose content (trimmed) is ${at}.proxy_url, read at start and again on reload (default none).`),
+  };
+}
+
+/** The refinement that goes with {@link proxyFields}. */
+export function proxyExclusive(at: string) {
+  return (section: { proxy_url?: unknown; proxy_url_file?: unknown }, ctx: z.RefinementCtx): void => {
+    if (section.proxy_url !== undefined && section.proxy_url_file !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['proxy_url_file'], message: `${at}.proxy_url and ${at}.proxy_url_file are mutually exclusive: set only one` });
+    }
+  };
+}
+
+/**
+ * TLS to an https:// server (the upstream, the OTLP receiver, the
+ * remote-write receiver): one block, the same keys everywhere. Files are read
+ * when the client is built, so at start and again on every reload.
+ */
+export function tlsBlock(at: string, server: string) {
+  return z
+    .strictObject({
+      ca_file: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(`PEM file of CA certificate(s) trusted in addition to the system's roots, e.g. a corporate TLS-inspection CA (default: the system's roots only).`),
+      cert_file: z.string().min(1).optional().describe(`PEM client certificate, for when ${server} asks for one (with key_file; default none).`),
+      key_file: z.string().min(1).optional().describe('PEM private key of cert_file (default none).'),
+      server_name: z
+        .string()
+        .min(1)
+        .optional()
+        .describe(`Name ${server}'s certificate must carry, and the SNI sent, when it is not the URL's host (default: the URL's host).`),
+      // Only a literal `true` turns verification off: `yes`, `1` or `"true"` are refused rather than read as true.
+      insecure_skip_verify: z
+        .boolean()
+        .default(false)
+        .describe(
+          `Accept any certificate from ${server} (default false). Must be the boolean true to take effect; while on, a warning is ` +
+            'logged at start and shown on the status page. For tests only: anyone on the path can read and change the traffic.',
+        ),
+    })
+    .superRefine((tls, ctx) => {
+      if ((tls.cert_file === undefined) !== (tls.key_file === undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['cert_file'], message: `set both ${at}.cert_file and ${at}.key_file, or neither` });
+      }
+    });
+}
+
+export type TlsBlock = z.output<ReturnType<typeof tlsBlock>>;

@@ -31,3 +31,5 @@ export type { MetricsConfig } from './sections/metrics.js';
 export type { LimitsConfig } from './sections/limits.js';
 export { compileMetricPattern, compileNameRegex, PatternError } from './patterns.js';
 export { cronProblem } from './cron.js';
+export { insecureTlsKeys, NO_PROXY_ROUTE, tlsFiles } from './proxy.js';
+export type { ProxyRoute } from './proxy.js';

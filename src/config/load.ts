@@ -4,17 +4,20 @@
 // This is the only module that reads process.env.
 import { readFileSync } from 'node:fs';
 import { redactSecrets } from '../log/redact.js';
+import { proxyCredentials } from '../shared/url-credentials.js';
 import { applyEnvOverrides, interpolate } from './env.js';
 import type { Env, EnvOverride, PathProblem } from './env.js';
 import { ConfigError } from './errors.js';
 import type { ConfigProblem } from './errors.js';
 import { isUsableSecret } from './fields.js';
+import { PROXY_SECTIONS, PROXY_VARIABLES, readProxyFiles, resolveProxies, withProxyFiles } from './proxy-files.js';
 import { dottedPath, issueMessage, issueProblems } from './issues.js';
 import { configJsonSchema } from './json-schema.js';
 import { configSchema } from './schema.js';
 import type { Config } from './schema.js';
 import { serverFileProblems } from './server-files.js';
 import { loadWebConfig } from './web-config.js';
+import { clientFileProblems } from './client-files.js';
 import { parseYaml } from './yaml-source.js';
 import type { YamlSource } from './yaml-source.js';
 
@@ -27,7 +30,9 @@ export interface LoadConfigOptions {
   env?: Env;
   /**
    * Also read the files the HTTP server needs (server.basic_auth.password_file,
-   * server.tls.*), as `run` and check-config do; `call` serves nothing (default false).
+   * server.tls.*) and the outbound clients' TLS files (upstream.tls.*,
+   * otlp.tls.*, remote_write.tls.*), as `run` and check-config do; `call`
+   * serves nothing (default false; the clients still read theirs when built).
    */
   serverFiles?: boolean;
   /**
@@ -57,21 +62,24 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const interpolated = interpolate(yaml.data ?? {}, env);
   const { document, applied } = applyEnvOverrides(interpolated.value, env);
   const tokenFile = tokenFromDocument(document);
-  const serverFiles = options.serverFiles === true ? serverFileProblems(document) : [];
+  const serverFiles = options.serverFiles === true ? [...serverFileProblems(document), ...clientFileProblems(document)] : [];
+  const proxyFiles = readProxyFiles(document);
   const parsed = configSchema.safeParse(document, { error: issueMessage });
 
   const interpolationPaths = new Set(interpolated.problems.map((p) => dottedPath(p.path)));
   const schemaProblems = parsed.success
     ? []
     : issueProblems(parsed.error.issues, configJsonSchema()).filter((p) => !interpolationPaths.has(dottedPath(p.path)));
-  const problems = [...interpolated.problems, ...schemaProblems, ...tokenFile.problems, ...serverFiles];
+  const problems = [...interpolated.problems, ...schemaProblems, ...tokenFile.problems, ...serverFiles, ...proxyFiles.problems];
 
   if (problems.length > 0 || !parsed.success) {
-    const secrets = [...secretsIn(document, env), ...(tokenFile.token === undefined ? [] : [tokenFile.token])];
+    const secrets = [...secretsIn(document, env), ...(tokenFile.token === undefined ? [] : [tokenFile.token]), ...proxyFiles.secrets];
     const located = problems.map((p) => locate(p, yaml, applied, secrets));
     throw new ConfigError(source, located.sort(byPosition));
   }
-  const config = tokenFile.token === undefined ? parsed.data : { ...parsed.data, upstream: { ...parsed.data.upstream, token: tokenFile.token } };
+  const parsedConfig = parsed.data;
+  const withProxies = { ...parsedConfig, ...withProxyFiles(parsedConfig, proxyFiles.urls), proxies: resolveProxies(parsedConfig, proxyFiles.urls, env) };
+  const config = tokenFile.token === undefined ? withProxies : { ...withProxies, upstream: { ...withProxies.upstream, token: tokenFile.token } };
   return options.webConfigFile === undefined ? config : withWebConfig(config, options.webConfigFile, source, yaml);
 }
 
@@ -137,12 +145,14 @@ function secretsIn(document: unknown, env: Env): string[] {
     get(get(document, 'upstream'), 'token'),
     get(get(document, 'simulator'), 'token'),
   ];
-  return candidates.filter((s): s is string => typeof s === 'string');
+  const proxies = [...PROXY_SECTIONS.map((section) => get(get(document, section), 'proxy_url')), ...PROXY_VARIABLES.map((name) => env[name])];
+  return [...candidates.filter((s): s is string => typeof s === 'string'), ...proxies.flatMap(proxyCredentials)];
 }
 
 /** Adds where the value came from: the overriding variable, or the key's line:col in the file. */
 function locate(problem: PathProblem, yaml: YamlSource, applied: readonly EnvOverride[], secrets: readonly string[]): ConfigProblem {
-  const path = dottedPath(problem.path);
+  // A secret pasted where a key belongs is quoted by the path ("unknown key"), so the path is masked too.
+  const path = redactSecrets(dottedPath(problem.path), secrets);
   const message = redactSecrets(problem.message, secrets);
   const override = applied.find((o) => o.path.every((segment, i) => problem.path[i] === segment));
   if (override) return { path, message, env: override.name };

@@ -3,6 +3,7 @@
 // users write them in YAML. A new section is one file under sections/ plus one
 // line in `configSchema` below; cross-section rules live in `crossSectionRules`.
 import { z } from 'zod';
+import type { ProxyRoutes } from './proxy.js';
 import { COLLECTORS_DESCRIPTION, collectorsSchema } from './sections/collectors.js';
 import { limitsSchema } from './sections/limits.js';
 import { serverSchema } from './sections/server.js';
@@ -83,8 +84,10 @@ export const configSchema = z
 
 /**
  * The validated configuration: defaults filled, durations in milliseconds,
- * token resolved, and the `run --web.config.file` file when one was given.
+ * token and proxy_url files read, each outbound client's proxy resolved
+ * from its proxy_url and the environment (`proxies`, not a YAML key), and the
+ * `run --web.config.file` file when one was given.
  */
-export type Config = z.output<typeof configSchema> & { readonly web_config?: WebConfig };
+export type Config = z.output<typeof configSchema> & { readonly proxies: ProxyRoutes; readonly web_config?: WebConfig };
 /** The configuration as written in YAML, before defaults and transforms. */
 export type ConfigInput = z.input<typeof configSchema>;

@@ -7,6 +7,7 @@
 // A reload stops and rebuilds the engine and its jobs over the same state
 // directory, so counters continue from what was just saved and no WAF event
 // is sent twice; the server, the lock and the bundled simulator stay.
+import type { LookupFunction } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { Clock, RunReport } from '../collectors/index.js';
 import type { PollReport } from '../collectors/waf-events/index.js';
@@ -20,6 +21,11 @@ import { changedSections, ReloadRefusedError, restartOnlyChanges } from './reloa
 import { readServerCredentials, ServerFileError } from './server-secrets.js';
 import type { LocalUpstream, StartLocalUpstream } from './wiring/upstream.js';
 import { buildExports, wire, type Components } from './wiring/index.js';
+import { OutboundNotices } from './wiring/network.js';
+import { TlsFileError } from '../shared/tls-files.js';
+
+/** A TLS file the config names, unreadable when a client is built (`call` and `doctor` meet it outside a daemon's start-up). */
+export { TlsFileError };
 
 /** Start-up stopped by the environment (a port in use, a file gone since the config loaded); the message says where. */
 export class StartupError extends Error {
@@ -41,6 +47,8 @@ export interface DaemonOptions {
    */
   readonly schedules?: boolean;
   readonly dispatcher?: Dispatcher;
+  /** Host name resolution of the upstream's connections (tests: a name that must not resolve, without asking DNS). */
+  readonly lookup?: LookupFunction;
   /** Starts the stand-in upstream for a config without upstream.api_url (the CLI passes the bundled simulator). */
   readonly startLocal?: StartLocalUpstream;
   /** Reads the config again for reload() (the CLI re-reads its file); throws ConfigError when it does not validate. Without it reload() is refused. */
@@ -61,6 +69,8 @@ export class Daemon {
   private stopping: Promise<void> | undefined;
   /** Reloads run one after another. */
   private reloads: Promise<unknown> = Promise.resolve();
+  /** The OTLP and remote-write clients' last connection failures, for the status page; kept across reloads. */
+  private readonly outbound = new OutboundNotices();
 
   constructor(private readonly options: DaemonOptions) {
     this.config = options.config;
@@ -92,9 +102,10 @@ export class Daemon {
   }
 
   private build(config: Config): Promise<Components> {
-    const { logger, version, clock, dispatcher } = this.options;
+    const { logger, version, clock, dispatcher, lookup } = this.options;
     return wire({
-      config, logger, version,
+      config, logger, version, outbound: this.outbound,
+      ...(lookup ? { lookup } : {}),
       exports: { families: this.families, self: this.self, exposition: this.exposition },
       ...(clock ? { clock } : {}),
       ...(dispatcher ? { dispatcher } : {}),
@@ -175,7 +186,7 @@ export class Daemon {
       host: listen.host,
       port: listen.port,
       metrics: this.metricsSource(),
-      status: { status: () => this.current?.engine.status('samples') ?? [] },
+      status: { status: () => this.current?.engine.status('samples') ?? [], notices: () => this.outbound.notices(this.config) },
       // With every metric collector disabled (only WAF events forwarded) there is no cycle to wait for.
       ready: () => {
         const status = this.current?.engine.status('samples');
@@ -190,9 +201,9 @@ export class Daemon {
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
       throw new StartupError(`${listenFrom}: cannot listen on ${listenText} (${code})`, { cause: err });
     });
-    const components = await this.open();
+    const components = await this.open().catch(plainly);
     // A damaged state file (ledger or WAF checkpoint) stops start-up here, before the first request.
-    if (this.options.schedules !== false) await this.run(components);
+    if (this.options.schedules !== false) await this.run(components).catch(plainly);
     this.self.recordConfigLoad(true, Date.now());
     return url;
   }
@@ -318,6 +329,11 @@ async function stopComponents(components: Components): Promise<void> {
 /** How long a stop waits for the receiver to take what is pending, and then for the request in flight. */
 const REMOTE_WRITE_STOP_FLUSH_MS = 5_000;
 const REMOTE_WRITE_STOP_DEADLINE_MS = 2_000;
+
+/** A TLS file named in the config gone or unreadable (read as the clients are built) is said as plainly as a port in use. */
+function plainly(err: unknown): never {
+  throw err instanceof TlsFileError ? new StartupError(err.message, { cause: err }) : err;
+}
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

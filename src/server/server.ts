@@ -118,7 +118,7 @@ export class HttpServer {
     if (!(await this.authorized(req, res))) return;
     if (path === '/metrics') return this.metrics(req, res);
     if (path === '/') {
-      const html = renderLanding(this.options.version, this.options.status.status());
+      const html = renderLanding(this.options.version, this.options.status.status(), this.options.status.notices?.() ?? []);
       return send(res, 200, html, { 'content-type': 'text/html; charset=utf-8' });
     }
     return send(res, 404, 'not found\n');

@@ -29,6 +29,8 @@ export interface CollectorRunStatus {
 
 export interface StatusSource {
   status(): readonly CollectorRunStatus[];
+  /** Lines shown above the table: warnings (certificate checks off) and the outbound clients' last connection failures. */
+  notices?(): readonly string[];
 }
 
 /** What a reload answered: applied, or refused with the reason (the config stays as it was). */

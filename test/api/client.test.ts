@@ -150,6 +150,14 @@ describe('retries', () => {
     await expect(c.describeL7UsageData(usageRequest)).rejects.toBeInstanceOf(TimeoutError);
     expect(outcomes).toEqual(['EDGE_TIMEOUT', 'EDGE_TIMEOUT']);
   });
+
+  it('names the address waited on, and the proxy the route gives for it (masked)', async () => {
+    agent.get(API).intercept({ path: usagePath, method: 'POST' }).reply(200, OK).delay(2000);
+    const proxy = { httpProxy: 'http://user:pr0xy-pw@proxy.test:3128', httpsProxy: '', noProxy: '', source: 'environment' as const };
+    const c = client({ timeoutMs: 50, retry: { attempts: 1 }, proxy });
+    const err = await c.describeL7UsageData(usageRequest).catch((e: unknown) => e);
+    expect((err as TimeoutError).message).toBe('describeL7UsageData: no complete response from api.test:80 via proxy http://[REDACTED]@proxy.test:3128 within 50 ms');
+  });
 });
 
 describe('limits', () => {

@@ -62,6 +62,8 @@ describe('loadConfig: valid configs', () => {
       remote_write: expect.any(Object),
       state_dir: './state',
       state_recovery: 'fail',
+      // No proxy_url and no proxy variable in the environment: every client connects directly.
+      proxies: Object.fromEntries(['upstream', 'otlp', 'remote_write'].map((s) => [s, { httpProxy: '', httpsProxy: '', noProxy: '', source: 'none' }])),
     });
   });
 

@@ -42,7 +42,9 @@ async function setup(): Promise<{ sim: Simulator; up: Upstream; tokenFile: strin
   return { sim, up: upstream, tokenFile, lines, logger };
 }
 
-const parsed = (lines: readonly string[]): Array<Record<string, unknown>> => lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+/** The log lines after the start-up line saying where requests go (`upstream: URL via ...`), which every openUpstream writes. */
+const parsed = (lines: readonly string[]): Array<Record<string, unknown>> =>
+  lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => !String(l['msg']).startsWith('upstream: '));
 
 describe('upstream.token_file re-read after a 401', () => {
   it('picks up the rotated file and logs the re-read without any token', async () => {

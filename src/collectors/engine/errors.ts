@@ -2,7 +2,7 @@
 // operation and status for upstream errors, as structured log fields and as
 // plain data for the landing page and self-metrics. Log lines never carry an
 // upstream error's message text (fixed messages, fields for the rest).
-import { isApiError } from '../../api/errors.js';
+import { isApiError, NetworkError } from '../../api/errors.js';
 import { isStateError } from '../../state/store.js';
 import type { RunError } from '../types.js';
 
@@ -50,10 +50,17 @@ export function errorFields(err: unknown): Record<string, unknown> {
       operation: err.operation,
       ...(err.status === undefined ? {} : { status: err.status }),
       ...(err.upstreamCode === undefined ? {} : { upstreamCode: err.upstreamCode }),
+      ...(err instanceof NetworkError ? networkFields(err) : {}),
     };
   }
   const { code, message } = describeError(err);
   return { code, error: message };
+}
+
+/** Where and why a connection failed, and the one hint (the message says the same for the landing page). */
+function networkFields(err: NetworkError): Record<string, unknown> {
+  const fields = { address: err.address, reason: err.reason, proxy: err.proxy, proxyStatus: err.proxyStatus, hint: err.hint };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 }
 
 /** 401/403: retrying on schedule continues, but the operator has to act. */

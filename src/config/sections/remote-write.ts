@@ -5,7 +5,7 @@
 // SRE reads them as they already know them.
 import { z } from 'zod';
 import { MAX_LAG_MS, MAX_REQUEST_TIMEOUT_MS, duration } from '../duration.js';
-import { basicAuth, headerMap, httpUrl, integer, secret } from '../fields.js';
+import { basicAuth, headerMap, httpUrl, integer, proxyExclusive, proxyFields, secret, tlsBlock } from '../fields.js';
 
 /** Headers the client sets itself: a config that names them is refused rather than silently overridden. */
 export const REMOTE_WRITE_RESERVED_HEADERS: readonly string[] = [
@@ -17,18 +17,6 @@ const LABEL_NAME_RE = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 const basicAuthSchema = basicAuth('remote_write.basic_auth', {
   username: 'User name (no default).',
   passwordFile: 'File whose content (trimmed) is the password, read again for every request (a rotated file needs no reload).',
-});
-
-const tlsSchema = z.strictObject({
-  ca_file: z.string().min(1).optional().describe('PEM file of the CA(s) the receiver\'s certificate must chain to (default: the system\'s).'),
-  cert_file: z.string().min(1).optional().describe('PEM client certificate, for a receiver that asks for one (with key_file).'),
-  key_file: z.string().min(1).optional().describe('PEM private key of cert_file.'),
-  server_name: z.string().min(1).optional().describe('Name the receiver\'s certificate must carry, when it is not the URL\'s host.'),
-  insecure_skip_verify: z.boolean().default(false).describe('Accept any certificate (default false; for tests only).'),
-}).superRefine((tls, ctx) => {
-  if ((tls.cert_file === undefined) !== (tls.key_file === undefined)) {
-    ctx.addIssue({ code: 'custom', path: ['cert_file'], message: 'set both remote_write.tls.cert_file and remote_write.tls.key_file, or neither' });
-  }
 });
 
 export const remoteWriteSchema = z
@@ -47,7 +35,8 @@ export const remoteWriteSchema = z
     })
       .default({})
       .describe('Extra headers sent with every request, e.g. X-Scope-OrgID for Mimir; values support ${ENV} (default none).'),
-    tls: tlsSchema.optional().describe('TLS to an https:// receiver (default: verify against the system\'s CAs).'),
+    tls: tlsBlock('remote_write.tls', 'the receiver').optional().describe('TLS to an https:// receiver (default: verify against the system\'s roots). Applies through a proxy too.'),
+    ...proxyFields('remote_write'),
     timeout: duration({ min: 100, max: MAX_REQUEST_TIMEOUT_MS }).prefault('30s').describe('Per request, at most 1h (default 30s, as Prometheus).'),
     external_labels: z
       .record(z.string(), z.string().min(1))
@@ -80,6 +69,7 @@ export const remoteWriteSchema = z
     const auths = [rw.basic_auth, rw.bearer_token, rw.bearer_token_file].filter((a) => a !== undefined).length;
     if (auths > 1) ctx.addIssue({ code: 'custom', path: ['basic_auth'], message: 'set at most one of remote_write.basic_auth, remote_write.bearer_token and remote_write.bearer_token_file' });
     if (rw.max_backoff < rw.min_backoff) ctx.addIssue({ code: 'custom', path: ['max_backoff'], message: 'must be at least min_backoff' });
+    proxyExclusive('remote_write')(rw, ctx);
   });
 
 export const REMOTE_WRITE_DESCRIPTION =

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { OPERATION_NAMES } from '../../api/operations.js';
 import { BANDWIDTH_UNITS, DEFAULT_UNITS, REQUEST_TIME_UNITS } from './units.js';
 import { MAX_REQUEST_TIMEOUT_MS, duration } from '../duration.js';
-import { httpUrl, integer, secret, utcOffset } from '../fields.js';
+import { httpUrl, integer, proxyExclusive, proxyFields, secret, tlsBlock, utcOffset } from '../fields.js';
 
 const retrySchema = z
   .strictObject({
@@ -114,9 +114,13 @@ export const upstreamSchema = z
       )
       .default({})
       .describe('Per-operation path override, keyed by operation name (default: the built-in path of each operation).'),
+    ...proxyFields('upstream'),
+    tls: tlsBlock('upstream.tls', 'the upstream')
+      .optional()
+      .describe('TLS to an https:// upstream (default: verify against the system\'s roots). Applies through a proxy too.'),
   })
   .superRefine(
-    (upstream: { token?: unknown; token_file?: unknown }, ctx) => {
+    (upstream: { token?: unknown; token_file?: unknown; proxy_url?: unknown; proxy_url_file?: unknown }, ctx) => {
       if (upstream.token !== undefined && upstream.token_file !== undefined) {
         ctx.addIssue({
           code: 'custom',
@@ -124,6 +128,7 @@ export const upstreamSchema = z
           message: 'upstream.token and upstream.token_file are mutually exclusive: set only one',
         });
       }
+      proxyExclusive('upstream')(upstream, ctx);
     },
     { when: () => true },
   )

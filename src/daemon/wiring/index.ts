@@ -4,6 +4,7 @@
 // placement (collectors.ts), the OTLP log sink with the WAF event job
 // (waf-events.ts), and the one engine running them all. What is started
 // when, and stopped in which order, is daemon.ts's.
+import type { LookupFunction } from 'node:net';
 import { basename } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { platformClock } from '../../api/index.js';
@@ -19,7 +20,7 @@ import {
   type JobRun,
 } from '../../collectors/index.js';
 import { WAF_EVENTS_FAMILIES, type WafEventForwarder } from '../../collectors/waf-events/index.js';
-import { resolveCollectorOptions, type Config } from '../../config/index.js';
+import { insecureTlsKeys, resolveCollectorOptions, type Config } from '../../config/index.js';
 import type { OtlpLogSink } from '../../exporters/otel-logs/index.js';
 import { Exposition, FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';
 import type { Logger } from '../../log/logger.js';
@@ -30,6 +31,7 @@ import { openUpstream, type LocalUpstream, type Upstream } from './upstream.js';
 import { wireRemoteWrite, type RemoteWrite } from './remote-write.js';
 import { wireWafEvents } from './waf-events.js';
 import { logRequestEstimate, requestEstimate } from './requests.js';
+import { insecureWarning, logExporterRoutes, OutboundNotices } from './network.js';
 
 /** Time left after the sink's deadline for a confirmed WAF batch's checkpoint save, at stop. */
 const RECORD_MARGIN_MS = 3_000;
@@ -61,6 +63,10 @@ export interface WiringOptions {
   readonly store: StateStore;
   /** The stand-in upstream (the bundled simulator) for a config without upstream.api_url; the caller owns it. */
   readonly local?: LocalUpstream;
+  /** Host name resolution of the upstream's connections (tests: a name that must not resolve, without asking DNS). */
+  readonly lookup?: LookupFunction;
+  /** Where the OTLP and remote-write clients' connection failures are kept for the status page (the daemon's, across reloads). */
+  readonly outbound?: OutboundNotices;
 }
 
 /** The running parts of one daemon, built but not started. */
@@ -89,8 +95,10 @@ export async function wire(options: WiringOptions): Promise<Components> {
   const recovery = stateRecovery(store, config.state_recovery, (reset) => self.recordStateReset(basename(reset.file)));
   await claimStateDir(store, shard, logger, recovery);
   if (shard.count > 1) logger.info({ shard: shard.index, of: shard.count }, 'sharded: collecting this shard\'s domains and packages');
+  for (const key of insecureTlsKeys(config)) logger.warn({ key }, insecureWarning(key));
   const upstream = await openUpstream(config, logger, {
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.lookup ? { lookup: options.lookup } : {}),
     ...(options.local ? { local: options.local } : {}),
     observer: {
       onResponse: (e) => self.recordUpstream({ operation: e.operation, outcome: e.outcome, durationSeconds: e.durationMs / 1000 }),
@@ -118,7 +126,9 @@ export async function wire(options: WiringOptions): Promise<Components> {
     client: upstream.client, config: config.targets, shard, log: logger.child({ component: 'targets' }),
     onChange: (t) => logRequestEstimate(logger, config, requestEstimate(config, collectors, { domains: t.domains.length, packages: t.packages.length })),
   });
-  const remoteWrite = wireRemoteWrite(config, logger, options.version, self, store, recovery);
+  logExporterRoutes(config, logger);
+  const outbound = options.outbound ?? new OutboundNotices();
+  const remoteWrite = wireRemoteWrite(config, outbound.watch('remote_write', logger.child({ component: 'remote_write' })), options.version, self, store, recovery);
   const jobs: Job[] = sampleJobs(collectors, {
     client: upstream.client,
     tz,
@@ -132,7 +142,9 @@ export async function wire(options: WiringOptions): Promise<Components> {
     logger: log,
     recovery,
   });
-  const wafEvents = config.waf_events.enabled ? wireWafEvents(options, { upstream, store, targets, recovery }) : undefined;
+  const wafEvents = config.waf_events.enabled
+    ? wireWafEvents(options, { upstream, store, targets, recovery, otlpLogger: outbound.watch('otlp', logger.child({ component: 'otlp' })) })
+    : undefined;
   if (wafEvents) jobs.push(wafEvents.forwarder);
   const engine = new Scheduler({
     jobs,

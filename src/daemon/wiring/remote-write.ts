@@ -2,10 +2,10 @@
 // keep (pages in their state files, confirmations in remote-write-acks.json)
 // and the sender pushing it, configured from `remote_write`.
 import { HistoryBook } from '../../collectors/index.js';
-import type { Config } from '../../config/index.js';
+import { tlsFiles, type Config } from '../../config/index.js';
 import type { SelfMetrics } from '../../exporters/prometheus/index.js';
 import { RemoteWriteSender, type RemoteWriteAuth } from '../../exporters/remote-write/index.js';
-import type { Logger } from '../../log/logger.js';
+import type { OutboundLogger } from './network.js';
 import type { StateRecovery, StateStore } from '../../state/index.js';
 
 /** The history and its sender; absent when remote_write.url is not set. */
@@ -15,7 +15,7 @@ export interface RemoteWrite {
 }
 
 export function wireRemoteWrite(
-  config: Config, logger: Logger, version: string, self: Pick<SelfMetrics, 'remoteWrite'>, store: StateStore, recovery: StateRecovery,
+  config: Config, logger: OutboundLogger, version: string, self: Pick<SelfMetrics, 'remoteWrite'>, store: StateStore, recovery: StateRecovery,
 ): RemoteWrite | undefined {
   const rw = config.remote_write;
   if (rw.url === undefined) return undefined;
@@ -32,21 +32,13 @@ export function wireRemoteWrite(
     ),
   });
   const auth = authOf(rw);
-  const { tls } = rw;
   const sender = new RemoteWriteSender(history, {
     url: rw.url,
     timeoutMs: rw.timeout,
     headers: rw.headers,
     ...(auth === undefined ? {} : { auth }),
-    ...(tls === undefined ? {} : {
-      tls: {
-        ...(tls.ca_file === undefined ? {} : { caFile: tls.ca_file }),
-        ...(tls.cert_file === undefined ? {} : { certFile: tls.cert_file }),
-        ...(tls.key_file === undefined ? {} : { keyFile: tls.key_file }),
-        ...(tls.server_name === undefined ? {} : { serverName: tls.server_name }),
-        insecureSkipVerify: tls.insecure_skip_verify,
-      },
-    }),
+    ...(rw.tls === undefined ? {} : { tls: tlsFiles(rw.tls, 'remote_write.tls') }),
+    proxy: config.proxies.remote_write,
     externalLabels: rw.external_labels,
     maxLabelValueLength: config.limits.label_value_length,
     maxSamplesPerSend: rw.max_samples_per_send,
@@ -54,7 +46,7 @@ export function wireRemoteWrite(
     minBackoffMs: rw.min_backoff,
     maxBackoffMs: rw.max_backoff,
     userAgent: `edge-exporter/${version}`,
-    logger: logger.child({ component: 'remote_write' }),
+    logger,
     observer: self.remoteWrite,
   });
   return { history, sender };

@@ -2,9 +2,13 @@
 // configured, a stand-in the caller provides (the CLI passes the bundled
 // simulator). The daemon never imports the simulator: it is not in the
 // production import graph, and a real deployment cannot start it by accident.
+import type { LookupFunction } from 'node:net';
 import type { Dispatcher } from 'undici';
-import { EdgeClient, type ClientObserver } from '../../api/index.js';
-import { readTokenFile, type Config } from '../../config/index.js';
+import { createDispatcher, EdgeClient, type ClientObserver } from '../../api/index.js';
+import { NO_PROXY_ROUTE, readTokenFile, tlsFiles, type Config, type ProxyRoute } from '../../config/index.js';
+import { readTlsFiles } from '../../shared/tls-files.js';
+import { proxyCredentials } from '../../shared/url-credentials.js';
+import { via } from './network.js';
 import { addLogSecret, type Logger } from '../../log/logger.js';
 
 /** A stand-in upstream served locally, started when upstream.api_url is not set. */
@@ -33,7 +37,10 @@ export interface Upstream {
 
 export interface UpstreamOptions {
   observer?: ClientObserver;
+  /** Sends through this instead of the one built from upstream.proxy_url / the environment and upstream.tls (tests). */
   dispatcher?: Dispatcher;
+  /** Host name resolution of the built dispatcher (default node's): tests make a name fail to resolve without asking DNS. */
+  lookup?: LookupFunction;
   /** A running stand-in for a config without upstream.api_url, owned by the caller (close() leaves it running). */
   local?: LocalUpstream;
   /** Starts one for a config without upstream.api_url when `local` is not given; close() stops it. */
@@ -55,6 +62,7 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
     apiUrl = local.url;
     token = local.token;
   }
+  const network = upstreamNetwork(config, apiUrl, local !== undefined, logger, options);
   // The token came from upstream.token_file (load refuses it next to upstream.token or EDGE_API_TOKEN).
   const tokenFile = local === undefined ? up.token_file : undefined;
   let current = token;
@@ -87,7 +95,8 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
     rateLimits: up.rate_limits,
     retry: { attempts: up.retry.attempts, minDelayMs: up.retry.min_delay, maxDelayMs: up.retry.max_delay },
     paths: up.paths ?? {},
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    dispatcher: network.dispatcher,
+    proxy: network.proxy,
     ...(options.observer ? { observer: options.observer } : {}),
   });
   return {
@@ -101,7 +110,37 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
     },
     async close() {
       await client.close();
+      if (network.owned) await network.dispatcher.close();
       await started?.close();
     },
   };
+}
+
+/**
+ * The dispatcher the client sends through, built from the route config
+ * resolved (upstream.proxy_url or the environment) and upstream.tls (its
+ * files read now, so again at every reload), and the one start-up line
+ * saying where requests go. The bundled simulator is on loopback and is
+ * reached directly.
+ */
+function upstreamNetwork(
+  config: Config, apiUrl: string, local: boolean, logger: Logger, options: UpstreamOptions,
+): { dispatcher: Dispatcher; proxy: ProxyRoute; owned: boolean } {
+  const route = local ? NO_PROXY_ROUTE : config.proxies.upstream;
+  // Every client's proxy credentials, before anything can log them (the OTLP and remote-write clients are built after this).
+  for (const r of Object.values(config.proxies)) {
+    for (const secret of [...proxyCredentials(r.httpProxy), ...proxyCredentials(r.httpsProxy)]) addLogSecret(logger, secret);
+  }
+  const tls = local ? undefined : config.upstream.tls;
+  const loginUrl = config.upstream.login_url ?? apiUrl;
+  logger.info(
+    { apiUrl, ...(loginUrl === apiUrl ? {} : { loginUrl, loginProxy: via(route, loginUrl) }), proxy: via(route, apiUrl), proxySource: route.source },
+    `upstream: ${apiUrl} via ${via(route, apiUrl)}`,
+  );
+  if (options.dispatcher) return { dispatcher: options.dispatcher, proxy: route, owned: false };
+  const material = readTlsFiles(tls === undefined ? undefined : tlsFiles(tls, 'upstream.tls'));
+  const dispatcher = createDispatcher({
+    connections: config.upstream.connections, proxy: route, tls: material, ...(options.lookup ? { lookup: options.lookup } : {}),
+  });
+  return { dispatcher, proxy: route, owned: true };
 }

@@ -5,8 +5,10 @@ import { hostname } from 'node:os';
 import { platformClock } from '../../api/index.js';
 import type { TargetDiscovery } from '../../collectors/index.js';
 import { shardScope, WafEventForwarder } from '../../collectors/waf-events/index.js';
-import { OtlpLogSink } from '../../exporters/otel-logs/index.js';
-import type { Config } from '../../config/index.js';
+import { OtlpLogSink, type OtlpSinkLogger } from '../../exporters/otel-logs/index.js';
+import { tlsFiles, type Config } from '../../config/index.js';
+import { proxyFor } from '../../shared/proxy-route.js';
+import type { TlsFiles } from '../../shared/tls-files.js';
 import type { FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';
 import type { Logger } from '../../log/logger.js';
 import type { StateRecovery, StateStore } from '../../state/index.js';
@@ -28,6 +30,8 @@ export interface SharedParts {
   readonly store: StateStore;
   readonly targets: TargetDiscovery;
   readonly recovery: StateRecovery;
+  /** The OTLP sink's logger (its connection failures also kept for the status page). */
+  readonly otlpLogger: OtlpSinkLogger;
 }
 
 /** WAF deny events -> OTLP logs, with its own checkpoint in the state directory. */
@@ -42,8 +46,9 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     headers: otlp.headers,
     timeoutMs: otlp.timeout,
     maxBatch: otlp.max_batch,
+    ...otlpNetwork(config),
     resource: { serviceName: 'edge-exporter', serviceVersion: version, serviceInstanceId: `${hostname()}:${process.pid}` },
-    logger: logger.child({ component: 'otlp' }),
+    logger: shared.otlpLogger,
   });
   const forwarder = new WafEventForwarder({
     client: upstream.client,
@@ -72,4 +77,10 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     recovery,
   });
   return { forwarder, logSink };
+}
+
+/** The proxy chosen for otlp.endpoint (NO_PROXY applied here: node:http has no EnvHttpProxyAgent) and otlp.tls. */
+function otlpNetwork(config: Config): { proxy?: string; tls?: TlsFiles } {
+  const proxy = proxyFor(config.proxies.otlp, config.otlp.endpoint);
+  return { ...(proxy === undefined ? {} : { proxy }), ...(config.otlp.tls === undefined ? {} : { tls: tlsFiles(config.otlp.tls, 'otlp.tls') }) };
 }

@@ -1,4 +1,5 @@
 // OtlpLogSink's options, their defaults, and their resolution (config maps YAML and the OTEL_* variables onto them).
+import type { TlsFiles } from '../../shared/tls-files.js';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
@@ -51,6 +52,10 @@ export interface OtlpLogSinkOptions {
   /** Request compression. Default: the SDK's (OTEL_EXPORTER_OTLP_(LOGS_)COMPRESSION, else none). */
   readonly compression?: 'none' | 'gzip';
   readonly resource: OtlpResourceOptions;
+  /** The proxy the requests go through (credentials allowed), already chosen for the endpoint (NO_PROXY applied). Default: direct. */
+  readonly proxy?: string;
+  /** TLS to an https:// receiver, direct or through the proxy. Default: verify against the system's roots. */
+  readonly tls?: TlsFiles;
   /** Default: no logging. */
   readonly logger?: OtlpSinkLogger;
 }
@@ -69,6 +74,8 @@ export interface ResolvedOptions {
   readonly ackMarginMs: number;
   readonly compression: 'none' | 'gzip' | undefined;
   readonly resource: OtlpResourceOptions;
+  readonly proxy: string | undefined;
+  readonly tls: TlsFiles | undefined;
   readonly logger: OtlpSinkLogger | undefined;
 }
 
@@ -95,6 +102,8 @@ export function resolveOptions(options: OtlpLogSinkOptions): ResolvedOptions {
     ackMarginMs: positiveInteger('ackMarginMs', options.ackMarginMs ?? DEFAULT_ACK_MARGIN_MS),
     compression: options.compression,
     resource: options.resource,
+    proxy: options.proxy,
+    tls: options.tls,
     logger: options.logger,
   };
 }

@@ -8,6 +8,8 @@ import { ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } fro
 import { ConfirmingExporter, type ExportOutcome } from './confirming-exporter.js';
 import type { OtlpResourceOptions, ResolvedOptions } from './options.js';
 import { instrumentationScope } from './record.js';
+import { agentFactory } from './agent.js';
+import { readTlsFiles } from '../../shared/tls-files.js';
 
 /** Instrumentation scope of every record. */
 export const SCOPE_NAME = 'edge-exporter';
@@ -26,7 +28,8 @@ export function buildResource(options: OtlpResourceOptions): Resource {
 
 /**
  * The real OTLP/HTTP exporter. Whatever is left undefined here the SDK fills
- * from its own OTEL_EXPORTER_OTLP_(LOGS_)* variables, then its defaults.
+ * from its own OTEL_EXPORTER_OTLP_(LOGS_)* variables, then its defaults. The
+ * TLS files are read here, when the sink starts (so again after a reload).
  */
 export function createOtlpExporter(options: ResolvedOptions): LogRecordExporter {
   const config: OTLPExporterNodeConfigBase = {
@@ -37,6 +40,7 @@ export function createOtlpExporter(options: ResolvedOptions): LogRecordExporter 
     concurrencyLimit: 2,
     // Prepended to the SDK's own OTel-OTLP-Exporter-JavaScript/<version>.
     userAgent: `edge-exporter/${options.resource.serviceVersion}`,
+    httpAgentOptions: agentFactory(options.proxy, readTlsFiles(options.tls)),
   };
   if (options.compression !== undefined) {
     config.compression = options.compression === 'gzip' ? CompressionAlgorithm.GZIP : CompressionAlgorithm.NONE;

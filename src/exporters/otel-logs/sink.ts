@@ -8,7 +8,8 @@ import { resolveOptions, type OtlpLogSinkOptions, type ResolvedOptions } from '.
 import { createOtlpExporter, createPipeline, type Pipeline } from './pipeline.js';
 import { toReadableLogRecords } from './record.js';
 import { settlesWithin } from '../../shared/wait.js';
-import { duplicatesOf, summarizeExportError } from './util.js';
+import { duplicatesOf, summarizeExportError, type ExportTarget } from './util.js';
+import { maskUrl } from '../../shared/url-credentials.js';
 
 export interface OtlpLogSinkDeps {
   /** Replaces the OTLP/HTTP exporter (tests). */
@@ -41,6 +42,12 @@ export class OtlpLogSink implements LogSink {
   ) {
     this.options = resolveOptions(options);
     this.maxBatch = this.options.maxBatch;
+  }
+
+  /** Where exports go, for a failed connection's description (the SDK's default endpoint when none is set). */
+  private get target(): ExportTarget {
+    const endpoint = this.options.endpoint ?? 'http://localhost:4318/v1/logs';
+    return this.options.proxy === undefined ? { endpoint } : { endpoint, proxy: maskUrl(this.options.proxy) };
   }
 
   /** How long a record may wait for its export result before it counts as failed. */
@@ -114,7 +121,7 @@ export class OtlpLogSink implements LogSink {
       const { failed, cause } = await settled;
       if (failed.length > 0) {
         throw new DeliveryError(
-          `${failed.length} of ${uids.length} log records not confirmed by the OTLP receiver: ${summarizeExportError(cause).message}`,
+          `${failed.length} of ${uids.length} log records not confirmed by the OTLP receiver: ${summarizeExportError(cause, this.target).message}`,
           failed,
           { cause },
         );
@@ -122,7 +129,7 @@ export class OtlpLogSink implements LogSink {
       this.options.logger?.debug({ records: uids.length }, 'OTLP receiver confirmed log records');
     } catch (error) {
       if (error instanceof DeliveryError) throw error;
-      throw new DeliveryError(`log records not delivered: ${summarizeExportError(error).message}`, uids, { cause: error });
+      throw new DeliveryError(`log records not delivered: ${summarizeExportError(error, this.target).message}`, uids, { cause: error });
     } finally {
       // One export at a time: the next deliver() waits for this one's result (bounded).
       void previous.then(() => settlesWithin(flushed, this.ackDeadlineMs)).then(release);
@@ -132,7 +139,7 @@ export class OtlpLogSink implements LogSink {
   private onOutcome(uids: readonly string[], result: ExportResult): void {
     this.acks.settle(uids, result);
     if (result.code !== ExportResultCode.SUCCESS) {
-      this.options.logger?.warn({ records: uids.length, ...summarizeExportError(result.error) }, 'OTLP log export failed');
+      this.options.logger?.warn({ records: uids.length, ...summarizeExportError(result.error, this.target) }, 'OTLP log export failed');
     }
   }
 }

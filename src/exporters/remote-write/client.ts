@@ -1,25 +1,18 @@
 // One POST of an encoded WriteRequest: headers, credentials, TLS, time-out; the answer as a value, never a throw.
 import { readFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
-import { Agent, request } from 'undici';
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { describeNetCause, netCauseText } from '../../shared/net-cause.js';
+import { proxyFor, type ProxyRoute } from '../../shared/proxy-route.js';
+import { readTlsFiles, type TlsFiles } from '../../shared/tls-files.js';
+import { maskUrl } from '../../shared/url-credentials.js';
 
 /** Credentials: exactly one of the inline value and the file (read, trimmed, for every request, so a rotated file needs no reload). */
 export type RemoteWriteAuth =
   | { readonly type: 'basic'; readonly username: string; readonly password?: string; readonly passwordFile?: string }
   | { readonly type: 'bearer'; readonly token?: string; readonly tokenFile?: string };
 
-/** TLS to an https:// receiver; files read once, when the client is made. */
-export interface RemoteWriteTlsOptions {
-  /** PEM CA(s) the receiver's certificate must chain to. Default: Node's bundled CAs. */
-  readonly caFile?: string;
-  /** PEM client certificate (with keyFile). */
-  readonly certFile?: string;
-  readonly keyFile?: string;
-  /** Name the certificate must carry when it is not the URL's host. */
-  readonly serverName?: string;
-  /** Accept any certificate (tests only). Default false. */
-  readonly insecureSkipVerify?: boolean;
-}
+/** TLS to an https:// receiver; files read once, when the client is made (at start and at every reload). */
+export type RemoteWriteTlsOptions = TlsFiles;
 
 export interface RemoteWriteClientOptions {
   readonly url: string;
@@ -29,6 +22,8 @@ export interface RemoteWriteClientOptions {
   readonly headers?: Readonly<Record<string, string>>;
   readonly auth?: RemoteWriteAuth;
   readonly tls?: RemoteWriteTlsOptions;
+  /** The proxy route (undici's EnvHttpProxyAgent applies NO_PROXY per request). Default: direct. */
+  readonly proxy?: ProxyRoute;
   /** Default `edge-exporter`. */
   readonly userAgent?: string;
 }
@@ -43,7 +38,7 @@ export interface RemoteWriteClientOptions {
  */
 export type SendOutcome =
   | { readonly kind: 'status'; readonly status: number; readonly message: string }
-  | { readonly kind: 'network'; readonly error: string; readonly code?: string }
+  | { readonly kind: 'network'; readonly error: string; readonly code?: string; readonly address?: string; readonly proxy?: string; readonly hint?: string }
   | { readonly kind: 'local'; readonly error: string; readonly code?: string }
   | { readonly kind: 'aborted' };
 
@@ -87,7 +82,9 @@ export function redact(text: string, secrets: readonly string[]): string {
 
 export class RemoteWriteClient implements RemoteWriteTransport {
   private readonly url: URL;
-  private readonly agent: Agent;
+  private readonly agent: Dispatcher;
+  /** The proxy requests to the url go through, masked; undefined when direct. */
+  private readonly proxy: string | undefined;
   private readonly fixedHeaders: Record<string, string>;
   /** Extra header values may be secrets too (an API key a receiver wants): cut out of excerpts like credentials. */
   private readonly headerSecrets: string[];
@@ -109,16 +106,19 @@ export class RemoteWriteClient implements RemoteWriteTransport {
     if (auth?.type === 'bearer' && (auth.token === undefined) === (auth.tokenFile === undefined)) {
       throw new TypeError('RemoteWriteClient: bearer auth needs exactly one of token and tokenFile');
     }
-    const tls = options.tls;
-    this.agent = new Agent({
-      connect: {
-        ...(tls?.caFile === undefined ? {} : { ca: readFileSync(tls.caFile) }),
-        ...(tls?.certFile === undefined ? {} : { cert: readFileSync(tls.certFile) }),
-        ...(tls?.keyFile === undefined ? {} : { key: readFileSync(tls.keyFile) }),
-        // Only when asked: Node deprecates an IP address as SNI name, and the URL's host is the default anyway.
-        ...(tls?.serverName === undefined ? {} : { servername: tls.serverName }),
-        rejectUnauthorized: tls?.insecureSkipVerify !== true,
-      },
+    const tls = readTlsFiles(options.tls);
+    const proxy = options.proxy ?? { httpProxy: '', httpsProxy: '', noProxy: '', source: 'none' };
+    const through = proxyFor(proxy, options.url);
+    this.proxy = through === undefined ? undefined : maskUrl(through);
+    // Explicit strings ('' for none), so undici reads no environment variable itself; CONNECT for https://, absolute-form for http://.
+    this.agent = new EnvHttpProxyAgent({
+      httpProxy: proxy.httpProxy,
+      httpsProxy: proxy.httpsProxy,
+      noProxy: proxy.noProxy,
+      proxyTunnel: false,
+      connect: tls,
+      requestTls: tls,
+      proxyTls: { ...(tls.ca === undefined ? {} : { ca: tls.ca }), rejectUnauthorized: tls.rejectUnauthorized },
     });
     // Lower-cased so the protocol's own headers replace an extra one of the same name, whatever its case.
     const extra: Record<string, string> = {};
@@ -186,7 +186,16 @@ export class RemoteWriteClient implements RemoteWriteTransport {
     } catch (error) {
       if (signal?.aborted) return { kind: 'aborted' };
       if (timedOut) return { kind: 'network', error: `no answer within ${this.options.timeoutMs} ms`, code: 'TIMEOUT' };
-      return { kind: 'network', ...describeNetworkError(error, credentials.secrets) };
+      const cause = describeNetCause(error, this.options.url, 'remote_write', this.proxy);
+      return {
+        kind: 'network',
+        // Made of the address, a code, the masked proxy and a fixed hint: nothing of the request to cut out, and not cut short.
+        error: netCauseText(cause, this.proxy),
+        code: cause.reason,
+        address: cause.address,
+        hint: cause.hint,
+        ...(this.proxy === undefined ? {} : { proxy: this.proxy }),
+      };
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -197,24 +206,4 @@ export class RemoteWriteClient implements RemoteWriteTransport {
   async close(): Promise<void> {
     await this.agent.close();
   }
-}
-
-/** The message and code of a network error, its cause's included (undici wraps the socket error), credentials cut out. */
-function describeNetworkError(error: unknown, secrets: readonly string[]): { error: string; code?: string } {
-  const parts: string[] = [];
-  let code: string | undefined;
-  let current: unknown = error;
-  for (let depth = 0; depth < 3 && current !== undefined && current !== null; depth += 1) {
-    if (current instanceof Error) {
-      if (current.message !== '' && !parts.includes(current.message)) parts.push(current.message);
-      const own = (current as NodeJS.ErrnoException).code;
-      if (typeof own === 'string' && (code === undefined || code.startsWith('UND_ERR'))) code = own;
-      current = current.cause;
-    } else {
-      parts.push(String(current));
-      break;
-    }
-  }
-  const message = redact(parts.join(': ') || 'network error', secrets);
-  return code === undefined ? { error: message } : { error: message, code };
 }

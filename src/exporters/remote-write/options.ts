@@ -1,5 +1,6 @@
 // RemoteWriteSender's options, their defaults (Prometheus' own, as the config's), and their checks.
 import type { RemoteWriteAuth, RemoteWriteTlsOptions } from './client.js';
+import type { ProxyRoute } from '../../shared/proxy-route.js';
 import type { RemoteWriteLogger, RemoteWriteObserver } from './observer.js';
 
 export interface RemoteWriteSenderOptions {
@@ -13,6 +14,8 @@ export interface RemoteWriteSenderOptions {
   readonly auth?: RemoteWriteAuth;
   /** Default: verify against Node's bundled CAs. */
   readonly tls?: RemoteWriteTlsOptions;
+  /** The proxy route (the config's remote_write.proxy_url or the environment). Default: direct. */
+  readonly proxy?: ProxyRoute;
   /** Added to every series that has no label of that name. Default none (the config's default, job=edge-exporter, is mapped here). */
   readonly externalLabels?: Readonly<Record<string, string>>;
   /** Label values cut to this many characters, as /metrics cuts them (limits.label_value_length). Default: not cut. */

@@ -100,6 +100,7 @@ export class RemoteWriteSender {
         ...(options.headers === undefined ? {} : { headers: options.headers }),
         ...(options.auth === undefined ? {} : { auth: options.auth }),
         ...(options.tls === undefined ? {} : { tls: options.tls }),
+        ...(options.proxy === undefined ? {} : { proxy: options.proxy }),
         ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
       });
   }
@@ -248,6 +249,7 @@ export class RemoteWriteSender {
                 ...(outcome !== undefined && outcome.kind !== 'status' && outcome.kind !== 'aborted' && outcome.code !== undefined
                   ? { code: outcome.code }
                   : {}),
+                ...(outcome?.kind === 'network' ? where(outcome) : {}),
                 err: error.message,
               },
               'remote write: request failed, retrying',
@@ -310,6 +312,12 @@ export class RemoteWriteSender {
       this.logger?.error({ err: errorMessage(error) }, 'remote write: observer failed');
     }
   }
+}
+
+/** A failed connection's address, proxy (masked) and hint, for the log line. */
+function where(outcome: Extract<SendOutcome, { kind: 'network' }>): Record<string, string> {
+  const fields = { address: outcome.address, proxy: outcome.proxy, hint: outcome.hint };
+  return Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
 function errorMessage(error: unknown): string {

@@ -1,0 +1,47 @@
+// The TLS files of the outbound clients (upstream.tls, otlp.tls,
+// remote_write.tls), checked at load as the server's are (server-files.ts):
+// check-config and `run` name a missing or wrong file before anything
+// starts. The clients read them again when they are built (start, reload).
+// Problems never quote a file's content.
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { PathProblem } from './env.js';
+
+const SECTIONS = ['upstream', 'otlp', 'remote_write'] as const;
+
+/** What each key must hold, and how it is told. */
+const KINDS = [
+  ['ca_file', 'PEM CA certificate(s)', (pem: string) => new X509Certificate(pem)],
+  ['cert_file', 'a PEM certificate', (pem: string) => new X509Certificate(pem)],
+  ['key_file', 'an unencrypted PEM private key', (pem: string) => createPrivateKey(pem)],
+] as const;
+
+export function clientFileProblems(document: unknown): PathProblem[] {
+  const problems: PathProblem[] = [];
+  for (const section of SECTIONS) {
+    const tls = get(get(document, section), 'tls');
+    for (const [key, what, parse] of KINDS) {
+      const file = get(tls, key);
+      if (typeof file !== 'string' || file === '') continue;
+      const path = [section, 'tls', key];
+      let content: string;
+      try {
+        content = readFileSync(file, 'utf8');
+      } catch (err) {
+        const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown error';
+        problems.push({ path, message: `cannot read the file (${code})` });
+        continue;
+      }
+      try {
+        parse(content);
+      } catch {
+        problems.push({ path, message: `does not hold ${what}` });
+      }
+    }
+  }
+  return problems;
+}
+
+function get(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+}

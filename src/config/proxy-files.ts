@@ -1,0 +1,69 @@
+// `<section>.proxy_url_file`: read at load (so again at every reload), its
+// content checked like proxy_url, and turned with the environment into each
+// outbound client's route (proxy.ts). Problems never quote the content.
+import { readFileSync } from 'node:fs';
+import type { PathProblem, Env } from './env.js';
+import { isProxyUrl } from './fields.js';
+import { proxyEnvironment, proxyRoute, type ProxyRoutes } from './proxy.js';
+import type { z } from 'zod';
+import type { configSchema } from './schema.js';
+import { proxyCredentials } from '../shared/url-credentials.js';
+
+type Parsed = z.output<typeof configSchema>;
+
+/** The sections with an outbound client, each with proxy_url, proxy_url_file and tls. */
+export const PROXY_SECTIONS = ['upstream', 'otlp', 'remote_write'] as const;
+type ProxySection = (typeof PROXY_SECTIONS)[number];
+
+/** The variables a proxy URL (and its credentials) may come from. */
+export const PROXY_VARIABLES: readonly string[] = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
+
+interface ProxyFiles {
+  /** The URL each section's proxy_url_file holds, where one is set and usable. */
+  readonly urls: Partial<Record<ProxySection, string>>;
+  readonly problems: PathProblem[];
+  /** What to mask in messages: the credentials of whatever was read. */
+  readonly secrets: string[];
+}
+
+export function readProxyFiles(document: unknown): ProxyFiles {
+  const urls: Partial<Record<ProxySection, string>> = {};
+  const problems: PathProblem[] = [];
+  const secrets: string[] = [];
+  for (const section of PROXY_SECTIONS) {
+    const file = get(get(document, section), 'proxy_url_file');
+    if (typeof file !== 'string' || file === '') continue;
+    const path = [section, 'proxy_url_file'];
+    let content: string;
+    try {
+      content = readFileSync(file, 'utf8').trim();
+    } catch (err) {
+      const code = typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown error';
+      problems.push({ path, message: `cannot read the proxy URL file (${code})` });
+      continue;
+    }
+    secrets.push(...proxyCredentials(content));
+    if (isProxyUrl(content)) urls[section] = content;
+    else problems.push({ path, message: content === '' ? 'the proxy URL file is empty' : 'the proxy URL file must hold one http:// or https:// URL' });
+  }
+  return { urls, problems, secrets };
+}
+
+/** The sections with proxy_url set from their file. */
+export function withProxyFiles(config: Parsed, urls: ProxyFiles['urls']): Pick<Parsed, ProxySection> {
+  const set = <S extends ProxySection>(section: S): Parsed[S] => {
+    const url = urls[section];
+    return url === undefined ? config[section] : { ...config[section], proxy_url: url };
+  };
+  return { upstream: set('upstream'), otlp: set('otlp'), remote_write: set('remote_write') };
+}
+
+export function resolveProxies(config: Parsed, urls: ProxyFiles['urls'], env: Env): ProxyRoutes {
+  const environment = proxyEnvironment(env);
+  const route = (section: ProxySection) => proxyRoute(urls[section] ?? config[section].proxy_url, environment);
+  return { upstream: route('upstream'), otlp: route('otlp'), remote_write: route('remote_write') };
+}
+
+function get(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+}

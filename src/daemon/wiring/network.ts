@@ -1,0 +1,70 @@
+// What the status page says about the network besides the collectors' own
+// errors: a warning per TLS block with certificate checks off, and the last
+// connection failure of each outbound client that is not the upstream (OTLP,
+// remote-write), taken from the structured warning those clients log (its
+// `hint` field marks a failed connection). Lives as long as the daemon.
+import { insecureTlsKeys, type Config, type ProxyRoute } from '../../config/index.js';
+import { proxyFor } from '../../shared/proxy-route.js';
+import { maskUrl } from '../../shared/url-credentials.js';
+
+/** The narrow logger the OTLP sink and the remote-write sender write to. */
+export interface OutboundLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** `url` as the start-up line shows where a client's requests go: the proxy (masked) or `direct`. */
+export function via(route: ProxyRoute, url: string): string {
+  const proxy = proxyFor(route, url);
+  return proxy === undefined ? 'direct' : maskUrl(proxy);
+}
+
+/** The OTLP and remote-write clients' start-up lines (the upstream's is openUpstream's). */
+export function logExporterRoutes(config: Config, logger: { info(obj: object, msg?: string): void }): void {
+  if (config.waf_events.enabled) {
+    const { endpoint } = config.otlp;
+    logger.info({ endpoint, proxy: via(config.proxies.otlp, endpoint), proxySource: config.proxies.otlp.source }, `otlp: ${endpoint} via ${via(config.proxies.otlp, endpoint)}`);
+  }
+  const { url } = config.remote_write;
+  if (url !== undefined) {
+    logger.info({ url, proxy: via(config.proxies.remote_write, url), proxySource: config.proxies.remote_write.source }, `remote_write: ${url} via ${via(config.proxies.remote_write, url)}`);
+  }
+}
+
+export function insecureWarning(key: string): string {
+  return `${key} is true: certificates are not verified, so anyone on the network path can read and change this traffic; for tests only`;
+}
+
+export class OutboundNotices {
+  private readonly failures = new Map<string, { readonly at: number; readonly text: string }>();
+
+  /** `logger` with its warnings about failed connections also kept for the status page, under `client`. */
+  watch(client: 'otlp' | 'remote_write', logger: OutboundLogger): OutboundLogger {
+    return {
+      debug: (obj, msg) => logger.debug(obj, msg),
+      info: (obj, msg) => logger.info(obj, msg),
+      error: (obj, msg) => logger.error(obj, msg),
+      warn: (obj, msg) => {
+        const text = failureText(obj);
+        if (text !== undefined) this.failures.set(client, { at: Date.now(), text });
+        logger.warn(obj, msg);
+      },
+    };
+  }
+
+  /** The lines for the status page under `config` (the one in force). */
+  notices(config: Config): string[] {
+    const warnings = insecureTlsKeys(config).map(insecureWarning);
+    const failures = [...this.failures].map(([client, f]) => `${client}: last connection failure at ${new Date(f.at).toISOString()}: ${f.text}`);
+    return [...warnings, ...failures];
+  }
+}
+
+function failureText(obj: object): string | undefined {
+  const fields = obj as Record<string, unknown>;
+  if (typeof fields['hint'] !== 'string') return undefined;
+  const text = fields['message'] ?? fields['err'];
+  return typeof text === 'string' ? text : undefined;
+}
