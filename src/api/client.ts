@@ -20,7 +20,7 @@ import { RateGate, type Permit } from './rate-gate.js';
 import { Throttle } from './throttle.js';
 import { attempt } from './transport.js';
 import { proxyFor, type ProxyRoute } from '../shared/proxy-route.js';
-import { maskUrl } from '../shared/url-credentials.js';
+import { maskUrl, proxyCredentials } from '../shared/url-credentials.js';
 
 export interface RetryOptions {
   /** Total attempts for a read, the first included. */
@@ -338,9 +338,9 @@ export class EdgeClient {
     }
   }
 
-  private proxyOf(url: string): { proxy?: string } {
+  private proxyOf(url: string): { proxy?: string; proxySecrets?: readonly string[] } {
     const proxy = this.proxy === undefined ? undefined : proxyFor(this.proxy, url);
-    return proxy === undefined ? {} : { proxy: maskUrl(proxy) };
+    return proxy === undefined ? {} : { proxy: maskUrl(proxy), proxySecrets: proxyCredentials(proxy) };
   }
 
   private target(spec: OperationSpec, request: unknown, path: string | undefined): { url: string; body: string | undefined } {

@@ -23,6 +23,8 @@ export interface AttemptInput {
   signal: AbortSignal | undefined;
   /** The proxy this request goes through, its credentials masked; undefined when direct. */
   proxy?: string;
+  /** That proxy's credentials (see proxyCredentials): a proxy's error page may echo its Proxy-Authorization. */
+  proxySecrets?: readonly string[];
 }
 
 export interface AttemptResult {
@@ -56,7 +58,7 @@ export async function attempt(input: AttemptInput): Promise<AttemptResult> {
   }
   const json = parseJson(text);
   const envelope = readEnvelope(json);
-  const upstreamMsg = envelope.msg === undefined ? undefined : maskCredentials(envelope.msg, input.headers);
+  const upstreamMsg = envelope.msg === undefined ? undefined : maskCredentials(envelope.msg, input.headers, input.proxySecrets);
   const details = { operation, status, upstreamCode: envelope.code, upstreamMsg };
   // Read only where it means "throttled, come back then" (throttle.ts); elsewhere it is ignored.
   const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(retryAfter, Date.now()) : undefined;
@@ -134,8 +136,8 @@ function parseJson(text: string): unknown {
  * `call` output; an upstream (or a proxy in between) may echo what it was
  * sent, so the credentials of this request are masked before it goes further.
  */
-export function maskCredentials(text: string, headers: Readonly<Record<string, string>>): string {
-  return redactSecrets(text, credentialParts(headers['authorization'] ?? ''));
+export function maskCredentials(text: string, headers: Readonly<Record<string, string>>, also: readonly string[] = []): string {
+  return redactSecrets(text, [...credentialParts(headers['authorization'] ?? ''), ...also]);
 }
 
 function readEnvelope(json: unknown): { code?: number; msg?: string } {

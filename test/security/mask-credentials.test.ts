@@ -49,3 +49,30 @@ describe('an echoing upstream', () => {
     expect(JSON.stringify({ message: err.message, stack: err.stack, upstreamMsg: err.upstreamMsg })).not.toContain(TOKEN);
   });
 });
+
+describe('a proxy that echoes its Proxy-Authorization', () => {
+  // The client is told which proxy its dispatcher follows (the route below);
+  // the MockAgent stands for the proxy's answer. An error page may quote the
+  // credentials the proxy was sent: the password, user:password, or the Basic value.
+  const USER = 'corp-user';
+  const PASSWORD = 'pr0xy/Secret+1';
+  const basic = Buffer.from(`${USER}:${PASSWORD}`).toString('base64');
+  const proxy = `http://${USER}:${encodeURIComponent(PASSWORD)}@proxy.test:3128`;
+
+  it.each([
+    ['the Basic value', `denied: Proxy-Authorization: Basic ${basic}`],
+    ['user:password', `user ${USER}:${PASSWORD} is not allowed`],
+    ['the password, percent-encoded', `bad password ${encodeURIComponent(PASSWORD)}`],
+  ])('%s is masked in the error', async (_name, msg) => {
+    agent.get(API).intercept({ path: PATH, method: 'GET' }).reply(502, { code: 502, msg });
+    const proxied = new EdgeClient({
+      apiUrl: API, token: TOKEN, dispatcher: agent, retry: { attempts: 1 },
+      proxy: { httpProxy: proxy, httpsProxy: proxy, noProxy: '', source: 'config' },
+    });
+    const err = (await proxied.getPackages({}).catch((e: unknown) => e)) as ApiError;
+    expect(err.code).toBe('EDGE_HTTP');
+    expect(err.upstreamMsg).toContain('[REDACTED]');
+    const shown = JSON.stringify({ message: err.message, upstreamMsg: err.upstreamMsg });
+    for (const secret of [PASSWORD, encodeURIComponent(PASSWORD), basic]) expect(shown).not.toContain(secret);
+  });
+});
