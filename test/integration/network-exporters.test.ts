@@ -76,10 +76,10 @@ interface Started {
 }
 
 /** A daemon reaching the simulator directly (plain http, HTTPS_PROXY does not apply), with the `extra` YAML lines. */
-async function start(extra: readonly string[], env: Env = {}, collectors: 'usage' | 'none' = 'usage'): Promise<Started> {
+async function start(extra: readonly string[], env: Env = {}, collectors: 'usage' | 'none' = 'usage', upstreamUrl = apiUrl): Promise<Started> {
   const stateDir = mkdtempSync(join(dir, 'state-'));
   const text = [
-    `upstream: { api_url: "${apiUrl}", token: ${TOKEN}, timeout: 5s, retry: { attempts: 1 } }`,
+    `upstream: { api_url: "${upstreamUrl}", token: ${TOKEN}, timeout: 5s, retry: { attempts: 1 } }`,
     'log: { level: info }',
     'collectors:',
     '  defaults: { jitter: 0s }',
@@ -194,6 +194,21 @@ describe('OTLP behind the proxy rules', () => {
     expect(page).toContain(`cannot reach 127.0.0.1:${otlpTls.port} (UNABLE_TO_VERIFY_LEAF_SIGNATURE)`);
     await started.daemon.stop();
     await polling.catch(() => undefined);
+  });
+});
+
+describe('the WAF event job, which has no row in the collectors table', () => {
+  it('names its upstream connection failure with the address and cause on the status page', async () => {
+    const closed = await freePort();
+    const started = await start([
+      'waf_events: { enabled: true, interval: 1m, delay: 1m, overlap: 0s, max_window: 30m, start_from: 30m, page_size: 100 }',
+      `otlp: { endpoint: "${otlp.url}" }`,
+    ], {}, 'none', `http://127.0.0.1:${closed}`);
+    const report = await started.daemon.forwardOnce();
+    expect(report).toMatchObject({ ok: false, error: { code: 'EDGE_NETWORK' } });
+    const page = await landing(started.url);
+    expect(page).toContain('waf_events: last connection failure at ');
+    expect(page).toContain(`cannot reach 127.0.0.1:${closed} (ECONNREFUSED)`);
   });
 });
 

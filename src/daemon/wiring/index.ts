@@ -153,6 +153,8 @@ export async function wire(options: WiringOptions): Promise<Components> {
     observer: {
       onRun: (run: JobRun) => {
         if (run.kind === 'samples') self.onRun(run.report);
+        // The status page's collectors table has no row for the WAF job: its connection failures go with the outbound clients'.
+        else outbound.recordRun('waf_events', run.report.error);
       },
     },
     ...(options.clock ? { clock: options.clock } : {}),

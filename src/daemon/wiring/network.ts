@@ -54,6 +54,15 @@ export class OutboundNotices {
     };
   }
 
+  /**
+   * A failed run of a job the collectors table does not list (the WAF event
+   * job): its upstream connection failure, under `client`. The message of an
+   * EDGE_NETWORK error is already the address, cause, proxy and hint.
+   */
+  recordRun(client: 'waf_events', error: { readonly code: string; readonly message: string } | undefined): void {
+    if (error?.code === 'EDGE_NETWORK') this.failures.set(client, { at: Date.now(), text: error.message });
+  }
+
   /** The lines for the status page under `config` (the one in force). */
   notices(config: Config): string[] {
     const warnings = insecureTlsKeys(config).map(insecureWarning);
