@@ -145,6 +145,22 @@ describe('through a forward proxy', () => {
     for (const line of seen) expect(line).toMatch(new RegExp(`^(GET|POST) http://127\\.0\\.0\\.1:${simPort}/\\S* HTTP/1\\.1$`));
   });
 
+  it('reaches the proxy itself over TLS (an https:// proxy URL), verified with upstream.tls.ca_file, then tunnels with CONNECT', async () => {
+    // tinyproxy speaks plain HTTP; a TLS front made with the test CA turns it into an https:// proxy.
+    const tlsProxy = await startTlsFront({ cert: pki.serverCert, key: pki.serverKey, targetPort: proxy.port });
+    try {
+      const before = proxied(proxy, front.port).length;
+      const run = await runOnce([`api_url: ${front.origin}`, `tls: { ca_file: ${JSON.stringify(pki.caFile)} }`], { HTTPS_PROXY: tlsProxy.origin });
+      expect(run.reports.map((r) => [r.collector, r.ok, r.error?.code])).toEqual([['usage', true, undefined]]);
+      expect(tlsProxy.handshakes).toBeGreaterThan(0);
+      const seen = proxied(proxy, front.port).slice(before);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.every((r) => r === `CONNECT 127.0.0.1:${front.port} HTTP/1.1`)).toBe(true);
+    } finally {
+      await tlsProxy.close();
+    }
+  });
+
   it('goes direct to a host NO_PROXY lists: the proxy sees nothing', async () => {
     const before = proxy.requests().length;
     const run = await runOnce([`api_url: ${front.origin}`, `tls: { ca_file: ${JSON.stringify(pki.caFile)} }`], { HTTPS_PROXY: proxy.url, NO_PROXY: 'localhost,127.0.0.1' });
