@@ -65,6 +65,11 @@ describe('throttled by the upstream', () => {
     for (const r of refusals) truth[seriesKey(THROTTLED, { operation: r.operation })] = (truth[seriesKey(THROTTLED, { operation: r.operation })] ?? 0) + 1;
     expect(Object.fromEntries(Object.entries(m).filter(([k]) => k.startsWith(THROTTLED)))).toEqual(truth);
     expect(rig.log.filter((line) => line.includes('upstream throttling started'))).toHaveLength(1);
+    // The status page says so while it lasts: until the rate is back at its target (logged as the end).
+    const ended = rig.log.some((line) => line.includes('upstream throttling ended'));
+    const page = await rig.landing();
+    expect(page.includes('upstream: throttled since '), page).toBe(!ended);
+    if (!ended) expect(page).toMatch(/\(HTTP 429 from http:\/\/127\.0\.0\.1:\d+\)/);
 
     // The budget lifted: every counter is the truth, the throttled minutes back-filled.
     rig.sim.budget.set(undefined);

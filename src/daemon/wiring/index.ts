@@ -96,6 +96,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
   await claimStateDir(store, shard, logger, recovery);
   if (shard.count > 1) logger.info({ shard: shard.index, of: shard.count }, 'sharded: collecting this shard\'s domains and packages');
   for (const key of insecureTlsKeys(config)) logger.warn({ key }, insecureWarning(key));
+  const outbound = options.outbound ?? new OutboundNotices();
   const upstream = await openUpstream(config, logger, {
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.lookup ? { lookup: options.lookup } : {}),
@@ -107,16 +108,22 @@ export async function wire(options: WiringOptions): Promise<Components> {
       onThrottled: (e) => {
         self.recordThrottled(e.operation);
         if (!e.started) return;
+        outbound.throttling({ host: e.host, status: e.status });
         logger.warn(
           { operation: e.operation, status: e.status, host: e.host, retry_after_seconds: seconds(e.retryAfterMs), rate_per_second: rateField(e.ratePerSecond) },
           'upstream throttling started: requests to this host paused until Retry-After, the request rate lowered',
         );
       },
-      onThrottleEnd: (e) => logger.info({ rate_per_second: rateField(e.ratePerSecond) }, 'upstream throttling ended: the request rate is back at the budget'),
+      onThrottleEnd: (e) => {
+        outbound.throttling(undefined);
+        logger.info({ rate_per_second: rateField(e.ratePerSecond) }, 'upstream throttling ended: the request rate is back at the budget');
+      },
       onRateChange: (e) => self.recordRateLimit(e.ratePerSecond),
     },
   });
   self.recordRateLimit(upstream.client.ratePerSecond);
+  // The new client starts unthrottled (a reload builds one), and the status page says what is in force.
+  outbound.throttling(undefined);
   const collectors = buildCollectors(resolveCollectorOptions(config), shard);
   families.define([...collectors.flatMap((c) => c.collector.families), ...(config.waf_events.enabled ? WAF_EVENTS_FAMILIES : [])]);
   const log = logger.child({ component: 'engine' });
@@ -127,7 +134,6 @@ export async function wire(options: WiringOptions): Promise<Components> {
     onChange: (t) => logRequestEstimate(logger, config, requestEstimate(config, collectors, { domains: t.domains.length, packages: t.packages.length })),
   });
   logExporterRoutes(config, logger);
-  const outbound = options.outbound ?? new OutboundNotices();
   const remoteWrite = wireRemoteWrite(config, outbound.watch('remote_write', logger.child({ component: 'remote_write' })), options.version, self, store, recovery);
   const jobs: Job[] = sampleJobs(collectors, {
     client: upstream.client,

@@ -39,6 +39,8 @@ export function insecureWarning(key: string): string {
 
 export class OutboundNotices {
   private readonly failures = new Map<string, { readonly at: number; readonly text: string }>();
+  /** While the upstream throttles the daemon: since when, and the answer that started it. */
+  private throttled: { readonly at: number; readonly host: string; readonly status: number } | undefined;
 
   /** `logger` with its warnings about failed connections also kept for the status page, under `client`. */
   watch(client: 'otlp' | 'remote_write', logger: OutboundLogger): OutboundLogger {
@@ -63,11 +65,21 @@ export class OutboundNotices {
     if (error?.code === 'EDGE_NETWORK') this.failures.set(client, { at: Date.now(), text: error.message });
   }
 
+  /** Throttling started (the answer that started it) or ended (undefined); a reload's new client starts unthrottled. */
+  throttling(started: { readonly host: string; readonly status: number } | undefined): void {
+    this.throttled = started === undefined ? undefined : { at: Date.now(), ...started };
+  }
+
   /** The lines for the status page under `config` (the one in force). */
   notices(config: Config): string[] {
     const warnings = insecureTlsKeys(config).map(insecureWarning);
+    const t = this.throttled;
+    const throttled = t === undefined ? [] : [
+      `upstream: throttled since ${new Date(t.at).toISOString()} (HTTP ${t.status} from ${t.host}): requests wait for Retry-After and the request rate is lowered ` +
+        '(edge_exporter_upstream_rate_limit_per_second); data is late, not lost',
+    ];
     const failures = [...this.failures].map(([client, f]) => `${client}: last connection failure at ${new Date(f.at).toISOString()}: ${f.text}`);
-    return [...warnings, ...failures];
+    return [...warnings, ...throttled, ...failures];
   }
 }
 
