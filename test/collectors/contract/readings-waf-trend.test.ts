@@ -1,7 +1,8 @@
 // waf-trend against an upstream whose logTread buckets are coarser than the
 // interval: it used to fail every cycle for good; now each coarse bucket is
 // counted whole once settled, the mismatch is reported, and the counters equal
-// the events of exactly the buckets counted.
+// the events of exactly the buckets counted, whether a range lists the coarse
+// bucket holding its start or only those beginning inside it.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { lastSettledStart } from '../../../src/collectors/buckets.js';
 import { createWafTrendCollector, type WafTrendOptions } from '../../../src/collectors/waf-trend/index.js';
@@ -14,8 +15,8 @@ const DELAY = 3 * MIN;
 const OPTIONS: WafTrendOptions = { interval: '5m', delayMs: DELAY, maxBackfillMs: 12 * HOUR, timestamps: false };
 const DENY = 417;
 
-function driver(): Driver {
-  return new Driver(rig, createWafTrendCollector(OPTIONS), { domains: rig.sim.truth.domains(), packages: [] });
+function driver(options = OPTIONS): Driver {
+  return new Driver(rig, createWafTrendCollector(options), { domains: rig.sim.truth.domains(), packages: [] });
 }
 
 function expectEvents(d: Driver, from: number, to: number): void {
@@ -46,6 +47,27 @@ describe('waf-trend with coarse logTread buckets', () => {
     const plain = driver();
     await plain.cycles(4, 5 * MIN);
     expect(plain.checks()).toEqual({});
+  });
+
+  it.each([
+    ['listed when it holds beginTime', false],
+    ['listed only when it begins inside the range', true],
+  ])('5m buckets for a 1m interval, a coarse bucket %s: every whole bucket counted exactly, bucket_width on first sight, never no data', async (_name, strict) => {
+    rig.sim.readings.merge({ logTreadBucketMs: 5 * MIN, logTreadStrictRange: strict });
+    const d = driver({ ...OPTIONS, interval: '1m' });
+    const widths: number[] = [];
+    // T0 is 12:00; the counters start after 11:56 (the last bucket settled at T0), inside the 11:55 bucket, which is not theirs.
+    for (let k = 0; k < 20; k++) {
+      const out = await d.cycle();
+      widths.push((out.mismatches ?? []).filter((m) => m.check === 'bucket_width').length);
+      rig.sim.clock.advance(MIN);
+    }
+    // First sight is the first cycle with an answer: the second (the first only starts the counters).
+    expect(widths.slice(0, 2).map((n) => n > 0)).toEqual([false, true]);
+    expect(d.logs.filter((l) => l.level === 'warn')).toEqual([]);
+    // The last cycle, at 12:19, has seen 12:15 settle: 12:00, 12:05 and 12:10 counted whole, each once.
+    expect(d.newestBucketEndMs).toBe(T0 + 15 * MIN);
+    expectEvents(d, T0, T0 + 15 * MIN);
   });
 
   it('totals that disagree: logTread count reported under totals, the counters exact', async () => {
