@@ -70,6 +70,32 @@ describe('waf-trend with coarse logTread buckets', () => {
     expectEvents(d, T0, T0 + 15 * MIN);
   });
 
+  it.each([false, true])('1m buckets, then 5m ones (strict range reading: %s): no bucket counted twice across the switch', async (strict) => {
+    const d = driver({ ...OPTIONS, interval: '1m' });
+    // Cycles 12:00 .. 12:11: the upstream's 1-minute buckets, counted up to 12:07.
+    await d.cycles(12, MIN);
+    expect(d.newestBucketEndMs).toBe(T0 + 8 * MIN);
+    rig.sim.readings.merge({ logTreadBucketMs: 5 * MIN, logTreadStrictRange: strict });
+    // Cycles 12:12 .. 12:29: 12:10, 12:15 and 12:20 counted whole. The 12:05 bucket straddles the switch: its minutes already
+    // counted are not counted again, and the rest of it (12:08, 12:09) is only in that bucket, which is not counted.
+    for (let k = 0; k < 18; k++) {
+      await d.cycle();
+      rig.sim.clock.advance(MIN);
+    }
+    expect(d.checks().bucket_width).toBeGreaterThan(0);
+    expect(d.logs.filter((l) => l.level === 'warn')).toEqual([]);
+    expect(d.newestBucketEndMs).toBe(T0 + 25 * MIN);
+    const counted = (from: number, to: number) => rig.sim.truth.wafEvents(from, to, { domains: rig.sim.truth.domains() });
+    const events = [...counted(T0 - 3 * MIN, T0 + 8 * MIN), ...counted(T0 + 10 * MIN, T0 + 25 * MIN)];
+    expect(events.length).toBeGreaterThan(0);
+    for (const action of ['deny', 'pass'] as const) {
+      for (const [level, severity] of Object.entries(SEVERITY_LABEL)) {
+        const want = events.filter((e) => (e.record.response.httpCode === DENY) === (action === 'deny') && e.record.severityLevel === level).length;
+        expect(d.counter(WAF_EVENTS.name, { action, severity }), `${action}/${severity}`).toBe(want);
+      }
+    }
+  });
+
   it('totals that disagree: logTread count reported under totals, the counters exact', async () => {
     rig.sim.readings.merge({ totalsSkew: 1.5 });
     const d = driver();
