@@ -11,7 +11,7 @@ import {
 } from '../series/index.js';
 import { convertWaf, grainOf, wafChunkBuckets, wafCombos, wafCounter, type WafAnswer } from './convert.js';
 import { wafSender } from './fetch.js';
-import { GrainMemory, wafRanges } from './ranges.js';
+import { GrainMemory, wafAuditSpan, wafRanges } from './ranges.js';
 import { WAF_EVENTS, WAF_TREND_FAMILIES } from './metrics.js';
 
 export * from './metrics.js';
@@ -65,7 +65,7 @@ async function collect(ctx: CollectContext, options: WafTrendOptions, book: Audi
   seen.see(grainOf(fetchedAll.flatMap(({ fetched }) => fetched.pieces), grid));
   const grain = seen.get();
   const units = fetchedAll.map(({ combo, spec, send, log: seriesLog, fetched }): FetchedUnit<WafAnswer> => ({
-    specs: [spec], send, log: seriesLog, fetched,
+    specs: [spec], send: (span) => send(wafAuditSpan(span, grid, grain)), log: seriesLog, fetched,
     convert: (clock) => {
       const counter = wafCounter(combo, grid, grain);
       const result = convertWaf(counter, plans, fetched.pieces, grid, options.timestamps, clock);

@@ -96,6 +96,15 @@ describe('waf-trend with coarse logTread buckets', () => {
     }
   });
 
+  it.each([false, true])('5m buckets for a 1m interval (strict range reading: %s): the audit re-reads every whole bucket counted, none revised', async (strict) => {
+    rig.sim.readings.merge({ logTreadBucketMs: 5 * MIN, logTreadStrictRange: strict });
+    const d = driver({ ...OPTIONS, interval: '1m', audit: { everyMs: 5 * MIN, lookbackMs: 30 * MIN, correct: false } });
+    await d.cycles(30, MIN);
+    // Audits at 12:05 .. 12:25 re-read every minute counted since 11:57 (11:59, 12:04, 12:09, 12:14, 12:19 counted by then): 3 + 8 + 13 + 18 + 23, six series each.
+    expect(d.audit).toEqual({ match: (3 + 8 + 13 + 18 + 23) * 6, revised: 0 });
+    expect(d.checks().late_revision).toBeUndefined();
+  });
+
   it('totals that disagree: logTread count reported under totals, the counters exact', async () => {
     rig.sim.readings.merge({ totalsSkew: 1.5 });
     const d = driver();
