@@ -115,7 +115,11 @@ describe('waf-trend against 5-minute logTread buckets, through the daemon', () =
     expect(rig.sim.clock.now()).toBe(T0 + 19 * MIN);
     // Three whole 5-minute buckets: 12:00, 12:05 and 12:10, with events in them.
     expect(Object.values(truth(rig, T0, T0 + 3 * COARSE)).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
-    expect(counters(await scrape(rig))).toEqual(truth(rig, T0, T0 + 3 * COARSE));
+    const last = await scrape(rig);
+    expect(counters(last)).toEqual(truth(rig, T0, T0 + 3 * COARSE));
+    // The audit (every 15m by default, at 12:15) re-read the minutes counted since 11:57, up to 12:09: 13 per series, none revised.
+    const audit = (outcome: string) => last[seriesKey('edge_exporter_audit_buckets_total', { collector: 'waf-trend', outcome })];
+    expect([audit('match'), audit('revised')]).toEqual([13 * 6, 0]);
     expect(rig.log.filter((l) => l.includes('EDGE_NO_DATA') || l.includes('covered none'))).toEqual([]);
   });
 });
