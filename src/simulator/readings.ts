@@ -40,6 +40,8 @@ export interface Readings {
   readonly pathForm: PathForm;
   /** Time-series points whose value is 0 are left out (only buckets with data are listed). */
   readonly omitZeroBuckets: boolean;
+  /** With logTreadBucketMs: only buckets that begin inside [beginTime, endTime) are listed, not the one containing beginTime. */
+  readonly logTreadStrictRange: boolean;
 }
 
 export const DEFAULT_READINGS: Readings = Object.freeze({
@@ -54,6 +56,7 @@ export const DEFAULT_READINGS: Readings = Object.freeze({
   recordTimeLagMs: 0,
   pathForm: 'both',
   omitZeroBuckets: false,
+  logTreadStrictRange: false,
 });
 
 export type ReadingKey = keyof Readings;
@@ -98,6 +101,7 @@ function assign(patch: ReadingsPatch, key: ReadingKey, v: unknown): void {
     case 'naiveTimestamps':
     case 'ignoreRanges':
     case 'omitZeroBuckets':
+    case 'logTreadStrictRange':
       if (typeof v !== 'boolean') throw bad('a boolean');
       patch[key] = v;
       return;

@@ -110,7 +110,9 @@ export function trendStep(rangeMs: number): number {
  * records of the range only, so the counts add up to the number of matching
  * records. With a fixed size (the logTreadBucketMs reading) every listed
  * bucket is counted whole, records before begin or after end included:
- * span() says which records to add.
+ * span() says which records to add. `strict` (the logTreadStrictRange
+ * reading, with a fixed size only) lists the buckets that begin at or after
+ * begin, not the one containing it.
  */
 export class TrendCounter {
   private readonly step: number;
@@ -122,6 +124,7 @@ export class TrendCounter {
     private readonly end: number,
     private readonly tz: PlatformClock,
     fixedStep?: number,
+    private readonly strict = false,
   ) {
     this.step = fixedStep ?? trendStep(end - begin);
     this.whole = fixedStep !== undefined;
@@ -154,7 +157,10 @@ export class TrendCounter {
 
   private starts(now: number): number[] {
     const out: number[] = [];
-    for (let s = this.align(this.begin); s < this.end && s <= now; s += this.step) out.push(s);
+    const aligned = this.align(this.begin);
+    // Strict reading: a bucket that began before the range is not listed (nor counted: span() follows the list).
+    const first = this.whole && this.strict && aligned < this.begin ? aligned + this.step : aligned;
+    for (let s = first; s < this.end && s <= now; s += this.step) out.push(s);
     return out;
   }
 

@@ -51,6 +51,34 @@ describe('reading logTreadBucketMs', () => {
   });
 });
 
+describe('reading logTreadStrictRange', () => {
+  it('lists only the buckets beginning inside the range, each still whole; a range no bucket begins in lists none', async () => {
+    rig.h.sim.readings.merge({ logTreadBucketMs: 5 * MIN });
+    const begin = T0 - 23 * MIN;
+    const end = T0 - 2 * MIN;
+    const lenient = await trend(params(begin, end));
+    expect(lenient.points.map((p) => p[0])).toEqual([T0 - 25 * MIN, T0 - 20 * MIN, T0 - 15 * MIN, T0 - 10 * MIN, T0 - 5 * MIN]);
+    rig.h.sim.readings.merge({ logTreadStrictRange: true });
+    const strict = await trend(params(begin, end));
+    expect(strict.points).toEqual(lenient.points.slice(1));
+    strict.points.forEach(([t, v]) => expect(v).toBe(visible(t, t + 5 * MIN).length));
+    expect(strict.count).toBe(sumPoints(strict.points));
+    // One minute inside a bucket: it began before the range, so nothing is listed, though the minute holds events.
+    expect(visible(T0 - 9 * MIN, T0 - 8 * MIN).length).toBeGreaterThan(0);
+    expect(await trend(params(T0 - 9 * MIN, T0 - 8 * MIN))).toEqual({ count: 0, points: [] });
+    // A range starting on a bucket boundary lists that bucket under both readings.
+    const aligned = await trend(params(T0 - 10 * MIN, T0 - 9 * MIN));
+    expect(aligned.points).toEqual([[T0 - 10 * MIN, visible(T0 - 10 * MIN, T0 - 5 * MIN).length]]);
+  });
+
+  it('changes nothing without logTreadBucketMs', async () => {
+    const p = params(T0 - 23 * MIN, T0 - 2 * MIN);
+    const plain = await trend(p);
+    rig.h.sim.readings.merge({ logTreadStrictRange: true });
+    expect(await trend(p)).toEqual(plain);
+  });
+});
+
 describe('reading naiveTimestamps', () => {
   it('drops the offset and keeps the platform wall-clock time', async () => {
     const zoned = new Map((await logs()).map((r) => [r.requestId, r.timeStamp]));

@@ -16,6 +16,7 @@ const rig = useReadingsSim({ domains: 4 });
 const DEFAULT_JSON = {
   logTreadBucketMs: null, naiveTimestamps: false, bandwidthUnit: 'bits_per_second', totalsSkew: 1, lateRevision: null,
   ignoreRanges: false, clockOffsetMs: 0, paramsZone: null, recordTimeLagMs: 0, pathForm: 'both', omitZeroBuckets: false,
+  logTreadStrictRange: false,
 };
 
 describe('/__admin/readings', () => {
@@ -46,6 +47,7 @@ describe('/__admin/readings', () => {
     [{ paramsZone: 'Asia/Tokyo' }],
     [{ recordTimeLagMs: -1 }],
     [{ omitZeroBuckets: 'no' }],
+    [{ logTreadStrictRange: 1 }],
     [{ pathForm: 'neither' }],
     [{ noSuchReading: true }],
     [[]],
@@ -131,12 +133,13 @@ simulator:
     record_time_lag: 600000
     path_form: prefixed
     omit_zero_buckets: true
+    log_tread_strict_range: true
 `;
 
 const FROM_YAML: Readings = {
   logTreadBucketMs: 300_000, naiveTimestamps: true, bandwidthUnit: 'bytes_per_second', totalsSkew: 1.1,
   lateRevision: { afterMs: 600_000, factor: 0.9 }, ignoreRanges: true, clockOffsetMs: -600_000, paramsZone: '+00:00',
-  recordTimeLagMs: 600_000, pathForm: 'prefixed', omitZeroBuckets: true,
+  recordTimeLagMs: 600_000, pathForm: 'prefixed', omitZeroBuckets: true, logTreadStrictRange: true,
 };
 
 describe('simulator.readings in the config', () => {
@@ -161,6 +164,7 @@ describe('simulator.readings in the config', () => {
     ['late_revision: { after: 1m }', 'late_revision.factor'],
     ['params_zone: Asia/Tokyo', 'params_zone'],
     ['path_form: neither', 'path_form'],
+    ['log_tread_strict_range: yes', 'log_tread_strict_range'],
     ['clock_offset: soon', 'clock_offset'],
     ['logTreadBucketMs: 60000', 'logTreadBucketMs'],
   ])('refuses %s', (line, key) => {

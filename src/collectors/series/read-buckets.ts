@@ -67,7 +67,10 @@ export interface BucketRead {
   readonly unreported: boolean;
   /** True when the answer's points begin after `pos` (the range read later than asked): the buckets wait. */
   readonly lateStart: boolean;
-  /** True when the answer covers `pos` with a coarse bucket that has not wholly settled: nothing is due yet (idle, not uncovered). */
+  /**
+   * True when nothing is due yet from this answer (idle, not uncovered): it covers `pos` with a coarse bucket that has not
+   * wholly settled, or it lists only the coarse buckets beginning inside the range and the one holding `pos` began before it.
+   */
   readonly coarseWait: boolean;
 }
 
@@ -111,8 +114,13 @@ export function readBuckets(
   reach = Math.min(reach, reported);
   // An answer that begins after the first bucket due (the range read in another zone) says nothing of the buckets before it.
   const oldest = Math.min(view.first ?? Infinity, at.answerFrom ?? Infinity);
-  const lateStart = Number.isFinite(oldest) && alignDown(grid.interval, oldest, grid.offsetMinutes) > pos && oldest >= span.begin;
-  if (lateStart) reach = pos - size;
+  const begunLater = Number.isFinite(oldest) && alignDown(grid.interval, oldest, grid.offsetMinutes) > pos && oldest >= span.begin;
+  // Unless it begins with the first coarse bucket that begins inside the range: an upstream that lists only those (not the one
+  // holding `begin`) answers so. Its buckets wait for a range that begins on its grid (waf-trend asks one once it has seen it).
+  const strictCoarse = begunLater && width > size && view.first === oldest && oldest - width < span.begin;
+  const lateStart = begunLater && !strictCoarse;
+  if (begunLater) reach = pos - size;
+  if (strictCoarse) coarseWait = true;
   const values = new Map<number, number>();
   const rejected = emptyTally();
   for (const [t, v] of view.points) {

@@ -7,8 +7,9 @@
 // the configured interval (at most wafChunkBuckets); finer ones are summed into
 // the configured bucket. An upstream that answers coarser buckets anyway is
 // read as it answers (series/count.ts): each coarse bucket is counted whole
-// once it has settled, and the mismatch is reported (bucket_width), so the
-// counters move on every reading.
+// once it has settled, and the mismatch is reported (bucket_width); from then
+// on the ranges begin on its grid (ranges.ts), so the counters move on every
+// reading of a range.
 //
 // `data: null` is documented as "nothing matched" (the client gives []): the
 // range is covered with zero events. Data without a logTread item covers nothing.

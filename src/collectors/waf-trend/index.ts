@@ -6,11 +6,12 @@
 import { lastSettledStart } from '../buckets.js';
 import type { Collector, CollectContext, CollectOutput } from '../types.js';
 import {
-  assemble, bucketMs, chunkRange, closeCycle, fetchChunks, planSeries, seriesCollector, type AuditBook, type FetchedUnit, type Grid, type Piece,
+  assemble, bucketMs, closeCycle, fetchChunks, planSeries, seriesCollector, type AuditBook, type FetchedUnit, type Grid, type Piece,
   type SeriesOptions,
 } from '../series/index.js';
 import { convertWaf, grainOf, wafChunkBuckets, wafCombos, wafCounter, type WafAnswer } from './convert.js';
 import { wafSender } from './fetch.js';
+import { GrainMemory, wafAuditSpan, wafRanges } from './ranges.js';
 import { WAF_EVENTS, WAF_TREND_FAMILIES } from './metrics.js';
 
 export * from './metrics.js';
@@ -19,9 +20,10 @@ export * from './metrics.js';
 export type WafTrendOptions = SeriesOptions;
 
 export function createWafTrendCollector(options: WafTrendOptions): Collector {
+  const grain = new GrainMemory();
   return seriesCollector(
     { name: 'waf-trend', targets: ['domains'], operations: ['describeLogV2'], families: WAF_TREND_FAMILIES },
-    options, (ctx, book) => collect(ctx, options, book),
+    options, (ctx, book) => collect(ctx, options, book, grain),
     // One request per series (action x severity) and cycle, over every domain at once; none without a domain.
     ({ domains }) => {
       const series = domains > 0 ? wafCombos().length : 0;
@@ -30,7 +32,7 @@ export function createWafTrendCollector(options: WafTrendOptions): Collector {
   );
 }
 
-async function collect(ctx: CollectContext, options: WafTrendOptions, book: AuditBook): Promise<CollectOutput> {
+async function collect(ctx: CollectContext, options: WafTrendOptions, book: AuditBook, seen: GrainMemory): Promise<CollectOutput> {
   const log = ctx.log.child({ collector: 'waf-trend' });
   // A denied family costs nothing; no domain selected means nothing to ask ([] would mean all).
   if (!ctx.enabled(WAF_EVENTS.name) || ctx.targets.domains.length === 0) {
@@ -53,15 +55,17 @@ async function collect(ctx: CollectContext, options: WafTrendOptions, book: Audi
     const seriesLog = log.child(spec.labels);
     let fetched: { pieces: Piece<WafAnswer>[]; requests: number; errors: Error[] } = { pieces: [], requests: 0, errors: [] };
     if (plan?.kind === 'count') {
-      const chunks = chunkRange({ first: plan.from, last: plan.lastSettled }, grid, perChunk);
+      // On the upstream's coarse grid once seen, so either reading of a range lists every coarse bucket due (ranges.ts).
+      const chunks = wafRanges(plan, grid, perChunk, seen.get());
       fetched = await fetchChunks(chunks, { grid, tz: ctx.tz, log: seriesLog, send, quiet: chunks.length === 1, lastEnd: ctx.now });
     }
     return { combo, spec, send, log: seriesLog, fetched: { ...fetched, main: undefined } };
   }));
-  // The six series share one upstream grain, as their answers show it together.
-  const grain = grainOf(fetchedAll.flatMap(({ fetched }) => fetched.pieces), grid);
+  // The six series share one upstream grain, as their answers show it together; answers without a point show the last one seen.
+  seen.see(grainOf(fetchedAll.flatMap(({ fetched }) => fetched.pieces), grid));
+  const grain = seen.get();
   const units = fetchedAll.map(({ combo, spec, send, log: seriesLog, fetched }): FetchedUnit<WafAnswer> => ({
-    specs: [spec], send, log: seriesLog, fetched,
+    specs: [spec], send: (span) => send(wafAuditSpan(span, grid, grain)), log: seriesLog, fetched,
     convert: (clock) => {
       const counter = wafCounter(combo, grid, grain);
       const result = convertWaf(counter, plans, fetched.pieces, grid, options.timestamps, clock);

@@ -81,6 +81,13 @@ const readingsSchema = z
       .boolean()
       .default(false)
       .describe('Time-series points whose value is 0 are left out: only buckets with data are listed (default false).'),
+    log_tread_strict_range: z
+      .boolean()
+      .default(false)
+      .describe(
+        'With log_tread_bucket: only the logTread buckets that begin inside [beginTime, endTime) are listed, not the one containing beginTime ' +
+          '(default false).',
+      ),
   })
   .transform((r) => ({
     logTreadBucketMs: r.log_tread_bucket,
@@ -94,6 +101,7 @@ const readingsSchema = z
     recordTimeLagMs: r.record_time_lag,
     pathForm: r.path_form,
     omitZeroBuckets: r.omit_zero_buckets,
+    logTreadStrictRange: r.log_tread_strict_range,
   }));
 
 /** The account's request budget the simulator can enforce (src/simulator/budget.ts); off unless present. */

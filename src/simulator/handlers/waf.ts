@@ -8,7 +8,9 @@
 // The time range is [beginTime, endTime): a record at endTime belongs to the next window.
 // Readings: ignoreRanges answers the last hour whatever the params; with
 // logTreadBucketMs the trend's buckets are counted whole, so `data` is null
-// only when neither the range nor those buckets hold a match; totalsSkew
+// only when neither the range nor those buckets hold a match (with
+// logTreadStrictRange only the buckets beginning inside the range are
+// listed, so a range shorter than a bucket may list none); totalsSkew
 // skews `count`; naiveTimestamps and recordTimeLagMs change how a record
 // shows its time (see shownRecord).
 import { fail, ok, type HandlerTable, type SimRequest, type SimResponse } from '../types.js';
@@ -59,7 +61,7 @@ function answer(ctx: SimContext, req: SimRequest): SimResponse {
   if (end - begin > MAX_RANGE_MS) throw new WafQueryError(MSG_QUERY_FAILED);
   optStr(b, 'cluster');
   const domains = strings(optArr(b, 'domains'), 'domains');
-  const trend = new TrendCounter(begin, end, ctx.tz, readings.logTreadBucketMs);
+  const trend = new TrendCounter(begin, end, ctx.tz, readings.logTreadBucketMs, readings.logTreadStrictRange);
   const span = trend.span(req.now);
   const newest = new Newest(Math.max(0, ...actions.map((a) => (a.metricName === 'logs' ? a.pageNo * a.pageSize : 0))));
   let count = 0;

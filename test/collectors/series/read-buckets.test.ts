@@ -36,3 +36,38 @@ describe('readBuckets', () => {
     expect({ increment: values.reduce((a, b) => a + b, 0), buckets: values.length, rejected: read.rejected }).toEqual(expected);
   });
 });
+
+describe('readBuckets: where a coarse answer begins', () => {
+  // 5-minute buckets for 1-minute counters; due from T0-3m (inside the T0-5m bucket) to T0+9m.
+  const coarse = { begin: T0 - 3 * MIN, end: T0 + 12 * MIN };
+  const due = { pos: T0 - 3 * MIN, to: T0 + 9 * MIN };
+  it.each<[string, { begin: number; end: number }, RawPoint[], { lateStart: boolean; coarseWait: boolean; values: Array<[number, number]> }]>([
+    ['the bucket holding begin listed: the buckets after it counted, it not', coarse, [[T0 - 5 * MIN, 1], [T0, 5], [T0 + 5 * MIN, 7]],
+      { lateStart: false, coarseWait: false, values: [[T0, 5], [T0 + 5 * MIN, 7]] }],
+    ['only buckets beginning inside the range: nothing due yet, not a late start', coarse, [[T0, 5], [T0 + 5 * MIN, 7]],
+      { lateStart: false, coarseWait: true, values: [] }],
+    ['a lone bucket beginning inside a short range: the same', { begin: T0 - 3 * MIN, end: T0 + MIN }, [[T0, 5]],
+      { lateStart: false, coarseWait: true, values: [] }],
+    ['the range begun on their grid: the same buckets as the first reading', { begin: T0 - 5 * MIN, end: coarse.end }, [[T0 - 5 * MIN, 1], [T0, 5], [T0 + 5 * MIN, 7]],
+      { lateStart: false, coarseWait: false, values: [[T0, 5], [T0 + 5 * MIN, 7]] }],
+    ['a whole coarse bucket missing at the start: a late start', coarse, [[T0 + 5 * MIN, 7], [T0 + 10 * MIN, 1]],
+      { lateStart: true, coarseWait: false, values: [] }],
+    ['fine buckets beginning later than asked: a late start', coarse, [[T0, 5], [T0 + MIN, 7]],
+      { lateStart: true, coarseWait: false, values: [] }],
+  ])('%s', (_name, span, points, expected) => {
+    const read = readBuckets(countView(viewSeries(points, span, MIN, true)), span, grid, { ...due, answerFrom: points[0]?.[0] });
+    expect({ lateStart: read.lateStart, coarseWait: read.coarseWait, values: [...read.values] }).toEqual(expected);
+    if (expected.values.length === 0) expect(read.reach).toBeLessThan(due.pos);
+  });
+});
+
+describe('viewSeries: the width of a lone logTread point', () => {
+  it.each<[string, { begin: number; end: number }, number, number]>([
+    ['at the start of a one-bucket range: the interval', { begin: T0, end: T0 + MIN }, T0, MIN],
+    ['reaching to the end of the range', { begin: T0, end: T0 + 3 * MIN }, T0, 5 * MIN],
+    ['begun before the range (the bucket holding begin)', { begin: T0 - 3 * MIN, end: T0 + MIN }, T0 - 5 * MIN, 60 * MIN],
+    ['begun inside the range, a minute before its end: a 1m bucket would leave the minutes before it unlisted', { begin: T0 - 3 * MIN, end: T0 + MIN }, T0, 5 * MIN],
+  ])('%s', (_name, span, t, width) => {
+    expect(viewSeries([[t, 1]], span, MIN, true).width).toBe(width);
+  });
+});
