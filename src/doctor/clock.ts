@@ -144,7 +144,8 @@ function statsPart(label: string, offset: ClockOffset, target: StatsTarget, plan
       return {
         verdict: 'differs',
         observed: `${label}: the newest point starts ${humanDuration(offset.offsetMs)} (${offset.buckets} bucket(s)) before our current bucket: ` +
-          `the upstream's clock runs about ${humanDuration(offset.offsetMs)} behind`,
+          `the upstream's clock runs about ${humanDuration(offset.offsetMs)} behind` +
+          (offset.beyondDelay ? `, more than the longest delay (${seconds(offset.delayMs)}) covers with the configured one on top` : ''),
         set: [{ key, value: seconds(offset.delayMs) }],
       };
     }

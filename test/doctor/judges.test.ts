@@ -82,7 +82,9 @@ describe('judgeClock', () => {
     const result = judgeClock({ ...probe(T), back }, plan(), undefined, now);
     expect(result.verdict).toBe('differs');
     expect(result.observed[0]).toContain('the newest point starts 1d (288 bucket(s)) before our current bucket');
-    expect(result.set).toEqual([{ key: 'collectors.defaults.delay', value: '1445m' }]);
+    // delay is at most 1d: it cannot cover a day on top of the configured 5m, and the line says so.
+    expect(result.observed[0]).toContain('more than the longest delay (1d) covers with the configured one on top');
+    expect(result.set).toEqual([{ key: 'collectors.defaults.delay', value: '1d' }]);
   });
 
   it('no point in the last day: unknown, and it says so', () => {

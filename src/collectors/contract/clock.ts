@@ -7,6 +7,7 @@
 // either way, the newest bucket may simply not have begun upstream yet, or
 // the request crossed a bucket boundary on its way.
 import { MINUTE_MS } from '../../api/index.js';
+import { MAX_LAG_MS } from '../../config/duration.js';
 import { seconds, type Mismatch } from './checks.js';
 
 export type ClockOffset =
@@ -15,8 +16,10 @@ export type ClockOffset =
     readonly kind: 'behind';
     readonly buckets: number;
     readonly offsetMs: number;
-    /** The delay that covers the offset on top of the configured one, rounded up to 5 minutes (or the bucket). */
+    /** The delay that covers the offset on top of the configured one, rounded up to 5 minutes (or the bucket), at most the longest a delay may be. */
     readonly delayMs: number;
+    /** True when even the longest delay (1d) does not cover it. */
+    readonly beyondDelay: boolean;
   }
   | { readonly kind: 'ahead'; /** Positive: how many buckets ahead. */ readonly buckets: number; readonly offsetMs: number };
 
@@ -33,7 +36,8 @@ export function judgeClockOffset(input: { readonly behindMs: number; readonly si
   const offsetMs = buckets * size;
   // Rounded up to 5 minutes (or the bucket): a request that crosses a bucket boundary reads one bucket less, and the advice must not depend on that.
   const step = Math.max(5 * MINUTE_MS, size);
-  return { kind: 'behind', buckets, offsetMs, delayMs: Math.ceil((offsetMs + input.delayMs) / step) * step };
+  const delayMs = Math.ceil((offsetMs + input.delayMs) / step) * step;
+  return { kind: 'behind', buckets, offsetMs, delayMs: Math.min(delayMs, MAX_LAG_MS), beyondDelay: delayMs > MAX_LAG_MS };
 }
 
 /** The run-time finding: a clock more than a bucket behind (ahead cannot show in answers that end at our now). */
@@ -43,7 +47,8 @@ export function clockMismatch(offset: ClockOffset, field: string): Mismatch | un
     check: 'clock_offset', field,
     assumed: 'the newest point of an answer ending now is our current bucket (to within one)',
     seen: `the newest point is ${offset.buckets} bucket(s) (${seconds(offset.offsetMs)}) behind it: the upstream's clock or ingest runs behind ours; ` +
-      'buckets are counted once settled by its clock, and the data lag shows the difference',
+      '(or it reads beginTime/endTime in another zone: edge-exporter doctor tells which); buckets are counted once settled by its clock, ' +
+      'and the data lag shows the difference',
     configKey: 'delay', suggest: seconds(offset.delayMs),
   };
 }
