@@ -2,6 +2,7 @@
 // means (the sign is easy to get backwards), how far behind a newest bucket
 // is, and the duration and offset texts.
 import { describe, expect, it } from 'vitest';
+import { UpstreamError } from '../../src/api/errors.js';
 import { loadConfig } from '../../src/config/index.js';
 import { judgeClock, type ClockProbe } from '../../src/doctor/clock.js';
 import { humanDuration } from '../../src/doctor/format.js';
@@ -105,6 +106,17 @@ describe('judgeClock', () => {
     expect(result.verdict).toBe(verdict);
     expect(result.set).toEqual([]);
     expect(result.observed[0]).toMatch(text);
+  });
+
+  it('an upstream that refuses a range in our future: ahead unknown, the rest of the verdict stands', () => {
+    const error = new UpstreamError('查询失败', { operation: 'describeL7DataV2', status: 200, upstreamCode: 500, upstreamMsg: '查询失败' });
+    const ahead = { span: { begin: T + 5 * MIN, end: T + 5 * MIN + 24 * HOUR }, answer: { kind: 'failed' as const, error } };
+    const result = judgeClock({ ...probe(T), ahead }, plan(), undefined, now);
+    expect(result.verdict).toBe('ok');
+    expect(result.observed).toEqual([
+      'access (describeL7DataV2, 5m): the newest point is our current bucket',
+      'access (describeL7DataV2, 5m): the day ahead of our now could not be asked: EDGE_UPSTREAM: 查询失败',
+    ]);
   });
 
   it('names the collector\'s own delay when it overrides the default', () => {
