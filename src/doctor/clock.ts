@@ -22,7 +22,7 @@ const SEARCH_BACK_MS = [HOUR_MS, DAY_MS] as const;
 /** How far ahead it looks when the newest point is our current bucket. */
 const AHEAD_MS = DAY_MS;
 
-export interface Asked {
+interface Asked {
   readonly span: Span;
   readonly answer: Answer<Trend>;
 }
@@ -36,7 +36,7 @@ export interface ClockProbe {
 }
 
 /** The ranges searched back: the recent buckets up to now, then each wider range up to where the previous began. */
-export function searchSpans(now: number, current: number, size: number): Span[] {
+function searchSpans(now: number, current: number, size: number): Span[] {
   const spans: Span[] = [{ begin: current - (RECENT_BUCKETS - 1) * size, end: now + 1000 }];
   for (const back of SEARCH_BACK_MS) {
     const end = spans[spans.length - 1]?.begin ?? current;
