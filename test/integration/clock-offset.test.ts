@@ -36,6 +36,20 @@ describe('the daemon against an upstream clock behind ours', () => {
     expect(pick(m, USAGE_COUNTER_FAMILIES)).toEqual(usageTruth(rig, upstreamNow));
   });
 
+  it('3 hours behind, beyond every range a cycle asks: nothing counted as zero, the data lag grows with every cycle, out_of_range says why', async () => {
+    const rig = await rigs({ readings: { clockOffsetMs: 3 * 60 * MIN } });
+    const lag = (m: Record<string, number>, collector: string) => m[seriesKey('edge_exporter_collector_data_lag_seconds', { collector })];
+    expectClean(await rig.cycle());
+    const first = await rig.scrape();
+    for (let k = 0; k < 5; k++) expectClean(await rig.cycle(MIN));
+    const m = await rig.scrape();
+    // No answer of a cycle holds a point, so no clock can be read off them (doctor finds the offset: test/cli/doctor-clock.test.ts);
+    // the range answered with nothing is the evidence.
+    expect(m[mismatches('out_of_range')]).toBeGreaterThan(0);
+    for (const collector of ['access', 'usage']) expect(lag(m, collector)).toBe((lag(first, collector) ?? 0) + 5 * 60);
+    for (const value of Object.values(pick(m, [...ACCESS_COUNTER_FAMILIES, ...USAGE_COUNTER_FAMILIES]))) expect(value).toBe(0);
+  });
+
   it('in step: clock_offset stays at 0', async () => {
     const rig = await rigs();
     for (let k = 0; k < 3; k++) expectClean(await rig.cycle(k === 0 ? 0 : MIN));

@@ -120,6 +120,8 @@ export function countTarget<R>(
     }
     if (walked.watermark === undefined) {
       uncovered.push(spec.key);
+      // Still counted up to its watermark: the data lag grows from there (an upstream further behind than any range asked shows no point at all).
+      seen(plan.from - size);
       continue;
     }
     watermarks[spec.key] = walked.watermark;
