@@ -46,7 +46,7 @@ export function clockMismatch(offset: ClockOffset, field: string): Mismatch | un
   return {
     check: 'clock_offset', field,
     assumed: 'the newest point of an answer ending now is our current bucket (to within one)',
-    seen: `the newest point is ${offset.buckets} bucket(s) (${seconds(offset.offsetMs)}) behind it: the upstream's clock or ingest runs behind ours; ` +
+    seen: `the newest point is ${offset.buckets} bucket(s) (${seconds(offset.offsetMs)}) behind it: the upstream's clock or ingest runs behind ours ` +
       '(or it reads beginTime/endTime in another zone: edge-exporter doctor tells which); buckets are counted once settled by its clock, ' +
       'and the data lag shows the difference',
     configKey: 'delay', suggest: seconds(offset.delayMs),
