@@ -2,6 +2,7 @@
 // means (the sign is easy to get backwards), how far behind a newest bucket
 // is, and the duration and offset texts.
 import { describe, expect, it } from 'vitest';
+import { UpstreamError } from '../../src/api/errors.js';
 import { loadConfig } from '../../src/config/index.js';
 import { judgeClock, type ClockProbe } from '../../src/doctor/clock.js';
 import { humanDuration } from '../../src/doctor/format.js';
@@ -55,8 +56,7 @@ describe('judgeClock', () => {
   const now = T + 2 * MIN + 17_000;
   const probe = (newest: number, interval = '5m'): ClockProbe => ({
     target: { collector: 'access', operation: 'describeL7DataV2', interval: interval as '5m', delayMs: 5 * MIN },
-    span: { begin: T - HOUR, end: now },
-    answer: { kind: 'answer', value: trend([newest - 5 * MIN, newest]), sentAt: now },
+    back: [{ span: { begin: T - HOUR, end: now + 1000 }, answer: { kind: 'answer', value: trend([newest - 5 * MIN, newest]), sentAt: now } }],
   });
 
   it.each([
@@ -69,6 +69,54 @@ describe('judgeClock', () => {
     const result = judgeClock(probe(newest), plan(), undefined, now);
     expect(result.verdict).toBe(verdict);
     expect(result.set).toEqual(set);
+  });
+
+  it('a point after the range asked is not the upstream\'s clock', () => {
+    const result = judgeClock(probe(T + HOUR), plan(), undefined, now);
+    expect(result.verdict).toBe('unknown');
+  });
+
+  it('found only in the widest range: differs, and the offset is the day', () => {
+    const empty = (begin: number, end: number) => ({ span: { begin, end }, answer: { kind: 'answer' as const, value: trend([]), sentAt: now } });
+    const back = [empty(T - 25 * MIN, now + 1000), empty(T - HOUR, T - 25 * MIN),
+      { span: { begin: T - 24 * HOUR, end: T - HOUR }, answer: { kind: 'answer' as const, value: trend([T - 24 * HOUR]), sentAt: now } }];
+    const result = judgeClock({ ...probe(T), back }, plan(), undefined, now);
+    expect(result.verdict).toBe('differs');
+    expect(result.observed[0]).toContain('the newest point starts 1d (288 bucket(s)) before our current bucket');
+    // delay is at most 1d: it cannot cover a day on top of the configured 5m, and the line says so.
+    expect(result.observed[0]).toContain('more than the longest delay (1d) covers with the configured one on top');
+    expect(result.set).toEqual([{ key: 'collectors.defaults.delay', value: '1d' }]);
+  });
+
+  it('no point in the last day: unknown, and it says so', () => {
+    const back = [{ span: { begin: T - 24 * HOUR, end: T - HOUR }, answer: { kind: 'answer' as const, value: trend([]), sentAt: now } }];
+    const result = judgeClock({ ...probe(T), back }, plan(), undefined, now);
+    expect(result.verdict).toBe('unknown');
+    expect(result.observed[0]).toMatch(/no point at all since 2026-02-28 12:00:00 \(the last day, asked in 1 ranges\): the account has no data in the last day/);
+  });
+
+  it.each([
+    ['values ten minutes on', [T + 5 * MIN, T + 10 * MIN], [1, 1], 'differs', /up to 10m \(2 bucket\(s\)\) after our current bucket/],
+    ['only zeros listed ahead', [T + 5 * MIN, T + 10 * MIN], [0, 0], 'ok', /is our current bucket/],
+    ['one bucket on', [T + 5 * MIN], [1], 'ok', /1 bucket\(s\) after our current bucket: within one bucket/],
+  ] as const)('ahead: %s -> %s', (_name, starts, values, verdict, text) => {
+    const value: Trend = { ...trend([]), series: [{ field: 'requestTrend.requestCounter', points: starts.map((t, i) => [t, values[i] ?? 0] as const) }] };
+    const ahead = { span: { begin: T + 5 * MIN, end: T + 5 * MIN + 24 * HOUR }, answer: { kind: 'answer' as const, value, sentAt: now } };
+    const result = judgeClock({ ...probe(T), ahead }, plan(), undefined, now);
+    expect(result.verdict).toBe(verdict);
+    expect(result.set).toEqual([]);
+    expect(result.observed[0]).toMatch(text);
+  });
+
+  it('an upstream that refuses a range in our future: ahead unknown, the rest of the verdict stands', () => {
+    const error = new UpstreamError('查询失败', { operation: 'describeL7DataV2', status: 200, upstreamCode: 500, upstreamMsg: '查询失败' });
+    const ahead = { span: { begin: T + 5 * MIN, end: T + 5 * MIN + 24 * HOUR }, answer: { kind: 'failed' as const, error } };
+    const result = judgeClock({ ...probe(T), ahead }, plan(), undefined, now);
+    expect(result.verdict).toBe('ok');
+    expect(result.observed).toEqual([
+      'access (describeL7DataV2, 5m): the newest point is our current bucket',
+      'access (describeL7DataV2, 5m): the day ahead of our now could not be asked: EDGE_UPSTREAM: 查询失败',
+    ]);
   });
 
   it('names the collector\'s own delay when it overrides the default', () => {

@@ -22,6 +22,8 @@ export const CONTRACT_CHECKS = [
   'late_revision',
   /** Buckets left out between the points of a series (zero buckets not listed). */
   'missing_buckets',
+  /** The newest point of an answer ending now more than a bucket behind our current bucket (contract/clock.ts). */
+  'clock_offset',
 ] as const;
 export type ContractCheck = (typeof CONTRACT_CHECKS)[number];
 

@@ -6,6 +6,7 @@
 // that much later than ours say (count.ts counts them then). Pure.
 import { alignDown, type RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
+import { clockMismatch, judgeClockOffset } from '../contract/clock.js';
 import type { Labels } from './keys.js';
 import type { CountView } from './read-buckets.js';
 import { bucketMs, type Grid } from './options.js';
@@ -103,14 +104,7 @@ export function upstreamClock<R>(
   return { newest, lagMs: behind > 0 ? behind + size : 0, behindMs: behind };
 }
 
-/** The lag as a mismatch, once it is more than a bucket: within one, the newest bucket may simply not have begun upstream. */
-export function lagFinding(clock: UpstreamClock, size: number): Mismatch | undefined {
-  if (clock.behindMs <= size) return undefined;
-  return {
-    check: 'out_of_range', field: 'objectArrayListMap',
-    assumed: 'the newest point of an answer ending now is the current bucket',
-    seen: `the newest point is ${Math.round(clock.behindMs / size)} bucket(s) behind it: the upstream's clock runs behind ours, or it reads the range in ` +
-      'another zone; buckets are counted once settled by its clock, and the data lag shows the difference',
-    configKey: 'collectors.defaults.delay',
-  };
+/** The lag as a clock_offset mismatch (the judgement doctor makes too), once it is more than a bucket: within one, the newest bucket may simply not have begun upstream. */
+export function lagFinding(clock: UpstreamClock, size: number, delayMs: number, field: string): Mismatch | undefined {
+  return clockMismatch(judgeClockOffset({ behindMs: clock.behindMs, size, delayMs }), field);
 }

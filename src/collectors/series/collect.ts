@@ -16,7 +16,7 @@ import pLimit from 'p-limit';
 import { firstPerCheck, type Mismatch } from '../contract/checks.js';
 import type { RejectedPoints } from '../rejects.js';
 import type { CollectContext, Collector, CollectorLogger, CollectOutput, Sample, TargetCounts } from '../types.js';
-import { upstreamClock, type CounterSpec, type UpstreamClock } from './answer.js';
+import { lagFinding, upstreamClock, type CounterSpec, type UpstreamClock } from './answer.js';
 import { AuditBook, NO_AUDIT } from './audit.js';
 import { compactAnswer, compactPieces, compactSpecs, expandPieces, type CompactAnswer } from './compact.js';
 import { countedResult, type TargetAnswers, type TargetResult } from './count.js';
@@ -131,7 +131,7 @@ export async function collectTrend<R, U>(ctx: CollectContext, options: SeriesOpt
     });
   })));
   const grid: Grid = { interval: options.interval, offsetMinutes: ctx.tz.offsetMinutes };
-  return closeCycle(ctx, { collector: cycle.collector, gaugeFamilies: cycle.gaugeFamilies, grid, book: cycle.book }, fetched);
+  return closeCycle(ctx, { collector: cycle.collector, gaugeFamilies: cycle.gaugeFamilies, grid, book: cycle.book, delayMs: options.delayMs }, fetched);
 }
 
 /**
@@ -189,10 +189,13 @@ export interface FetchedUnit<R> {
  * and the counted buckets recorded for later audits.
  */
 export async function closeCycle<R>(
-  ctx: CollectContext, cycle: { readonly collector: string; readonly gaugeFamilies: readonly string[]; readonly grid: Grid; readonly book: AuditBook },
+  ctx: CollectContext,
+  cycle: { readonly collector: string; readonly gaugeFamilies: readonly string[]; readonly grid: Grid; readonly book: AuditBook; readonly delayMs: number },
   units: readonly FetchedUnit<R>[],
 ): Promise<CollectOutput> {
   const clock = upstreamClock(units.map((u) => ({ specs: u.specs, pieces: u.fetched.pieces })), cycle.grid, ctx.now);
+  // One clock per cycle, read over every target's answers: counted once a cycle, not once per target.
+  const lag = clock === undefined ? undefined : lagFinding(clock, bucketMs(cycle.grid), cycle.delayMs, units.find((u) => u.specs.length > 0)?.specs[0]?.metric ?? 'objectArrayListMap');
   const sum = new CycleSum({ collector: cycle.collector, previous: ctx.watermarks, gaugeFamilies: cycle.gaugeFamilies });
   const counted: Array<ReadonlyMap<string, CountedRange>> = [];
   for (const unit of units) {
@@ -202,7 +205,9 @@ export async function closeCycle<R>(
     sum.add(result, unit.fetched);
     if (result.counted !== undefined && result.counted.size > 0) counted.push(result.counted);
   }
-  const output: CollectOutput = { ...sum.output(), counted, bucketMs: bucketMs(cycle.grid) };
+  const summed = sum.output();
+  const mismatches = lag === undefined ? summed.mismatches : [...(summed.mismatches ?? []), lag];
+  const output: CollectOutput = { ...summed, ...(mismatches === undefined ? {} : { mismatches }), counted, bucketMs: bucketMs(cycle.grid) };
   const withAudit = await audited(cycle.book, units, cycle.grid, ctx.now, output);
   for (const c of counted) cycle.book.record(c, ctx.now, cycle.grid);
   return withAudit;

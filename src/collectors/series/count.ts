@@ -30,7 +30,7 @@ import type { Plan } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { emptyTally, rejectedOf, REJECT_REASONS, type RejectedPoints, type RejectTally } from '../rejects.js';
 import type { Sample } from '../types.js';
-import { answerBounds, lagFinding, pieceSpan, type AnswerBounds, type CounterSpec, type Piece, type UpstreamClock } from './answer.js';
+import { answerBounds, pieceSpan, type AnswerBounds, type CounterSpec, type Piece, type UpstreamClock } from './answer.js';
 import type { Labels } from './keys.js';
 import { bucketMs, type Grid } from './options.js';
 import { readBuckets, seriesFindings, seriesView, type CountedRange } from './read-buckets.js';
@@ -120,6 +120,8 @@ export function countTarget<R>(
     }
     if (walked.watermark === undefined) {
       uncovered.push(spec.key);
+      // Still counted up to its watermark: the data lag grows from there (an upstream further behind than any range asked shows no point at all).
+      seen(plan.from - size);
       continue;
     }
     watermarks[spec.key] = walked.watermark;
@@ -127,8 +129,6 @@ export function countTarget<R>(
     increments.push(counterSample(spec, walked.increment, timestamps ? walked.watermark : undefined));
     seen(walked.watermark);
   }
-  const lag = clock === undefined ? undefined : lagFinding(clock, size);
-  if (lag !== undefined) findings.push(lag);
   return { increments, watermarks, newestBucketEndMs: newest, uncovered, rejected, findings, counted };
 }
 

@@ -75,5 +75,5 @@ async function collect(ctx: CollectContext, options: WafTrendOptions, book: Audi
       return result;
     },
   }));
-  return closeCycle(ctx, { collector: 'waf-trend', gaugeFamilies: [], grid, book }, units);
+  return closeCycle(ctx, { collector: 'waf-trend', gaugeFamilies: [], grid, book, delayMs: options.delayMs }, units);
 }

@@ -196,7 +196,7 @@ export const SELF_METRICS = {
   contractMismatches: {
     name: 'edge_exporter_contract_mismatches_total',
     type: 'counter',
-    help: 'Upstream answers that contradicted an assumption the exporter makes where the vendor document is silent, by check (bucket_width, timestamp_offset, bandwidth_unit, totals, out_of_range, late_revision, missing_buckets); the log names the config key to change.',
+    help: 'Upstream answers that contradicted an assumption the exporter makes where the vendor document is silent, by check (bucket_width, timestamp_offset, bandwidth_unit, totals, out_of_range, late_revision, missing_buckets, clock_offset); the log names the config key to change.',
     unit: 'answers',
     labels: ['check'],
   },
