@@ -49,6 +49,7 @@ export class TargetForgetter {
     }
     for (const name of held) if (!present.has(name) && !absent.has(name)) absent.set(name, now);
     const due = dueToForget(absent, now, this.forgetAfterMs).filter((name) => held.has(name));
+    this.prune(kind, held, now);
     for (const name of due) {
       if (this.logged[kind].has(name)) continue;
       this.logged[kind].add(name);
@@ -58,5 +59,19 @@ export class TargetForgetter {
       );
     }
     return due;
+  }
+
+  /**
+   * Lets go of names this collector does not hold that were due a whole
+   * forget_after ago: the other collectors have had that long to drop them,
+   * so the clocks kept cost nothing per departed name. A slower collector
+   * still holding one starts its clock again: late, never early.
+   */
+  private prune(kind: Kind, held: ReadonlySet<string>, now: number): void {
+    for (const [name, since] of this.absent[kind]) {
+      if (held.has(name) || now - since < 2 * this.forgetAfterMs) continue;
+      this.absent[kind].delete(name);
+      this.logged[kind].delete(name);
+    }
   }
 }

@@ -61,6 +61,21 @@ describe('TargetForgetter', () => {
     expect(log.lines.filter((l) => l.includes('"package":"p1"'))).toHaveLength(2);
   });
 
+  it('lets go of a departed name no collector holds once it was due a whole forget_after ago', () => {
+    const log = memoryLog();
+    const f = forgetter({}, log);
+    expect(f.judge('domains', new Set(['a']), [], 0)).toEqual([]);
+    expect(f.judge('domains', new Set(['a']), [], HOUR)).toEqual(['a']);
+    // The collector that dropped it no longer holds it; before 2h the clock is kept, so a slow holder still drops it at once.
+    expect(f.judge('domains', new Set(), [], 2 * HOUR - 1)).toEqual([]);
+    expect(f.judge('domains', new Set(['a']), [], 2 * HOUR - 1)).toEqual(['a']);
+    expect(f.judge('domains', new Set(), [], 2 * HOUR)).toEqual([]);
+    // Let go: a holder seen only now starts a new clock, and is logged again when it is due.
+    expect(f.judge('domains', new Set(['a']), [], 3 * HOUR)).toEqual([]);
+    expect(f.judge('domains', new Set(['a']), [], 4 * HOUR)).toEqual(['a']);
+    expect(log.lines.filter((l) => l.includes('"domain":"a"'))).toHaveLength(2);
+  });
+
   it.each([
     ['static domains', { domains: { static: ['a.com'] } }, 'domains'],
     ['static packages', { packages: { static: ['p1'] } }, 'packages'],
