@@ -12,5 +12,6 @@ export { CounterLedger } from './ledger.js';
 export { HistoryBook, type HistoryBookOptions } from './history/index.js';
 export { ledgerFileName, ledgerFileSchema, type LedgerFile, type LedgerStorage } from './ledger-file.js';
 export { MetricFilter, anyFamilyEnabled, type FamilyFilter, type MetricFilterOptions } from './filter.js';
+export { TargetForgetter } from './forget.js';
 export { TargetDiscovery, type TargetSource, type TargetDiscoveryOptions, type TargetRefresh } from './targets.js';
 export { UNSHARDED, ownedBy, shardOf, shareOf, type Shard } from './shard.js';

@@ -123,6 +123,29 @@ export class CounterBook {
     this.version++;
   }
 
+  /** Values of `label` among the series' labels. */
+  labelValues(label: string): Set<string> {
+    const out = new Set<string>();
+    for (const e of this.entries.values()) {
+      const v = e.labels[label];
+      if (v !== undefined) out.add(v);
+    }
+    return out;
+  }
+
+  /** Drops every series whose `label` is one of `values`, saved or not; the number dropped. */
+  drop(label: string, values: ReadonlySet<string>): number {
+    let n = 0;
+    for (const [key, e] of this.entries) {
+      const v = e.labels[label];
+      if (v === undefined || !values.has(v)) continue;
+      this.entries.delete(key);
+      n++;
+    }
+    if (n > 0) this.version++;
+    return n;
+  }
+
   /** Taken just before a write: increments counted while it is under way stay pending, they are not in the file. */
   writing(): Written {
     return [...this.entries.values()].map((e) => [e, e.value, e.timestampMs] as const);
@@ -193,6 +216,25 @@ export class CounterLedger {
     }
     for (const [key, ms] of Object.entries(output.watermarks)) book.watermarks.set(key, ms);
     return { rejected };
+  }
+
+  /** The values of `label` (a target's: domain, package) among the collector's counter series. */
+  targets(collector: string, label: string): Set<string> {
+    return this.book(collector).counters.labelValues(label);
+  }
+
+  /**
+   * Drops the counters and watermarks of the series whose `label` is one of
+   * `values` (targets forgotten): gone from the view at once, from the file
+   * at the next save. A target counted again starts from 0 at first sight.
+   */
+  forget(collector: string, label: string, values: ReadonlySet<string>): void {
+    if (values.size === 0) return;
+    const book = this.book(collector);
+    book.counters.drop(label, values);
+    for (const key of [...book.watermarks.keys()]) {
+      if ([...values].some((v) => keyHasLabel(key, label, v))) book.watermarks.delete(key);
+    }
   }
 
   /** Absolute values of every counter series the collector has counted, saved or not. */
@@ -279,6 +321,15 @@ export class CounterLedger {
     }
     return book;
   }
+}
+
+/**
+ * Whether a seriesKey (keys.ts) holds `label="value"`. Values are JSON-quoted
+ * there: a quote inside one is escaped, so no value can fake a label.
+ */
+function keyHasLabel(key: string, label: string, value: string): boolean {
+  const pair = `${label}=${JSON.stringify(value)}`;
+  return [`{${pair},`, `,${pair},`, `{${pair}}`, `,${pair}}`].some((s) => key.includes(s));
 }
 
 function sample(name: string, labels: Labels, value: number, timestampMs: number | undefined): Sample {

@@ -12,6 +12,8 @@
 //   GET    /__admin/budget  the account's request budget (null: off)
 //   POST   /__admin/budget  switch it on: {perSecond, retryAfterSeconds?, retryAfterForm?: 'seconds' | 'date'}
 //   DELETE /__admin/budget  switch it off
+//   POST   /__admin/domains {remove?: [names], restore?: [names]}: domains leave listDomains or come back
+//                           (answers {removed: [names]}; unknown names are a 400; reset restores every one)
 //   GET    /__admin/received  every request routed to an operation: {at (epoch ms), operation, refused, retryAfterMs?}
 //   POST   /__admin/tokens  replace the accepted tokens: [{token, permissions?: '*' | [labels]}] or {tokens: [...]};
 //                           answers {accepted: n}, never the tokens (a rotated credential: the old one answers 401)
@@ -31,6 +33,8 @@ export interface AdminTarget {
   readonly budget: RequestBudget;
   state(): Record<string, unknown>;
   reset(): void;
+  /** Domains of the account by name, and those taken out of listDomains. */
+  domains(): { readonly names: readonly string[]; readonly removed: Set<string> };
   /** Replaces the accepted tokens (checked; RangeError when malformed); returns how many are accepted now. */
   setTokens(tokens: unknown): number;
 }
@@ -84,6 +88,8 @@ function route(target: AdminTarget, { method, path, bodyText }: Incoming): Reply
     case 'DELETE /__admin/budget':
       target.budget.set(undefined);
       return done(null);
+    case 'POST /__admin/domains':
+      return done({ removed: setRemoved(target, parse(bodyText)) });
     case 'GET /__admin/received':
       return done(target.budget.received());
     case 'POST /__admin/tokens':
@@ -119,6 +125,23 @@ function budgetSettings(body: unknown): BudgetSettings {
 
 function tokenList(body: unknown): unknown {
   return typeof body === 'object' && body !== null && !Array.isArray(body) && 'tokens' in body ? (body as { tokens: unknown }).tokens : body;
+}
+
+function setRemoved(target: AdminTarget, body: unknown): string[] {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AdminError('body must be an object {remove?, restore?}');
+  const { names, removed } = target.domains();
+  const list = (field: string): string[] => {
+    const value = (body as Record<string, unknown>)[field] ?? [];
+    if (!Array.isArray(value) || !value.every((v): v is string => typeof v === 'string')) throw new AdminError(`${field} must be an array of domain names`);
+    const unknown = value.filter((v) => !names.includes(v));
+    if (unknown.length > 0) throw new AdminError(`unknown domain(s): ${unknown.join(', ')}`);
+    return value;
+  };
+  const remove = list('remove');
+  const restore = list('restore');
+  for (const name of remove) removed.add(name);
+  for (const name of restore) removed.delete(name);
+  return [...removed].sort();
 }
 
 function setClock(target: AdminTarget, body: unknown): void {

@@ -150,10 +150,14 @@ export function buildSimulator(options: SimulatorOptions = {}, extra: readonly H
     tokens: () => tokens,
     handlers: () => current.handlers,
     readings: readingsNow,
-    admin: adminHandler({ clock, faults, tz, readings, budget, state, reset, setTokens: (next) => {
-      setTokens(next as readonly SimToken[]);
-      return tokens.length;
-    } }),
+    admin: adminHandler({
+      clock, faults, tz, readings, budget, state, reset,
+      domains: () => ({ names: current.ctx.world.domains.map((d) => d.domainName), removed: current.ctx.world.removed }),
+      setTokens: (next) => {
+        setTokens(next as readonly SimToken[]);
+        return tokens.length;
+      },
+    }),
   }));
   return {
     listen: async (host = '127.0.0.1', port = 0) => ({ url: (await server.listen(host, port)).url }),

@@ -67,6 +67,12 @@ export interface World {
   readonly l4Packages: L4Package[];
   readonly certificates: Certificate[];
   readonly cacheRecords: CacheRecord[];
+  /**
+   * Domains taken out of the account (deleted, expired, moved away): listDomains
+   * leaves them out until restored (`POST /__admin/domains`). Their data stays
+   * computable, so one restored counts on from the same truth.
+   */
+  readonly removed: Set<string>;
   /** Next id handed out by insertRule / pushUrlsCache. */
   nextRuleId: number;
   nextCacheId: number;
@@ -87,7 +93,7 @@ export function createWorld(options: WorldOptions): World {
   const maxRule = Math.max(0, ...l4Packages.flatMap((p) => p.rules.map((r) => r.ruleId)));
   const maxCache = Math.max(0, ...cacheRecords.map((r) => r.id));
   return {
-    seed, builtAt: now, domains, l7Packages, l4Packages, certificates, cacheRecords,
+    seed, builtAt: now, domains, l7Packages, l4Packages, certificates, cacheRecords, removed: new Set(),
     nextRuleId: maxRule + 1, nextCacheId: maxCache + 1,
   };
 }

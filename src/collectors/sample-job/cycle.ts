@@ -8,6 +8,7 @@ import { FAIL_ON_DAMAGE, isoOrUnknown, loadRecovering, type StateRecovery } from
 import type { MismatchReporter } from '../contract/reporter.js';
 import type { JobLogger } from '../engine/job.js';
 import type { FamilyFilter } from '../filter.js';
+import { TARGET_LABEL, type TargetForgetter } from '../forget.js';
 import type { CounterLedger } from '../ledger.js';
 import { ledgerFileName, type LedgerStorage } from '../ledger-file.js';
 import { describeError, errorFields, failureMessage } from '../engine/errors.js';
@@ -35,6 +36,19 @@ export interface CycleDeps {
   readonly onAudit: (collector: string, tally: NonNullable<CollectOutput['audit']>) => void;
   /** Which refused points get a log line (once per series, reason and hour). */
   readonly rejectLog: RejectLog;
+  /** Judges targets that left the lists (targets.forget_after); none: nothing is forgotten. */
+  readonly forgetter?: TargetForgetter;
+}
+
+/** Drops what the ledger holds of the collector's targets that left the lists long enough ago (forget.ts). */
+function forgetLeft(deps: CycleDeps, collector: Collector, now: number): void {
+  if (deps.forgetter === undefined) return;
+  const listed = deps.targets.current();
+  for (const kind of collector.targets ?? []) {
+    const label = TARGET_LABEL[kind];
+    const due = deps.forgetter.judge(kind, deps.ledger.targets(collector.name, label), listed[kind], now);
+    deps.ledger.forget(collector.name, label, new Set(due));
+  }
 }
 
 /** Whether a cycle that reported partial errors still produced something worth keeping. */
@@ -62,6 +76,7 @@ export async function runCycle(deps: CycleDeps, collector: Collector, log: JobLo
       const missing = deps.targets.unavailable(kind);
       if (missing !== undefined) throw missing;
     }
+    forgetLeft(deps, collector, now);
     out = await collector.collect({
       client: deps.client,
       now,

@@ -13,6 +13,7 @@ import { anyFamilyEnabled, type FamilyFilter } from '../filter.js';
 import type { CounterLedger } from '../ledger.js';
 import { ledgerFileName, type LedgerStorage } from '../ledger-file.js';
 import type { TargetSource } from '../targets.js';
+import type { TargetForgetter } from '../forget.js';
 import type { Clock, Collector, CollectorObserver, RunReport, SampleSink, UpstreamClient } from '../types.js';
 import { restoreLedger, runCycle, type CycleDeps } from './cycle.js';
 import { RejectLog } from './reject-log.js';
@@ -40,6 +41,8 @@ export interface SampleJobContext {
   readonly logger: JobLogger;
   /** What a damaged state file does at start-up (state_recovery); default: start-up fails. */
   readonly recovery?: StateRecovery;
+  /** Targets that left the lists (targets.forget_after); none: nothing is forgotten. */
+  readonly forgetter?: TargetForgetter;
 }
 
 /** The jobs of the collectors that export anything: one whose every family is denied is left out (and logged). */
@@ -89,6 +92,7 @@ export class CollectorJob implements SampleJob {
       }),
       onAudit: (name, tally) => notify(() => observer?.onAudit?.(name, tally)),
       rejectLog: new RejectLog(),
+      ...(context.forgetter ? { forgetter: context.forgetter } : {}),
     };
   }
 

@@ -52,6 +52,13 @@ export const targetsSchema = z.strictObject({
       'How often discovered lists are refreshed, at least 10s; a failed refresh keeps the last good list and is retried ' +
         'after 30s, or after refresh if shorter (default 10m).',
     ),
+  forget_after: duration({ min: 60_000 })
+    .prefault('1h')
+    .describe(
+      'A discovered domain or package absent from the lists (or no longer this shard\'s) for this long, at least 1m, is ' +
+        'forgotten: its counters and watermarks leave /metrics, remote-write and the state files; one that comes back ' +
+        'counts again from 0 at first sight. Static lists are never forgotten (default 1h).',
+    ),
 });
 
 export type TargetsConfig = z.output<typeof targetsSchema>;

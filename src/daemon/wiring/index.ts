@@ -14,6 +14,7 @@ import {
   MetricFilter,
   Scheduler,
   TargetDiscovery,
+  TargetForgetter,
   sampleJobs,
   type Clock,
   type Job,
@@ -147,6 +148,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
     ...(options.clock ? { clock: options.clock } : {}),
     logger: log,
     recovery,
+    forgetter: new TargetForgetter(config.targets, logger.child({ component: 'targets' })),
   });
   const wafEvents = config.waf_events.enabled
     ? wireWafEvents(options, { upstream, store, targets, recovery, otlpLogger: outbound.watch('otlp', logger.child({ component: 'otlp' })) })

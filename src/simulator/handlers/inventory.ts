@@ -77,7 +77,8 @@ function packageDetails(ctx: SimContext, req: SimRequest) {
 function listDomains(ctx: SimContext, req: SimRequest) {
   const b = obj(req.body);
   const page = paging(b, false);
-  let rows = searchFilters(ctx.world.domains, reqArr(b, 'filters'), {
+  const listed = ctx.world.domains.filter((d) => !ctx.world.removed.has(d.domainName));
+  let rows = searchFilters(listed, reqArr(b, 'filters'), {
     domainName: (d) => [d.domainName],
     port: (d) => [d.port],
     doid: (d) => [d.doid],
