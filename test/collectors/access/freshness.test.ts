@@ -12,7 +12,7 @@ describe('access collector: newest bucket end per domain', () => {
     const domains = rig.sim.truth.domains();
     const [quiet, ...others] = domains;
     if (quiet === undefined) throw new Error('the simulator has no domain');
-    const d = new Driver(rig, createAccessCollector({ interval: '1m', delayMs: 3 * MIN, maxBackfillMs: 6 * HOUR, timestamps: false, api: 'v2' }), { domains, packages: [] });
+    const d = new Driver(rig, createAccessCollector({ interval: '1m', delayMs: 3 * MIN, maxBackfillMs: 6 * HOUR, timestamps: false, api: 'v2', summaryWindowMs: 30 * MIN }), { domains, packages: [] });
     const first = await d.cycle();
     // First sight: every domain starts after the last settled bucket, T0-4m, which ends at T0-3m.
     expect(first.targetNewestBucketEndMs).toEqual(new Map(domains.map((x) => [x, T0 - 3 * MIN])));
