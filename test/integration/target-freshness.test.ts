@@ -29,12 +29,17 @@ describe('one domain whose data stops', () => {
     rig.fault({ dataNull: true, domains: [quiet] });
     // One row a minute, from the first cycle on: every domain's age as scraped.
     const rows: Array<Record<string, number>> = [];
+    const packageAges: number[][] = [];
     for (let k = 0; k <= CYCLES; k++) {
       if (k > 0) await rig.cycle(MIN);
       const m = await rig.scrape();
       expect(m[self.up('access')], `cycle ${k}`).toBe(1);
       rows.push(Object.fromEntries(domains.map((d) => [d, m[age(d)] ?? NaN])));
+      packageAges.push(Object.entries(m).filter(([key]) => key.startsWith('edge_exporter_target_data_age_seconds{collector="usage"')).map(([, v]) => v));
     }
+    // The packages (usage) are untouched by the fault: one age each, at the delay, every cycle.
+    for (const ages of packageAges) expect(ages).toEqual(packageAges[0]?.map(() => DELAY_MS / 1000));
+    expect(packageAges[0]?.length).toBeGreaterThan(0);
     // The newest settled bucket ends `delay` before the cycle; the fixed clock makes the ages exact.
     const start = DELAY_MS / 1000;
     rows.forEach((row, k) => {
