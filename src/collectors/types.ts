@@ -58,6 +58,8 @@ export interface CollectOutput {
   readonly watermarks: Readonly<Record<string, number>>;
   /** Newest bucket end (ms) counted or seen settled, for the data-lag self-metric. */
   readonly newestBucketEndMs?: number;
+  /** The same per target (domain or package) of a per-target collector, for the freshness self-metric; account-wide collectors leave it out. */
+  readonly targetNewestBucketEndMs?: ReadonlyMap<string, number>;
   /** Requests that failed but did not fail the whole cycle (partial data). */
   readonly errors: readonly Error[];
   /** Answers that contradicted an assumption about the upstream (one per answer and check). */
@@ -208,6 +210,8 @@ export interface RunReport {
   readonly partialErrors: number;
   /** From CollectOutput, for the data-lag self-metric; absent when the run failed or saw no bucket. */
   readonly newestBucketEndMs?: number;
+  /** From CollectOutput, per target, for the freshness self-metric; absent when the run failed or the collector is account-wide. */
+  readonly targetNewestBucketEndMs?: ReadonlyMap<string, number>;
   /** Points the cycle's conversion refused, by reason (edge_exporter_points_rejected_total); absent when none. */
   readonly rejected?: Readonly<RejectTally>;
 }

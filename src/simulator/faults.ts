@@ -43,6 +43,8 @@ export interface FaultRule {
   retryAfter?: number;
   /** Only these operations (default: all). */
   operations?: OperationName[];
+  /** Only requests whose body names one of these domains (`domains` or `domain`); with `dataNull`, that domain's data stops while the others' goes on. */
+  domains?: string[];
   /** Only the next N matching requests (default: until cleared). */
   count?: number;
 }
@@ -98,16 +100,17 @@ export class Faults {
 
   /** The active rules, with what is left of their counts. */
   list(): FaultRule[] {
-    return this.rules.map((r) => ({ ...r, ...(r.operations ? { operations: [...r.operations] } : {}) }));
+    return this.rules.map((r) => ({ ...r, ...(r.operations ? { operations: [...r.operations] } : {}), ...(r.domains ? { domains: [...r.domains] } : {}) }));
   }
 
-  /** Decides the faults for one request to `operation`, using up counts. */
-  take(operation: OperationName): FaultEffect {
+  /** Decides the faults for one request to `operation` naming `domains` (its body's), using up counts. */
+  take(operation: OperationName, domains: readonly string[] = []): FaultEffect {
     const effect: FaultEffect = {
       latencyMs: 0, hang: false, malformedJson: false, truncatedBody: false, dataNull: false,
       wrongTypes: false, hugeArray: 0, duplicatePoints: false, shuffleSeed: undefined, futurePoints: 0, negativeSeries: undefined,
     };
-    for (const rule of this.rules.filter((r) => !r.operations || r.operations.includes(operation))) {
+    const named = (r: FaultRule): boolean => !r.domains || r.domains.some((d) => domains.includes(d));
+    for (const rule of this.rules.filter((r) => (!r.operations || r.operations.includes(operation)) && named(r))) {
       apply(effect, rule, this.rng);
       if (rule.count !== undefined) rule.count -= 1;
     }
@@ -141,7 +144,7 @@ function apply(effect: FaultEffect, rule: FaultRule, rng: Rng): void {
 const BOOLEAN_KEYS = [
   'unauthorized', 'forbidden', 'malformedJson', 'truncatedBody', 'dataNull', 'hang', 'wrongTypes', 'duplicatePoints', 'shufflePoints',
 ] as const;
-const KNOWN_KEYS = new Set<string>([...BOOLEAN_KEYS, 'latencyMs', 'errorRate', 'status5xx', 'hugeArray', 'futurePoints', 'negativeSeries', 'operations', 'count', 'retryAfter']);
+const KNOWN_KEYS = new Set<string>([...BOOLEAN_KEYS, 'latencyMs', 'errorRate', 'status5xx', 'hugeArray', 'futurePoints', 'negativeSeries', 'operations', 'count', 'retryAfter', 'domains']);
 /** Bounds that keep one faulty answer within memory: 2,000,000 points are about 44 MB of JSON, past the client's default 32 MiB cap. */
 export const MAX_HUGE_ARRAY = 2_000_000;
 export const MAX_FUTURE_POINTS = 10_000;
@@ -183,6 +186,12 @@ export function checkRule(raw: unknown, path: string): FaultRule {
     rule.negativeSeries = r.negativeSeries;
   }
   if (r.operations !== undefined) rule.operations = operations(r.operations, `${path}.operations`);
+  if (r.domains !== undefined) {
+    if (!Array.isArray(r.domains) || !r.domains.every((d): d is string => typeof d === 'string' && d !== '')) {
+      throw new FaultSpecError(`${path}.domains must be an array of domain names`);
+    }
+    rule.domains = [...r.domains];
+  }
   return rule;
 }
 

@@ -80,7 +80,7 @@ export function createRouter(deps: RouterDeps): App {
     // A gateway in front of the platform refuses before anything else is looked at.
     const refusal = deps.budget.take(spec.name);
     if (refusal) return now({ ...envelope(429, MSG_BUDGET), headers: { 'retry-after': refusal.retryAfter } });
-    const effect = deps.faults.take(spec.name);
+    const effect = deps.faults.take(spec.name, namedDomains(incoming.bodyText));
     return {
       delayMs: effect.latencyMs,
       hang: effect.hang,
@@ -163,4 +163,19 @@ function shape(reply: Reply, effect: FaultEffect, now: number): Reply {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The domains a request's JSON body names (`domains` or `domain`), for faults limited to some domains; none when it is not JSON. */
+function namedDomains(bodyText: string): string[] {
+  if (bodyText === '') return [];
+  let body: unknown;
+  try {
+    body = JSON.parse(bodyText);
+  } catch {
+    return [];
+  }
+  if (typeof body !== 'object' || body === null) return [];
+  const { domains, domain } = body as { domains?: unknown; domain?: unknown };
+  const list = Array.isArray(domains) ? domains : [domain];
+  return list.filter((d): d is string => typeof d === 'string');
 }

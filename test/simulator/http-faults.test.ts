@@ -294,6 +294,14 @@ describe('body-shape faults', () => {
     }
   });
 
+  it('domains limits a rule to requests naming one of them, and refuses anything but names', () => {
+    const f = new Faults(1, [{ dataNull: true, domains: ['quiet.example'] }]);
+    expect(f.take('describeL7DataV2', ['busy.example']).dataNull).toBe(false);
+    expect(f.take('describeL7DataV2', ['busy.example', 'quiet.example']).dataNull).toBe(true);
+    expect(f.take('describeL7DataV2').dataNull).toBe(false);
+    expect(() => new Faults(1, [{ dataNull: true, domains: [''] }])).toThrow(/domains must be an array of domain names/);
+  });
+
   it('shufflePoints draws its order from the seed', () => {
     const seeds = (seed: number) => {
       const f = new Faults(seed, [{ shufflePoints: true }]);

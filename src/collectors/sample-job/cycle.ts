@@ -141,6 +141,7 @@ export async function runCycle(deps: CycleDeps, collector: Collector, log: JobLo
     ok: true,
     partialErrors,
     ...(out.newestBucketEndMs === undefined ? {} : { newestBucketEndMs: out.newestBucketEndMs }),
+    ...(out.targetNewestBucketEndMs === undefined ? {} : { targetNewestBucketEndMs: out.targetNewestBucketEndMs }),
   });
 }
 

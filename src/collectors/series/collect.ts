@@ -124,7 +124,7 @@ export async function collectTrend<R, U>(ctx: CollectContext, options: SeriesOpt
     const specs = compactSpecs(unit.specs);
     const kept = compactPieces(unit.specs, pieces, plans, bucketMs(grid));
     const send: Send<CompactAnswer> = async (span, kind) => compactAnswer(unit.specs, await unit.send(span, kind));
-    return new HeldTarget(specs, { pieces: kept, main: undefined, requests, errors }, child, send, (clock) => {
+    return new HeldTarget(targetName(unit.target), specs, { pieces: kept, main: undefined, requests, errors }, child, send, (clock) => {
       const expanded = expandPieces(specs, kept);
       const counted = countedResult({ ...expanded, plans, main: undefined, grid, ...(clock === undefined ? {} : { clock }) }, options.timestamps);
       return withEarly(counted, early);
@@ -143,6 +143,7 @@ class HeldTarget implements FetchedUnit<CompactAnswer> {
   private keptLog: CollectorLogger | undefined;
 
   constructor(
+    readonly target: string | undefined,
     readonly specs: readonly CounterSpec<CompactAnswer>[],
     readonly fetched: Fetched<CompactAnswer>,
     private readonly child: () => CollectorLogger,
@@ -172,8 +173,16 @@ function withEarly(counted: TargetResult, early: TargetResult): TargetResult {
   };
 }
 
+/** A target's name for the freshness self-metric: its domain or package; undefined for an account-wide target. */
+function targetName(target: Labels): string | undefined {
+  const values = Object.values(target);
+  return values.length > 0 ? values.join(',') : undefined;
+}
+
 /** A target whose requests are done; its conversion waits for the cycle's upstream clock. */
 export interface FetchedUnit<R> {
+  /** Its domain or package, for the per-target freshness; absent for an account-wide target (waf-trend's series). */
+  readonly target?: string | undefined;
   readonly specs: readonly CounterSpec<R>[];
   /** Asks again for the audit. */
   readonly send: Send<R>;
@@ -202,7 +211,7 @@ export async function closeCycle<R>(
     const result = unit.convert(clock);
     // Debug only: the data-lag self-metric makes a lasting gap visible.
     if (result.uncovered && result.uncovered.length > 0) unit.log.debug({ series: result.uncovered }, 'no answer covered these series; they wait for the next cycle');
-    sum.add(result, unit.fetched);
+    sum.add(result, unit.fetched, unit.target);
     if (result.counted !== undefined && result.counted.size > 0) counted.push(result.counted);
   }
   const summed = sum.output();
@@ -269,6 +278,8 @@ class CycleSum {
   private readonly rejected: RejectedPoints[] = [];
   private requests = 0;
   private newest: number | undefined;
+  /** Per target: one entry per domain or package, not per series. */
+  private readonly targetNewest = new Map<string, number>();
   private anyUncovered = false;
   private anyMoved = false;
 
@@ -277,7 +288,7 @@ class CycleSum {
     this.watermarks = { ...input.previous };
   }
 
-  add(r: TargetResult | undefined, tally: Tally | undefined): void {
+  add(r: TargetResult | undefined, tally: Tally | undefined, target?: string): void {
     if (tally !== undefined) {
       this.errors.push(...tally.errors);
       this.requests += tally.requests;
@@ -290,7 +301,9 @@ class CycleSum {
     this.increments.push(...r.increments);
     Object.assign(this.watermarks, r.watermarks);
     for (const g of r.gauges) this.gauges.get(g.name)?.push(g);
-    if (r.newestBucketEndMs !== undefined) this.newest = Math.max(this.newest ?? r.newestBucketEndMs, r.newestBucketEndMs);
+    if (r.newestBucketEndMs === undefined) return;
+    this.newest = Math.max(this.newest ?? r.newestBucketEndMs, r.newestBucketEndMs);
+    if (target !== undefined) this.targetNewest.set(target, Math.max(this.targetNewest.get(target) ?? r.newestBucketEndMs, r.newestBucketEndMs));
   }
 
   output(): CollectOutput {
@@ -305,6 +318,7 @@ class CycleSum {
       gauges: this.gauges, increments: this.increments, watermarks: this.watermarks, errors, mismatches: this.mismatches,
       ...(this.rejected.length > 0 ? { rejected: this.rejected } : {}),
       ...(this.newest === undefined ? {} : { newestBucketEndMs: this.newest }),
+      ...(this.targetNewest.size === 0 ? {} : { targetNewestBucketEndMs: this.targetNewest }),
     };
   }
 }

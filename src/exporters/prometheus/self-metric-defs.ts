@@ -44,6 +44,13 @@ export const SELF_METRICS = {
     unit: 'seconds',
     labels: ['collector'],
   },
+  targetDataAge: {
+    name: 'edge_exporter_target_data_age_seconds',
+    type: 'gauge',
+    help: 'At the end of the last successful run, seconds since the end of the newest settled bucket of this target (domain or package) the collector counted or saw settled; grows while the target has no new data.',
+    unit: 'seconds',
+    labels: ['collector', 'target'],
+  },
   collectorRuns: {
     name: 'edge_exporter_collector_runs_total',
     type: 'counter',

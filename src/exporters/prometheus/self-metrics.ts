@@ -35,6 +35,8 @@ export interface RunRecord {
   readonly finishedAtMs: number;
   /** End of the newest bucket the run counted or saw settled, epoch ms. */
   readonly newestBucketEndMs?: number;
+  /** The same per target (domain or package), for the freshness gauge. */
+  readonly targetNewestBucketEndMs?: ReadonlyMap<string, number>;
   /** The engine's clock at the end of the run, epoch ms (the data lag is measured against it). */
   readonly nowMs: number;
 }
@@ -79,6 +81,10 @@ export class SelfMetrics implements CollectorObserver {
     if (run.newestBucketEndMs !== undefined) {
       this.own.collectorDataLag.set(collector, (run.nowMs - run.newestBucketEndMs) / 1000);
     }
+    // Every target of the run, moved or not: a target with no new data keeps its newest end, and its age grows.
+    for (const [target, endMs] of run.targetNewestBucketEndMs ?? []) {
+      this.own.targetDataAge.set({ collector: run.collector, target }, (run.nowMs - endMs) / 1000);
+    }
   }
 
   /** The engine's report (RunReport.now is the cycle start; the run ends durationMs later). */
@@ -91,6 +97,7 @@ export class SelfMetrics implements CollectorObserver {
       finishedAtMs: endMs,
       nowMs: endMs,
       ...(report.newestBucketEndMs === undefined ? {} : { newestBucketEndMs: report.newestBucketEndMs }),
+      ...(report.targetNewestBucketEndMs === undefined ? {} : { targetNewestBucketEndMs: report.targetNewestBucketEndMs }),
     });
     // Every reason from the collector's first run on (0 when none), so increase() sees the first refused point.
     for (const reason of REJECT_REASONS) {

@@ -14,6 +14,10 @@ describe('assemble', () => {
     expect(out.errors.map((e) => e.message)).toEqual(['one failed']);
     expect(out.newestBucketEndMs).toBe(5);
   });
+  it('keeps no per-target newest end for account-wide results', () => {
+    const out = assemble({ collector: 'c', previous: {}, results: [result], gaugeFamilies: [], tallies: [{ requests: 1, errors: [] }] });
+    expect(out.targetNewestBucketEndMs).toBeUndefined();
+  });
   it('throws when every request failed', () => {
     const boom = new Error('down');
     expect(() => assemble({ collector: 'c', previous: {}, results: [], gaugeFamilies: [], tallies: [{ requests: 1, errors: [boom] }] })).toThrow(boom);

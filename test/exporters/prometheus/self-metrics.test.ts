@@ -69,6 +69,26 @@ describe('SelfMetrics', () => {
     );
   });
 
+  it("reports each target's data age, growing over runs in which the target saw nothing new", async () => {
+    const { self } = setup();
+    const ends = (quiet: number, busy: number) => new Map([['quiet.example', quiet], ['busy.example', busy]]);
+    self.onRun({ collector: 'access', ok: true, now: 1_000_000, durationMs: 0, partialErrors: 0, targetNewestBucketEndMs: ends(940_000, 940_000) });
+    expect(await samples(self)).toEqual(expect.arrayContaining([
+      'edge_exporter_target_data_age_seconds{collector="access",target="quiet.example"} 60',
+      'edge_exporter_target_data_age_seconds{collector="access",target="busy.example"} 60',
+    ]));
+    // Ten minutes on: the quiet target's newest end has not moved, the busy one's has.
+    self.onRun({ collector: 'access', ok: true, now: 1_600_000, durationMs: 0, partialErrors: 0, targetNewestBucketEndMs: ends(940_000, 1_540_000) });
+    // A failed run changes nothing.
+    self.onRun({ collector: 'access', ok: false, now: 1_660_000, durationMs: 0, partialErrors: 0 });
+    const lines = await samples(self);
+    expect(lines).toEqual(expect.arrayContaining([
+      'edge_exporter_target_data_age_seconds{collector="access",target="quiet.example"} 660',
+      'edge_exporter_target_data_age_seconds{collector="access",target="busy.example"} 60',
+    ]));
+    expect(lines.filter((l) => l.startsWith('edge_exporter_target_data_age_seconds'))).toHaveLength(2);
+  });
+
   it('counts refused points by collector and reason, every reason from the first run on', async () => {
     const { self } = setup();
     self.onRun({ collector: 'usage', ok: true, now: 0, durationMs: 1, partialErrors: 0 });
