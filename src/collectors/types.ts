@@ -212,6 +212,8 @@ export interface RunReport {
   readonly newestBucketEndMs?: number;
   /** From CollectOutput, per target, for the freshness self-metric; absent when the run failed or the collector is account-wide. */
   readonly targetNewestBucketEndMs?: ReadonlyMap<string, number>;
+  /** Targets this run forgot (targets.forget_after): their per-target self-metric series go too. Absent when none. */
+  readonly forgottenTargets?: readonly string[];
   /** Points the cycle's conversion refused, by reason (edge_exporter_points_rejected_total); absent when none. */
   readonly rejected?: Readonly<RejectTally>;
 }

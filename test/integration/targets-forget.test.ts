@@ -64,11 +64,14 @@ async function startRig(targets: (domains: readonly string[]) => string): Promis
 }
 
 /** One cycle at the simulator's current minute; every one succeeds. */
-async function cycle(rig: Rig): Promise<Map<string, { requests: number; edgeBytes: number }>> {
+async function cycle(rig: Rig): Promise<{ m: Map<string, { requests: number; edgeBytes: number }>; aged: (domain: string) => boolean }> {
   const [report] = await rig.daemon.runOnce();
   expect(report, `cycle at +${(rig.sim.clock.now() - T0) / MIN}m`).toMatchObject({ collector: 'access', ok: true, partialErrors: 0 });
   const res = await fetch(`${rig.url}/metrics`, { signal: AbortSignal.timeout(5000) });
-  return accessCounters(await res.text());
+  const text = await res.text();
+  // Whether the domain's freshness series is on /metrics.
+  const aged = (domain: string): boolean => text.split('\n').some((line) => line.startsWith('edge_exporter_target_data_age_seconds{') && line.includes(`target="${domain}"`));
+  return { m: accessCounters(text), aged };
 }
 
 /** The domains named in the access state file's counters and watermarks. */
@@ -106,7 +109,7 @@ describe('targets.forget_after, through the daemon', () => {
       if (now === removedAt) await setRemoved(rig, { remove: [gone, back] });
       if (now === T0 + 6 * MIN) await setRemoved(rig, { restore: [back] });
       if (now === restoredAt) await setRemoved(rig, { restore: [gone] });
-      const m = await cycle(rig);
+      const { m, aged } = await cycle(rig);
       const at = `+${k}m`;
       // Never away, and back before forget_after: equal to the truth since the first cycle (the second from its own watermark).
       expect(m.get(stays)?.requests, at).toBe(requestsBetween(rig.sim, stays, T0, now));
@@ -115,6 +118,7 @@ describe('targets.forget_after, through the daemon', () => {
       const files = await inStateFile(rig);
       if (now < removedAt) {
         expect(m.get(gone)?.requests, at).toBe(requestsBetween(rig.sim, gone, T0, now));
+        expect(aged(gone), at).toBe(true);
       } else if (now < removedAt + FORGET_AFTER) {
         // Away, not yet forgotten: frozen at what was counted, still on disk.
         expect(m.get(gone)?.requests, at).toBe(requestsBetween(rig.sim, gone, T0, removedAt - MIN));
@@ -122,10 +126,13 @@ describe('targets.forget_after, through the daemon', () => {
       } else if (now < restoredAt) {
         expect(m.has(gone), at).toBe(false);
         expect(files.has(gone), at).toBe(false);
+        // Its freshness series leaves with it (it would stand still for good).
+        expect(aged(gone), at).toBe(false);
       } else {
         // Back after being forgotten: from 0 at first sight, then the buckets since.
         expect(m.get(gone)?.requests, at).toBe(requestsBetween(rig.sim, gone, restoredAt, now));
         expect(files.has(gone), at).toBe(true);
+        expect(aged(gone), at).toBe(true);
       }
     }
     const forgotten = rig.log.filter((l) => l.includes('not listed for forget_after'));
@@ -162,7 +169,7 @@ describe('targets.forget_after, through the daemon', () => {
       const now = T0 + k * MIN;
       rig.sim.clock.set(now);
       if (k === 1) await setRemoved(rig, { remove: [gone] });
-      const m = await cycle(rig);
+      const { m } = await cycle(rig);
       expect(m.get(gone)?.requests, `+${k}m`).toBe(requestsBetween(rig.sim, gone, T0, now));
       expect((await inStateFile(rig)).has(gone)).toBe(true);
     }

@@ -40,15 +40,18 @@ export interface CycleDeps {
   readonly forgetter?: TargetForgetter;
 }
 
-/** Drops what the ledger holds of the collector's targets that left the lists long enough ago (forget.ts). */
-function forgetLeft(deps: CycleDeps, collector: Collector, now: number): void {
-  if (deps.forgetter === undefined) return;
+/** Drops what the ledger holds of the collector's targets that left the lists long enough ago (forget.ts); returns their names. */
+function forgetLeft(deps: CycleDeps, collector: Collector, now: number): string[] {
+  if (deps.forgetter === undefined) return [];
   const listed = deps.targets.current();
+  const forgotten: string[] = [];
   for (const kind of collector.targets ?? []) {
     const label = TARGET_LABEL[kind];
     const due = deps.forgetter.judge(kind, deps.ledger.targets(collector.name, label), listed[kind], now);
     deps.ledger.forget(collector.name, label, new Set(due));
+    forgotten.push(...due);
   }
+  return forgotten;
 }
 
 /** Whether a cycle that reported partial errors still produced something worth keeping. */
@@ -61,11 +64,14 @@ export async function runCycle(deps: CycleDeps, collector: Collector, log: JobLo
   const now = deps.clock.now();
   // Refused points are reported whatever happens to the cycle after the watermarks passed them (a failed save included).
   let rejected: RejectTally | undefined;
+  // Forgotten targets are gone from the ledger whatever happens to the cycle after; the report says so in every case.
+  let forgotten: string[] = [];
   const report = (fields: Omit<RunReport, 'collector' | 'now' | 'durationMs'>): RunReport => ({
     collector: name,
     now,
     durationMs: Math.max(0, deps.clock.now() - now),
     ...(rejected === undefined ? {} : { rejected }),
+    ...(forgotten.length === 0 ? {} : { forgottenTargets: forgotten }),
     ...fields,
   });
 
@@ -76,7 +82,7 @@ export async function runCycle(deps: CycleDeps, collector: Collector, log: JobLo
       const missing = deps.targets.unavailable(kind);
       if (missing !== undefined) throw missing;
     }
-    forgetLeft(deps, collector, now);
+    forgotten = forgetLeft(deps, collector, now);
     out = await collector.collect({
       client: deps.client,
       now,

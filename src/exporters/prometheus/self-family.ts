@@ -50,6 +50,11 @@ export class SelfFamily {
     for (const [labels, value] of entries) this.set(labels, value);
   }
 
+  /** Removes one series (a target the collectors forgot); nothing when it does not exist. */
+  delete(labels: Labels): void {
+    if (this.cells.delete(seriesKey(this.def.name, labels))) this.series = undefined;
+  }
+
   /** Removes the series whose value of `label` is not in `keep` (a collector a reload removed). */
   retain(label: string, keep: ReadonlySet<string>): void {
     const at = this.def.labels.indexOf(label);

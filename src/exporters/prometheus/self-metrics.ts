@@ -90,6 +90,8 @@ export class SelfMetrics implements CollectorObserver {
   /** The engine's report (RunReport.now is the cycle start; the run ends durationMs later). */
   onRun(report: RunReport): void {
     const endMs = report.now + report.durationMs;
+    // A forgotten target's age would stand still on /metrics for good (its counters already left with it).
+    for (const target of report.forgottenTargets ?? []) this.own.targetDataAge.delete({ collector: report.collector, target });
     this.recordRun({
       collector: report.collector,
       ok: report.ok,
