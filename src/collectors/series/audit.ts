@@ -14,6 +14,7 @@ import type { CounterSpec } from './answer.js';
 import { bucketMs, type AuditOptions, type Grid } from './options.js';
 import { readBuckets, seriesView, type CountedRange } from './read-buckets.js';
 import type { BucketRange, TimeSpan } from './window.js';
+import { shouldLogSuggestion, suggestDelay, withRevision, type RevisionAges, type SuggestionLogged } from './suggest-delay.js';
 
 /** For collectors built without audit options (tests, tools). */
 export const NO_AUDIT: AuditOptions = { everyMs: 0, lookbackMs: 0, correct: false };
@@ -26,7 +27,7 @@ interface Held {
 }
 
 /** What the audit of one answer found. */
-export interface AuditOutcome extends AuditTally {
+export interface AuditOutcome extends Omit<AuditTally, 'suggestedDelayMs'> {
   /** Upward revisions to add (only with `correct`). */
   readonly corrections: Sample[];
   /** One late_revision per revised bucket. */
@@ -36,6 +37,8 @@ export interface AuditOutcome extends AuditTally {
 export class AuditBook {
   private readonly held = new Map<string, Held>();
   private lastAuditAt: number | undefined;
+  private ages: RevisionAges = new Map();
+  private logged: SuggestionLogged | undefined;
 
   constructor(private readonly options: AuditOptions) {}
 
@@ -100,6 +103,7 @@ export class AuditBook {
         }
         out.revised++;
         out.revisions.push(revision(spec, bucket, held, seen, now - (bucket + size)));
+        this.ages = withRevision(this.ages, now, now - (bucket + size));
         if (seen > held && this.options.correct) {
           up += seen - held;
           entry.values.set(bucket, seen);
@@ -108,6 +112,18 @@ export class AuditBook {
       if (up > 0) out.corrections.push({ name: spec.family, labels: spec.labels, value: up });
     }
     return out;
+  }
+
+  /** The shortest delay that would have caught every revision seen over the last day (`delayMs` when none was). */
+  suggestion(now: number, delayMs: number): number {
+    return suggestDelay(this.ages, now, delayMs);
+  }
+
+  /** Whether the suggestion is to be logged now (see shouldLogSuggestion); remembers it when so. */
+  logSuggestion(now: number, suggestedMs: number, delayMs: number, bucketMs: number): boolean {
+    if (!shouldLogSuggestion(this.logged, suggestedMs, delayMs, now, bucketMs)) return false;
+    this.logged = { at: now, suggestedMs };
+    return true;
   }
 }
 

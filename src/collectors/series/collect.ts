@@ -13,7 +13,7 @@
 // outage. A failed audit request costs nothing but that audit: the buckets
 // are compared next time.
 import pLimit from 'p-limit';
-import { firstPerCheck, type Mismatch } from '../contract/checks.js';
+import { firstPerCheck, seconds, type Mismatch } from '../contract/checks.js';
 import type { RejectedPoints } from '../rejects.js';
 import type { CollectContext, Collector, CollectorLogger, CollectOutput, Sample, TargetCounts } from '../types.js';
 import { lagFinding, upstreamClock, type CounterSpec, type UpstreamClock } from './answer.js';
@@ -208,13 +208,14 @@ export async function closeCycle<R>(
   const summed = sum.output();
   const mismatches = lag === undefined ? summed.mismatches : [...(summed.mismatches ?? []), lag];
   const output: CollectOutput = { ...summed, ...(mismatches === undefined ? {} : { mismatches }), counted, bucketMs: bucketMs(cycle.grid) };
-  const withAudit = await audited(cycle.book, units, cycle.grid, ctx.now, output);
+  const withAudit = await audited(cycle.book, units, cycle.grid, ctx.now, output, cycle.delayMs);
+  if (withAudit.audit !== undefined) noteSuggestion(ctx, cycle, withAudit.audit.suggestedDelayMs);
   for (const c of counted) cycle.book.record(c, ctx.now, cycle.grid);
   return withAudit;
 }
 
 /** The output with the audit's corrections, late revisions and tally: one request per target for the buckets its series counted within lookback. */
-async function audited<R>(book: AuditBook, units: readonly FetchedUnit<R>[], grid: Grid, now: number, output: CollectOutput): Promise<CollectOutput> {
+async function audited<R>(book: AuditBook, units: readonly FetchedUnit<R>[], grid: Grid, now: number, output: CollectOutput, delayMs: number): Promise<CollectOutput> {
   if (!book.due(now)) return output;
   const pool = pLimit(TARGETS_IN_FLIGHT);
   const results = await Promise.all(units.map((unit) => pool(async () => {
@@ -233,8 +234,17 @@ async function audited<R>(book: AuditBook, units: readonly FetchedUnit<R>[], gri
     ...output,
     increments: [...output.increments, ...done.flatMap((r) => r.corrections)],
     mismatches: [...(output.mismatches ?? []), ...done.flatMap((r) => r.revisions)],
-    audit: { match: done.reduce((n, r) => n + r.match, 0), revised: done.reduce((n, r) => n + r.revised, 0) },
+    audit: { match: done.reduce((n, r) => n + r.match, 0), revised: done.reduce((n, r) => n + r.revised, 0), suggestedDelayMs: book.suggestion(now, delayMs) },
   };
+}
+
+/** Logs the suggested delay where it differs from the one in force: once a day, or when it moved by more than a bucket. */
+function noteSuggestion(ctx: CollectContext, cycle: { readonly collector: string; readonly grid: Grid; readonly book: AuditBook; readonly delayMs: number }, suggestedMs: number): void {
+  if (!cycle.book.logSuggestion(ctx.now, suggestedMs, cycle.delayMs, bucketMs(cycle.grid))) return;
+  ctx.log.warn(
+    { collector: cycle.collector, delay: seconds(cycle.delayMs), suggested_delay: seconds(suggestedMs) },
+    `the audit saw buckets revised later than delay over the last day; a delay of ${seconds(suggestedMs)} would have caught every revision (edge_exporter_suggested_delay_seconds)`,
+  );
 }
 
 export interface CycleInput {
