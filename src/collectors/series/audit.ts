@@ -11,7 +11,7 @@ import type { AuditTally, Sample } from '../types.js';
 
 export type { AuditOptions } from './options.js';
 import type { CounterSpec } from './answer.js';
-import { bucketMs, type AuditOptions, type Grid } from './options.js';
+import { bucketMs, type AuditOptions, type AutoDelay, type Grid } from './options.js';
 import { readBuckets, seriesView, type CountedRange } from './read-buckets.js';
 import type { BucketRange, TimeSpan } from './window.js';
 import { shouldLogSuggestion, suggestDelay, withRevision, type RevisionAges, type SuggestionLogged } from './suggest-delay.js';
@@ -39,6 +39,8 @@ export class AuditBook {
   private lastAuditAt: number | undefined;
   private ages: RevisionAges = new Map();
   private logged: SuggestionLogged | undefined;
+  /** Under `delay: auto`, the delay in force once an audit has suggested one. */
+  private autoMs: number | undefined;
 
   constructor(private readonly options: AuditOptions) {}
 
@@ -119,12 +121,33 @@ export class AuditBook {
     return suggestDelay(this.ages, now, delayMs);
   }
 
+  /** The delay in force: `delayMs`, or under `delay: auto` the last suggestion within its bounds (`delayMs` until the first audit). */
+  delayInForce(delayMs: number, auto: AutoDelay | undefined): number {
+    return auto === undefined ? delayMs : (this.autoMs ?? within(delayMs, auto));
+  }
+
+  /**
+   * Under `delay: auto`, puts the suggestion in force within its bounds; returns the new delay when it changed.
+   * The watermarks keep the count exact across the change: a longer delay waits until buckets settle past the
+   * watermark (none is counted twice), a shorter one counts from the watermark on (none is skipped).
+   */
+  adopt(suggestedMs: number, delayMs: number, auto: AutoDelay | undefined): number | undefined {
+    if (auto === undefined) return undefined;
+    const before = this.delayInForce(delayMs, auto);
+    this.autoMs = within(suggestedMs, auto);
+    return this.autoMs === before ? undefined : this.autoMs;
+  }
+
   /** Whether the suggestion is to be logged now (see shouldLogSuggestion); remembers it when so. */
   logSuggestion(now: number, suggestedMs: number, delayMs: number, bucketMs: number): boolean {
     if (!shouldLogSuggestion(this.logged, suggestedMs, delayMs, now, bucketMs)) return false;
     this.logged = { at: now, suggestedMs };
     return true;
   }
+}
+
+function within(ms: number, auto: AutoDelay): number {
+  return Math.min(auto.ceilingMs, Math.max(auto.floorMs, ms));
 }
 
 function revision<R>(spec: CounterSpec<R>, bucket: number, held: number, seen: number, ageMs: number): Mismatch {
