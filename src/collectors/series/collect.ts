@@ -188,7 +188,7 @@ export interface FetchedUnit<R> {
   convert(clock: UpstreamClock | undefined): TargetResult;
 }
 
-export interface CloseInput {
+interface CloseInput {
   readonly collector: string;
   readonly gaugeFamilies: readonly string[];
   readonly grid: Grid;
