@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastSettledStart } from '../../src/collectors/buckets.js';
-import { loadConfig } from '../../src/config/index.js';
+import { delayMs, loadConfig } from '../../src/config/index.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../test/support/otlp-receiver.js';
 import { parseSamples } from './exposition.js';
@@ -127,7 +127,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     const { originMs, cursorMs } = checkpoint.data;
     const { deny, ...waf } = checkWaf(sim, receiver.uids(), originMs, cursorMs);
     const config = loadConfig({ text: rig.config, env: {} });
-    const settled = (now: number): number => lastSettledStart(now, '1m', config.collectors.defaults.delay, sim.tz.offsetMinutes);
+    const settled = (now: number): number => lastSettledStart(now, '1m', delayMs(config.collectors.defaults.delay), sim.tz.offsetMinutes);
     const range = { from: settled(SOAK_START) + MIN, to: settled(loop.lastNow) + MIN };
     const packages = [...new Set(scraped.flatMap((s) => (s.labels.package === undefined ? [] : [s.labels.package])))];
     const expected = expectedCounters(sim, range, packages, deny);

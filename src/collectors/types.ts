@@ -79,6 +79,8 @@ export interface AuditTally {
   readonly match: number;
   /** Re-read buckets whose value changed after they were counted (also counted as late_revision mismatches). */
   readonly revised: number;
+  /** The shortest delay (ms) that would have caught every revision the audit saw over the last day; the delay in force when none. */
+  readonly suggestedDelayMs: number;
 }
 
 /** The subset of the typed client collectors use. */

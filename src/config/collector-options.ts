@@ -3,7 +3,7 @@
 // falls back with `??` chains of its own. Pure; keys stay as written in YAML,
 // durations are milliseconds (as everywhere past the schema).
 import { DEFAULT_UNITS, type BandwidthUnit, type RequestTimeUnit } from './sections/units.js';
-import type { CollectorsConfig } from './sections/collectors.js';
+import { AUTO_DELAY_BOUNDS, type CollectorsConfig } from './sections/collectors.js';
 
 /** Config keys of the collectors; also their `collector` label and state file names. */
 export const COLLECTOR_KEYS = ['access', 'usage', 'topn', 'cc_attack', 'waf_trend', 'inventory'] as const;
@@ -20,8 +20,10 @@ export interface AuditOptions {
 type Inherited = 'delay' | 'max_backfill' | 'timestamps' | 'audit';
 export type WithDefaults<B> = Omit<B, Inherited> & {
   readonly audit: AuditOptions;
-  /** Milliseconds; the block's value or collectors.defaults.delay. */
+  /** Milliseconds; the block's value or collectors.defaults.delay; under `auto`, the delay it starts at. */
   readonly delay: number;
+  /** `delay: auto`: the bounds the audit's suggestion is put in force within; undefined for a fixed delay. */
+  readonly auto_delay: { readonly floorMs: number; readonly ceilingMs: number } | undefined;
   /** Milliseconds; the block's value or collectors.defaults.max_backfill. */
   readonly max_backfill: number;
   readonly timestamps: boolean;
@@ -57,10 +59,11 @@ export function resolveCollectorOptions(config: {
   readonly upstream?: { readonly units?: UnitOptions };
 }): ResolvedCollectorOptions {
   const { defaults, access, usage, topn, cc_attack, waf_trend, inventory } = config.collectors;
-  type Block = { delay?: number; max_backfill?: number; timestamps?: boolean; audit?: Partial<AuditOptions> | undefined };
+  type Block = { delay?: number | 'auto'; max_backfill?: number; timestamps?: boolean; audit?: Partial<AuditOptions> | undefined };
   const inherit = <B extends Block>(block: B): WithDefaults<B> => ({
     ...block,
-    delay: block.delay ?? defaults.delay,
+    delay: delayMs(block.delay ?? defaults.delay),
+    auto_delay: (block.delay ?? defaults.delay) === 'auto' ? AUTO_DELAY_BOUNDS : undefined,
     max_backfill: block.max_backfill ?? defaults.max_backfill,
     timestamps: block.timestamps ?? defaults.timestamps,
     audit: {
@@ -78,4 +81,9 @@ export function resolveCollectorOptions(config: {
     waf_trend: inherit(waf_trend),
     inventory: { ...inventory },
   };
+}
+
+/** A delay as configured, in ms: `auto` starts at the floor of its bounds. */
+export function delayMs(delay: number | 'auto'): number {
+  return delay === 'auto' ? AUTO_DELAY_BOUNDS.floorMs : delay;
 }

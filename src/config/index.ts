@@ -12,7 +12,7 @@ export { parseDuration } from './duration.js';
 export { parseHostPort } from './fields.js';
 export type { HostPort } from './fields.js';
 export { renderConfigDocs } from './docs.js';
-export { COLLECTOR_KEYS, resolveCollectorOptions } from './collector-options.js';
+export { COLLECTOR_KEYS, delayMs, resolveCollectorOptions } from './collector-options.js';
 export type {
   AccessOptions,
   CcAttackOptions,

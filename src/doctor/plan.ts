@@ -2,7 +2,7 @@
 // enabled (so only their operations are called), at which intervals, with
 // which delay, units, zone and paths. Pure.
 import { OPERATIONS, platformClock, type Interval, type OperationName, type PlatformClock } from '../api/index.js';
-import { resolveCollectorOptions, type CollectorsConfig, type Config } from '../config/index.js';
+import { delayMs, resolveCollectorOptions, type CollectorsConfig, type Config } from '../config/index.js';
 import type { BandwidthUnit } from '../collectors/units.js';
 
 export type StatsCollector = 'access' | 'usage';
@@ -72,7 +72,7 @@ export function planFrom(config: Config): DoctorPlan {
     topn: r.topn.enabled && dimension !== undefined && by !== undefined ? { interval: r.topn.interval, dimension, by } : undefined,
     ccAttack: r.cc_attack.enabled ? { interval: r.cc_attack.interval } : undefined,
     paths,
-    defaultDelayMs: config.collectors.defaults.delay,
+    defaultDelayMs: delayMs(config.collectors.defaults.delay),
     audit: { every: config.collectors.defaults.audit.every, lookback: config.collectors.defaults.audit.lookback },
   };
 }

@@ -116,6 +116,17 @@ describe('resolveCollectorOptions', () => {
     expect(resolved.inventory).toEqual({ enabled: true, interval: 5 * MIN, cache_window: 24 * HOUR, details: true });
   });
 
+  it('delay: auto starts at 5m within 5m..1h, in defaults or one block; a fixed delay has no bounds', () => {
+    const all = resolveCollectorOptions(load('collectors:', '  defaults: { delay: auto }', '  usage: { delay: 2m }'));
+    expect([all.access.delay, all.access.auto_delay]).toEqual([5 * MIN, { floorMs: 5 * MIN, ceilingMs: HOUR }]);
+    expect([all.usage.delay, all.usage.auto_delay]).toEqual([2 * MIN, undefined]);
+    const one = resolveCollectorOptions(load('collectors:', '  access: { delay: auto }'));
+    expect(one.access.auto_delay).toEqual({ floorMs: 5 * MIN, ceilingMs: HOUR });
+    expect(one.usage.auto_delay).toBeUndefined();
+    const err = loadError({ text: yaml(SIM, 'collectors:', '  defaults: { delay: automatic }') });
+    expect(problemAt(err, 'collectors.defaults.delay').message).toMatch(/duration.*\(or auto\)/);
+  });
+
   it('lets a block override the defaults, key by key', () => {
     const config = load(
       'collectors:',

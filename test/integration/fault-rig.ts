@@ -46,6 +46,8 @@ export interface RigOptions {
   readonly upstream?: readonly string[];
   /** upstream.retry.attempts (default 1: a fault shows on its first request). */
   readonly retryAttempts?: number;
+  /** collectors.defaults.delay as YAML (default DELAY_MS). */
+  readonly delay?: string;
 }
 
 /**
@@ -86,7 +88,7 @@ upstream:
   retry: { attempts: ${options.retryAttempts ?? 1}, min_delay: 10ms, max_delay: 50ms }
 ${(options.upstream ?? []).map((line) => `  ${line}\n`).join('')}${options.maxBodyBytes === undefined ? '' : `  max_body_bytes: ${options.maxBodyBytes}\n`}log: { level: warn }
 collectors:
-  defaults: { jitter: 0s, delay: ${DELAY_MS / MIN}m${options.audit === undefined ? '' : `, audit: ${options.audit}`} }
+  defaults: { jitter: 0s, delay: ${options.delay ?? `${DELAY_MS / MIN}m`}${options.audit === undefined ? '' : `, audit: ${options.audit}`} }
   access: { interval: 1m, summary_window: 10m }
   usage: { interval: 1m, summary_window: 10m }
   topn: { enabled: false }

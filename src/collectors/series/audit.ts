@@ -11,9 +11,10 @@ import type { AuditTally, Sample } from '../types.js';
 
 export type { AuditOptions } from './options.js';
 import type { CounterSpec } from './answer.js';
-import { bucketMs, type AuditOptions, type Grid } from './options.js';
+import { bucketMs, type AuditOptions, type AutoDelay, type Grid } from './options.js';
 import { readBuckets, seriesView, type CountedRange } from './read-buckets.js';
 import type { BucketRange, TimeSpan } from './window.js';
+import { shouldLogSuggestion, suggestDelay, withRevision, type RevisionAges, type SuggestionLogged } from './suggest-delay.js';
 
 /** For collectors built without audit options (tests, tools). */
 export const NO_AUDIT: AuditOptions = { everyMs: 0, lookbackMs: 0, correct: false };
@@ -26,7 +27,7 @@ interface Held {
 }
 
 /** What the audit of one answer found. */
-export interface AuditOutcome extends AuditTally {
+export interface AuditOutcome extends Omit<AuditTally, 'suggestedDelayMs'> {
   /** Upward revisions to add (only with `correct`). */
   readonly corrections: Sample[];
   /** One late_revision per revised bucket. */
@@ -36,6 +37,10 @@ export interface AuditOutcome extends AuditTally {
 export class AuditBook {
   private readonly held = new Map<string, Held>();
   private lastAuditAt: number | undefined;
+  private ages: RevisionAges = new Map();
+  private logged: SuggestionLogged | undefined;
+  /** Under `delay: auto`, the delay in force once an audit has suggested one. */
+  private autoMs: number | undefined;
 
   constructor(private readonly options: AuditOptions) {}
 
@@ -100,6 +105,7 @@ export class AuditBook {
         }
         out.revised++;
         out.revisions.push(revision(spec, bucket, held, seen, now - (bucket + size)));
+        this.ages = withRevision(this.ages, now, now - (bucket + size));
         if (seen > held && this.options.correct) {
           up += seen - held;
           entry.values.set(bucket, seen);
@@ -109,6 +115,39 @@ export class AuditBook {
     }
     return out;
   }
+
+  /** The shortest delay that would have caught every revision seen over the last day (`delayMs` when none was). */
+  suggestion(now: number, delayMs: number): number {
+    return suggestDelay(this.ages, now, delayMs);
+  }
+
+  /** The delay in force: `delayMs`, or under `delay: auto` the last suggestion within its bounds (`delayMs` until the first audit). */
+  delayInForce(delayMs: number, auto: AutoDelay | undefined): number {
+    return auto === undefined ? delayMs : (this.autoMs ?? within(delayMs, auto));
+  }
+
+  /**
+   * Under `delay: auto`, puts the suggestion in force within its bounds; returns the new delay when it changed.
+   * The watermarks keep the count exact across the change: a longer delay waits until buckets settle past the
+   * watermark (none is counted twice), a shorter one counts from the watermark on (none is skipped).
+   */
+  adopt(suggestedMs: number, delayMs: number, auto: AutoDelay | undefined): number | undefined {
+    if (auto === undefined) return undefined;
+    const before = this.delayInForce(delayMs, auto);
+    this.autoMs = within(suggestedMs, auto);
+    return this.autoMs === before ? undefined : this.autoMs;
+  }
+
+  /** Whether the suggestion is to be logged now (see shouldLogSuggestion); remembers it when so. */
+  logSuggestion(now: number, suggestedMs: number, delayMs: number, bucketMs: number): boolean {
+    if (!shouldLogSuggestion(this.logged, suggestedMs, delayMs, now, bucketMs)) return false;
+    this.logged = { at: now, suggestedMs };
+    return true;
+  }
+}
+
+function within(ms: number, auto: AutoDelay): number {
+  return Math.min(auto.ceilingMs, Math.max(auto.floorMs, ms));
 }
 
 function revision<R>(spec: CounterSpec<R>, bucket: number, held: number, seen: number, ageMs: number): Mismatch {

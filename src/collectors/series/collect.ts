@@ -13,7 +13,7 @@
 // outage. A failed audit request costs nothing but that audit: the buckets
 // are compared next time.
 import pLimit from 'p-limit';
-import { firstPerCheck, type Mismatch } from '../contract/checks.js';
+import { firstPerCheck, seconds, type Mismatch } from '../contract/checks.js';
 import type { RejectedPoints } from '../rejects.js';
 import type { CollectContext, Collector, CollectorLogger, CollectOutput, Sample, TargetCounts } from '../types.js';
 import { lagFinding, upstreamClock, type CounterSpec, type UpstreamClock } from './answer.js';
@@ -23,7 +23,7 @@ import { countedResult, type TargetAnswers, type TargetResult } from './count.js
 import type { CountedRange } from './read-buckets.js';
 import { asError, fetchTarget, type Fetched, type Send, type Tally } from './fetch.js';
 import type { Labels } from './keys.js';
-import { bucketMs, checkSeriesOptions, nonNegative, type Grid, type SeriesOptions } from './options.js';
+import { bucketMs, checkSeriesOptions, nonNegative, type AutoDelay, type Grid, type SeriesOptions } from './options.js';
 import { spanOf } from './window.js';
 
 /**
@@ -110,7 +110,8 @@ const TARGETS_IN_FLIGHT = 64;
  * (compact.ts): a cycle's parsed answers, held until every target had
  * answered, were most of the daemon's memory at 100k series.
  */
-export async function collectTrend<R, U>(ctx: CollectContext, options: SeriesOptions, cycle: TrendCycle<R, U>): Promise<CollectOutput> {
+export async function collectTrend<R, U>(ctx: CollectContext, configured: SeriesOptions, cycle: TrendCycle<R, U>): Promise<CollectOutput> {
+  const options = inForce(configured, cycle.book);
   const pool = pLimit(TARGETS_IN_FLIGHT);
   const fetched = await Promise.all(cycle.units.map((unit) => pool(async (): Promise<FetchedUnit<CompactAnswer>> => {
     const child = (): CollectorLogger => (Object.keys(unit.target).length > 0 ? cycle.log.child(unit.target) : cycle.log);
@@ -131,7 +132,12 @@ export async function collectTrend<R, U>(ctx: CollectContext, options: SeriesOpt
     });
   })));
   const grid: Grid = { interval: options.interval, offsetMinutes: ctx.tz.offsetMinutes };
-  return closeCycle(ctx, { collector: cycle.collector, gaugeFamilies: cycle.gaugeFamilies, grid, book: cycle.book, delayMs: options.delayMs }, fetched);
+  return closeCycle(ctx, { collector: cycle.collector, gaugeFamilies: cycle.gaugeFamilies, grid, book: cycle.book, delayMs: options.delayMs, autoDelay: options.autoDelay }, fetched);
+}
+
+/** The options of this cycle: `delayMs` is the delay in force (under `delay: auto`, what the audit last put in force). */
+export function inForce<O extends SeriesOptions>(options: O, book: AuditBook): O {
+  return options.autoDelay === undefined ? options : { ...options, delayMs: book.delayInForce(options.delayMs, options.autoDelay) };
 }
 
 /**
@@ -191,6 +197,17 @@ export interface FetchedUnit<R> {
   convert(clock: UpstreamClock | undefined): TargetResult;
 }
 
+interface CloseInput {
+  readonly collector: string;
+  readonly gaugeFamilies: readonly string[];
+  readonly grid: Grid;
+  readonly book: AuditBook;
+  /** The delay in force this cycle. */
+  readonly delayMs: number;
+  /** Under `delay: auto`: the audit's suggestion is put in force for the next cycle, within these bounds. */
+  readonly autoDelay: AutoDelay | undefined;
+}
+
 /**
  * From every target's answers to the cycle's output: each target counted and
  * added to the output in turn (its result then dropped: all of a cycle's
@@ -199,7 +216,7 @@ export interface FetchedUnit<R> {
  */
 export async function closeCycle<R>(
   ctx: CollectContext,
-  cycle: { readonly collector: string; readonly gaugeFamilies: readonly string[]; readonly grid: Grid; readonly book: AuditBook; readonly delayMs: number },
+  cycle: CloseInput,
   units: readonly FetchedUnit<R>[],
 ): Promise<CollectOutput> {
   const clock = upstreamClock(units.map((u) => ({ specs: u.specs, pieces: u.fetched.pieces })), cycle.grid, ctx.now);
@@ -217,13 +234,18 @@ export async function closeCycle<R>(
   const summed = sum.output();
   const mismatches = lag === undefined ? summed.mismatches : [...(summed.mismatches ?? []), lag];
   const output: CollectOutput = { ...summed, ...(mismatches === undefined ? {} : { mismatches }), counted, bucketMs: bucketMs(cycle.grid) };
-  const withAudit = await audited(cycle.book, units, cycle.grid, ctx.now, output);
+  const withAudit = await audited(cycle.book, units, cycle.grid, ctx.now, output, cycle.delayMs);
+  if (withAudit.audit !== undefined) {
+    noteSuggestion(ctx, cycle, withAudit.audit.suggestedDelayMs);
+    const next = cycle.book.adopt(withAudit.audit.suggestedDelayMs, cycle.delayMs, cycle.autoDelay);
+    if (next !== undefined) ctx.log.info({ collector: cycle.collector, delay: seconds(next), was: seconds(cycle.delayMs) }, `delay: auto puts ${seconds(next)} in force from the next cycle`);
+  }
   for (const c of counted) cycle.book.record(c, ctx.now, cycle.grid);
   return withAudit;
 }
 
 /** The output with the audit's corrections, late revisions and tally: one request per target for the buckets its series counted within lookback. */
-async function audited<R>(book: AuditBook, units: readonly FetchedUnit<R>[], grid: Grid, now: number, output: CollectOutput): Promise<CollectOutput> {
+async function audited<R>(book: AuditBook, units: readonly FetchedUnit<R>[], grid: Grid, now: number, output: CollectOutput, delayMs: number): Promise<CollectOutput> {
   if (!book.due(now)) return output;
   const pool = pLimit(TARGETS_IN_FLIGHT);
   const results = await Promise.all(units.map((unit) => pool(async () => {
@@ -242,8 +264,17 @@ async function audited<R>(book: AuditBook, units: readonly FetchedUnit<R>[], gri
     ...output,
     increments: [...output.increments, ...done.flatMap((r) => r.corrections)],
     mismatches: [...(output.mismatches ?? []), ...done.flatMap((r) => r.revisions)],
-    audit: { match: done.reduce((n, r) => n + r.match, 0), revised: done.reduce((n, r) => n + r.revised, 0) },
+    audit: { match: done.reduce((n, r) => n + r.match, 0), revised: done.reduce((n, r) => n + r.revised, 0), suggestedDelayMs: book.suggestion(now, delayMs) },
   };
+}
+
+/** Logs the suggested delay where it differs from the one in force: once a day, or when it moved by more than a bucket. */
+function noteSuggestion(ctx: CollectContext, cycle: CloseInput, suggestedMs: number): void {
+  if (!cycle.book.logSuggestion(ctx.now, suggestedMs, cycle.delayMs, bucketMs(cycle.grid))) return;
+  ctx.log.warn(
+    { collector: cycle.collector, delay: seconds(cycle.delayMs), suggested_delay: seconds(suggestedMs) },
+    `the audit saw buckets revised later than delay over the last day; a delay of ${seconds(suggestedMs)} would have caught every revision (edge_exporter_suggested_delay_seconds)`,
+  );
 }
 
 export interface CycleInput {

@@ -17,7 +17,7 @@ export {
 } from './count.js';
 export { asError, fetchChunks, fetchTarget, type Fetched, type Send, type Tally, type TargetFetch } from './fetch.js';
 export {
-  assemble, closeCycle, collectTrend, NoDataError, seriesCollector, type CycleInput, type FetchedUnit, type TrendCycle, type TrendUnit, type UnitAnswers,
+  assemble, closeCycle, collectTrend, inForce, NoDataError, seriesCollector, type CycleInput, type FetchedUnit, type TrendCycle, type TrendUnit, type UnitAnswers,
 } from './collect.js';
 export { AuditBook, NO_AUDIT, type AuditOptions, type AuditOutcome } from './audit.js';
 export { countView, readBuckets, seriesFindings, type BucketRead, type CountedRange, type CountView } from './read-buckets.js';

@@ -23,6 +23,13 @@ export interface SeriesOptions {
   readonly maxBucketsPerRequest?: number;
   /** Re-reading counted buckets (collectors.<name>.audit); absent: no audit. */
   readonly audit?: AuditOptions;
+  /** `delay: auto`: the audit's suggested delay is put in force within these bounds, starting at `delayMs`. */
+  readonly autoDelay?: AutoDelay;
+}
+
+export interface AutoDelay {
+  readonly floorMs: number;
+  readonly ceilingMs: number;
 }
 
 /** The bucket grid of one cycle: interval plus the platform zone (daily buckets start at its midnight). */
@@ -41,6 +48,10 @@ export function checkSeriesOptions(collector: string, options: SeriesOptions): v
   nonNegative(collector, 'delayMs', options.delayMs);
   nonNegative(collector, 'maxBackfillMs', options.maxBackfillMs);
   if (options.maxBucketsPerRequest !== undefined) positiveInteger(collector, 'maxBucketsPerRequest', options.maxBucketsPerRequest);
+  if (options.autoDelay !== undefined) {
+    nonNegative(collector, 'autoDelay.floorMs', options.autoDelay.floorMs);
+    if (!(options.autoDelay.ceilingMs >= options.autoDelay.floorMs)) throw new RangeError(`${collector}: autoDelay.ceilingMs must be at least floorMs`);
+  }
   if (options.audit !== undefined) {
     nonNegative(collector, 'audit.everyMs', options.audit.everyMs);
     nonNegative(collector, 'audit.lookbackMs', options.audit.lookbackMs);

@@ -6,7 +6,7 @@
 import { lastSettledStart } from '../buckets.js';
 import type { Collector, CollectContext, CollectOutput } from '../types.js';
 import {
-  assemble, bucketMs, closeCycle, fetchChunks, planSeries, seriesCollector, type AuditBook, type FetchedUnit, type Grid, type Piece,
+  assemble, bucketMs, closeCycle, fetchChunks, inForce, planSeries, seriesCollector, type AuditBook, type FetchedUnit, type Grid, type Piece,
   type SeriesOptions,
 } from '../series/index.js';
 import { convertWaf, grainOf, wafChunkBuckets, wafCombos, wafCounter, type WafAnswer } from './convert.js';
@@ -32,7 +32,8 @@ export function createWafTrendCollector(options: WafTrendOptions): Collector {
   );
 }
 
-async function collect(ctx: CollectContext, options: WafTrendOptions, book: AuditBook, seen: GrainMemory): Promise<CollectOutput> {
+async function collect(ctx: CollectContext, configured: WafTrendOptions, book: AuditBook, seen: GrainMemory): Promise<CollectOutput> {
+  const options = inForce(configured, book);
   const log = ctx.log.child({ collector: 'waf-trend' });
   // A denied family costs nothing; no domain selected means nothing to ask ([] would mean all).
   if (!ctx.enabled(WAF_EVENTS.name) || ctx.targets.domains.length === 0) {
@@ -75,5 +76,5 @@ async function collect(ctx: CollectContext, options: WafTrendOptions, book: Audi
       return result;
     },
   }));
-  return closeCycle(ctx, { collector: 'waf-trend', gaugeFamilies: [], grid, book, delayMs: options.delayMs }, units);
+  return closeCycle(ctx, { collector: 'waf-trend', gaugeFamilies: [], grid, book, delayMs: options.delayMs, autoDelay: options.autoDelay }, units);
 }

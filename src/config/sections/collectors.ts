@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { INTERVALS } from '../../api/schemas/common.js';
 import { MOST_DIMENSIONS, MOST_METRICS } from '../../api/schemas/statistics.js';
 import { cronExpression } from '../cron.js';
-import { MAX_AUDIT_LOOKBACK_MS, MAX_LAG_MS, MAX_RANGE_MS, duration } from '../duration.js';
+import { MAX_AUDIT_LOOKBACK_MS, MAX_LAG_MS, MAX_RANGE_MS, duration, formatDuration } from '../duration.js';
 import { integer } from '../fields.js';
 
 /** The section's description in docs/config.md: what an operator must know about collector state. */
@@ -43,11 +43,36 @@ const auditDefaults = z
       'a changed bucket is a late_revision. Costs one request per target every `every`.',
   );
 
+/**
+ * Bounds of `delay: auto`: it starts at the floor (the default delay) until the audit has seen a revision, and
+ * never exceeds the ceiling (the audit's default lookback: a revision later than the lookback is never seen).
+ */
+export const AUTO_DELAY_BOUNDS = { floorMs: 5 * 60_000, ceilingMs: 60 * 60_000 } as const;
+
+/** A duration, or `auto`: the audit's suggested delay in force within AUTO_DELAY_BOUNDS. */
+const delayValue = () => {
+  const fixed = duration({ min: 0, max: MAX_LAG_MS });
+  // Not z.union: its error would be "Invalid input" instead of the duration's own message.
+  return z
+    .union([z.string(), z.number()])
+    .transform((value, ctx): number | 'auto' => {
+      if (value === 'auto') return 'auto';
+      const parsed = fixed.safeParse(value);
+      if (parsed.success) return parsed.data;
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: `${issue.message} (or auto)` });
+      return z.NEVER;
+    })
+    .meta({ 'x-type': `\`auto\` or duration, 0ms to ${formatDuration(MAX_LAG_MS)}` });
+};
+const AUTO_DELAY_TEXT =
+  '`auto` puts edge_exporter_suggested_delay_seconds in force after each audit, between 5m and 1h, starting at 5m; ' +
+  'it is not kept across restarts (a restart starts again at 5m) and needs the audit on.';
+
 const defaultsSchema = z.strictObject({
   audit: auditDefaults,
-  delay: duration({ min: 0, max: MAX_LAG_MS })
+  delay: delayValue()
     .prefault('5m')
-    .describe('A bucket is counted only once it ended this long ago; the upstream revises recent buckets (default 5m).'),
+    .describe(`A bucket is counted only once it ended this long ago; the upstream revises recent buckets (default 5m). ${AUTO_DELAY_TEXT}`),
   max_backfill: duration({ min: 0, max: MAX_RANGE_MS })
     .prefault('6h')
     .describe('Buckets missed while the exporter or the upstream was down are back-filled up to this far back, at most 31d (default 6h).'),
@@ -77,7 +102,7 @@ function bucketed<S extends z.ZodRawShape>(name: string, extra: S) {
         'Cron expression overriding the run schedule (no default: runs every `interval`, aligned to its boundaries). ' +
           'Evaluated in upstream.timezone when that is a whole number of hours, else in UTC.',
       ),
-    delay: duration({ min: 0, max: MAX_LAG_MS }).optional().describe('Overrides collectors.defaults.delay for this collector.'),
+    delay: delayValue().optional().describe('Overrides collectors.defaults.delay for this collector; `auto` as there.'),
     max_backfill: duration({ min: 0, max: MAX_RANGE_MS }).optional().describe('Overrides collectors.defaults.max_backfill for this collector.'),
     timestamps: z.boolean().optional().describe('Overrides collectors.defaults.timestamps for this collector.'),
     audit: z

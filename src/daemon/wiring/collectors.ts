@@ -50,6 +50,7 @@ function series(options: Bucketed): SeriesOptions {
   return {
     interval: options.interval, delayMs: options.delay, maxBackfillMs: options.max_backfill, timestamps: options.timestamps,
     audit: { everyMs: options.audit.every, lookbackMs: options.audit.lookback, correct: options.audit.correct },
+    ...(options.auto_delay === undefined ? {} : { autoDelay: options.auto_delay }),
   };
 }
 

@@ -214,6 +214,13 @@ export const SELF_METRICS = {
     unit: 'buckets',
     labels: ['collector', 'outcome'],
   },
+  suggestedDelay: {
+    name: 'edge_exporter_suggested_delay_seconds',
+    type: 'gauge',
+    help: 'The shortest delay that would have caught every revision the audit saw over the last day, by collector; the delay in force when it saw none. Set at each audit.',
+    unit: 'seconds',
+    labels: ['collector'],
+  },
   pointsRejected: {
     name: 'edge_exporter_points_rejected_total',
     type: 'counter',

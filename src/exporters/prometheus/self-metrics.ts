@@ -117,10 +117,11 @@ export class SelfMetrics implements CollectorObserver {
     this.own.contractMismatches.add({ check }, count);
   }
 
-  /** Buckets a collector's audit re-read, by outcome; both outcomes exist from the first audit on. */
-  onAudit(collector: string, tally: { readonly match: number; readonly revised: number }): void {
+  /** Buckets a collector's audit re-read, by outcome (both outcomes exist from the first audit on), and the delay it suggests. */
+  onAudit(collector: string, tally: { readonly match: number; readonly revised: number; readonly suggestedDelayMs: number }): void {
     this.own.auditBuckets.add({ collector, outcome: 'match' }, tally.match);
     this.own.auditBuckets.add({ collector, outcome: 'revised' }, tally.revised);
+    this.own.suggestedDelay.set({ collector }, tally.suggestedDelayMs / 1000);
   }
 
   recordRetry(operation: string): void {

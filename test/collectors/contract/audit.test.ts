@@ -57,6 +57,16 @@ describe('audit', () => {
     const suggest = d.mismatches.find((m) => m.check === 'late_revision')?.suggest;
     expect(suggest).toMatch(/^\d+m$/);
     expect(Number(suggest?.slice(0, -1))).toBeGreaterThanOrEqual(10);
+    // The suggested delay: the oldest age at which a revision was seen, so at least the 10 minutes of the revisions and
+    // at most 10 minutes plus the audit's 15 minutes (an audit sees a revision up to `every` after it happened).
+    expect(d.suggestedDelayMs).toBeGreaterThanOrEqual(10 * MIN);
+    expect(d.suggestedDelayMs).toBeLessThanOrEqual(25 * MIN);
+    expect((d.suggestedDelayMs ?? 0) % MIN).toBe(0);
+    // Logged when it first differs from delay (the audit at T0+15m saw the first bucket counted, ended at T0-2m,
+    // revised at 17m), and again when it moved by more than a bucket (at T0+30m the oldest revision newly seen was 24m old).
+    const logged = d.logs.filter((l) => l.fields.suggested_delay !== undefined);
+    expect(logged.map((l) => l.fields.suggested_delay)).toEqual(['17m', '24m']);
+    expect(d.suggestedDelayMs).toBe(24 * MIN);
   });
 
   it('correct: false — the revisions are reported and the counters keep what was first counted', async () => {
@@ -79,5 +89,8 @@ describe('audit', () => {
     expect(d.audit.revised).toBe(0);
     expect(d.audit.match).toBeGreaterThan(0);
     expect(d.checks()).toEqual({});
+    // Nothing seen revised: the suggestion is the delay in force, and nothing is logged about it.
+    expect(d.suggestedDelayMs).toBe(DELAY);
+    expect(d.logs.filter((l) => l.fields.suggested_delay !== undefined)).toEqual([]);
   });
 });

@@ -78,6 +78,8 @@ export class Driver {
   readonly audit = { match: 0, revised: 0 };
   /** End of the newest bucket counted, from the last cycle that reported one. */
   newestBucketEndMs: number | undefined;
+  /** The delay the last audit suggested. */
+  suggestedDelayMs: number | undefined;
 
   constructor(
     private readonly rig: SimRig,
@@ -107,6 +109,7 @@ export class Driver {
     if (out.audit) {
       this.audit.match += out.audit.match;
       this.audit.revised += out.audit.revised;
+      this.suggestedDelayMs = out.audit.suggestedDelayMs;
     }
     if (out.newestBucketEndMs !== undefined) this.newestBucketEndMs = out.newestBucketEndMs;
     for (const s of out.increments) {

@@ -40,6 +40,19 @@ describe('SelfMetrics', () => {
     );
   });
 
+  it('records an audit: both outcomes, and the delay it suggests, replaced by the next audit', async () => {
+    const { self } = setup();
+    self.onAudit('access', { match: 7, revised: 2, suggestedDelayMs: 420_000 });
+    self.onAudit('access', { match: 3, revised: 0, suggestedDelayMs: 480_000 });
+    const lines = await samples(self);
+    expect(lines).toEqual(expect.arrayContaining([
+      'edge_exporter_audit_buckets_total{collector="access",outcome="match"} 10',
+      'edge_exporter_audit_buckets_total{collector="access",outcome="revised"} 2',
+      'edge_exporter_suggested_delay_seconds{collector="access"} 480',
+    ]));
+    expect(lines.filter((l) => l.startsWith('edge_exporter_suggested_delay_seconds'))).toHaveLength(1);
+  });
+
   it('keeps the last success and the lag when a run fails', async () => {
     const { self } = setup();
     self.recordRun({ collector: 'usage', ok: true, durationSeconds: 1, finishedAtMs: 1_000_000, newestBucketEndMs: 940_000, nowMs: 1_000_000 });
