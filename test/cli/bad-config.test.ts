@@ -84,7 +84,7 @@ const ROWS: Row[] = [
   { name: 'a word where a number is expected', yaml: (c) => `${c.upstream}  concurrency: eight\n${c.server}${c.state}`,
     path: 'upstream.concurrency', at: '  concurrency:', message: /^expected a number, got a string$/ },
   { name: 'words where a duration is expected', yaml: (c) => `${c.base}collectors:\n  defaults:\n    delay: five minutes\n`,
-    path: 'collectors.defaults.delay', at: '    delay:', message: /^expected a duration like 500ms, 15s, 5m, 1h$/ },
+    path: 'collectors.defaults.delay', at: '    delay:', message: /^expected a duration like 500ms, 15s, 5m, 1h \(or auto\)$/ },
   { name: 'a list where a mapping is expected', yaml: (c) => `${c.base}collectors: [access, usage]\n`,
     path: 'collectors', at: 'collectors:', message: /^expected a mapping, got a list$/ },
   { name: 'a list where a header mapping is expected', yaml: (c) => `${c.base}otlp:\n  headers: [x-api-key]\n`,
