@@ -24,6 +24,7 @@ import type { CountedRange } from './read-buckets.js';
 import { asError, fetchTarget, type Fetched, type Send, type Tally } from './fetch.js';
 import type { Labels } from './keys.js';
 import { bucketMs, checkSeriesOptions, nonNegative, type AutoDelay, type Grid, type SeriesOptions } from './options.js';
+import { lookBackDue, lookBackRange } from './lookback.js';
 import { spanOf } from './window.js';
 
 /**
@@ -221,7 +222,8 @@ export async function closeCycle<R>(
 ): Promise<CollectOutput> {
   const clock = upstreamClock(units.map((u) => ({ specs: u.specs, pieces: u.fetched.pieces })), cycle.grid, ctx.now);
   // One clock per cycle, read over every target's answers: counted once a cycle, not once per target.
-  const lag = clock === undefined ? undefined : lagFinding(clock, bucketMs(cycle.grid), cycle.delayMs, units.find((u) => u.specs.length > 0)?.specs[0]?.metric ?? 'objectArrayListMap');
+  const field = units.find((u) => u.specs.length > 0)?.specs[0]?.metric ?? 'objectArrayListMap';
+  const lag = clock === undefined ? await lookBack(ctx, cycle, units, field) : lagFinding(clock, bucketMs(cycle.grid), cycle.delayMs, field);
   const sum = new CycleSum({ collector: cycle.collector, previous: ctx.watermarks, gaugeFamilies: cycle.gaugeFamilies });
   const counted: Array<ReadonlyMap<string, CountedRange>> = [];
   for (const unit of units) {
@@ -242,6 +244,26 @@ export async function closeCycle<R>(
   }
   for (const c of counted) cycle.book.record(c, ctx.now, cycle.grid);
   return withAudit;
+}
+
+/**
+ * No answer held a point, so no clock could be read: at most once an hour,
+ * one target's series asked over the day before (lookback.ts), and the
+ * clock_offset its newest point shows. Judged only, never counted.
+ */
+async function lookBack<R>(ctx: CollectContext, cycle: CloseInput, units: readonly FetchedUnit<R>[], field: string): Promise<Mismatch | undefined> {
+  const unit = units.find((u) => u.specs.length > 0 && u.fetched.pieces.some((p) => p.response !== undefined));
+  if (unit === undefined || !lookBackDue({ answered: true, lastMs: cycle.book.lastLookBack(), now: ctx.now })) return undefined;
+  cycle.book.lookedBack(ctx.now);
+  const { range, span } = lookBackRange(ctx.now, cycle.grid);
+  try {
+    const response = await unit.send(span, 'backfill');
+    const clock = upstreamClock([{ specs: unit.specs, pieces: [{ range, span, response }] }], cycle.grid, ctx.now);
+    return clock === undefined ? undefined : lagFinding(clock, bucketMs(cycle.grid), cycle.delayMs, field);
+  } catch (err) {
+    unit.log.debug({ err: asError(err) }, 'clock look-back request failed; asked again in an hour');
+    return undefined;
+  }
 }
 
 /** The output with the audit's corrections, late revisions and tally: one request per target for the buckets its series counted within lookback. */
