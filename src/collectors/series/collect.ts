@@ -221,9 +221,6 @@ export async function closeCycle<R>(
   units: readonly FetchedUnit<R>[],
 ): Promise<CollectOutput> {
   const clock = upstreamClock(units.map((u) => ({ specs: u.specs, pieces: u.fetched.pieces })), cycle.grid, ctx.now);
-  // One clock per cycle, read over every target's answers: counted once a cycle, not once per target.
-  const field = units.find((u) => u.specs.length > 0)?.specs[0]?.metric ?? 'objectArrayListMap';
-  const lag = clock === undefined ? await lookBack(ctx, cycle, units, field) : lagFinding(clock, bucketMs(cycle.grid), cycle.delayMs, field);
   const sum = new CycleSum({ collector: cycle.collector, previous: ctx.watermarks, gaugeFamilies: cycle.gaugeFamilies });
   const counted: Array<ReadonlyMap<string, CountedRange>> = [];
   for (const unit of units) {
@@ -234,6 +231,10 @@ export async function closeCycle<R>(
     if (result.counted !== undefined && result.counted.size > 0) counted.push(result.counted);
   }
   const summed = sum.output();
+  // One clock per cycle, read over every target's answers: counted once a cycle, not once per target.
+  const field = units.find((u) => u.specs.length > 0)?.specs[0]?.metric ?? 'objectArrayListMap';
+  // After the output: a cycle that failed (every request, or EDGE_NO_DATA) reports that, and its look-back would be a wasted request.
+  const lag = clock === undefined ? await lookBack(ctx, cycle, units, field) : lagFinding(clock, bucketMs(cycle.grid), cycle.delayMs, field);
   const mismatches = lag === undefined ? summed.mismatches : [...(summed.mismatches ?? []), lag];
   const output: CollectOutput = { ...summed, ...(mismatches === undefined ? {} : { mismatches }), counted, bucketMs: bucketMs(cycle.grid) };
   const withAudit = await audited(cycle.book, units, cycle.grid, ctx.now, output, cycle.delayMs);
