@@ -2,9 +2,11 @@
 // their schedules: each collector declares what one run asks for its
 // targets (Collector.requests, next to the code that builds the requests),
 // and this multiplies by how often it runs and how often its audit is due.
-// Once caught up: back-fill after downtime, retries and extra pages come on
-// top. The daemon logs it when the target lists change, `doctor` prints it,
-// and both warn when it exceeds upstream.rate_limit.
+// Once caught up: back-fill after downtime, retries, extra pages and the
+// clock look-back of a collector whose answers are empty (series/lookback.ts,
+// one request an hour at most) come on top. The daemon logs it when the
+// target lists change, `doctor` prints it, and both warn when it exceeds
+// upstream.rate_limit.
 import { HOUR_MS } from '../api/time.js';
 import { runsPerHour } from './engine/schedule.js';
 import type { PolledCollector } from './sample-job/job.js';

@@ -8,7 +8,7 @@
 import { DAY_MS, HOUR_MS } from '../api/index.js';
 import { alignDown, INTERVAL_MS } from '../collectors/buckets.js';
 import { seconds } from '../collectors/contract/checks.js';
-import { judgeClockOffset, type ClockOffset } from '../collectors/contract/clock.js';
+import { CLOCK_SEARCH_BACK_MS, judgeClockOffset, type ClockOffset } from '../collectors/contract/clock.js';
 import { humanDuration } from './format.js';
 import { whyNot, type Answer, type Prober } from './probe.js';
 import type { DoctorPlan, StatsTarget } from './plan.js';
@@ -18,7 +18,7 @@ import { combine, unknownResult, type CheckResult, type Part } from './types.js'
 
 const RECENT_BUCKETS = 6;
 /** How far back the search widens after the recent buckets: an hour, then a day. */
-const SEARCH_BACK_MS = [HOUR_MS, DAY_MS] as const;
+const SEARCH_BACK_MS = [HOUR_MS, CLOCK_SEARCH_BACK_MS] as const;
 /** How far ahead it looks when the newest point is our current bucket. */
 const AHEAD_MS = DAY_MS;
 

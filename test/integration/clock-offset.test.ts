@@ -5,10 +5,13 @@
 // it, the log says it once per collector with the delay key and the value
 // that covers it, and the counters hold exactly the buckets settled by the
 // upstream's clock: never a quiet zero for the buckets it has not reported.
+// Three hours behind, no answer of a cycle holds a point: the collector looks
+// back over the day before once an hour (src/collectors/series/lookback.ts),
+// one request more, and counts clock_offset from it; in step it never does.
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_CHECKS } from '../../src/collectors/contract/checks.js';
 import { seriesKey } from '../../src/collectors/series/keys.js';
-import { ACCESS_COUNTER_FAMILIES, MIN, USAGE_COUNTER_FAMILIES, accessTruth, expectClean, pick, usageTruth, useRigs } from './fault-rig.js';
+import { ACCESS_COUNTER_FAMILIES, ACCESS_OP, MIN, USAGE_OP, type Rig, USAGE_COUNTER_FAMILIES, accessTruth, expectClean, pick, usageTruth, useRigs } from './fault-rig.js';
 
 const rigs = useRigs();
 const mismatches = (check: string) => seriesKey('edge_exporter_contract_mismatches_total', { check });
@@ -36,23 +39,58 @@ describe('the daemon against an upstream clock behind ours', () => {
     expect(pick(m, USAGE_COUNTER_FAMILIES)).toEqual(usageTruth(rig, upstreamNow));
   });
 
-  it('3 hours behind, beyond every range a cycle asks: nothing counted as zero, the data lag grows with every cycle, out_of_range says why', async () => {
+  it('3 hours behind, beyond every range a cycle asks: one look-back an hour finds it, counts clock_offset once, and never counts a bucket', async () => {
     const rig = await rigs({ readings: { clockOffsetMs: 3 * 60 * MIN } });
     const lag = (m: Record<string, number>, collector: string) => m[seriesKey('edge_exporter_collector_data_lag_seconds', { collector })];
-    expectClean(await rig.cycle());
+    const firstAsked = await asked(rig, 0);
     const first = await rig.scrape();
-    for (let k = 0; k < 5; k++) expectClean(await rig.cycle(MIN));
+    const laterAsked: Asked[] = [];
+    for (let k = 0; k < 5; k++) laterAsked.push(await asked(rig, MIN));
     const m = await rig.scrape();
-    // No answer of a cycle holds a point, so no clock can be read off them (doctor finds the offset: test/cli/doctor-clock.test.ts);
-    // the range answered with nothing is the evidence.
+    // The cycles' own answers hold no point: the range answered with nothing is still reported, and nothing counted as zero.
     expect(m[mismatches('out_of_range')]).toBeGreaterThan(0);
     for (const collector of ['access', 'usage']) expect(lag(m, collector)).toBe((lag(first, collector) ?? 0) + 5 * 60);
     for (const value of Object.values(pick(m, [...ACCESS_COUNTER_FAMILIES, ...USAGE_COUNTER_FAMILIES]))) expect(value).toBe(0);
+    // One look-back per collector on the first cycle (one request more of each operation than the cycles after it), none for the rest of the hour.
+    expect(m[mismatches('clock_offset')]).toBe(2);
+    expect(firstAsked.access).toBe(4 + 1);
+    expect(laterAsked.map((n) => n.access)).toEqual([4, 4, 4, 4, 4]);
+    const usageLater = laterAsked[0]?.usage ?? 0;
+    expect(laterAsked.map((n) => n.usage)).toEqual(laterAsked.map(() => usageLater));
+    expect(firstAsked.usage).toBe(usageLater + 1);
+    const warned = rig.log.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.check === 'clock_offset');
+    expect(warned.map((l) => [l.collector, l.configKey, l.suggest]).sort()).toEqual([
+      ['access', 'collectors.access.delay', '185m'],
+      ['usage', 'collectors.usage.delay', '185m'],
+    ]);
+    expect(String(warned[0]?.seen)).toMatch(/the newest point is (179 bucket\(s\) \(179m\)|180 bucket\(s\) \(180m\)) behind it/);
+    // An hour after the first look-back, the next one: counted once more per collector.
+    const hourLater = await asked(rig, 55 * MIN);
+    const later = await rig.scrape();
+    expect(later[mismatches('clock_offset')]).toBe(4);
+    // After 55 minutes unasked each domain asks its gauges' window and, in one back-fill request, the buckets before it; one look-back on top.
+    expect(hourLater.access).toBe(2 * 4 + 1);
+    for (const value of Object.values(pick(later, [...ACCESS_COUNTER_FAMILIES, ...USAGE_COUNTER_FAMILIES]))) expect(value).toBe(0);
   });
 
-  it('in step: clock_offset stays at 0', async () => {
+  it('in step: clock_offset stays at 0 and no look-back is asked (one request per domain and cycle)', async () => {
     const rig = await rigs();
-    for (let k = 0; k < 3; k++) expectClean(await rig.cycle(k === 0 ? 0 : MIN));
+    const cycles: Asked[] = [];
+    for (let k = 0; k < 3; k++) cycles.push(await asked(rig, k === 0 ? 0 : MIN));
     expect((await rig.scrape())[mismatches('clock_offset')]).toBe(0);
+    expect(cycles.map((n) => n.access)).toEqual([4, 4, 4]);
   });
 });
+
+interface Asked {
+  readonly access: number;
+  readonly usage: number;
+}
+
+/** One clean cycle, and the requests the simulator received of each statistics operation during it. */
+async function asked(rig: Rig, advanceMs: number): Promise<Asked> {
+  const count = (op: string) => rig.sim.budget.received().filter((r) => r.operation === op).length;
+  const before = { access: count(ACCESS_OP), usage: count(USAGE_OP) };
+  expectClean(await rig.cycle(advanceMs));
+  return { access: count(ACCESS_OP) - before.access, usage: count(USAGE_OP) - before.usage };
+}

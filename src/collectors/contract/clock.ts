@@ -6,9 +6,16 @@
 // what the daemon counts later agree. Counted in whole buckets: within one
 // either way, the newest bucket may simply not have begun upstream yet, or
 // the request crossed a bucket boundary on its way.
-import { MINUTE_MS } from '../../api/index.js';
+import { DAY_MS, MINUTE_MS } from '../../api/index.js';
 import { MAX_LAG_MS } from '../../config/duration.js';
 import { seconds, type Mismatch } from './checks.js';
+
+/**
+ * How far back an offset is looked for: `doctor` widens its search up to this
+ * (src/doctor/clock.ts), and a cycle whose answers are empty looks back this
+ * far once an hour (series/lookback.ts).
+ */
+export const CLOCK_SEARCH_BACK_MS = DAY_MS;
 
 export type ClockOffset =
   | { readonly kind: 'in_step'; /** -1, 0 or 1. */ readonly buckets: number }

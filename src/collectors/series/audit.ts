@@ -41,8 +41,19 @@ export class AuditBook {
   private logged: SuggestionLogged | undefined;
   /** Under `delay: auto`, the delay in force once an audit has suggested one. */
   private autoMs: number | undefined;
+  /** When the clock look-back (lookback.ts) last asked: the book lives as long as its collector. */
+  private lookBackAt: number | undefined;
 
   constructor(private readonly options: AuditOptions) {}
+
+  /** When the clock look-back last asked; undefined: never. */
+  lastLookBack(): number | undefined {
+    return this.lookBackAt;
+  }
+
+  lookedBack(now: number): void {
+    this.lookBackAt = now;
+  }
 
   /** Remembers what the counters now hold for the buckets counted this cycle. */
   record(counted: ReadonlyMap<string, CountedRange> | undefined, now: number, grid: Grid): void {

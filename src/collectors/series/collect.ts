@@ -24,6 +24,7 @@ import type { CountedRange } from './read-buckets.js';
 import { asError, fetchTarget, type Fetched, type Send, type Tally } from './fetch.js';
 import type { Labels } from './keys.js';
 import { bucketMs, checkSeriesOptions, nonNegative, type AutoDelay, type Grid, type SeriesOptions } from './options.js';
+import { lookBackDue, lookBackRange } from './lookback.js';
 import { spanOf } from './window.js';
 
 /**
@@ -220,8 +221,6 @@ export async function closeCycle<R>(
   units: readonly FetchedUnit<R>[],
 ): Promise<CollectOutput> {
   const clock = upstreamClock(units.map((u) => ({ specs: u.specs, pieces: u.fetched.pieces })), cycle.grid, ctx.now);
-  // One clock per cycle, read over every target's answers: counted once a cycle, not once per target.
-  const lag = clock === undefined ? undefined : lagFinding(clock, bucketMs(cycle.grid), cycle.delayMs, units.find((u) => u.specs.length > 0)?.specs[0]?.metric ?? 'objectArrayListMap');
   const sum = new CycleSum({ collector: cycle.collector, previous: ctx.watermarks, gaugeFamilies: cycle.gaugeFamilies });
   const counted: Array<ReadonlyMap<string, CountedRange>> = [];
   for (const unit of units) {
@@ -232,6 +231,10 @@ export async function closeCycle<R>(
     if (result.counted !== undefined && result.counted.size > 0) counted.push(result.counted);
   }
   const summed = sum.output();
+  // One clock per cycle, read over every target's answers: counted once a cycle, not once per target.
+  const field = units.find((u) => u.specs.length > 0)?.specs[0]?.metric ?? 'objectArrayListMap';
+  // After the output: a cycle that failed (every request, or EDGE_NO_DATA) reports that, and its look-back would be a wasted request.
+  const lag = clock === undefined ? await lookBack(ctx, cycle, units, field) : lagFinding(clock, bucketMs(cycle.grid), cycle.delayMs, field);
   const mismatches = lag === undefined ? summed.mismatches : [...(summed.mismatches ?? []), lag];
   const output: CollectOutput = { ...summed, ...(mismatches === undefined ? {} : { mismatches }), counted, bucketMs: bucketMs(cycle.grid) };
   const withAudit = await audited(cycle.book, units, cycle.grid, ctx.now, output, cycle.delayMs);
@@ -242,6 +245,26 @@ export async function closeCycle<R>(
   }
   for (const c of counted) cycle.book.record(c, ctx.now, cycle.grid);
   return withAudit;
+}
+
+/**
+ * No answer held a point, so no clock could be read: at most once an hour,
+ * one target's series asked over the day before (lookback.ts), and the
+ * clock_offset its newest point shows. Judged only, never counted.
+ */
+async function lookBack<R>(ctx: CollectContext, cycle: CloseInput, units: readonly FetchedUnit<R>[], field: string): Promise<Mismatch | undefined> {
+  const unit = units.find((u) => u.specs.length > 0 && u.fetched.pieces.some((p) => p.response !== undefined));
+  if (unit === undefined || !lookBackDue({ answered: true, lastMs: cycle.book.lastLookBack(), now: ctx.now })) return undefined;
+  cycle.book.lookedBack(ctx.now);
+  const { range, span } = lookBackRange(ctx.now, cycle.grid);
+  try {
+    const response = await unit.send(span, 'backfill');
+    const clock = upstreamClock([{ specs: unit.specs, pieces: [{ range, span, response }] }], cycle.grid, ctx.now);
+    return clock === undefined ? undefined : lagFinding(clock, bucketMs(cycle.grid), cycle.delayMs, field);
+  } catch (err) {
+    unit.log.debug({ err: asError(err) }, 'clock look-back request failed; asked again in an hour');
+    return undefined;
+  }
 }
 
 /** The output with the audit's corrections, late revisions and tally: one request per target for the buckets its series counted within lookback. */
