@@ -111,6 +111,8 @@ export class EdgeClient {
   private readonly paths: Partial<Record<OperationName, string>>;
   private readonly dispatcher: Dispatcher;
   private readonly proxy: ProxyRoute | undefined;
+  /** The masked form and the secrets of each proxy URL in use (at most two: api_url's and login_url's), worked out once, not per request. */
+  private readonly proxyShown = new Map<string, { proxy: string; proxySecrets: readonly string[] }>();
   private readonly ownsDispatcher: boolean;
   private readonly observer: ClientObserver;
   private readonly limit: LimitFunction;
@@ -340,7 +342,13 @@ export class EdgeClient {
 
   private proxyOf(url: string): { proxy?: string; proxySecrets?: readonly string[] } {
     const proxy = this.proxy === undefined ? undefined : proxyFor(this.proxy, url);
-    return proxy === undefined ? {} : { proxy: maskUrl(proxy), proxySecrets: proxyCredentials(proxy) };
+    if (proxy === undefined) return {};
+    let shown = this.proxyShown.get(proxy);
+    if (shown === undefined) {
+      shown = { proxy: maskUrl(proxy), proxySecrets: proxyCredentials(proxy) };
+      this.proxyShown.set(proxy, shown);
+    }
+    return shown;
   }
 
   private target(spec: OperationSpec, request: unknown, path: string | undefined): { url: string; body: string | undefined } {
