@@ -21,7 +21,7 @@ import { accessCounters } from '../src/collectors/access/convert.js';
 import { DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_P95, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUEST_TIME, SOURCES } from '../src/collectors/access/metrics.js';
 import { HistoryBook } from '../src/collectors/history/index.js';
 import { CounterLedger } from '../src/collectors/ledger.js';
-import type { CollectOutput, Sample } from '../src/collectors/types.js';
+import type { CollectOutput, Sample } from '../src/collectors/collector.js';
 import { remoteWriteSchema } from '../src/config/sections/remote-write.js';
 import { RemoteWriteSender } from '../src/exporters/remote-write/index.js';
 import { StateStore } from '../src/state/store.js';

@@ -1,8 +1,10 @@
 // Collectors turn the upstream's time series into plain samples; one engine
 // (engine/) runs them all as sample jobs, and the WAF event forwarder as an
 // event-stream job (schedule, no overlap, state before publish, one stop).
-// The exporters see only this surface and types.ts.
-export type * from './types.js';
+// The exporters see only this surface (lint keeps them to it).
+export type * from './collector.js';
+export type * from './engine/reports.js';
+export { DeliveryError, type LogEvent, type LogSink } from './log-sink.js';
 export { INTERVAL_MS, type BucketInterval } from './buckets.js';
 export { DEFAULT_STOP_TIMEOUT_MS, Scheduler, type SchedulerOptions } from './engine/scheduler.js';
 export type { EngineObserver, EventJob, EventReport, Job, JobKind, JobLogger, JobRun, SampleJob } from './engine/job.js';

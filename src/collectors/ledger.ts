@@ -11,7 +11,7 @@ import type { HistoryFile } from './history/file.js';
 import type { HistoryInput } from './history/samples.js';
 import { ledgerFileName, ledgerFileSchema, type LedgerFile, type LedgerStorage } from './ledger-file.js';
 import { seriesKey, type Labels } from './series/keys.js';
-import type { CollectOutput, CounterView, Sample } from './types.js';
+import type { CollectOutput, SavedCounters, Sample } from './collector.js';
 
 export interface CounterEntry {
   readonly name: string;
@@ -44,7 +44,7 @@ export class CounterBook {
   private readonly entries = new Map<string, Entry>();
   /** Increases whenever a saved total changes (a write or a restore). */
   private version = 0;
-  readonly view: CounterView;
+  readonly view: SavedCounters;
 
   constructor() {
     const entries = this.entries;
@@ -246,7 +246,7 @@ export class CounterLedger {
    * The collector's saved totals, read-only and live: what the FamilyStore
    * exposes, so the totals are held here only. The same object on every call.
    */
-  view(collector: string): CounterView {
+  view(collector: string): SavedCounters {
     return this.book(collector).counters.view;
   }
 

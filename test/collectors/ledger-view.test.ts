@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { CounterLedger } from '../../src/collectors/ledger.js';
 import type { LedgerStorage } from '../../src/collectors/ledger-file.js';
-import type { Sample } from '../../src/collectors/types.js';
+import type { Sample } from '../../src/collectors/collector.js';
 
 const REQS = 'edge_domain_requests_total';
 const inc = (domain: string, value: number): Sample => ({ name: REQS, labels: { domain }, value });

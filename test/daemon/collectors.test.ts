@@ -6,7 +6,7 @@ import { platformClock } from '../../src/api/index.js';
 import { CC_ATTACKED_DOMAINS } from '../../src/collectors/cc-attack/metrics.js';
 import { buildCollectors } from '../../src/daemon/wiring/collectors.js';
 import type { Shard } from '../../src/collectors/shard.js';
-import type { CollectContext, UpstreamClient } from '../../src/collectors/types.js';
+import type { CollectContext, UpstreamClient } from '../../src/collectors/collector.js';
 import { configSchema, resolveCollectorOptions } from '../../src/config/index.js';
 import { EdgeClient } from '../../src/api/index.js';
 

@@ -10,7 +10,7 @@
 // the collection time) and only when newer than the last one of the series,
 // as a receiver refuses a second value at a time it holds.
 import { seriesKey, type Labels } from '../series/keys.js';
-import type { CollectOutput, Sample } from '../types.js';
+import type { CollectOutput, Sample } from '../collector.js';
 
 /** One sample of one series, with its own time (epoch ms). */
 export interface TimedSample {

@@ -15,7 +15,8 @@ import { describeError, errorFields, failureMessage } from '../engine/errors.js'
 import { totalsByReason, type RejectTally } from '../rejects.js';
 import type { TargetSource } from '../targets.js';
 import type { RejectLog } from './reject-log.js';
-import type { Clock, CollectOutput, Collector, RunReport, SampleSink, UpstreamClient } from '../types.js';
+import type { CollectOutput, Collector, SampleSink, UpstreamClient } from '../collector.js';
+import type { Clock, RunReport } from '../engine/reports.js';
 
 export interface CycleDeps {
   readonly client: UpstreamClient;

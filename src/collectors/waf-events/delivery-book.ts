@@ -9,7 +9,9 @@
 // than one batch.
 import type { JobLogger } from '../engine/job.js';
 import { errorFields } from '../engine/errors.js';
-import type { Clock, LogEvent, SampleSink } from '../types.js';
+import type { SampleSink } from '../collector.js';
+import type { Clock } from '../engine/reports.js';
+import type { LogEvent } from '../log-sink.js';
 import { appendCheckpoint, loadCheckpoint, saveCheckpoint, type CheckpointStorage } from './checkpoint.js';
 import { DeniedCounts, WAF_EVENTS_COLLECTOR, type DeniedDelta } from './metrics.js';
 import { advance, initialCheckpoint, rememberInPlace, type Checkpoint } from './window.js';

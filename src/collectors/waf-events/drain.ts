@@ -13,7 +13,7 @@
 // it); its id is kept as long as answers keep returning it (delivery-book.ts), so it
 // is never sent twice.
 import type { WafLogRecord } from '../../api/index.js';
-import type { LogEvent } from '../types.js';
+import type { LogEvent } from '../log-sink.js';
 import { toLogEvent, type HeaderPolicy } from './convert.js';
 import { readWindow, type PageReader } from './fetch.js';
 import { recordTime } from './record-time.js';

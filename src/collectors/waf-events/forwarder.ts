@@ -13,7 +13,7 @@ import { describeError, errorFields, failureMessage } from '../engine/errors.js'
 import { notifySafely } from '../engine/guard.js';
 import { SYSTEM_CLOCK, type EventJob } from '../engine/job.js';
 import type { Schedule } from '../engine/schedule.js';
-import type { Clock } from '../types.js';
+import type { Clock } from '../engine/reports.js';
 import { CHECKPOINT_NAME } from './checkpoint.js';
 import { headerPolicy, type HeaderPolicy } from './convert.js';
 import { DEFAULT_DELIVERY_RETRY, deliverBatch, type DeliveryContext, type DeliveryRetry } from './deliver.js';

@@ -4,7 +4,8 @@
 import type { ContractCheck } from '../contract/checks.js';
 import { counter } from '../metric-def.js';
 import { CounterBook } from '../ledger.js';
-import type { LogEvent, MetricDef } from '../types.js';
+import type { MetricDef } from '../collector.js';
+import type { LogEvent } from '../log-sink.js';
 import { SEVERITY_LABEL } from '../waf-trend/metrics.js';
 import { ATTR, EDGE_ATTR } from './attributes.js';
 

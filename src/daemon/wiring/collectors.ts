@@ -30,7 +30,7 @@ import type { PolledCollector } from '../../collectors/sample-job/job.js';
 import type { SeriesOptions } from '../../collectors/series/options.js';
 import { checkShard, UNSHARDED, type Shard } from '../../collectors/shard.js';
 import { createTopnCollector } from '../../collectors/topn/index.js';
-import type { CollectContext, Collector } from '../../collectors/types.js';
+import type { CollectContext, Collector } from '../../collectors/collector.js';
 import { createUsageCollector } from '../../collectors/usage/index.js';
 import { createWafTrendCollector } from '../../collectors/waf-trend/index.js';
 

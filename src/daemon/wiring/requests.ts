@@ -7,7 +7,7 @@ import { budgetProblem, estimateRequests, type RequestEstimate } from '../../col
 import { discoveryRequests, TargetDiscovery, type DiscoveryClient } from '../../collectors/targets.js';
 import { resolveCollectorOptions } from '../../config/index.js';
 import { buildCollectors } from './collectors.js';
-import type { TargetCounts } from '../../collectors/types.js';
+import type { TargetCounts } from '../../collectors/collector.js';
 import type { Config } from '../../config/index.js';
 import { platformClock } from '../../api/index.js';
 import type { Logger } from '../../log/logger.js';

@@ -1,6 +1,6 @@
 // Every metric family the exporter serves: the latest published series of the data families (the SampleSink
 // collectors publish into; counter totals stay in the ledger, read through its view) and the self-metric families.
-import type { CounterView, MetricDef, Sample, SampleSink } from '../../collectors/types.js';
+import type { SavedCounters, MetricDef, Sample, SampleSink } from '../../collectors/collector.js';
 import { MetricDefinitionError, SELF_PREFIX, capLabelValue, metricDefProblems, wellFormedLabelValue } from './naming.js';
 import { SelfFamily } from './self-family.js';
 import { baseName, compareSeries, compareStrings, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
@@ -45,7 +45,7 @@ type Update = Parameters<SampleSink['publish']>[1];
 
 /** A collector's counters as the ledger holds them, and the version last read into the families. */
 interface Attached {
-  readonly view: CounterView;
+  readonly view: SavedCounters;
   read: number;
 }
 
@@ -136,7 +136,7 @@ export class FamilyStore implements SampleSink {
    * values; a counter family of the collector absent from the update is
    * emptied), and each gauge family in `gauges` wholesale. Samples that do not
    * fit a registered family are rejected and counted, never stored. A
-   * CounterView is read now and again whenever its version moves (see sync).
+   * SavedCounters is read now and again whenever its version moves (see sync).
    */
   publish(collector: string, update: Update): void {
     if (isView(update.counters)) this.views.set(collector, { view: update.counters, read: update.counters.version });
@@ -297,7 +297,7 @@ function checkDefs(defs: readonly MetricDef[], merged: Map<string, MetricDef>): 
   if (problems.length > 0) throw new MetricDefinitionError(problems);
 }
 
-function isView(counters: Update['counters']): counters is CounterView {
+function isView(counters: Update['counters']): counters is SavedCounters {
   return !Array.isArray(counters);
 }
 

@@ -2,7 +2,7 @@
 // the SELF_METRICS families the FamilyStore holds, and their rendering, followed by the process metrics.
 import { CONTRACT_CHECKS } from '../../collectors/contract/checks.js';
 import { REJECT_REASONS } from '../../collectors/rejects.js';
-import type { CollectorObserver, RunReport } from '../../collectors/types.js';
+import type { CollectorObserver, RunReport } from '../../collectors/engine/reports.js';
 import type { FamilyStats } from './family-store.js';
 import { ProcessMetrics } from './process-metrics.js';
 import type { SelfFamily } from './self-family.js';

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HistoryBook } from '../../../src/collectors/history/index.js';
 import { CounterLedger } from '../../../src/collectors/ledger.js';
 import { seriesKey } from '../../../src/collectors/series/keys.js';
-import type { CollectOutput } from '../../../src/collectors/types.js';
+import type { CollectOutput } from '../../../src/collectors/collector.js';
 import { restoreLedger } from '../../../src/collectors/sample-job/cycle.js';
 import { stateRecovery } from '../../../src/state/recovery.js';
 import { StateStore } from '../../../src/state/store.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CounterView, Sample } from '../../../src/collectors/types.js';
+import type { SavedCounters, Sample } from '../../../src/collectors/collector.js';
 import { FamilyStore, type RejectReason } from '../../../src/exporters/prometheus/family-store.js';
 import { MetricDefinitionError } from '../../../src/exporters/prometheus/naming.js';
 import { def, sample } from './fixtures.js';
@@ -147,7 +147,7 @@ describe('FamilyStore with a ledger view', () => {
   function liveView(initial: readonly Sample[]) {
     let samples = [...initial];
     let version = 1;
-    const view: CounterView = {
+    const view: SavedCounters = {
       get version() {
         return version;
       },
