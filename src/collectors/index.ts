@@ -11,7 +11,7 @@ export type { EngineObserver, EventJob, EventReport, Job, JobKind, JobLogger, Jo
 export { scheduleOf, jitterOffsetMs, type Schedule } from './engine/schedule.js';
 export { CollectorJob, sampleJobs, type PolledCollector, type SampleJobContext } from './sample-job/job.js';
 export { CounterLedger } from './ledger.js';
-export { HistoryBook, type HistoryBookOptions } from './history/index.js';
+export { HistoryQueues, type HistoryQueuesOptions, type TimedSample } from './history/index.js';
 export { ledgerFileName, ledgerFileSchema, type LedgerFile, type LedgerStorage } from './ledger-file.js';
 export { MetricFilter, anyFamilyEnabled, type FamilyFilter, type MetricFilterOptions } from './filter.js';
 export { TargetForgetter } from './forget.js';

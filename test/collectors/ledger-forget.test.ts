@@ -35,7 +35,7 @@ describe('CounterLedger.forget', () => {
     await store.init();
     const ledger = filled();
     await ledger.save(store, 'access');
-    const view = ledger.view('access');
+    const view = ledger.saved('access');
     const version = view.version;
     expect(ledger.targets('access', 'domain')).toEqual(new Set(['a.com', 'b.com', 'a.com,x', 'a.com"', 'x']));
 
@@ -63,10 +63,10 @@ describe('CounterLedger.forget', () => {
 
   it('forgetting nothing changes nothing', () => {
     const ledger = filled();
-    const version = ledger.view('access').version;
+    const version = ledger.saved('access').version;
     ledger.forget('access', 'domain', new Set());
     ledger.forget('access', 'domain', new Set(['nobody']));
-    expect(ledger.view('access').version).toBe(version);
+    expect(ledger.saved('access').version).toBe(version);
     expect(ledger.snapshot('access')).toHaveLength(5);
   });
 });

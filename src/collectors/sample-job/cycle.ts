@@ -135,7 +135,7 @@ export async function runCycle(deps: CycleDeps, collector: Collector, log: JobLo
     return report({ ok: false, error: describeError(err), partialErrors });
   }
   try {
-    deps.sink.publish(name, { counters: deps.ledger.view(name), gauges: out.gauges });
+    deps.sink.publish(name, { counters: deps.ledger.saved(name), gauges: out.gauges });
   } catch (err) {
     log.error(errorFields(err), 'publishing samples failed');
     return report({ ok: false, error: describeError(err), partialErrors });

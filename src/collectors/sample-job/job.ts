@@ -103,7 +103,7 @@ export class CollectorJob implements SampleJob {
       const { ledger, store, sink, recovery } = this.context;
       await store.init();
       await restoreLedger(ledger, store, this.name, this.log, recovery);
-      const counters = ledger.view(this.name);
+      const counters = ledger.saved(this.name);
       if (counters.size > 0) sink.publish(this.name, { counters, gauges: new Map() });
     })();
     return this.loading;

@@ -85,7 +85,7 @@ describe('Exposition', () => {
     const storage: LedgerStorage = { load: () => Promise.resolve(undefined), save: () => Promise.resolve(), pathOf: (name) => name };
     ledger.apply('access', { increments: [sample(requests.name, { domain: 'a' }, 1)], watermarks: {} });
     await ledger.save(storage, 'access');
-    store.publish('access', { counters: ledger.view('access'), gauges: noGauges });
+    store.publish('access', { counters: ledger.saved('access'), gauges: noGauges });
     const exposition = new Exposition({ families: store, self: { render: () => Promise.resolve('') } });
     const first = await exposition.render('text');
     ledger.apply('access', { increments: [sample(requests.name, { domain: 'a' }, 4)], watermarks: {} });

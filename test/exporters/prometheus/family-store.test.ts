@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SavedCounters, Sample } from '../../../src/collectors/collector.js';
-import { FamilyStore, type RejectReason } from '../../../src/exporters/prometheus/family-store.js';
+import { FamilyStore, type SampleRejectReason } from '../../../src/exporters/prometheus/family-store.js';
 import { MetricDefinitionError } from '../../../src/exporters/prometheus/naming.js';
 import { def, sample } from './fixtures.js';
 
@@ -95,7 +95,7 @@ describe('FamilyStore.publish', () => {
     expect(s.droppedSeries(topn.name)).toBe(0);
   });
 
-  const REJECTIONS: readonly [string, () => Parameters<FamilyStore['publish']>[1], RejectReason, number][] = [
+  const REJECTIONS: readonly [string, () => Parameters<FamilyStore['publish']>[1], SampleRejectReason, number][] = [
     ['an unknown counter family', () => ({ counters: [sample('edge_nope_total', {}, 1)], gauges: noGauges }), 'unknown_family', 1],
     ['an unknown gauge family', () => ({ counters: [], gauges: gauges('edge_nope', [sample('edge_nope', {}, 1), sample('edge_nope', {}, 2)]) }), 'unknown_family', 2],
     ['a gauge family sent as counters', () => ({ counters: [sample(bandwidth.name, { domain: 'a' }, 1)], gauges: noGauges }), 'wrong_type', 1],
@@ -143,7 +143,7 @@ describe('FamilyStore.publish', () => {
 });
 
 describe('FamilyStore with a ledger view', () => {
-  /** A stand-in for CounterLedger.view: totals held by the test, version moved by save(). */
+  /** A stand-in for CounterLedger.saved: totals held by the test, version moved by save(). */
   function liveView(initial: readonly Sample[]) {
     let samples = [...initial];
     let version = 1;

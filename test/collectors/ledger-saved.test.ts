@@ -25,11 +25,11 @@ function storage() {
   return { store, files, control };
 }
 
-describe('CounterLedger.view', () => {
+describe('CounterLedger.saved', () => {
   it('shows only saved totals, and moves its version when a save changes them', async () => {
     const ledger = new CounterLedger();
     const { store } = storage();
-    const view = ledger.view('access');
+    const view = ledger.saved('access');
     ledger.apply('access', { increments: [inc('a', 5)], watermarks: {} });
     expect([...view]).toEqual([]);
     expect(view.size).toBe(0);
@@ -41,13 +41,13 @@ describe('CounterLedger.view', () => {
     const saved = view.version;
     await ledger.save(store, 'access');
     expect(view.version).toBe(saved); // nothing new: a cached rendering stays valid
-    expect(ledger.view('access')).toBe(view);
+    expect(ledger.saved('access')).toBe(view);
   });
 
   it('keeps increments pending after a failed save; the next save carries them', async () => {
     const ledger = new CounterLedger();
     const { store, files, control } = storage();
-    const view = ledger.view('access');
+    const view = ledger.saved('access');
     ledger.apply('access', { increments: [inc('a', 5)], watermarks: { a: 1 } });
     await ledger.save(store, 'access');
     ledger.apply('access', { increments: [inc('a', 2)], watermarks: { a: 2 } });
@@ -72,16 +72,16 @@ describe('CounterLedger.view', () => {
     ledger.apply('access', { increments: [inc('a', 1), inc('b', 1)], watermarks: {} });
     open();
     await saving;
-    expect([...ledger.view('access')]).toEqual([inc('a', 5)]);
+    expect([...ledger.saved('access')]).toEqual([inc('a', 5)]);
     expect(files.get('ledger-access')).toMatchObject({ counters: [{ value: 5 }] });
     control.gate = undefined;
     await ledger.save(store, 'access');
-    expect([...ledger.view('access')]).toEqual([inc('a', 6), inc('b', 1)]);
+    expect([...ledger.saved('access')]).toEqual([inc('a', 6), inc('b', 1)]);
   });
 
   it('shows a restored file as saved', () => {
     const ledger = new CounterLedger();
-    const view = ledger.view('access');
+    const view = ledger.saved('access');
     const before = view.version;
     ledger.restore('access', { collector: 'access', watermarks: {}, counters: [{ name: REQS, labels: { domain: 'a' }, value: 40 }] });
     expect([...view]).toEqual([inc('a', 40)]);
