@@ -16,4 +16,9 @@ export { ledgerFileName, ledgerFileSchema, type LedgerFile, type LedgerStorage }
 export { MetricFilter, anyFamilyEnabled, type FamilyFilter, type MetricFilterOptions } from './filter.js';
 export { TargetForgetter } from './forget.js';
 export { TargetDiscovery, type TargetSource, type TargetDiscoveryOptions, type TargetRefresh } from './targets.js';
-export { UNSHARDED, ownedBy, shardOf, shareOf, type Shard } from './shard.js';
+export { UNSHARDED, checkShard, ownedBy, shardOf, shareOf, type Shard } from './shard.js';
+export { budgetProblem, estimateRequests, type RequestEstimate } from './requests.js';
+export { discoveryRequests, type DiscoveryClient } from './targets.js';
+export { CONTRACT_CHECKS } from './contract/checks.js';
+export { REJECT_REASONS } from './rejects.js';
+export { seriesKey, type Labels } from './series/keys.js';

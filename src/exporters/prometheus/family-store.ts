@@ -1,6 +1,6 @@
 // Every metric family the exporter serves: the latest published series of the data families (the SampleSink
 // collectors publish into; counter totals stay in the ledger, read through SavedCounters) and the self-metric families.
-import type { SavedCounters, MetricDef, Sample, SampleSink } from '../../collectors/collector.js';
+import type { SavedCounters, MetricDef, Sample, SampleSink } from '../../collectors/index.js';
 import { MetricDefinitionError, SELF_PREFIX, capLabelValue, metricDefProblems, wellFormedLabelValue } from './naming.js';
 import { SelfFamily } from './self-family.js';
 import { baseName, compareSeries, compareStrings, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
