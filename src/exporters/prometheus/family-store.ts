@@ -56,7 +56,7 @@ export class FamilyStore implements SampleSink {
   private readonly maxLabelValueLength: number;
   private readonly maxSeriesPerFamily: number;
   private changes = 0;
-  /** Per collector: the ledger's view its counter families are read from, when it published one. */
+  /** Per collector: the saved counters its counter families are read from, when it published them. */
   private readonly attached = new Map<string, Attached>();
 
   constructor(options: FamilyStoreOptions = {}) {
@@ -88,7 +88,7 @@ export class FamilyStore implements SampleSink {
   /**
    * Makes the data families exactly `defs`, for a config reload: a family no
    * longer defined, or defined differently, goes with its series (and the
-   * counter view of a collector left owning none); an identical one keeps its
+   * saved counters of a collector left owning none); an identical one keeps its
    * series, so a scrape during the reload still finds every counter. Throws
    * as register() does, changing nothing.
    */
@@ -155,7 +155,7 @@ export class FamilyStore implements SampleSink {
 
   /**
    * The counter families hold no totals of their own: their series are the
-   * view's samples, checked, capped and sorted, re-read when the ledger saves.
+   * saved counters' samples, checked, capped and sorted, re-read when the ledger saves.
    * Rejected and dropped series are counted at each reading, as at each publish.
    */
   private sync(): void {

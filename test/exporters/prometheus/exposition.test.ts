@@ -78,7 +78,7 @@ describe('Exposition', () => {
     expect(counted.snapshots).toBe(2);
   });
 
-  it("invalidates when the ledger saves new totals, and only then: the store reads the ledger's view", async () => {
+  it("invalidates when the ledger saves new totals, and only then: the store reads the ledger's saved counters", async () => {
     const store = new FamilyStore();
     store.register([requests]);
     const ledger = new CounterLedger();
