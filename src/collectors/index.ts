@@ -1,7 +1,8 @@
 // Collectors turn the upstream's time series into plain samples; one engine
 // (engine/) runs them all as sample jobs, and the WAF event forwarder as an
 // event-stream job (schedule, no overlap, state before publish, one stop).
-// The exporters see only this surface (lint keeps them to it).
+// The exporters see only this surface, the daemon this and each folder's own
+// index.ts (lint keeps them to it: FORBIDDEN_WITHIN in eslint.config.js).
 export type * from './collector.js';
 export type * from './engine/reports.js';
 export { DeliveryError, type LogEvent, type LogSink } from './log-sink.js';
@@ -15,10 +16,9 @@ export { HistoryQueues, type HistoryQueuesOptions, type TimedSample } from './hi
 export { ledgerFileName, ledgerFileSchema, type LedgerFile, type LedgerStorage } from './ledger-file.js';
 export { MetricFilter, anyFamilyEnabled, type FamilyFilter, type MetricFilterOptions } from './filter.js';
 export { TargetForgetter } from './forget.js';
-export { TargetDiscovery, type TargetSource, type TargetDiscoveryOptions, type TargetRefresh } from './targets.js';
+export { TargetDiscovery, discoveryRequests, type DiscoveryClient, type TargetSource, type TargetDiscoveryOptions, type TargetRefresh } from './targets.js';
 export { UNSHARDED, checkShard, ownedBy, shardOf, shareOf, type Shard } from './shard.js';
 export { budgetProblem, estimateRequests, type RequestEstimate } from './requests.js';
-export { discoveryRequests, type DiscoveryClient } from './targets.js';
 export { CONTRACT_CHECKS } from './contract/checks.js';
 export { REJECT_REASONS } from './rejects.js';
 export { seriesKey, type Labels } from './series/keys.js';

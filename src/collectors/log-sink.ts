@@ -1,5 +1,6 @@
 // What the WAF event forwarder hands its events to (the OTel logs exporter
 // implements LogSink): neutral records, and the one error a delivery throws.
+
 /** One log record in neutral terms: the collector maps upstream fields to these; exporters map them to OTel. */
 export interface LogEvent {
   /** Stable unique id (the upstream's requestId); exported as `log.record.uid`. */
