@@ -36,7 +36,22 @@ const FORBIDDEN_PACKAGES = {
 /** Finer fences inside an allowed folder: a group whose later `!` patterns let a few files through. */
 const FORBIDDEN_WITHIN = {
   // The doctor judges with the collectors' pure contract helpers only (files, so `!` can re-include them).
-  doctor: [['**/collectors/**/*.js', '!**/collectors/contract/*.js', '!**/collectors/units.js', '!**/collectors/buckets.js', '!**/collectors/waf-events/record-time.js']],
+  doctor: [{
+    group: ['**/collectors/**/*.js', '!**/collectors/contract/*.js', '!**/collectors/units.js', '!**/collectors/buckets.js', '!**/collectors/waf-events/record-time.js'],
+    message: 'src/doctor may use only the pure helpers of src/collectors (contract/, units, buckets, waf-events/record-time).',
+  }],
+  // The exporters see the collectors only through the surface collectors/index.ts declares, so
+  // what lies behind it (the series path, the ledger's insides) can change without touching them.
+  exporters: [{
+    group: ['**/collectors/**/*.js', '!**/collectors/index.js'],
+    message: 'src/exporters may import src/collectors only through collectors/index.js (its declared surface).',
+  }],
+  // The daemon wires every collector family, so it may also use each folder's own index.ts
+  // (a family's factory and options), never a file behind one.
+  daemon: [{
+    group: ['**/collectors/**/*.js', '!**/collectors/index.js', '!**/collectors/*/index.js'],
+    message: 'src/daemon may import src/collectors only through collectors/index.js or a collectors folder\'s index.js.',
+  }],
 };
 
 const fence = (folder) => {
@@ -49,7 +64,7 @@ const fence = (folder) => {
         patterns: [
           ...others.map((f) => ({ group: [`**/${f}/**`], message: `src/${folder} may import ${allowed} (ALLOWED_IMPORTS in eslint.config.js), not src/${f}.` })),
           ...(FORBIDDEN_PACKAGES[folder] ?? []).map((pkg) => ({ group: [pkg], message: `src/${folder} does not use ${pkg}.` })),
-          ...(FORBIDDEN_WITHIN[folder] ?? []).map((group) => ({ group, message: `src/${folder} may use only the pure helpers of that folder.` })),
+          ...(FORBIDDEN_WITHIN[folder] ?? []),
         ],
       }],
     },

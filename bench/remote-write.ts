@@ -1,4 +1,4 @@
-// Remote-write benchmark: the real history (CounterLedger with a HistoryBook
+// Remote-write benchmark: the real history (CounterLedger with a HistoryQueues
 // over a StateStore in a temporary directory) and RemoteWriteSender, pushing
 // to a counting receiver in another process (bench/lib/rw-receiver.ts), with
 // the config defaults (2,000 samples per request). The account: --domains=N
@@ -19,9 +19,9 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { accessCounters } from '../src/collectors/access/convert.js';
 import { DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_P95, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUEST_TIME, SOURCES } from '../src/collectors/access/metrics.js';
-import { HistoryBook } from '../src/collectors/history/index.js';
+import { HistoryQueues } from '../src/collectors/history/index.js';
 import { CounterLedger } from '../src/collectors/ledger.js';
-import type { CollectOutput, Sample } from '../src/collectors/types.js';
+import type { CollectOutput, Sample } from '../src/collectors/collector.js';
 import { remoteWriteSchema } from '../src/config/sections/remote-write.js';
 import { RemoteWriteSender } from '../src/exporters/remote-write/index.js';
 import { StateStore } from '../src/state/store.js';
@@ -86,7 +86,7 @@ try {
   const off = new CounterLedger();
   const onStore = new StateStore(join(dir, 'on'));
   await onStore.init();
-  const history = new HistoryBook({ store: onStore, pageSize: defaults.max_samples_per_send, maxPendingSamples: defaults.max_pending_samples });
+  const history = new HistoryQueues({ store: onStore, pageSize: defaults.max_samples_per_send, maxPendingSamples: defaults.max_pending_samples });
   const on = new CounterLedger(history);
   await on.load(onStore, 'access');
   const sender = new RemoteWriteSender(history, { url: receiver.ready.url, batchSendDeadlineMs: 0, maxSamplesPerSend: defaults.max_samples_per_send });
@@ -127,16 +127,16 @@ try {
   // 2. A backlog counted while the receiver was out of reach, then pushed.
   const backlogStore = new StateStore(join(dir, 'backlog'));
   await backlogStore.init();
-  const book = new HistoryBook({ store: backlogStore, pageSize: defaults.max_samples_per_send, maxPendingSamples: 50_000_000 });
-  const ledger = new CounterLedger(book);
+  const queues = new HistoryQueues({ store: backlogStore, pageSize: defaults.max_samples_per_send, maxPendingSamples: 50_000_000 });
+  const ledger = new CounterLedger(queues);
   await ledger.load(backlogStore, 'access');
   for (let m = 0; m < BACKLOG; m++) apply(ledger, cycleOutput(m), T0 + (m + 3) * MIN);
   let t = performance.now();
   await ledger.save(backlogStore, 'access');
   const saveMs = performance.now() - t;
-  const samples = book.pendingSamples();
+  const samples = queues.pendingSamples();
   const fileSize = (await stat(backlogStore.pathOf('ledger-access'))).size;
-  const backlogSender = new RemoteWriteSender(book, { url: receiver.ready.url, batchSendDeadlineMs: 0, maxSamplesPerSend: defaults.max_samples_per_send });
+  const backlogSender = new RemoteWriteSender(queues, { url: receiver.ready.url, batchSendDeadlineMs: 0, maxSamplesPerSend: defaults.max_samples_per_send });
   const s0 = await stats();
   const cpu = process.cpuUsage();
   t = performance.now();
@@ -146,7 +146,7 @@ try {
   const cpuUsed = cpuMs(cpu);
   const s1 = await stats();
   await backlogSender.shutdown();
-  if (book.pendingSamples() !== 0) throw new Error(`${book.pendingSamples()} samples left pending`);
+  if (queues.pendingSamples() !== 0) throw new Error(`${queues.pendingSamples()} samples left pending`);
   process.stdout.write(`### Backlog: ${BACKLOG} minutes counted while the receiver was away, then pushed\n\n${table(
     ['samples', 'requests', 'wall', 'samples/s', 'sender CPU', 'bytes/sample', 'ledger file', 'its save', 'peak RSS'],
     [[fmtInt(samples), fmtInt(s1.requests - s0.requests), fmtMs(wall), fmtInt(Math.round(samples / (wall / 1000))), fmtMs(cpuUsed),

@@ -9,7 +9,7 @@ import {
   ACCESS_V2_FAMILIES, DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_P95, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUEST_TIME, SOURCES,
 } from '../../src/collectors/access/metrics.js';
 import { CounterLedger } from '../../src/collectors/ledger.js';
-import type { Sample } from '../../src/collectors/types.js';
+import type { Sample } from '../../src/collectors/collector.js';
 import { FamilyStore } from '../../src/exporters/prometheus/index.js';
 
 export const SERIES_PER_DOMAIN = 15;

@@ -3,7 +3,7 @@
 // and the engine does not run a collector whose families are all denied, so
 // a denied family costs no upstream request and no memory.
 import { compileMetricPattern } from '../config/patterns.js';
-import type { MetricDef } from './types.js';
+import type { MetricDef } from './collector.js';
 
 /** What collectors and the engine need to know about the metrics config. */
 export interface FamilyFilter {

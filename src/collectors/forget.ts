@@ -7,7 +7,7 @@
 // as absence. Static lists are never judged. The time is not persisted: after
 // a restart the wait starts again (forgetting is late, never early).
 import type { TargetsConfig } from '../config/sections/targets.js';
-import type { CollectorLogger, TargetLists } from './types.js';
+import type { CollectorLogger, TargetLists } from './collector.js';
 
 type Kind = keyof TargetLists;
 

@@ -1,4 +1,4 @@
-// The counters the exporter has counted so far (CounterBook, also the WAF
+// The counters the exporter has counted so far (CounterTotals, also the WAF
 // denied counter's), and the watermarks saying which buckets they include.
 // Both live in ONE state file per collector (ledger-file.ts) and are written
 // together, so after a crash they still agree: either a cycle's increments and
@@ -6,12 +6,12 @@
 // the buckets the counters lack. Restart continues every counter with no loss
 // and no double count.
 import { StateError } from '../state/store.js';
-import type { HistoryBook } from './history/book.js';
+import type { HistoryQueues } from './history/queues.js';
 import type { HistoryFile } from './history/file.js';
 import type { HistoryInput } from './history/samples.js';
 import { ledgerFileName, ledgerFileSchema, type LedgerFile, type LedgerStorage } from './ledger-file.js';
 import { seriesKey, type Labels } from './series/keys.js';
-import type { CollectOutput, CounterView, Sample } from './types.js';
+import type { CollectOutput, SavedCounters, Sample } from './collector.js';
 
 export interface CounterEntry {
   readonly name: string;
@@ -36,22 +36,22 @@ export type Written = readonly (readonly [Entry, number, number | undefined])[];
 
 /**
  * Counter totals of one owner (a collector, or the WAF denied counter), held
- * once: counted at once, visible through `view` only after a write has put
- * them on disk. The ledger and the WAF delivery book both keep their totals
+ * once: counted at once, visible through `saved` only after a write has put
+ * them on disk. The ledger and the WAF delivery state both keep their totals
  * in one, so the FamilyStore reads every counter the same way and holds none.
  */
-export class CounterBook {
+export class CounterTotals {
   private readonly entries = new Map<string, Entry>();
   /** Increases whenever a saved total changes (a write or a restore). */
   private version = 0;
-  readonly view: CounterView;
+  readonly saved: SavedCounters;
 
   constructor() {
     const entries = this.entries;
-    const book = (): CounterBook => this;
-    this.view = {
+    const self = (): CounterTotals => this;
+    this.saved = {
       get version() {
-        return book().version;
+        return self().version;
       },
       get size() {
         let n = 0;
@@ -171,32 +171,32 @@ export interface ApplyResult {
   readonly rejected: number;
 }
 
-interface CollectorBook {
+interface CollectorCounts {
   readonly watermarks: Map<string, number>;
-  readonly counters: CounterBook;
+  readonly counters: CounterTotals;
 }
 
 /**
- * The collectors' counter totals, one CounterBook per collector, with the
+ * The collectors' counter totals, one CounterTotals per collector, with the
  * watermarks. A cycle's increments are applied at once (the next cycle's
- * watermarks depend on them) but become visible through view() only when
+ * watermarks depend on them) but become visible through saved() only when
  * save() has put them on disk, so nothing Prometheus has seen can be lost or
  * counted twice by a restart. A failed save leaves them pending; the next
  * save carries them.
  */
 export class CounterLedger {
-  private readonly books = new Map<string, CollectorBook>();
+  private readonly collectors = new Map<string, CollectorCounts>();
 
   /**
    * With `history` (remote_write on), every cycle's buckets are also queued
    * as timed samples, kept in the same file as the counters they were counted
    * with, and handed to the sender once that file is on disk.
    */
-  constructor(private readonly history?: HistoryBook) {}
+  constructor(private readonly history?: HistoryQueues) {}
 
   /** The collector's watermarks, a copy for CollectContext. */
   watermarks(collector: string): Readonly<Record<string, number>> {
-    return Object.fromEntries(this.book(collector).watermarks);
+    return Object.fromEntries(this.of(collector).watermarks);
   }
 
   /**
@@ -206,48 +206,48 @@ export class CounterLedger {
    * stamps gauges without a bucket).
    */
   apply(collector: string, output: Pick<CollectOutput, 'increments' | 'watermarks'>, cycle?: CycleHistory): ApplyResult {
-    const book = this.book(collector);
+    const counts = this.of(collector);
     // Queued before the increments are added: the history's samples count up from each series' total before them.
-    if (cycle !== undefined) this.history?.add(collector, { ...cycle, increments: output.increments, watermarks: output.watermarks }, (key) => book.counters.total(key));
+    if (cycle !== undefined) this.history?.add(collector, { ...cycle, increments: output.increments, watermarks: output.watermarks }, (key) => counts.counters.total(key));
     let rejected = 0;
     for (const inc of output.increments) {
-      const ok = Number.isFinite(inc.value) && inc.value >= 0 && book.counters.add(inc.name, inc.labels, inc.value, inc.timestampMs);
+      const ok = Number.isFinite(inc.value) && inc.value >= 0 && counts.counters.add(inc.name, inc.labels, inc.value, inc.timestampMs);
       if (!ok) rejected++;
     }
-    for (const [key, ms] of Object.entries(output.watermarks)) book.watermarks.set(key, ms);
+    for (const [key, ms] of Object.entries(output.watermarks)) counts.watermarks.set(key, ms);
     return { rejected };
   }
 
   /** The values of `label` (a target's: domain, package) among the collector's counter series. */
   targets(collector: string, label: string): Set<string> {
-    return this.book(collector).counters.labelValues(label);
+    return this.of(collector).counters.labelValues(label);
   }
 
   /**
    * Drops the counters and watermarks of the series whose `label` is one of
-   * `values` (targets forgotten): gone from the view at once, from the file
+   * `values` (targets forgotten): gone from saved() at once, from the file
    * at the next save. A target counted again starts from 0 at first sight.
    */
   forget(collector: string, label: string, values: ReadonlySet<string>): void {
     if (values.size === 0) return;
-    const book = this.book(collector);
-    book.counters.drop(label, values);
-    for (const key of [...book.watermarks.keys()]) {
-      if ([...values].some((v) => keyHasLabel(key, label, v))) book.watermarks.delete(key);
+    const counts = this.of(collector);
+    counts.counters.drop(label, values);
+    for (const key of [...counts.watermarks.keys()]) {
+      if ([...values].some((v) => keyHasLabel(key, label, v))) counts.watermarks.delete(key);
     }
   }
 
   /** Absolute values of every counter series the collector has counted, saved or not. */
   snapshot(collector: string): Sample[] {
-    return this.book(collector).counters.counted().map((e) => sample(e.name, e.labels, e.value, e.timestampMs));
+    return this.of(collector).counters.counted().map((e) => sample(e.name, e.labels, e.value, e.timestampMs));
   }
 
   /**
    * The collector's saved totals, read-only and live: what the FamilyStore
    * exposes, so the totals are held here only. The same object on every call.
    */
-  view(collector: string): CounterView {
-    return this.book(collector).counters.view;
+  saved(collector: string): SavedCounters {
+    return this.of(collector).counters.saved;
   }
 
   serialise(collector: string): LedgerFile {
@@ -255,21 +255,21 @@ export class CounterLedger {
   }
 
   private serialiseWith(collector: string, history: HistoryFile | undefined): LedgerFile {
-    const book = this.book(collector);
+    const counts = this.of(collector);
     return {
       ...(history === undefined ? {} : { history }),
       collector,
-      watermarks: Object.fromEntries(book.watermarks),
-      counters: book.counters.fileEntries(),
+      watermarks: Object.fromEntries(counts.watermarks),
+      counters: counts.counters.fileEntries(),
     };
   }
 
   /** Replaces the collector's state with a file's content (all of it saved). */
   restore(collector: string, file: LedgerFile): void {
-    const book = this.book(collector);
-    book.watermarks.clear();
-    for (const [key, ms] of Object.entries(file.watermarks)) book.watermarks.set(key, ms);
-    book.counters.restore(file.counters.map((c) => ({ name: c.name, labels: c.labels, value: c.value, timestampMs: c.timestampMs })));
+    const counts = this.of(collector);
+    counts.watermarks.clear();
+    for (const [key, ms] of Object.entries(file.watermarks)) counts.watermarks.set(key, ms);
+    counts.counters.restore(file.counters.map((c) => ({ name: c.name, labels: c.labels, value: c.value, timestampMs: c.timestampMs })));
     this.history?.restore(collector, file.history);
   }
 
@@ -305,7 +305,7 @@ export class CounterLedger {
    * way stay pending: they were not in the file.
    */
   async save(store: LedgerStorage, collector: string): Promise<void> {
-    const { counters } = this.book(collector);
+    const { counters } = this.of(collector);
     const taken = counters.writing();
     const history = this.history?.writing(collector);
     await store.save(ledgerFileName(collector), this.serialiseWith(collector, history?.file));
@@ -313,13 +313,13 @@ export class CounterLedger {
     if (history !== undefined) this.history?.committed(collector, history.upTo);
   }
 
-  private book(collector: string): CollectorBook {
-    let book = this.books.get(collector);
-    if (!book) {
-      book = { watermarks: new Map(), counters: new CounterBook() };
-      this.books.set(collector, book);
+  private of(collector: string): CollectorCounts {
+    let counts = this.collectors.get(collector);
+    if (!counts) {
+      counts = { watermarks: new Map(), counters: new CounterTotals() };
+      this.collectors.set(collector, counts);
     }
-    return book;
+    return counts;
   }
 }
 

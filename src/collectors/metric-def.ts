@@ -1,14 +1,14 @@
 // Constructors for MetricDef, so each collector's metrics.ts reads as one
 // table of definitions (name, help, unit, labels, source) that docs are generated from.
 import type { OperationName } from '../api/index.js';
-import type { MetricDef, Unit } from './types.js';
+import type { MetricDef, MetricUnit } from './collector.js';
 
 /**
  * Builds one family. `operation` and `field` become `source`; `operation` is
  * typed, so swapping it with the free-text `field` does not compile.
  */
 export type DefineMetric = (
-  name: string, help: string, unit: Unit, labels: readonly string[], operation: OperationName, field: string,
+  name: string, help: string, unit: MetricUnit, labels: readonly string[], operation: OperationName, field: string,
 ) => MetricDef;
 
 const family = (type: MetricDef['type']): DefineMetric =>

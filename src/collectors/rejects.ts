@@ -6,24 +6,24 @@
 // a bad response (api/client.ts), so the reasons are what a valid answer can
 // still carry.
 export const REJECT_REASONS = ['negative', 'non_finite'] as const;
-export type RejectReason = (typeof REJECT_REASONS)[number];
+export type PointRejectReason = (typeof REJECT_REASONS)[number];
 
 /** `count` points of one series refused for one reason in one cycle. */
 export interface RejectedPoints {
   /** The series key (family and labels, keys.ts), or a gauge's family and labels written the same way. */
   readonly series: string;
-  readonly reason: RejectReason;
+  readonly reason: PointRejectReason;
   readonly count: number;
 }
 
 /** Why a value cannot be a sample of a counter or a non-negative gauge; undefined when it can. */
-export function rejectReason(value: number): RejectReason | undefined {
+export function rejectReason(value: number): PointRejectReason | undefined {
   if (!Number.isFinite(value)) return 'non_finite';
   return value < 0 ? 'negative' : undefined;
 }
 
 /** Per-reason tallies, every reason present (0 when none). */
-export type RejectTally = Record<RejectReason, number>;
+export type RejectTally = Record<PointRejectReason, number>;
 
 export function emptyTally(): RejectTally {
   return { negative: 0, non_finite: 0 };

@@ -10,7 +10,7 @@
 import { HOUR_MS } from '../api/time.js';
 import { runsPerHour } from './engine/schedule.js';
 import type { PolledCollector } from './sample-job/job.js';
-import type { TargetCounts } from './types.js';
+import type { TargetCounts } from './collector.js';
 
 export interface RequestLine {
   /** A collector's name, `targets` (discovery) or `waf_events`. */

@@ -10,7 +10,7 @@ import { compileNameRegex } from '../config/patterns.js';
 import type { TargetsConfig } from '../config/sections/targets.js';
 import { errorFields, failureMessage } from './engine/errors.js';
 import { ownedBy, UNSHARDED, type Shard } from './shard.js';
-import type { CollectorLogger, TargetCounts, TargetLists, Targets, UpstreamClient } from './types.js';
+import type { CollectorLogger, TargetCounts, TargetLists, Targets, UpstreamClient } from './collector.js';
 
 /** What the engine needs: the current lists, and a refresh when one is due. */
 export interface TargetSource {

@@ -5,7 +5,13 @@
 import { DEFAULT_UNITS, type BandwidthUnit, type RequestTimeUnit } from './sections/units.js';
 import { AUTO_DELAY_BOUNDS, type CollectorsConfig } from './sections/collectors.js';
 
-/** Config keys of the collectors; also their `collector` label and state file names. */
+/**
+ * Config keys of the collectors, snake_case like every YAML key. A collector's
+ * name, which is its `collector` label, its log field and its state file
+ * (`ledger-<name>.json`), is the key with each `_` written `-` (`cc_attack`
+ * runs as `cc-attack`): names already on dashboards, in alerts and in state
+ * directories, kept as they are (test/daemon/collectors.test.ts holds the rule).
+ */
 export const COLLECTOR_KEYS = ['access', 'usage', 'topn', 'cc_attack', 'waf_trend', 'inventory'] as const;
 export type CollectorKey = (typeof COLLECTOR_KEYS)[number];
 

@@ -24,7 +24,8 @@ export interface Reply {
   readonly truncated?: boolean;
 }
 
-export interface Plan {
+/** How the simulator answers one request: after what delay, with what reply, or never. */
+export interface ReplyPlan {
   readonly delayMs: number;
   /** Never answer. */
   readonly hang: boolean;
@@ -32,7 +33,7 @@ export interface Plan {
   readonly respond: () => Reply;
 }
 
-export type App = (incoming: Incoming) => Plan;
+export type App = (incoming: Incoming) => ReplyPlan;
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -97,7 +98,7 @@ export class SimServer {
   }
 
   private run(res: ServerResponse, incoming: Incoming): void {
-    let plan: Plan;
+    let plan: ReplyPlan;
     try {
       plan = this.app(incoming);
     } catch (err) {

@@ -4,7 +4,7 @@
 // never judged.
 import { describe, expect, it } from 'vitest';
 import { dueToForget, TargetForgetter } from '../../src/collectors/forget.js';
-import type { CollectorLogger } from '../../src/collectors/types.js';
+import type { CollectorLogger } from '../../src/collectors/collector.js';
 import { targetsSchema } from '../../src/config/sections/targets.js';
 
 const MIN = 60_000;

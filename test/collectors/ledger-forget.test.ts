@@ -1,4 +1,4 @@
-// CounterLedger.forget: the series of a forgotten target leave the view (what
+// CounterLedger.forget: the series of a forgotten target leave the saved counters (what
 // /metrics reads) at once and the state file at the next save, watermarks
 // included; other targets, other collectors and look-alike label values stay.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -28,21 +28,21 @@ function filled(): CounterLedger {
 }
 
 describe('CounterLedger.forget', () => {
-  it('drops exactly the series and watermarks of the named targets, from the view at once and the file at the next save', async () => {
+  it('drops exactly the series and watermarks of the named targets, from the saved counters at once and the file at the next save', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'edge-ledger-forget-'));
     dirs.push(dir);
     const store = new StateStore(dir);
     await store.init();
     const ledger = filled();
     await ledger.save(store, 'access');
-    const view = ledger.view('access');
-    const version = view.version;
+    const saved = ledger.saved('access');
+    const version = saved.version;
     expect(ledger.targets('access', 'domain')).toEqual(new Set(['a.com', 'b.com', 'a.com,x', 'a.com"', 'x']));
 
     ledger.forget('access', 'domain', new Set(['a.com', 'x']));
     const left = ['b.com', 'a.com,x', 'a.com"'];
-    expect(view.version).toBeGreaterThan(version);
-    expect([...view].map((s) => s.labels['domain']).sort()).toEqual([...left].sort());
+    expect(saved.version).toBeGreaterThan(version);
+    expect([...saved].map((s) => s.labels['domain']).sort()).toEqual([...left].sort());
     expect(Object.keys(ledger.watermarks('access')).sort()).toEqual(left.map((domain) => seriesKey(REQS, { domain, source: 'edge' })).sort());
     expect(ledger.targets('access', 'domain')).toEqual(new Set(left));
     // Another collector's book is its own.
@@ -63,10 +63,10 @@ describe('CounterLedger.forget', () => {
 
   it('forgetting nothing changes nothing', () => {
     const ledger = filled();
-    const version = ledger.view('access').version;
+    const version = ledger.saved('access').version;
     ledger.forget('access', 'domain', new Set());
     ledger.forget('access', 'domain', new Set(['nobody']));
-    expect(ledger.view('access').version).toBe(version);
+    expect(ledger.saved('access').version).toBe(version);
     expect(ledger.snapshot('access')).toHaveLength(5);
   });
 });

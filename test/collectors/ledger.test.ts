@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CounterLedger } from '../../src/collectors/ledger.js';
 import { ledgerFileName } from '../../src/collectors/ledger-file.js';
 import { seriesKey } from '../../src/collectors/series/keys.js';
-import type { CollectOutput, Sample } from '../../src/collectors/types.js';
+import type { CollectOutput, Sample } from '../../src/collectors/collector.js';
 import { StateError, StateStore } from '../../src/state/store.js';
 
 type Cycle = Pick<CollectOutput, 'increments' | 'watermarks'>;

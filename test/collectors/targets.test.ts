@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { shardOf, type Shard } from '../../src/collectors/shard.js';
 import { TargetDiscovery, filterNames, listAllDomains, type DiscoveryClient } from '../../src/collectors/targets.js';
-import type { CollectorLogger } from '../../src/collectors/types.js';
+import type { CollectorLogger } from '../../src/collectors/collector.js';
 import { EdgeClient } from '../../src/api/index.js';
 import { targetsSchema, type TargetsConfig } from '../../src/config/sections/targets.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';

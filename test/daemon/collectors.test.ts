@@ -6,8 +6,8 @@ import { platformClock } from '../../src/api/index.js';
 import { CC_ATTACKED_DOMAINS } from '../../src/collectors/cc-attack/metrics.js';
 import { buildCollectors } from '../../src/daemon/wiring/collectors.js';
 import type { Shard } from '../../src/collectors/shard.js';
-import type { CollectContext, UpstreamClient } from '../../src/collectors/types.js';
-import { configSchema, resolveCollectorOptions } from '../../src/config/index.js';
+import type { CollectContext, UpstreamClient } from '../../src/collectors/collector.js';
+import { COLLECTOR_KEYS, configSchema, resolveCollectorOptions } from '../../src/config/index.js';
 import { EdgeClient } from '../../src/api/index.js';
 
 const options = (perDomain: boolean) =>
@@ -24,6 +24,10 @@ describe('buildCollectors with a shard', () => {
     ['per-domain cc-attack, shard 0 of 3', true, { index: 0, count: 3 }, EVERY],
   ])('%s', (_name, perDomain, shard, expected) => {
     expect(names(perDomain, shard)).toEqual(expected);
+  });
+
+  it("names each collector after its config key with '_' written '-' (its label and state file name)", () => {
+    expect([...names(false)].sort()).toEqual(COLLECTOR_KEYS.map((k) => k.replaceAll('_', '-')).sort());
   });
 
   it('keeps the account gauges of a per-domain cc-attack on shard 0', () => {

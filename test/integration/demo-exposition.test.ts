@@ -20,7 +20,7 @@ import { platformClock } from '../../src/api/index.js';
 import { CODE_CLASSES, DOMAIN_REQUESTS, DOMAIN_RESPONSES, DOMAIN_TRAFFIC_BYTES } from '../../src/collectors/access/metrics.js';
 import { lastSettledStart } from '../../src/collectors/buckets.js';
 import { buildCollectors } from '../../src/daemon/wiring/collectors.js';
-import type { Collector } from '../../src/collectors/types.js';
+import type { Collector } from '../../src/collectors/collector.js';
 import { main } from '../../src/cli/main.js';
 import { packageVersion } from '../../src/cli/version.js';
 import { COLLECTOR_KEYS, loadConfig, resolveCollectorOptions, type Config } from '../../src/config/index.js';

@@ -10,7 +10,7 @@ import type { LookupFunction } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/collectors/types.js';
+import type { RunReport } from '../../src/collectors/engine/reports.js';
 import { loadConfig, type Env } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/log/logger.js';

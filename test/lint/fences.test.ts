@@ -39,11 +39,11 @@ describe('folder fences', () => {
     ['src/collectors/access/x.ts', "import { Daemon } from '../../daemon/daemon.js';", 'src/daemon'],
     ['src/collectors/x.ts', "import { Exposition } from '../exporters/prometheus/exposition.js';", 'src/exporters'],
     ['src/exporters/x.ts', "import { loadConfig } from '../config/index.js';", 'src/config'],
-    ['src/config/x.ts', "import type { Sample } from '../collectors/types.js';", 'src/collectors'],
-    ['src/state/x.ts', "import type { Sample } from '../collectors/types.js';", 'src/collectors'],
+    ['src/config/x.ts', "import type { Sample } from '../collectors/index.js';", 'src/collectors'],
+    ['src/state/x.ts', "import type { Sample } from '../collectors/index.js';", 'src/collectors'],
     ['src/server/x.ts', "import { Daemon } from '../daemon/daemon.js';", 'src/daemon'],
     ['src/daemon/x.ts', "import { createSimulator } from '../simulator/index.js';", 'src/simulator'],
-    ['src/simulator/x.ts', "import type { Sample } from '../collectors/types.js';", 'src/collectors'],
+    ['src/simulator/x.ts', "import type { Sample } from '../collectors/index.js';", 'src/collectors'],
   ])('%s: %s is refused', async (file, code, target) => {
     const errors = await fenced(file, `${code}\nexport const x = 1;\n`);
     expect(errors.some((e) => e.includes(target))).toBe(true);
@@ -51,7 +51,7 @@ describe('folder fences', () => {
 
   it.each([
     ['src/collectors/x.ts', "import { loadConfig } from '../config/index.js';"],
-    ['src/exporters/x.ts', "import type { Sample } from '../collectors/types.js';"],
+    ['src/exporters/x.ts', "import type { Sample } from '../collectors/index.js';"],
     ['src/cli/x.ts', "import { createSimulator } from '../simulator/index.js';"],
   ])('%s: %s is allowed', async (file, code) => {
     expect(await fenced(file, `${code}\nexport const x = 1;\n`)).toEqual([]);

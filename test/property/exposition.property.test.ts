@@ -9,7 +9,7 @@
 // the strict reader alone.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { MetricDef } from '../../src/collectors/types.js';
+import type { MetricDef } from '../../src/collectors/collector.js';
 import { Exposition } from '../../src/exporters/prometheus/exposition.js';
 import { DEFAULT_MAX_LABEL_VALUE_LENGTH, DEFAULT_MAX_SERIES_PER_FAMILY, FamilyStore } from '../../src/exporters/prometheus/family-store.js';
 import { SelfMetrics } from '../../src/exporters/prometheus/self-metrics.js';

@@ -21,7 +21,7 @@ import {
   LIVE_QUALITY_FAMILIES, PACKAGE_FAMILIES, type StateSetDef,
 } from '../../src/collectors/inventory/metrics.js';
 import type { Converted } from '../../src/collectors/inventory/sample-set.js';
-import type { MetricDef } from '../../src/collectors/types.js';
+import type { MetricDef } from '../../src/collectors/collector.js';
 import { runs, wire } from './hostile.js';
 import {
   cacheBody, certificatesBody, domainsBody, layer4DetailsBody, layer4ListBody, liveOrdersBody, liveQualityBody, packagesBody,

@@ -13,7 +13,7 @@ import { DOMAIN_TRAFFIC_BYTES } from '../../src/collectors/access/metrics.js';
 import { CC_ATTACK_REQUESTS } from '../../src/collectors/cc-attack/metrics.js';
 import { CERTIFICATE_INFO } from '../../src/collectors/inventory/metrics.js';
 import { TOPN_REQUESTS } from '../../src/collectors/topn/metrics.js';
-import type { MetricDef, Sample } from '../../src/collectors/types.js';
+import type { MetricDef, Sample } from '../../src/collectors/collector.js';
 import { Exposition } from '../../src/exporters/prometheus/exposition.js';
 import { FamilyStore } from '../../src/exporters/prometheus/family-store.js';
 import { SelfMetrics } from '../../src/exporters/prometheus/self-metrics.js';

@@ -30,7 +30,7 @@ import { CounterLedger } from '../../src/collectors/ledger.js';
 import { planSeries, type CounterSpec, type Grid, type TargetResult } from '../../src/collectors/series/index.js';
 import { convertTopn } from '../../src/collectors/topn/convert.js';
 import { TOPN_FAMILIES, TOPN_REQUESTS, TOPN_TRAFFIC_BYTES } from '../../src/collectors/topn/metrics.js';
-import type { MetricDef, Sample, SampleSink } from '../../src/collectors/types.js';
+import type { MetricDef, Sample, SampleSink } from '../../src/collectors/collector.js';
 import { convertUsage, usageCounters } from '../../src/collectors/usage/convert.js';
 import { USAGE_FAMILIES } from '../../src/collectors/usage/metrics.js';
 import { convertWaf, wafCombos, wafCounter } from '../../src/collectors/waf-trend/convert.js';

@@ -3,7 +3,7 @@
 // values, finite values (counters also non-negative), finite timestamps, and
 // no series twice.
 import { expect } from 'vitest';
-import type { MetricDef, Sample } from '../../src/collectors/types.js';
+import type { MetricDef, Sample } from '../../src/collectors/collector.js';
 
 export function seriesId(sample: Pick<Sample, 'name' | 'labels'>): string {
   return JSON.stringify([sample.name, Object.entries(sample.labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);

@@ -16,7 +16,7 @@ import { CounterLedger } from '../../src/collectors/ledger.js';
 import {
   planSeries, requestWindow, type BucketRange, type CounterSpec, type Grid, type Piece, type RequestWindow, type TargetResult,
 } from '../../src/collectors/series/index.js';
-import type { CollectorLogger } from '../../src/collectors/types.js';
+import type { CollectorLogger } from '../../src/collectors/collector.js';
 import { anyFinite, looseNumberInput } from './hostile.js';
 
 export const tz = platformClock('+08:00');

@@ -9,7 +9,7 @@ import type { DescribeLogV2Response } from '../../src/api/index.js';
 import { describeLogV2Response, wafLogRecord } from '../../src/api/schemas/waf-log.js';
 import { headerPolicy, toLogEvent } from '../../src/collectors/waf-events/convert.js';
 import { logsRequest } from '../../src/collectors/waf-events/fetch.js';
-import type { LogEvent } from '../../src/collectors/types.js';
+import type { LogEvent } from '../../src/collectors/log-sink.js';
 import { DEFAULT_FORWARDED_HEADERS, NEVER_FORWARDED_HEADERS } from '../../src/config/sections/waf-events.js';
 import { runs, wire } from './hostile.js';
 import { outsideBodies } from './outside.js';

@@ -3,7 +3,8 @@
 // per check and collector an hour, one warning with the evidence and the
 // config key that changes the assumption. A wrong assumption repeats on every
 // answer; one line an hour says it without drowning the log.
-import type { Clock, CollectorLogger } from '../types.js';
+import type { CollectorLogger } from '../collector.js';
+import type { Clock } from '../engine/reports.js';
 import type { ContractCheck, Mismatch } from './checks.js';
 
 export interface MismatchObserver {

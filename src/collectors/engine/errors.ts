@@ -4,7 +4,7 @@
 // upstream error's message text (fixed messages, fields for the rest).
 import { isApiError, NetworkError } from '../../api/errors.js';
 import { isStateError } from '../../state/store.js';
-import type { RunError } from '../types.js';
+import type { RunError } from '../engine/reports.js';
 
 /** Code of an error that is a bug or unknown (not from the client or the state store). */
 export const COLLECTOR_ERROR_CODE = 'EDGE_COLLECTOR';

@@ -3,7 +3,8 @@
 // about); an event-stream job forwards records (WAF deny events) and keeps
 // metrics of its own. The engine loads every job before the first run, never
 // runs a job twice at once, and flushes every job at stop.
-import type { Clock, CollectorLogger, RunError, RunReport } from '../types.js';
+import type { CollectorLogger } from '../collector.js';
+import type { Clock, RunError, RunReport } from '../engine/reports.js';
 import type { Schedule } from './schedule.js';
 
 /** The engine's logger: a collector's one plus `error`, for failures that need an operator. */

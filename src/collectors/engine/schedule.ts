@@ -9,7 +9,8 @@ import { createTask } from 'node-cron';
 import type { Logger as CronLogger, ScheduledTask } from 'node-cron';
 import { INTERVAL_MS } from '../buckets.js';
 import type { BucketInterval } from '../buckets.js';
-import type { Clock, CollectorLogger } from '../types.js';
+import type { CollectorLogger } from '../collector.js';
+import type { Clock } from '../engine/reports.js';
 import { DAY_MS, HOUR_MS } from '../../api/time.js';
 import { MAX_TIMER_MS } from '../../shared/wait.js';
 

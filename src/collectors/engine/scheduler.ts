@@ -10,7 +10,7 @@
 // job flushes its unsaved state.
 import type { PlatformClock } from '../../api/time.js';
 import { settlesWithin } from '../../shared/wait.js';
-import type { Clock, CollectorStatus, RunReport } from '../types.js';
+import type { Clock, CollectorStatus, RunReport } from '../engine/reports.js';
 import { notifySafely } from './guard.js';
 import { SYSTEM_CLOCK, type EngineObserver, type Job, type JobKind, type JobLogger, type JobRun } from './job.js';
 import { jitterOffsetMs, startTicker, type Ticker } from './schedule.js';

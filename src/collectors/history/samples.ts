@@ -10,12 +10,15 @@
 // the collection time) and only when newer than the last one of the series,
 // as a receiver refuses a second value at a time it holds.
 import { seriesKey, type Labels } from '../series/keys.js';
-import type { CollectOutput, Sample } from '../types.js';
+import type { CollectOutput, Sample } from '../collector.js';
 
-/** One sample of one series, with its own time (epoch ms). */
+/** One sample of one series with its own time, as pushed over remote-write. */
 export interface TimedSample {
+  /** Metric name, as on /metrics. */
   readonly name: string;
+  /** Labels as on /metrics (the remote-write sender adds the external labels). */
   readonly labels: Labels;
+  /** Epoch milliseconds. */
   readonly timestampMs: number;
   readonly value: number;
 }

@@ -3,7 +3,7 @@
 // Nothing here converts; errors propagate to the caller, which decides which
 // families they cost.
 import type { OperationName } from '../../api/index.js';
-import type { CollectContext, CollectorLogger } from '../types.js';
+import type { CollectContext, CollectorLogger } from '../collector.js';
 import type { CacheRecordRow } from './convert-cache.js';
 import type { CertificateRow } from './convert-certificates.js';
 import type { DomainRow } from './convert-domains.js';

@@ -6,7 +6,7 @@
 // families out of the cycle's output (they keep their last values) and the
 // other resources still publish. Families denied by the allow/deny patterns
 // are never requested when a resource feeds nothing else.
-import type { Sample, Collector, CollectContext, CollectOutput } from '../types.js';
+import type { Sample, Collector, CollectContext, CollectOutput } from '../collector.js';
 import { INVENTORY_FAMILIES } from './metrics.js';
 import { asError, inventoryResources, type Resource, type ResourceResult } from './resources.js';
 import type { ConvertIssue } from './sample-set.js';

@@ -4,7 +4,7 @@
 // codes here, so the help text, the docs and the conversion cannot drift apart.
 import type { OperationName } from '../../api/index.js';
 import { gauge } from '../metric-def.js';
-import type { MetricDef } from '../types.js';
+import type { MetricDef } from '../collector.js';
 
 /** One documented code of a state field and the label value it becomes. */
 export interface StateCode {

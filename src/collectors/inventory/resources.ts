@@ -8,7 +8,7 @@
 // would hide exactly the paused or excluded domains a state set exists to show,
 // and would blank the domain families while discovery is still failing.
 import type { OperationName } from '../../api/index.js';
-import type { CollectContext, MetricDef, TargetCounts } from '../types.js';
+import type { CollectContext, MetricDef, TargetCounts } from '../collector.js';
 import { convertCacheRecords } from './convert-cache.js';
 import { convertCertificates } from './convert-certificates.js';
 import { convertDomains } from './convert-domains.js';

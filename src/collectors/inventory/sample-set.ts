@@ -4,7 +4,7 @@
 // records the rows it could not read instead of throwing, so one odd row never
 // hides the rest of a list.
 import type { PlatformClock } from '../../api/index.js';
-import type { MetricDef, Sample } from '../types.js';
+import type { MetricDef, Sample } from '../collector.js';
 import { UNKNOWN_STATE, type StateSetDef } from './metrics.js';
 import { DAY_MS } from '../../api/time.js';
 

@@ -15,7 +15,8 @@ import { describeError, errorFields, failureMessage } from '../engine/errors.js'
 import { totalsByReason, type RejectTally } from '../rejects.js';
 import type { TargetSource } from '../targets.js';
 import type { RejectLog } from './reject-log.js';
-import type { Clock, CollectOutput, Collector, RunReport, SampleSink, UpstreamClient } from '../types.js';
+import type { CollectOutput, Collector, SampleSink, UpstreamClient } from '../collector.js';
+import type { Clock, RunReport } from '../engine/reports.js';
 
 export interface CycleDeps {
   readonly client: UpstreamClient;
@@ -134,7 +135,7 @@ export async function runCycle(deps: CycleDeps, collector: Collector, log: JobLo
     return report({ ok: false, error: describeError(err), partialErrors });
   }
   try {
-    deps.sink.publish(name, { counters: deps.ledger.view(name), gauges: out.gauges });
+    deps.sink.publish(name, { counters: deps.ledger.saved(name), gauges: out.gauges });
   } catch (err) {
     log.error(errorFields(err), 'publishing samples failed');
     return report({ ok: false, error: describeError(err), partialErrors });

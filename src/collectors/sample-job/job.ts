@@ -14,7 +14,8 @@ import type { CounterLedger } from '../ledger.js';
 import { ledgerFileName, type LedgerStorage } from '../ledger-file.js';
 import type { TargetSource } from '../targets.js';
 import type { TargetForgetter } from '../forget.js';
-import type { Clock, Collector, CollectorObserver, RunReport, SampleSink, UpstreamClient } from '../types.js';
+import type { Collector, SampleSink, UpstreamClient } from '../collector.js';
+import type { Clock, CollectorObserver, RunReport } from '../engine/reports.js';
 import { restoreLedger, runCycle, type CycleDeps } from './cycle.js';
 import { RejectLog } from './reject-log.js';
 
@@ -102,7 +103,7 @@ export class CollectorJob implements SampleJob {
       const { ledger, store, sink, recovery } = this.context;
       await store.init();
       await restoreLedger(ledger, store, this.name, this.log, recovery);
-      const counters = ledger.view(this.name);
+      const counters = ledger.saved(this.name);
       if (counters.size > 0) sink.publish(this.name, { counters, gauges: new Map() });
     })();
     return this.loading;

@@ -65,7 +65,7 @@ export interface LoadedCheckpoint extends CheckpointState {
  * start_from of events, or skip everything between the checkpoint and the new
  * starting point. Under state_recovery: reset it is put aside (with its
  * journal) instead and `reset` says so; the forwarder then skips rather than
- * re-sends (delivery-book.ts).
+ * re-sends (delivery-state.ts).
  */
 export async function loadCheckpoint(
   store: CheckpointStorage,

@@ -4,7 +4,7 @@
 // allow-list, and NEVER_FORWARDED_HEADERS are removed from any list given.
 import type { WafLogRecord } from '../../api/index.js';
 import { DEFAULT_FORWARDED_HEADERS, NEVER_FORWARDED_HEADERS } from '../../config/sections/waf-events.js';
-import type { LogEvent } from '../types.js';
+import type { LogEvent } from '../log-sink.js';
 import { recordTime } from './record-time.js';
 import { ATTR, EDGE_ATTR, EVENT_NAME, KNOWN_METHODS, REDACTED_QUERY_KEYS, requestHeaderAttr } from './attributes.js';
 

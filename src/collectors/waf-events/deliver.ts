@@ -7,8 +7,9 @@
 // first and only the rest is sent again.
 import pRetry, { AbortError } from 'p-retry';
 import { describeError } from '../engine/errors.js';
-import { DeliveryError } from '../types.js';
-import type { CollectorLogger, LogEvent, LogSink } from '../types.js';
+import { DeliveryError } from '../log-sink.js';
+import type { CollectorLogger } from '../collector.js';
+import type { LogEvent, LogSink } from '../log-sink.js';
 
 export interface DeliveryRetry {
   /** First backoff (default 1s). */

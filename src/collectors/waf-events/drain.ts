@@ -10,10 +10,10 @@
 // behind the one it selects them by. A record outside the window is counted
 // (out_of_range) and still forwarded if it was never delivered (dropping it
 // could lose it for good: its time may say nothing of the windows that return
-// it); its id is kept as long as answers keep returning it (delivery-book.ts), so it
+// it); its id is kept as long as answers keep returning it (delivery-state.ts), so it
 // is never sent twice.
 import type { WafLogRecord } from '../../api/index.js';
-import type { LogEvent } from '../types.js';
+import type { LogEvent } from '../log-sink.js';
 import { toLogEvent, type HeaderPolicy } from './convert.js';
 import { readWindow, type PageReader } from './fetch.js';
 import { recordTime } from './record-time.js';

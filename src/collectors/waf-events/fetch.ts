@@ -4,7 +4,7 @@
 // pushes the rest down, so a record may show up on two pages (the caller
 // drops repeats by requestId) but none is skipped.
 import type { DescribeLogV2Request, PlatformClock, WafLogRecord } from '../../api/index.js';
-import type { UpstreamClient } from '../types.js';
+import type { UpstreamClient } from '../collector.js';
 import type { TimeWindow } from './window.js';
 
 export type WafSeverity = '高风险' | '中风险' | '低风险';

@@ -1,7 +1,7 @@
 // The WAF event forwarder: polls the deny records window by window
 // (window.ts), drops repeats, converts, and delivers them to a LogSink in
 // batches no larger than the sink takes, saving the checkpoint after every
-// confirmed batch (delivery-book.ts). A crash re-sends at most the batch in flight;
+// confirmed batch (delivery-state.ts). A crash re-sends at most the batch in flight;
 // nothing confirmed before it is sent again, and nothing is skipped. It is an
 // event-stream job of the engine (engine/scheduler.ts), which runs it at start
 // and every interval, never overlapping itself; upstream failures are logged
@@ -13,7 +13,7 @@ import { describeError, errorFields, failureMessage } from '../engine/errors.js'
 import { notifySafely } from '../engine/guard.js';
 import { SYSTEM_CLOCK, type EventJob } from '../engine/job.js';
 import type { Schedule } from '../engine/schedule.js';
-import type { Clock } from '../types.js';
+import type { Clock } from '../engine/reports.js';
 import { CHECKPOINT_NAME } from './checkpoint.js';
 import { headerPolicy, type HeaderPolicy } from './convert.js';
 import { DEFAULT_DELIVERY_RETRY, deliverBatch, type DeliveryContext, type DeliveryRetry } from './deliver.js';
@@ -22,7 +22,7 @@ import type { WafQuery } from './fetch.js';
 import { WAF_EVENTS_COLLECTOR, type WafEventsObserver, type WafEventsStats } from './metrics.js';
 import { pageMismatches } from './mismatches.js';
 import type { PollReport, WafEventForwarderOptions } from './options.js';
-import { DeliveryBook } from './delivery-book.js';
+import { DeliveryState } from './delivery-state.js';
 import { planWindow, type TimeWindow } from './window.js';
 
 export type { PollReport, WafEventForwarderOptions } from './options.js';
@@ -42,7 +42,7 @@ export class WafEventForwarder implements EventJob {
   private readonly clock: Clock;
   private readonly policy: HeaderPolicy;
   private readonly retry: DeliveryRetry;
-  private readonly book: DeliveryBook;
+  private readonly delivery: DeliveryState;
   private readonly mismatches: MismatchReporter;
   private readonly totals: Totals = { read: 0, deduplicated: 0, forwarded: 0, exportFailures: 0 };
   private loading: Promise<void> | undefined;
@@ -57,7 +57,7 @@ export class WafEventForwarder implements EventJob {
       log: options.log, clock: this.clock,
       observer: { onMismatch: (check, count) => this.notify((ob) => ob.onMismatch?.(check, count)) },
     });
-    this.book = new DeliveryBook({
+    this.delivery = new DeliveryState({
       store: options.store,
       samples: options.samples,
       log: options.log,
@@ -72,19 +72,19 @@ export class WafEventForwarder implements EventJob {
   }
 
   stats(): WafEventsStats {
-    const cursor = this.book.cursorMs;
+    const cursor = this.delivery.cursorMs;
     return {
       ...this.totals,
       checkpointLagSeconds: cursor === undefined ? undefined : Math.max(0, (this.clock.now() - cursor) / 1000),
-      droppedFromCounter: this.book.droppedFromCounter,
+      droppedFromCounter: this.delivery.droppedFromCounter,
     };
   }
 
   /** Reads the checkpoint once (the engine's start and every poll do it first); a damaged one rejects unless reset. */
   load(): Promise<void> {
     this.loading ??= (async () => {
-      const restored = await this.book.load(this.options.startBackMs, this.options.delayMs);
-      const { originMs, cursorMs } = this.book.checkpoint;
+      const restored = await this.delivery.load(this.options.startBackMs, this.options.delayMs);
+      const { originMs, cursorMs } = this.delivery.checkpoint;
       this.options.log.info({ restored, originMs, cursorMs, file: this.options.store.pathOf(CHECKPOINT_NAME) }, 'WAF event checkpoint loaded');
     })();
     return this.loading;
@@ -98,21 +98,21 @@ export class WafEventForwarder implements EventJob {
       ok: error === undefined,
       windows,
       forwarded: this.totals.forwarded - before,
-      cursorMs: this.book.cursorMs,
+      cursorMs: this.delivery.cursorMs,
       ...(error === undefined ? {} : { error: describeError(error) }),
     });
     try {
       await this.load();
-      await this.book.saveIfDirty();
+      await this.delivery.saveIfDirty();
       const query = await this.queryOf(signal);
       for (;;) {
         signal.throwIfAborted();
         const now = this.clock.now();
-        const window = planWindow(this.book.checkpoint, now, this.options);
+        const window = planWindow(this.delivery.checkpoint, now, this.options);
         if (!window) return report();
-        const behindMs = now - this.options.delayMs - this.book.checkpoint.cursorMs;
+        const behindMs = now - this.options.delayMs - this.delivery.checkpoint.cursorMs;
         const delivered = query === undefined ? 0 : await this.drain(window, query, signal);
-        await this.book.advance(window.endMs, this.options.overlapMs);
+        await this.delivery.advance(window.endMs, this.options.overlapMs);
         windows++;
         this.logWindow(window, delivered, behindMs);
       }
@@ -141,7 +141,7 @@ export class WafEventForwarder implements EventJob {
       confirm: (events) => {
         // Forwarded once the receiver confirmed, whether or not the save that follows succeeds.
         this.count('forwarded', events.length, (ob) => ob.onForwarded?.(events.length));
-        return this.book.confirm(events, window.endMs);
+        return this.delivery.confirm(events, window.endMs);
       },
       failed: (events, code) => this.count('exportFailures', 1, (ob) => ob.onExportFailure?.({ events, code })),
     };
@@ -151,8 +151,8 @@ export class WafEventForwarder implements EventJob {
       maxBatch: this.options.sink.maxBatch,
       offsetMinutes: this.options.tz.offsetMinutes,
       now: () => this.clock.now(),
-      isDelivered: (uid) => this.book.has(uid),
-      refresh: (uids) => this.book.refresh(uids, window.endMs),
+      isDelivered: (uid) => this.delivery.has(uid),
+      refresh: (uids) => this.delivery.refresh(uids, window.endMs),
       deliver: (batch, onReceived) => deliverBatch(batch, delivery, onReceived),
       onPage: (read, repeats, evidence) => {
         this.count('read', read, (ob) => ob.onRead?.(read));
@@ -187,7 +187,7 @@ export class WafEventForwarder implements EventJob {
 
   /** At stop, after the poll settled or was given up: a checkpoint whose save failed is saved (its failure is logged there). */
   async flush(): Promise<void> {
-    await this.book.saveIfDirty().catch(() => undefined);
+    await this.delivery.saveIfDirty().catch(() => undefined);
     this.options.log.info({}, 'WAF event forwarder stopped');
   }
 }

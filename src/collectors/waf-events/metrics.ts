@@ -3,8 +3,9 @@
 // continues it) and the self-metrics the daemon exposes, as an observer.
 import type { ContractCheck } from '../contract/checks.js';
 import { counter } from '../metric-def.js';
-import { CounterBook } from '../ledger.js';
-import type { LogEvent, MetricDef } from '../types.js';
+import { CounterTotals } from '../ledger.js';
+import type { MetricDef } from '../collector.js';
+import type { LogEvent } from '../log-sink.js';
 import { SEVERITY_LABEL } from '../waf-trend/metrics.js';
 import { ATTR, EDGE_ATTR } from './attributes.js';
 
@@ -36,7 +37,7 @@ export function deniedLabels(event: LogEvent): DeniedLabels {
 }
 
 /**
- * The denied counter's totals (a CounterBook: visible once on disk); `cap`
+ * The denied counter's totals (a CounterTotals: visible once on disk); `cap`
  * bounds the series kept (and so the checkpoint file).
  */
 /** Events counted in one series by one add(). */
@@ -46,7 +47,7 @@ export interface DeniedDelta {
 }
 
 export class DeniedCounts {
-  readonly book = new CounterBook();
+  readonly totals = new CounterTotals();
   private droppedEvents = 0;
 
   constructor(private readonly cap: number) {}
@@ -56,8 +57,8 @@ export class DeniedCounts {
     const counted = new Map<string, DeniedDelta>();
     for (const event of events) {
       const labels = deniedLabels(event);
-      if (this.book.size < this.cap || this.book.has(WAF_DENIED_REQUESTS.name, labels)) {
-        this.book.add(WAF_DENIED_REQUESTS.name, labels, 1);
+      if (this.totals.size < this.cap || this.totals.has(WAF_DENIED_REQUESTS.name, labels)) {
+        this.totals.add(WAF_DENIED_REQUESTS.name, labels, 1);
         const key = `${labels.domain}\u0000${labels.rule_id}\u0000${labels.severity}`;
         const delta = counted.get(key);
         if (delta) delta.value += 1;
@@ -76,11 +77,11 @@ export class DeniedCounts {
 
   /** For the checkpoint file. */
   entries(): Array<{ labels: DeniedLabels; value: number }> {
-    return this.book.counted().map((e) => ({ labels: deniedOf(e.labels), value: e.value }));
+    return this.totals.counted().map((e) => ({ labels: deniedOf(e.labels), value: e.value }));
   }
 
   restore(entries: ReadonlyArray<{ labels: DeniedLabels; value: number }>): void {
-    this.book.restore(entries.map((e) => ({ name: WAF_DENIED_REQUESTS.name, labels: { ...e.labels }, value: e.value, timestampMs: undefined })));
+    this.totals.restore(entries.map((e) => ({ name: WAF_DENIED_REQUESTS.name, labels: { ...e.labels }, value: e.value, timestampMs: undefined })));
   }
 }
 

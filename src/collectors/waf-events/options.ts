@@ -2,7 +2,9 @@
 // Durations are milliseconds; the daemon maps the `waf_events` config here.
 import type { PlatformClock } from '../../api/index.js';
 import type { JobLogger } from '../engine/job.js';
-import type { Clock, LogSink, RunError, SampleSink, UpstreamClient } from '../types.js';
+import type { SampleSink, UpstreamClient } from '../collector.js';
+import type { Clock, RunError } from '../engine/reports.js';
+import type { LogSink } from '../log-sink.js';
 import type { StateRecovery } from '../../state/recovery.js';
 import type { CheckpointStorage } from './checkpoint.js';
 import type { DeliveryRetry } from './deliver.js';

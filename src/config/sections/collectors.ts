@@ -23,7 +23,7 @@ const TOPN_DEFAULT_DIMENSIONS = ['url', 'ip', 'referer', 'status', 'country_name
 /** Audit keys; in collectors.defaults with defaults, in a collector's block each optional (the defaults fill in). */
 const auditKeys = {
   every: duration({ min: 0 })
-    .describe('How often the audit re-reads counted buckets: one request per target (domain, package, CC unit; six for waf_trend) each time; 0 turns it off (default 15m).'),
+    .describe('How often the audit re-reads counted buckets: one request per counted target (a domain or package; the account for account-wide cc_attack; six for waf_trend) each time; 0 turns it off (default 15m).'),
   lookback: duration({ max: MAX_AUDIT_LOOKBACK_MS })
     .describe('How far back the audit re-reads: every counted bucket that ended within this long is compared again, at most 7d: what was counted is held in memory (default 1h).'),
   correct: z

@@ -25,12 +25,9 @@ import type { ResolvedCollectorOptions } from '../../config/index.js';
 import { createAccessCollector } from '../../collectors/access/index.js';
 import { createCcAttackCollector } from '../../collectors/cc-attack/index.js';
 import { createInventoryCollector } from '../../collectors/inventory/index.js';
-import { scheduleOf } from '../../collectors/engine/schedule.js';
-import type { PolledCollector } from '../../collectors/sample-job/job.js';
-import type { SeriesOptions } from '../../collectors/series/options.js';
-import { checkShard, UNSHARDED, type Shard } from '../../collectors/shard.js';
+import { checkShard, scheduleOf, UNSHARDED, type CollectContext, type Collector, type PolledCollector, type Shard } from '../../collectors/index.js';
+import type { SeriesOptions } from '../../collectors/series/index.js';
 import { createTopnCollector } from '../../collectors/topn/index.js';
-import type { CollectContext, Collector } from '../../collectors/types.js';
 import { createUsageCollector } from '../../collectors/usage/index.js';
 import { createWafTrendCollector } from '../../collectors/waf-trend/index.js';
 

@@ -1,7 +1,7 @@
 // The remote-write part of the wiring: the history the collectors' ledgers
 // keep (pages in their state files, confirmations in remote-write-acks.json)
 // and the sender pushing it, configured from `remote_write`.
-import { HistoryBook } from '../../collectors/index.js';
+import { HistoryQueues } from '../../collectors/index.js';
 import { tlsFiles, type Config } from '../../config/index.js';
 import type { SelfMetrics } from '../../exporters/prometheus/index.js';
 import { RemoteWriteSender, type RemoteWriteAuth } from '../../exporters/remote-write/index.js';
@@ -10,7 +10,7 @@ import type { StateRecovery, StateStore } from '../../state/index.js';
 
 /** The history and its sender; absent when remote_write.url is not set. */
 export interface RemoteWrite {
-  readonly history: HistoryBook;
+  readonly history: HistoryQueues;
   readonly sender: RemoteWriteSender;
 }
 
@@ -19,7 +19,7 @@ export function wireRemoteWrite(
 ): RemoteWrite | undefined {
   const rw = config.remote_write;
   if (rw.url === undefined) return undefined;
-  const history = new HistoryBook({
+  const history = new HistoryQueues({
     store,
     pageSize: rw.max_samples_per_send,
     maxPendingSamples: rw.max_pending_samples,

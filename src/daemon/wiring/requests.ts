@@ -2,12 +2,11 @@
 // daemon's log whenever the target lists change (at start-up, and when the
 // account grows or shrinks) and for `doctor`: one line per source, the total,
 // and a warning when it exceeds upstream.rate_limit.
-import type { PolledCollector } from '../../collectors/sample-job/job.js';
-import { budgetProblem, estimateRequests, type RequestEstimate } from '../../collectors/requests.js';
-import { discoveryRequests, TargetDiscovery, type DiscoveryClient } from '../../collectors/targets.js';
+import {
+  budgetProblem, discoveryRequests, estimateRequests, TargetDiscovery, type DiscoveryClient, type PolledCollector, type RequestEstimate, type TargetCounts,
+} from '../../collectors/index.js';
 import { resolveCollectorOptions } from '../../config/index.js';
 import { buildCollectors } from './collectors.js';
-import type { TargetCounts } from '../../collectors/types.js';
 import type { Config } from '../../config/index.js';
 import { platformClock } from '../../api/index.js';
 import type { Logger } from '../../log/logger.js';

@@ -3,7 +3,7 @@ import type { HrTime } from '@opentelemetry/api';
 import { SeverityNumber, type AnyValue, type AnyValueMap, type LogAttributes, type LogRecord } from '@opentelemetry/api-logs';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
-import type { LogEvent } from '../../collectors/types.js';
+import type { LogEvent } from '../../collectors/index.js';
 
 /**
  * The record's unique id (semantic conventions, `log.record.uid`). Copied

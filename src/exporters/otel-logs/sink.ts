@@ -2,7 +2,7 @@
 import { context } from '@opentelemetry/api';
 import { ExportResultCode, suppressTracing, type ExportResult } from '@opentelemetry/core';
 import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
-import { DeliveryError, type LogEvent, type LogSink } from '../../collectors/types.js';
+import { DeliveryError, type LogEvent, type LogSink } from '../../collectors/index.js';
 import { Acknowledgements } from './acknowledgements.js';
 import { resolveOptions, type OtlpLogSinkOptions, type ResolvedOptions } from './options.js';
 import { createOtlpExporter, createPipeline, type Pipeline } from './pipeline.js';

@@ -1,5 +1,5 @@
 // Renders docs/metrics.md from the collectors' MetricDefs and the self-metric constants; pure.
-import type { Collector, MetricDef } from '../../collectors/types.js';
+import type { Collector, MetricDef } from '../../collectors/index.js';
 import { EXCLUDED_PROCESS_METRICS } from './process-metrics.js';
 import { SELF_METRICS } from './self-metric-defs.js';
 import type { FamilyDef } from './serialize.js';

@@ -1,6 +1,6 @@
 // Every metric family the exporter serves: the latest published series of the data families (the SampleSink
-// collectors publish into; counter totals stay in the ledger, read through its view) and the self-metric families.
-import type { CounterView, MetricDef, Sample, SampleSink } from '../../collectors/types.js';
+// collectors publish into; counter totals stay in the ledger, read through SavedCounters) and the self-metric families.
+import type { SavedCounters, MetricDef, Sample, SampleSink } from '../../collectors/index.js';
 import { MetricDefinitionError, SELF_PREFIX, capLabelValue, metricDefProblems, wellFormedLabelValue } from './naming.js';
 import { SelfFamily } from './self-family.js';
 import { baseName, compareSeries, compareStrings, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
@@ -16,7 +16,7 @@ export const DEFAULT_MAX_LABEL_VALUE_LENGTH = 128;
 export const DEFAULT_MAX_SERIES_PER_FAMILY = 10_000;
 
 /** Why a published sample was not stored (the `reason` label of the rejected-samples self-metric). */
-export type RejectReason =
+export type SampleRejectReason =
   | 'unknown_family'
   | 'wrong_type'
   | 'wrong_family'
@@ -45,19 +45,19 @@ type Update = Parameters<SampleSink['publish']>[1];
 
 /** A collector's counters as the ledger holds them, and the version last read into the families. */
 interface Attached {
-  readonly view: CounterView;
+  readonly saved: SavedCounters;
   read: number;
 }
 
 export class FamilyStore implements SampleSink {
   private readonly families = new Map<string, StoredFamily>();
   private readonly selfFamilies = new Map<string, SelfFamily>();
-  private readonly rejected = new Map<RejectReason, number>();
+  private readonly rejected = new Map<SampleRejectReason, number>();
   private readonly maxLabelValueLength: number;
   private readonly maxSeriesPerFamily: number;
   private changes = 0;
-  /** Per collector: the ledger's view its counter families are read from, when it published one. */
-  private readonly views = new Map<string, Attached>();
+  /** Per collector: the saved counters its counter families are read from, when it published them. */
+  private readonly attached = new Map<string, Attached>();
 
   constructor(options: FamilyStoreOptions = {}) {
     this.maxLabelValueLength = positiveInteger('maxLabelValueLength', options.maxLabelValueLength ?? DEFAULT_MAX_LABEL_VALUE_LENGTH);
@@ -88,7 +88,7 @@ export class FamilyStore implements SampleSink {
   /**
    * Makes the data families exactly `defs`, for a config reload: a family no
    * longer defined, or defined differently, goes with its series (and the
-   * counter view of a collector left owning none); an identical one keeps its
+   * saved counters of a collector left owning none); an identical one keeps its
    * series, so a scrape during the reload still finds every counter. Throws
    * as register() does, changing nothing.
    */
@@ -100,7 +100,7 @@ export class FamilyStore implements SampleSink {
       if (def === undefined || !sameDef(def, stored.def)) this.families.delete(name);
     }
     const owners = new Set([...this.families.values()].map((stored) => stored.owner));
-    for (const collector of this.views.keys()) if (!owners.has(collector)) this.views.delete(collector);
+    for (const collector of this.attached.keys()) if (!owners.has(collector)) this.attached.delete(collector);
     for (const def of defs) {
       if (!this.families.has(def.name)) this.families.set(def.name, { def, owner: undefined, series: [], dropped: 0 });
     }
@@ -136,11 +136,11 @@ export class FamilyStore implements SampleSink {
    * values; a counter family of the collector absent from the update is
    * emptied), and each gauge family in `gauges` wholesale. Samples that do not
    * fit a registered family are rejected and counted, never stored. A
-   * CounterView is read now and again whenever its version moves (see sync).
+   * SavedCounters is read now and again whenever its version moves (see sync).
    */
   publish(collector: string, update: Update): void {
-    if (isView(update.counters)) this.views.set(collector, { view: update.counters, read: update.counters.version });
-    else this.views.delete(collector);
+    if (isSaved(update.counters)) this.attached.set(collector, { saved: update.counters, read: update.counters.version });
+    else this.attached.delete(collector);
     this.readCounters(collector, update.counters);
 
     for (const [name, samples] of update.gauges) {
@@ -155,14 +155,14 @@ export class FamilyStore implements SampleSink {
 
   /**
    * The counter families hold no totals of their own: their series are the
-   * view's samples, checked, capped and sorted, re-read when the ledger saves.
+   * saved counters' samples, checked, capped and sorted, re-read when the ledger saves.
    * Rejected and dropped series are counted at each reading, as at each publish.
    */
   private sync(): void {
-    for (const [collector, attached] of this.views) {
-      if (attached.view.version === attached.read) continue;
-      attached.read = attached.view.version;
-      this.readCounters(collector, attached.view);
+    for (const [collector, attached] of this.attached) {
+      if (attached.saved.version === attached.read) continue;
+      attached.read = attached.saved.version;
+      this.readCounters(collector, attached.saved);
       this.changes++;
     }
   }
@@ -197,7 +197,7 @@ export class FamilyStore implements SampleSink {
   }
 
   /** Samples rejected since start, by reason. */
-  rejectedSamples(): ReadonlyMap<RejectReason, number> {
+  rejectedSamples(): ReadonlyMap<SampleRejectReason, number> {
     this.sync();
     return this.rejected;
   }
@@ -211,7 +211,7 @@ export class FamilyStore implements SampleSink {
 
   private claim(collector: string, name: string, type: MetricDef['type'], count: number): StoredFamily | undefined {
     const stored = this.families.get(name);
-    const reason: RejectReason | undefined =
+    const reason: SampleRejectReason | undefined =
       stored === undefined
         ? 'unknown_family'
         : stored.def.type !== type
@@ -277,7 +277,7 @@ export class FamilyStore implements SampleSink {
     return values;
   }
 
-  private reject(reason: RejectReason, count: number): void {
+  private reject(reason: SampleRejectReason, count: number): void {
     if (count > 0) this.rejected.set(reason, (this.rejected.get(reason) ?? 0) + count);
   }
 }
@@ -297,7 +297,7 @@ function checkDefs(defs: readonly MetricDef[], merged: Map<string, MetricDef>): 
   if (problems.length > 0) throw new MetricDefinitionError(problems);
 }
 
-function isView(counters: Update['counters']): counters is CounterView {
+function isSaved(counters: Update['counters']): counters is SavedCounters {
   return !Array.isArray(counters);
 }
 

@@ -5,7 +5,7 @@ export {
   DEFAULT_MAX_SERIES_PER_FAMILY,
   type FamilyStoreOptions,
   type FamilyStats,
-  type RejectReason,
+  type SampleRejectReason,
 } from './family-store.js';
 export { Exposition, type ExpositionOptions, type Rendered, type SelfSource, type SnapshotSource } from './exposition.js';
 export { negotiate } from './negotiate.js';

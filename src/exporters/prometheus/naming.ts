@@ -1,5 +1,5 @@
 // Naming rules a metric family must meet before it is exposed, and the label-value length cap.
-import type { MetricDef } from '../../collectors/types.js';
+import type { MetricDef } from '../../collectors/index.js';
 
 /** Labels Prometheus attaches itself (target labels) or that our naming plan forbids. */
 export const RESERVED_LABELS: ReadonlySet<string> = new Set([

@@ -1,6 +1,6 @@
 // prom-client's Node.js process metrics (process_*, nodejs_*), the one place prom-client is used: it collects, the project's serializer renders.
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { seriesKey } from '../../collectors/series/keys.js';
+import { seriesKey } from '../../collectors/index.js';
 import type { FamilyDef, FamilySnapshot, SeriesSnapshot } from './serialize.js';
 
 /**

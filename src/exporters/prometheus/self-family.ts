@@ -1,5 +1,5 @@
 // One of the exporter's own metric families, its series updated in place as events are recorded.
-import { seriesKey, type Labels } from '../../collectors/series/keys.js';
+import { seriesKey, type Labels } from '../../collectors/index.js';
 import { compareSeries, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
 
 interface Cell {

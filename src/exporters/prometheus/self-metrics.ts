@@ -1,8 +1,6 @@
 // The exporter's health metrics (collector runs, upstream requests, series, state resets, build): the recorder of
 // the SELF_METRICS families the FamilyStore holds, and their rendering, followed by the process metrics.
-import { CONTRACT_CHECKS } from '../../collectors/contract/checks.js';
-import { REJECT_REASONS } from '../../collectors/rejects.js';
-import type { CollectorObserver, RunReport } from '../../collectors/types.js';
+import { CONTRACT_CHECKS, REJECT_REASONS, type CollectorObserver, type RunReport } from '../../collectors/index.js';
 import type { FamilyStats } from './family-store.js';
 import { ProcessMetrics } from './process-metrics.js';
 import type { SelfFamily } from './self-family.js';

@@ -33,7 +33,8 @@ export interface Label {
   readonly value: string;
 }
 
-export interface Sample {
+/** A sample on the wire (prometheus.Sample): a value and its time, its series named by the TimeSeries around it. */
+export interface WireSample {
   readonly value: number;
   /** Epoch ms; int64 on the wire, exact as a JS number up to 2^53. */
   readonly timestamp: number;
@@ -43,7 +44,7 @@ export interface TimeSeries {
   /** Sorted by name (`__name__` sorts first on its own: `_` is below every letter). */
   readonly labels: readonly Label[];
   /** In timestamp order. */
-  readonly samples: readonly Sample[];
+  readonly samples: readonly WireSample[];
 }
 
 /** Byte order of the names, as Prometheus' labels.Labels (names are ASCII, so UTF-16 order is byte order). */
@@ -60,7 +61,7 @@ function byName(a: Label, b: Label): number {
 export function toTimeSeries(pages: readonly HistoryPage[], externalLabels: Readonly<Record<string, string>> = {}, maxLabelValueLength = Infinity): TimeSeries[] {
   // As /metrics writes them (limits.label_value_length), so a series pushed and scraped is one series.
   const asExposed = (value: string): string => capLabelValue(wellFormedLabelValue(value), maxLabelValueLength);
-  const bySeries = new Map<string, { labels: Label[]; samples: Sample[] }>();
+  const bySeries = new Map<string, { labels: Label[]; samples: WireSample[] }>();
   for (const page of pages) {
     for (const sample of page.samples) {
       const labels: Label[] = [{ name: '__name__', value: sample.name }];

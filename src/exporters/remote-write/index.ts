@@ -18,6 +18,6 @@ export {
   type RemoteWriteTransport,
   type SendOutcome,
 } from './client.js';
-export { encodeBody, encodeWriteRequest, toTimeSeries, type Label, type Sample, type TimeSeries } from './encode.js';
+export { encodeBody, encodeWriteRequest, toTimeSeries, type Label, type TimeSeries, type WireSample } from './encode.js';
 export { composeBatch, type Batch } from './batch.js';
-export type { HistoryPage, HistorySource, Settlement, TimedSample } from './source.js';
+export type { HistoryPage, HistorySource, PageSettlement, TimedSample } from './source.js';

@@ -6,7 +6,7 @@ import { RemoteWriteClient, type RemoteWriteTransport, type SendOutcome } from '
 import { encodeBody } from './encode.js';
 import type { RemoteWriteLogger, RemoteWriteObserver, RequestOutcome, SampleFailureReason } from './observer.js';
 import { DEFAULT_SHUTDOWN_DEADLINE_MS, resolveSenderOptions, type RemoteWriteSenderOptions, type ResolvedSenderOptions } from './options.js';
-import type { HistoryPage, HistorySource, Settlement } from './source.js';
+import type { HistoryPage, HistorySource, PageSettlement } from './source.js';
 
 export interface RemoteWriteSenderDeps {
   /** Replaces the HTTP client (tests). */
@@ -295,7 +295,7 @@ export class RemoteWriteSender {
   }
 
   /** A settle that fails (disk): the confirmation is not on disk, so a restart before the next one is recorded pushes those pages again (duplicates the receiver accepts); the sender pauses before going on. */
-  private async settle(pages: readonly HistoryPage[], how: Settlement): Promise<void> {
+  private async settle(pages: readonly HistoryPage[], how: PageSettlement): Promise<void> {
     try {
       await this.source.settle(pages, how);
     } catch (error) {

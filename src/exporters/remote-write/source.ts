@@ -1,18 +1,11 @@
 // What the remote-write sender needs of whoever keeps the counted history,
 // declared here by its consumer (the collectors' history queues implement it;
 // tests use a fake). The sender knows series, times and values, never where
-// they came from.
+// they came from. A sample with its own time is the collectors' TimedSample,
+// defined once there: the history makes them.
+import type { TimedSample } from '../../collectors/index.js';
 
-/** One sample of one series, with its own time. */
-export interface TimedSample {
-  /** Metric name, as on /metrics. */
-  readonly name: string;
-  /** Labels as on /metrics (the sender adds the external labels). */
-  readonly labels: Readonly<Record<string, string>>;
-  /** Epoch milliseconds. */
-  readonly timestampMs: number;
-  readonly value: number;
-}
+export type { TimedSample };
 
 /**
  * Samples counted together, waiting to be pushed: never two samples of one
@@ -31,7 +24,7 @@ export interface HistoryPage {
 }
 
 /** How a page left the queue. */
-export type Settlement = 'sent' | 'refused';
+export type PageSettlement = 'sent' | 'refused';
 
 export interface HistorySource {
   /** The oldest unsettled page of each owner that has one. */
@@ -45,7 +38,7 @@ export interface HistorySource {
    * A rejection means the record did not reach the disk: the pages have left
    * their queues, and a restart before the next record pushes them again.
    */
-  settle(pages: readonly HistoryPage[], how: Settlement): Promise<void>;
+  settle(pages: readonly HistoryPage[], how: PageSettlement): Promise<void>;
   /** Calls `listener` whenever pages are added; returns the unsubscribe. */
   onPages(listener: () => void): () => void;
 }

@@ -11,7 +11,8 @@ import type { JobLogger } from '../../../src/collectors/engine/job.js';
 import { Scheduler } from '../../../src/collectors/engine/scheduler.js';
 import { sampleJobs, type PolledCollector } from '../../../src/collectors/sample-job/job.js';
 import type { TargetSource } from '../../../src/collectors/targets.js';
-import type { CollectContext, CollectOutput, Collector, CollectorStatus, MetricDef, RunReport, Sample, SampleSink } from '../../../src/collectors/types.js';
+import type { CollectContext, CollectOutput, Collector, MetricDef, Sample, SampleSink } from '../../../src/collectors/collector.js';
+import type { CollectorStatus, RunReport } from '../../../src/collectors/engine/reports.js';
 import { StateError } from '../../../src/state/store.js';
 
 export const MIN = 60_000;

@@ -2,7 +2,7 @@
 // metric filter, the observer.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { AuthError, HttpError, PermissionError } from '../../../src/api/index.js';
-import type { CollectOutput } from '../../../src/collectors/types.js';
+import type { CollectOutput } from '../../../src/collectors/collector.js';
 import {
   COUNTER, GAUGE, MIN, T0, every, fakeCollector, family, idleClient, output, rig, trackRigs,
 } from './fakes.js';

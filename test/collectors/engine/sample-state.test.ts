@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CollectContext } from '../../../src/collectors/types.js';
+import type { CollectContext } from '../../../src/collectors/collector.js';
 import { StateError, StateStore } from '../../../src/state/store.js';
 import { COUNTER, MIN, T0, every, fakeCollector, idleClient, output, rig, type PollerRig } from './fakes.js';
 

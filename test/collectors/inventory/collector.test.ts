@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createInventoryCollector, type InventoryOptions } from '../../../src/collectors/inventory/index.js';
 import * as M from '../../../src/collectors/inventory/metrics.js';
-import type { CollectContext, Targets } from '../../../src/collectors/types.js';
+import type { CollectContext, Targets } from '../../../src/collectors/collector.js';
 import { allTargets, byLabel, context as contextOf, current, DAY, family, T0, useSimulator, type LogRecord } from './helpers.js';
 
 const PAGE = 3;

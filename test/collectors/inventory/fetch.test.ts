@@ -2,7 +2,7 @@
 // about its total, silent about it, or never ending.
 import { describe, expect, it } from 'vitest';
 import { readAllPages, type PageAnswer } from '../../../src/collectors/inventory/fetch.js';
-import type { CollectorLogger } from '../../../src/collectors/types.js';
+import type { CollectorLogger } from '../../../src/collectors/collector.js';
 
 interface Fake {
   readonly requested: number[];

@@ -2,7 +2,7 @@
 // to read conversions back. Tests parse these bodies with the client's
 // response schemas, so string-or-integer fields arrive as the collector sees them.
 import { platformClock } from '../../../src/api/index.js';
-import type { Sample } from '../../../src/collectors/types.js';
+import type { Sample } from '../../../src/collectors/collector.js';
 import * as M from '../../../src/collectors/inventory/metrics.js';
 import type { Converted } from '../../../src/collectors/inventory/sample-set.js';
 

@@ -3,7 +3,7 @@
 // EdgeClients pointed at it, and a minimal CollectContext.
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { EdgeClient, platformClock, type ClientOptions } from '../../../src/api/index.js';
-import type { CollectContext, CollectOutput, CollectorLogger, Sample, Targets } from '../../../src/collectors/types.js';
+import type { CollectContext, CollectOutput, CollectorLogger, Sample, Targets } from '../../../src/collectors/collector.js';
 import { createSimulator, type Simulator } from '../../../src/simulator/index.js';
 
 /** 2026-03-02 12:00:00 in the platform zone (UTC+8). */

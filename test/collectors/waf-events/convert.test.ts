@@ -6,7 +6,7 @@ import type { WafLogRecord } from '../../../src/api/index.js';
 import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
 import { ATTR, EDGE_ATTR, requestHeaderAttr } from '../../../src/collectors/waf-events/attributes.js';
 import { headerPolicy, hostOf, splitTarget, toLogEvent } from '../../../src/collectors/waf-events/convert.js';
-import type { LogEvent } from '../../../src/collectors/types.js';
+import type { LogEvent } from '../../../src/collectors/log-sink.js';
 import { createSimulator, type WafEvent } from '../../../src/simulator/index.js';
 
 const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);

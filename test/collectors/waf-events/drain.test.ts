@@ -7,7 +7,7 @@ import { platformClock, type DescribeLogV2Request, type DescribeLogV2Response } 
 import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
 import { headerPolicy } from '../../../src/collectors/waf-events/convert.js';
 import { drainWindow, type DrainContext } from '../../../src/collectors/waf-events/drain.js';
-import type { LogEvent } from '../../../src/collectors/types.js';
+import type { LogEvent } from '../../../src/collectors/log-sink.js';
 import { createSimulator } from '../../../src/simulator/index.js';
 import { DENY, MIN, T0 } from './fakes.js';
 

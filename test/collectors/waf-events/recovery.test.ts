@@ -5,7 +5,8 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DeliveryError, type Sample, type SampleSink } from '../../../src/collectors/types.js';
+import { type Sample, type SampleSink } from '../../../src/collectors/collector.js';
+import { DeliveryError } from '../../../src/collectors/log-sink.js';
 import { CHECKPOINT_NAME } from '../../../src/collectors/waf-events/index.js';
 import { nodeStateFs, type StateFs } from '../../../src/state/store.js';
 import { counterMap, cursorOf, savedCheckpoint, denyIds, expectedCounters, FakeSink, LastSamples, MIN, polls, S, T0, useRig } from './fakes.js';

@@ -1,7 +1,7 @@
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DeliveryError } from '../../../src/collectors/types.js';
+import { DeliveryError } from '../../../src/collectors/log-sink.js';
 import { AcknowledgementTimeout, Acknowledgements } from '../../../src/exporters/otel-logs/acknowledgements.js';
 import { ConfirmingExporter } from '../../../src/exporters/otel-logs/confirming-exporter.js';
 import { OtlpLogSink } from '../../../src/exporters/otel-logs/index.js';

@@ -1,5 +1,5 @@
 // Log events shaped like the WAF collector's, and a sink factory for tests against the OTLP receiver.
-import type { LogEvent } from '../../../src/collectors/types.js';
+import type { LogEvent } from '../../../src/collectors/log-sink.js';
 import { OtlpLogSink, type OtlpLogSinkOptions } from '../../../src/exporters/otel-logs/index.js';
 
 export const RESOURCE = {

@@ -9,7 +9,7 @@ import { LoggerProvider, SimpleLogRecordProcessor, type ReadableLogRecord } from
 import { describe, expect, it } from 'vitest';
 import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
 import { headerPolicy, toLogEvent } from '../../../src/collectors/waf-events/convert.js';
-import type { LogEvent } from '../../../src/collectors/types.js';
+import type { LogEvent } from '../../../src/collectors/log-sink.js';
 import {
   ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SCOPE_NAME, buildResource, instrumentationScope, toLogRecord, toReadableLogRecords,
 } from '../../../src/exporters/otel-logs/index.js';

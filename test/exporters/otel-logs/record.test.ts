@@ -1,6 +1,6 @@
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { describe, expect, it } from 'vitest';
-import type { LogEvent } from '../../../src/collectors/types.js';
+import type { LogEvent } from '../../../src/collectors/log-sink.js';
 import { ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, msToHrTime, toLogRecord } from '../../../src/exporters/otel-logs/index.js';
 import { denyEvent } from './fixtures.js';
 

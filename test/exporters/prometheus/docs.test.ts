@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricDef } from '../../../src/collectors/types.js';
+import type { MetricDef } from '../../../src/collectors/collector.js';
 import { renderAllMetricsDocs, renderMetricsDocs, renderSelfMetricsDocs } from '../../../src/exporters/prometheus/docs.js';
 import { SELF_METRICS } from '../../../src/exporters/prometheus/self-metric-defs.js';
 

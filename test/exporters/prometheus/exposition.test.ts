@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CounterLedger } from '../../../src/collectors/ledger.js';
 import type { LedgerStorage } from '../../../src/collectors/ledger-file.js';
-import type { Sample } from '../../../src/collectors/types.js';
+import type { Sample } from '../../../src/collectors/collector.js';
 import { Exposition, type SelfSource, type SnapshotSource } from '../../../src/exporters/prometheus/exposition.js';
 import { FamilyStore } from '../../../src/exporters/prometheus/family-store.js';
 import { SelfMetrics } from '../../../src/exporters/prometheus/self-metrics.js';
@@ -78,14 +78,14 @@ describe('Exposition', () => {
     expect(counted.snapshots).toBe(2);
   });
 
-  it("invalidates when the ledger saves new totals, and only then: the store reads the ledger's view", async () => {
+  it("invalidates when the ledger saves new totals, and only then: the store reads the ledger's saved counters", async () => {
     const store = new FamilyStore();
     store.register([requests]);
     const ledger = new CounterLedger();
     const storage: LedgerStorage = { load: () => Promise.resolve(undefined), save: () => Promise.resolve(), pathOf: (name) => name };
     ledger.apply('access', { increments: [sample(requests.name, { domain: 'a' }, 1)], watermarks: {} });
     await ledger.save(storage, 'access');
-    store.publish('access', { counters: ledger.view('access'), gauges: noGauges });
+    store.publish('access', { counters: ledger.saved('access'), gauges: noGauges });
     const exposition = new Exposition({ families: store, self: { render: () => Promise.resolve('') } });
     const first = await exposition.render('text');
     ledger.apply('access', { increments: [sample(requests.name, { domain: 'a' }, 4)], watermarks: {} });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CounterView, Sample } from '../../../src/collectors/types.js';
-import { FamilyStore, type RejectReason } from '../../../src/exporters/prometheus/family-store.js';
+import type { SavedCounters, Sample } from '../../../src/collectors/collector.js';
+import { FamilyStore, type SampleRejectReason } from '../../../src/exporters/prometheus/family-store.js';
 import { MetricDefinitionError } from '../../../src/exporters/prometheus/naming.js';
 import { def, sample } from './fixtures.js';
 
@@ -19,7 +19,7 @@ const noGauges = new Map<string, readonly Sample[]>();
 const gauges = (name: string, samples: readonly Sample[]) => new Map([[name, samples]]);
 
 /** family -> "label values=value" lines, for compact expectations. */
-function view(s: FamilyStore, family: string): string[] {
+function listed(s: FamilyStore, family: string): string[] {
   const f = s.snapshot().find((x) => x.def.name === family);
   return (f?.series ?? []).map((x) => `${x.labelValues.join(',')}=${x.value}`);
 }
@@ -29,7 +29,7 @@ describe('FamilyStore.publish', () => {
     const s = store();
     s.publish('access', { counters: [sample(requests.name, { domain: 'a' }, 10)], gauges: noGauges });
     s.publish('access', { counters: [sample(requests.name, { domain: 'a' }, 15), sample(requests.name, { domain: 'b' }, 1)], gauges: noGauges });
-    expect(view(s, requests.name)).toEqual(['a=15', 'b=1']);
+    expect(listed(s, requests.name)).toEqual(['a=15', 'b=1']);
   });
 
   it("replaces all of the collector's counter series: a counter family it no longer sends is emptied", () => {
@@ -39,8 +39,8 @@ describe('FamilyStore.publish', () => {
       gauges: noGauges,
     });
     s.publish('access', { counters: [sample(requests.name, { domain: 'a' }, 2)], gauges: noGauges });
-    expect(view(s, requests.name)).toEqual(['a=2']);
-    expect(view(s, traffic.name)).toEqual([]);
+    expect(listed(s, requests.name)).toEqual(['a=2']);
+    expect(listed(s, traffic.name)).toEqual([]);
   });
 
   it('replaces a gauge family wholesale: a top-N key that drops out disappears', () => {
@@ -48,14 +48,14 @@ describe('FamilyStore.publish', () => {
     const top = (keys: string[]) => keys.map((key, i) => sample(topn.name, { dimension: 'url', key }, 100 - i));
     s.publish('topn', { counters: [], gauges: gauges(topn.name, top(['/a', '/b', '/c'])) });
     s.publish('topn', { counters: [], gauges: gauges(topn.name, top(['/c', '/d'])) });
-    expect(view(s, topn.name)).toEqual(['url,/c=100', 'url,/d=99']);
+    expect(listed(s, topn.name)).toEqual(['url,/c=100', 'url,/d=99']);
   });
 
   it('leaves gauge families not in the update as they were', () => {
     const s = store();
     s.publish('inv', { counters: [], gauges: gauges(bandwidth.name, [sample(bandwidth.name, { domain: 'a' }, 3)]) });
     s.publish('inv', { counters: [], gauges: new Map() });
-    expect(view(s, bandwidth.name)).toEqual(['a=3']);
+    expect(listed(s, bandwidth.name)).toEqual(['a=3']);
   });
 
   it('keeps a family with the collector that first published it', () => {
@@ -64,8 +64,8 @@ describe('FamilyStore.publish', () => {
     s.publish('two', { counters: [], gauges: gauges(bandwidth.name, [sample(bandwidth.name, { domain: 'b' }, 2)]) });
     s.publish('two', { counters: [sample(requests.name, { domain: 'x' }, 1)], gauges: noGauges });
     s.publish('one', { counters: [], gauges: noGauges });
-    expect(view(s, bandwidth.name)).toEqual(['a=1']);
-    expect(view(s, requests.name)).toEqual(['x=1']);
+    expect(listed(s, bandwidth.name)).toEqual(['a=1']);
+    expect(listed(s, requests.name)).toEqual(['x=1']);
     expect(s.rejectedSamples().get('owner_conflict')).toBe(1);
   });
 
@@ -78,7 +78,7 @@ describe('FamilyStore.publish', () => {
         sample(topn.name, { dimension: 'url', key: '/very/long/two' }, 2),
       ]),
     });
-    expect(view(s, topn.name)).toEqual(['url,/very/l…=1']);
+    expect(listed(s, topn.name)).toEqual(['url,/very/l…=1']);
     expect(s.rejectedSamples().get('duplicate_series')).toBe(1);
   });
 
@@ -86,16 +86,16 @@ describe('FamilyStore.publish', () => {
     const s = store({ maxSeriesPerFamily: 2 });
     const counters = ['d', 'b', 'a', 'c'].map((domain) => sample(requests.name, { domain }, 1));
     s.publish('access', { counters, gauges: noGauges });
-    expect(view(s, requests.name)).toEqual(['a=1', 'b=1']);
+    expect(listed(s, requests.name)).toEqual(['a=1', 'b=1']);
     expect(s.droppedSeries(requests.name)).toBe(2);
     s.publish('access', { counters: [...counters].reverse(), gauges: noGauges });
-    expect(view(s, requests.name)).toEqual(['a=1', 'b=1']);
+    expect(listed(s, requests.name)).toEqual(['a=1', 'b=1']);
     expect(s.droppedSeries(requests.name)).toBe(4);
     expect(s.stats().find((x) => x.family === requests.name)).toEqual({ family: requests.name, series: 2, dropped: 4 });
     expect(s.droppedSeries(topn.name)).toBe(0);
   });
 
-  const REJECTIONS: readonly [string, () => Parameters<FamilyStore['publish']>[1], RejectReason, number][] = [
+  const REJECTIONS: readonly [string, () => Parameters<FamilyStore['publish']>[1], SampleRejectReason, number][] = [
     ['an unknown counter family', () => ({ counters: [sample('edge_nope_total', {}, 1)], gauges: noGauges }), 'unknown_family', 1],
     ['an unknown gauge family', () => ({ counters: [], gauges: gauges('edge_nope', [sample('edge_nope', {}, 1), sample('edge_nope', {}, 2)]) }), 'unknown_family', 2],
     ['a gauge family sent as counters', () => ({ counters: [sample(bandwidth.name, { domain: 'a' }, 1)], gauges: noGauges }), 'wrong_type', 1],
@@ -124,7 +124,7 @@ describe('FamilyStore.publish', () => {
     const s = store();
     const values = [NaN, Infinity, -Infinity, -3];
     s.publish('g', { counters: [], gauges: gauges(bandwidth.name, values.map((v, i) => sample(bandwidth.name, { domain: `d${i}` }, v))) });
-    expect(view(s, bandwidth.name)).toEqual(['d0=NaN', 'd1=Infinity', 'd2=-Infinity', 'd3=-3']);
+    expect(listed(s, bandwidth.name)).toEqual(['d0=NaN', 'd1=Infinity', 'd2=-Infinity', 'd3=-3']);
   });
 
   it('keeps timestamps (rounded to whole milliseconds)', () => {
@@ -142,12 +142,12 @@ describe('FamilyStore.publish', () => {
   });
 });
 
-describe('FamilyStore with a ledger view', () => {
-  /** A stand-in for CounterLedger.view: totals held by the test, version moved by save(). */
+describe("FamilyStore with the ledger's saved counters", () => {
+  /** A stand-in for CounterLedger.saved: totals held by the test, version moved by save(). */
   function liveView(initial: readonly Sample[]) {
     let samples = [...initial];
     let version = 1;
-    const view: CounterView = {
+    const saved: SavedCounters = {
       get version() {
         return version;
       },
@@ -156,38 +156,38 @@ describe('FamilyStore with a ledger view', () => {
       },
       [Symbol.iterator]: () => samples[Symbol.iterator](),
     };
-    return { view, save: (next: readonly Sample[]) => ((samples = [...next]), version++) };
+    return { saved, save: (next: readonly Sample[]) => ((samples = [...next]), version++) };
   }
 
-  it('reads the counters from the view whenever its version moves, without another publish', () => {
+  it('reads the saved counters whenever their version moves, without another publish', () => {
     const s = store();
     const ledger = liveView([sample(requests.name, { domain: 'a' }, 1)]);
-    s.publish('access', { counters: ledger.view, gauges: noGauges });
-    expect(view(s, requests.name)).toEqual(['a=1']);
+    s.publish('access', { counters: ledger.saved, gauges: noGauges });
+    expect(listed(s, requests.name)).toEqual(['a=1']);
     const generation = s.generation;
     expect(s.generation).toBe(generation);
     ledger.save([sample(requests.name, { domain: 'a' }, 3), sample(requests.name, { domain: 'b' }, 1)]);
     expect(s.generation).toBeGreaterThan(generation);
-    expect(view(s, requests.name)).toEqual(['a=3', 'b=1']);
+    expect(listed(s, requests.name)).toEqual(['a=3', 'b=1']);
   });
 
   it('counts rejections again at each reading, as at each publish', () => {
     const s = store({ maxSeriesPerFamily: 1 });
     const ledger = liveView([sample(requests.name, { domain: 'a' }, 1), sample(requests.name, { domain: 'b' }, 1), sample('edge_nope_total', {}, 1)]);
-    s.publish('access', { counters: ledger.view, gauges: noGauges });
+    s.publish('access', { counters: ledger.saved, gauges: noGauges });
     expect([s.droppedSeries(requests.name), s.rejectedSamples().get('unknown_family')]).toEqual([1, 1]);
     expect([s.droppedSeries(requests.name), s.rejectedSamples().get('unknown_family')]).toEqual([1, 1]);
     ledger.save([sample(requests.name, { domain: 'a' }, 2), sample(requests.name, { domain: 'b' }, 2), sample('edge_nope_total', {}, 2)]);
     expect([s.droppedSeries(requests.name), s.rejectedSamples().get('unknown_family')]).toEqual([2, 2]);
   });
 
-  it('stops reading a view once the collector publishes an array', () => {
+  it('stops reading saved counters once the collector publishes an array', () => {
     const s = store();
     const ledger = liveView([sample(requests.name, { domain: 'a' }, 1)]);
-    s.publish('access', { counters: ledger.view, gauges: noGauges });
+    s.publish('access', { counters: ledger.saved, gauges: noGauges });
     s.publish('access', { counters: [sample(requests.name, { domain: 'z' }, 9)], gauges: noGauges });
     ledger.save([sample(requests.name, { domain: 'a' }, 5)]);
-    expect(view(s, requests.name)).toEqual(['z=9']);
+    expect(listed(s, requests.name)).toEqual(['z=9']);
   });
 });
 

@@ -1,10 +1,10 @@
 // Metric definitions shaped like the naming plan's, and a realistic published state with hundreds of series.
-import type { MetricDef, Sample, Unit } from '../../../src/collectors/types.js';
+import type { MetricDef, Sample, MetricUnit } from '../../../src/collectors/collector.js';
 import { Exposition } from '../../../src/exporters/prometheus/exposition.js';
 import { FamilyStore } from '../../../src/exporters/prometheus/family-store.js';
 import { SelfMetrics } from '../../../src/exporters/prometheus/self-metrics.js';
 
-export function def(name: string, type: MetricDef['type'], labels: readonly string[], unit: Unit = 'count', help = `Help for ${name}.`): MetricDef {
+export function def(name: string, type: MetricDef['type'], labels: readonly string[], unit: MetricUnit = 'count', help = `Help for ${name}.`): MetricDef {
   return { name, type, help, unit, labels, source: { operation: 'describeL7DataV2', field: 'testField' } };
 }
 

@@ -4,7 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import protobuf from 'protobufjs';
 import { uncompressSync } from 'snappy';
-import type { HistoryPage, HistorySource, Settlement, TimedSample } from '../../../src/exporters/remote-write/index.js';
+import type { HistoryPage, HistorySource, PageSettlement, TimedSample } from '../../../src/exporters/remote-write/index.js';
 
 const PROTO = `
 syntax = "proto3";
@@ -44,7 +44,7 @@ export function samples(owner: string, count: number, timestampMs: number): Time
 
 export interface SettleCall {
   readonly pages: readonly { owner: string; seq: number }[];
-  readonly how: Settlement;
+  readonly how: PageSettlement;
 }
 
 /** In-memory queues per owner, as the collectors' history queues behave: heads, settle only heads, listeners on add. */
@@ -83,7 +83,7 @@ export class FakeSource implements HistorySource {
     return n;
   }
 
-  async settle(pages: readonly HistoryPage[], how: Settlement): Promise<void> {
+  async settle(pages: readonly HistoryPage[], how: PageSettlement): Promise<void> {
     const call: SettleCall = { pages: pages.map((p) => ({ owner: p.owner, seq: p.seq })), how };
     for (const page of pages) {
       const queue = this.queues.get(page.owner);

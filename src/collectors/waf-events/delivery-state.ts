@@ -9,13 +9,15 @@
 // than one batch.
 import type { JobLogger } from '../engine/job.js';
 import { errorFields } from '../engine/errors.js';
-import type { Clock, LogEvent, SampleSink } from '../types.js';
+import type { SampleSink } from '../collector.js';
+import type { Clock } from '../engine/reports.js';
+import type { LogEvent } from '../log-sink.js';
 import { appendCheckpoint, loadCheckpoint, saveCheckpoint, type CheckpointStorage } from './checkpoint.js';
 import { DeniedCounts, WAF_EVENTS_COLLECTOR, type DeniedDelta } from './metrics.js';
 import { advance, initialCheckpoint, rememberInPlace, type Checkpoint } from './window.js';
 import { isoOrUnknown, type StateRecovery } from '../../state/recovery.js';
 
-export interface DeliveryBookOptions {
+export interface DeliveryStateOptions {
   readonly store: CheckpointStorage;
   readonly samples: SampleSink;
   readonly log: JobLogger;
@@ -28,8 +30,8 @@ export interface DeliveryBookOptions {
   readonly recovery?: StateRecovery;
 }
 
-export class DeliveryBook {
-  /** Its `delivered` is this book's own map, updated in place (see rememberInPlace). */
+export class DeliveryState {
+  /** Its `delivered` is this state's own map, updated in place (see rememberInPlace). */
   private current: (Checkpoint & { readonly delivered: Map<string, number> }) | undefined;
   private readonly counts: DeniedCounts;
   private dirty = false;
@@ -43,7 +45,7 @@ export class DeliveryBook {
   /** Counter increments since the last write. */
   private counted: DeniedDelta[] = [];
 
-  constructor(private readonly options: DeliveryBookOptions) {
+  constructor(private readonly options: DeliveryStateOptions) {
     this.counts = new DeniedCounts(options.maxSeries);
   }
 
@@ -92,7 +94,7 @@ export class DeliveryBook {
     this.generation = saved.generation;
     this.counts.restore(saved.counters);
     this.publish();
-    // Folded into a new snapshot before anything is sent (the forwarder's poll saves a dirty book first).
+    // Folded into a new snapshot before anything is sent (the forwarder's poll saves a dirty state first).
     this.compactNext = true;
     this.dirty = true;
     return true;
@@ -150,7 +152,7 @@ export class DeliveryBook {
 
   private async write(): Promise<void> {
     const checkpoint = this.checkpoint;
-    const taken = this.counts.book.writing();
+    const taken = this.counts.totals.writing();
     const compact = this.compactNext;
     const changed = this.changed;
     const counted = this.counted;
@@ -175,7 +177,7 @@ export class DeliveryBook {
       throw err;
     }
     this.dirty = false;
-    this.counts.book.written(taken);
+    this.counts.totals.written(taken);
     this.publish();
     this.options.onSaved(checkpoint.cursorMs);
   }
@@ -183,7 +185,7 @@ export class DeliveryBook {
   /** A sink's bug must not undo a delivery that is already saved. */
   private publish(): void {
     try {
-      this.options.samples.publish(WAF_EVENTS_COLLECTOR, { counters: this.counts.book.view, gauges: new Map() });
+      this.options.samples.publish(WAF_EVENTS_COLLECTOR, { counters: this.counts.totals.saved, gauges: new Map() });
     } catch (err) {
       this.options.log.error(errorFields(err), 'publishing the WAF denied-request counter failed');
     }

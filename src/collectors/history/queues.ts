@@ -10,7 +10,7 @@ import { ACKS_FILE, acksFileSchema, type HistoryFile } from './file.js';
 import { HistoryQueue, type QueuedPage } from './queue.js';
 import { counterSamples, gaugeSamples, type HistoryInput } from './samples.js';
 
-export interface HistoryBookOptions {
+export interface HistoryQueuesOptions {
   readonly store: Pick<StateStore, 'load' | 'save'>;
   /** Most samples in a page (remote_write.max_samples_per_send). */
   readonly pageSize: number;
@@ -25,7 +25,7 @@ export interface HistoryBookOptions {
   readonly onReset?: (reset: StateReset) => void;
 }
 
-export class HistoryBook {
+export class HistoryQueues {
   private readonly queues = new Map<string, HistoryQueue>();
   private readonly listeners = new Set<() => void>();
   private settled: Record<string, number> = {};
@@ -33,7 +33,7 @@ export class HistoryBook {
   /** Acknowledgement writes run one after another, so the last one called is the one on disk. */
   private acks: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: HistoryBookOptions) {}
+  constructor(private readonly options: HistoryQueuesOptions) {}
 
   /** Reads the receiver's confirmations; once, before any queue is restored. */
   load(): Promise<void> {

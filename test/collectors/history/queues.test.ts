@@ -1,15 +1,15 @@
 // The history through the ledger and a real state directory: pages are handed
 // out only once the ledger file holding them is written, a confirmation is on
-// disk before settle resolves, and a restart (a new ledger and book on the
+// disk before settle resolves, and a restart (a new ledger and history queues on the
 // same directory) keeps exactly what was not confirmed.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HistoryBook } from '../../../src/collectors/history/index.js';
+import { HistoryQueues } from '../../../src/collectors/history/index.js';
 import { CounterLedger } from '../../../src/collectors/ledger.js';
 import { seriesKey } from '../../../src/collectors/series/keys.js';
-import type { CollectOutput } from '../../../src/collectors/types.js';
+import type { CollectOutput } from '../../../src/collectors/collector.js';
 import { restoreLedger } from '../../../src/collectors/sample-job/cycle.js';
 import { stateRecovery } from '../../../src/state/recovery.js';
 import { StateStore } from '../../../src/state/store.js';
@@ -29,7 +29,7 @@ function open(options: { pageSize?: number; maxPendingSamples?: number } = {}) {
   const store = new StateStore(dir);
   const dropped: number[] = [];
   const pending: number[] = [];
-  const history = new HistoryBook({
+  const history = new HistoryQueues({
     store, pageSize: options.pageSize ?? 100, maxPendingSamples: options.maxPendingSamples ?? 1_000_000,
     onDropped: (n) => dropped.push(n), onPending: (n) => pending.push(n),
   });
@@ -78,7 +78,7 @@ describe('the history kept with the counters', () => {
     await a.ledger.save(a.store, 'access');
     expect(a.history.pendingSamples()).toBe(4);
 
-    // kill -9 here: a new ledger and book on the same directory.
+    // kill -9 here: a new ledger and history queues on the same directory.
     const b = open({ pageSize: 2 });
     await b.ledger.load(b.store, 'access');
     expect(b.history.pendingSamples()).toBe(4);
@@ -160,7 +160,7 @@ describe('a damaged remote-write-acks.json', () => {
     await withPending();
     const store = new StateStore(dir);
     const resets: string[] = [];
-    const history = new HistoryBook({
+    const history = new HistoryQueues({
       store, pageSize: 100, maxPendingSamples: 1_000_000, recovery: stateRecovery(store, 'reset'), onReset: (r) => resets.push(r.keptAs),
     });
     const ledger = new CounterLedger(history);

@@ -1,10 +1,10 @@
-// The ledger is the one holder of counter totals: its view shows what is on
+// The ledger is the one holder of counter totals: its saved counters show what is on
 // disk, and increments a failed save could not write stay pending until a
 // save carries them.
 import { describe, expect, it } from 'vitest';
 import { CounterLedger } from '../../src/collectors/ledger.js';
 import type { LedgerStorage } from '../../src/collectors/ledger-file.js';
-import type { Sample } from '../../src/collectors/types.js';
+import type { Sample } from '../../src/collectors/collector.js';
 
 const REQS = 'edge_domain_requests_total';
 const inc = (domain: string, value: number): Sample => ({ name: REQS, labels: { domain }, value });
@@ -25,40 +25,40 @@ function storage() {
   return { store, files, control };
 }
 
-describe('CounterLedger.view', () => {
+describe('CounterLedger.saved', () => {
   it('shows only saved totals, and moves its version when a save changes them', async () => {
     const ledger = new CounterLedger();
     const { store } = storage();
-    const view = ledger.view('access');
+    const saved = ledger.saved('access');
     ledger.apply('access', { increments: [inc('a', 5)], watermarks: {} });
-    expect([...view]).toEqual([]);
-    expect(view.size).toBe(0);
-    const before = view.version;
+    expect([...saved]).toEqual([]);
+    expect(saved.size).toBe(0);
+    const before = saved.version;
     await ledger.save(store, 'access');
-    expect([...view]).toEqual([inc('a', 5)]);
-    expect(view.size).toBe(1);
-    expect(view.version).toBeGreaterThan(before);
-    const saved = view.version;
+    expect([...saved]).toEqual([inc('a', 5)]);
+    expect(saved.size).toBe(1);
+    expect(saved.version).toBeGreaterThan(before);
+    const afterSave = saved.version;
     await ledger.save(store, 'access');
-    expect(view.version).toBe(saved); // nothing new: a cached rendering stays valid
-    expect(ledger.view('access')).toBe(view);
+    expect(saved.version).toBe(afterSave); // nothing new: a cached rendering stays valid
+    expect(ledger.saved('access')).toBe(saved);
   });
 
   it('keeps increments pending after a failed save; the next save carries them', async () => {
     const ledger = new CounterLedger();
     const { store, files, control } = storage();
-    const view = ledger.view('access');
+    const saved = ledger.saved('access');
     ledger.apply('access', { increments: [inc('a', 5)], watermarks: { a: 1 } });
     await ledger.save(store, 'access');
     ledger.apply('access', { increments: [inc('a', 2)], watermarks: { a: 2 } });
     control.fail = true;
     await expect(ledger.save(store, 'access')).rejects.toThrow('disk full');
-    expect([...view]).toEqual([inc('a', 5)]);
+    expect([...saved]).toEqual([inc('a', 5)]);
     expect(ledger.snapshot('access')).toEqual([inc('a', 7)]);
     ledger.apply('access', { increments: [inc('a', 1)], watermarks: { a: 3 } });
     control.fail = false;
     await ledger.save(store, 'access');
-    expect([...view]).toEqual([inc('a', 8)]);
+    expect([...saved]).toEqual([inc('a', 8)]);
     expect(files.get('ledger-access')).toMatchObject({ watermarks: { a: 3 }, counters: [{ name: REQS, labels: { domain: 'a' }, value: 8 }] });
   });
 
@@ -72,19 +72,19 @@ describe('CounterLedger.view', () => {
     ledger.apply('access', { increments: [inc('a', 1), inc('b', 1)], watermarks: {} });
     open();
     await saving;
-    expect([...ledger.view('access')]).toEqual([inc('a', 5)]);
+    expect([...ledger.saved('access')]).toEqual([inc('a', 5)]);
     expect(files.get('ledger-access')).toMatchObject({ counters: [{ value: 5 }] });
     control.gate = undefined;
     await ledger.save(store, 'access');
-    expect([...ledger.view('access')]).toEqual([inc('a', 6), inc('b', 1)]);
+    expect([...ledger.saved('access')]).toEqual([inc('a', 6), inc('b', 1)]);
   });
 
   it('shows a restored file as saved', () => {
     const ledger = new CounterLedger();
-    const view = ledger.view('access');
-    const before = view.version;
+    const saved = ledger.saved('access');
+    const before = saved.version;
     ledger.restore('access', { collector: 'access', watermarks: {}, counters: [{ name: REQS, labels: { domain: 'a' }, value: 40 }] });
-    expect([...view]).toEqual([inc('a', 40)]);
-    expect(view.version).toBeGreaterThan(before);
+    expect([...saved]).toEqual([inc('a', 40)]);
+    expect(saved.version).toBeGreaterThan(before);
   });
 });

@@ -1,0 +1,40 @@
+// What the WAF event forwarder hands its events to (the OTel logs exporter
+// implements LogSink): neutral records, and the one error a delivery throws.
+
+/** One log record in neutral terms: the collector maps upstream fields to these; exporters map them to OTel. */
+export interface LogEvent {
+  /** Stable unique id (the upstream's requestId); exported as `log.record.uid`. */
+  readonly uid: string;
+  /** When the event happened, epoch ms. */
+  readonly timestampMs: number;
+  /** When the exporter read it, epoch ms. */
+  readonly observedMs: number;
+  readonly severity: 'ERROR' | 'WARN' | 'INFO' | 'UNSPECIFIED';
+  /** The upstream's own severity wording (e.g. 高风险). */
+  readonly severityText: string;
+  /** The LogRecord's event name (not the deprecated `event.name` attribute). */
+  readonly eventName: string;
+  /** Short human-readable summary. */
+  readonly body: string;
+  readonly attributes: Readonly<Record<string, string | number | boolean | readonly string[]>>;
+}
+
+/** Thrown by LogSink.deliver when some events were not confirmed by the receiver. */
+export class DeliveryError extends Error {
+  readonly code = 'EDGE_DELIVERY';
+  constructor(message: string, readonly failedUids: readonly string[], options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DeliveryError';
+  }
+}
+
+/** Where log events go: the OTel logs exporter implements it. */
+export interface LogSink {
+  /**
+   * Resolves only when the receiver has confirmed every event; rejects with a
+   * DeliveryError naming the events it did not confirm. The caller keeps a
+   * batch no larger than `maxBatch` so nothing is dropped by a full queue.
+   */
+  deliver(events: readonly LogEvent[], signal?: AbortSignal): Promise<void>;
+  readonly maxBatch: number;
+}
