@@ -123,7 +123,7 @@ export class DeliveryBook {
 
   /** A whole window is delivered: move the cursor to its end, forget ids no window reads again, save. */
   advance(windowEndMs: number, overlapMs: number): Promise<void> {
-    const next = advance(this.checkpoint, [], windowEndMs, overlapMs);
+    const next = advance(this.checkpoint, windowEndMs, overlapMs);
     // advance() built a new map: own it rather than copy a window's worth of ids again.
     this.current = { ...next, delivered: next.delivered instanceof Map ? next.delivered : new Map(next.delivered) };
     this.compactNext = true;

@@ -153,7 +153,7 @@ export class WafEventForwarder implements EventJob {
       now: () => this.clock.now(),
       isDelivered: (uid) => this.book.has(uid),
       refresh: (uids) => this.book.refresh(uids, window.endMs),
-      deliver: (batch, onReceived) => deliverBatch(batch, delivery, onReceived),
+      deliver: (batch) => deliverBatch(batch, delivery),
       onPage: (read, repeats, evidence) => {
         this.count('read', read, (ob) => ob.onRead?.(read));
         this.count('deduplicated', repeats, (ob) => ob.onDeduplicated?.(repeats));

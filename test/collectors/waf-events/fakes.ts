@@ -73,7 +73,7 @@ export class FakeSink implements LogSink {
   attempts = 0;
   /** Attempts still to fail. */
   failures = 0;
-  /** How a failure looks: all of the batch unconfirmed by default. */
+  /** How a failure looks: all of the batch unconfirmed by default (the OTLP sink confirms a batch whole or not at all). */
   failure: (batch: readonly LogEvent[]) => Error = (batch) => new DeliveryError('receiver down', batch.map((e) => e.uid));
   /** Called on every attempt (e.g. to note how many upstream requests were made so far). */
   onAttempt: (batch: readonly LogEvent[]) => void = () => undefined;
@@ -85,14 +85,7 @@ export class FakeSink implements LogSink {
     this.onAttempt(events);
     if (this.failures > 0) {
       this.failures--;
-      const err = this.failure(events);
-      // A partial failure: the receiver kept the events it did not name.
-      if (err instanceof DeliveryError) {
-        const failed = new Set(err.failedUids);
-        const kept = events.filter((e) => !failed.has(e.uid));
-        if (kept.length > 0 && kept.length < events.length) this.batches.push(kept);
-      }
-      throw err;
+      throw this.failure(events);
     }
     this.batches.push([...events]);
   }
