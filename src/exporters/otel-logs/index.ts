@@ -1,5 +1,5 @@
 // The OpenTelemetry logs exporter: OtlpLogSink implements LogSink over the OTel JS SDK (OTLP/HTTP, protobuf or JSON),
-// confirming each record from its export result; toLogRecord is the pure LogEvent -> LogRecord mapping.
+// confirming each batch from its export result; toReadableLogRecords is the pure LogEvent -> record mapping.
 export { OtlpLogSink, type OtlpLogSinkDeps } from './sink.js';
 export {
   DEFAULT_ACK_MARGIN_MS,
@@ -12,6 +12,6 @@ export {
   type OtlpSinkLogger,
 } from './options.js';
 export {
-  ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toLogRecord, toReadableLogRecords,
+  ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecords,
 } from './record.js';
 export { SCOPE_NAME, buildResource } from './pipeline.js';
