@@ -96,7 +96,7 @@ export class CounterBook {
     return true;
   }
 
-  /** Every series as counted, for the file a write puts on disk. */
+  /** Every series as counted, saved or not. */
   counted(): CounterEntry[] {
     return [...this.entries.values()].map(({ name, labels, value, timestampMs }) => ({ name, labels, value, timestampMs }));
   }
@@ -237,11 +237,6 @@ export class CounterLedger {
     }
   }
 
-  /** Absolute values of every counter series the collector has counted, saved or not. */
-  snapshot(collector: string): Sample[] {
-    return this.book(collector).counters.counted().map((e) => sample(e.name, e.labels, e.value, e.timestampMs));
-  }
-
   /**
    * The collector's saved totals, read-only and live: what the FamilyStore
    * exposes, so the totals are held here only. The same object on every call.
@@ -250,11 +245,7 @@ export class CounterLedger {
     return this.book(collector).counters.view;
   }
 
-  serialise(collector: string): LedgerFile {
-    return this.serialiseWith(collector, this.history?.writing(collector).file);
-  }
-
-  private serialiseWith(collector: string, history: HistoryFile | undefined): LedgerFile {
+  private fileOf(collector: string, history: HistoryFile | undefined): LedgerFile {
     const book = this.book(collector);
     return {
       ...(history === undefined ? {} : { history }),
@@ -308,7 +299,7 @@ export class CounterLedger {
     const { counters } = this.book(collector);
     const taken = counters.writing();
     const history = this.history?.writing(collector);
-    await store.save(ledgerFileName(collector), this.serialiseWith(collector, history?.file));
+    await store.save(ledgerFileName(collector), this.fileOf(collector, history?.file));
     counters.written(taken);
     if (history !== undefined) this.history?.committed(collector, history.upTo);
   }

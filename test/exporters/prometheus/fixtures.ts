@@ -33,11 +33,10 @@ export const OTHER_DEFS: readonly MetricDef[] = [
 
 const DOMAIN_STATES = ['configuring', 'active', 'paused'] as const;
 
-/** A store holding `domains` domains' worth of access and inventory series (about 16 per domain) plus top-N and WAF. */
-export function realisticStore(domains = 40): FamilyStore {
+/** A store holding `domains` domains' worth of access and inventory series (about 16 per domain) plus top-N and WAF; `extra` families defined too, empty. */
+export function realisticStore(domains = 40, extra: readonly MetricDef[] = []): FamilyStore {
   const store = new FamilyStore();
-  store.register(ACCESS_DEFS);
-  store.register(OTHER_DEFS);
+  store.define([...ACCESS_DEFS, ...OTHER_DEFS, ...extra]);
   const names = Array.from({ length: domains }, (_, i) => `www${i}.example.com`);
   const counters: Sample[] = [];
   const gauges = new Map<string, Sample[]>();
