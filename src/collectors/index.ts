@@ -3,15 +3,12 @@
 // event-stream job (schedule, no overlap, state before publish, one stop).
 // The exporters see only this surface and types.ts.
 export type * from './types.js';
-export { INTERVAL_MS, type BucketInterval } from './buckets.js';
-export { DEFAULT_STOP_TIMEOUT_MS, Scheduler, type SchedulerOptions } from './engine/scheduler.js';
-export type { EngineObserver, EventJob, EventReport, Job, JobKind, JobLogger, JobRun, SampleJob } from './engine/job.js';
-export { scheduleOf, jitterOffsetMs, type Schedule } from './engine/schedule.js';
-export { CollectorJob, sampleJobs, type PolledCollector, type SampleJobContext } from './sample-job/job.js';
+export { DEFAULT_STOP_TIMEOUT_MS, Scheduler } from './engine/scheduler.js';
+export type { Job, JobRun } from './engine/job.js';
+export { sampleJobs } from './sample-job/job.js';
 export { CounterLedger } from './ledger.js';
-export { HistoryBook, type HistoryBookOptions } from './history/index.js';
-export { ledgerFileName, ledgerFileSchema, type LedgerFile, type LedgerStorage } from './ledger-file.js';
-export { MetricFilter, anyFamilyEnabled, type FamilyFilter, type MetricFilterOptions } from './filter.js';
+export { HistoryBook } from './history/index.js';
+export { MetricFilter } from './filter.js';
 export { TargetForgetter } from './forget.js';
-export { TargetDiscovery, type TargetSource, type TargetDiscoveryOptions, type TargetRefresh } from './targets.js';
-export { UNSHARDED, ownedBy, shardOf, shareOf, type Shard } from './shard.js';
+export { TargetDiscovery } from './targets.js';
+export { type Shard } from './shard.js';

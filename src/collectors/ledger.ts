@@ -13,7 +13,7 @@ import { ledgerFileName, ledgerFileSchema, type LedgerFile, type LedgerStorage }
 import { seriesKey, type Labels } from './series/keys.js';
 import type { CollectOutput, CounterView, Sample } from './types.js';
 
-export interface CounterEntry {
+interface CounterEntry {
   readonly name: string;
   readonly labels: Labels;
   /** Counted so far, increments not yet on disk included. */
@@ -32,7 +32,7 @@ interface Entry {
 }
 
 /** What a write took: the values to mark saved once it is on disk. */
-export type Written = readonly (readonly [Entry, number, number | undefined])[];
+type Written = readonly (readonly [Entry, number, number | undefined])[];
 
 /**
  * Counter totals of one owner (a collector, or the WAF denied counter), held
@@ -164,9 +164,9 @@ export class CounterBook {
 }
 
 /** What the history needs of a cycle besides its increments and watermarks. */
-export type CycleHistory = Omit<HistoryInput, 'increments' | 'watermarks'>;
+type CycleHistory = Omit<HistoryInput, 'increments' | 'watermarks'>;
 
-export interface ApplyResult {
+interface ApplyResult {
   /** Increments refused: negative, not finite, or taking the total past the largest finite number (a counter never goes down). */
   readonly rejected: number;
 }

@@ -8,15 +8,13 @@ import { buildSimulator, type Simulator, type SimulatorOptions } from './simulat
 export type { Simulator, SimulatorOptions } from './simulator.js';
 export { DEFAULT_TOKEN } from './simulator.js';
 export type { SimToken } from './router.js';
-export type { FaultRule, Faults } from './faults.js';
-export type { BudgetSettings, ReceivedRequest, RequestBudget } from './budget.js';
-export type { SimClock, ClockMode } from './clock.js';
-export type { Truth } from './truth.js';
-export type { Readings, ReadingsPatch, BandwidthUnit, PathForm, LateRevision, ReadingsState } from './readings.js';
-export { DEFAULT_READINGS, READING_KEYS, ReadingError } from './readings.js';
-export type { World, Domain, L7Package, L4Package, L4Rule, Certificate, CacheRecord } from './world.js';
+export type { FaultRule } from './faults.js';
+export type { BudgetSettings, ReceivedRequest } from './budget.js';
+export type { Readings, ReadingsPatch } from './readings.js';
+export { DEFAULT_READINGS, READING_KEYS } from './readings.js';
+export type { World, Domain } from './world.js';
 export type { WafEvent, WafRecord } from './waf.js';
-export { INTERVALS, STAT_METRICS, type Interval, type TrafficSample, type StatMetric } from './stats.js';
+export { type StatMetric } from './stats.js';
 
 /** A simulator with every operation, the live-acceleration orders included. */
 export function createSimulator(opts: SimulatorOptions = {}): Simulator {

@@ -15,15 +15,15 @@ export const DAY = 86_400_000;
 export const TOKEN = 'sim-token';
 /** A valid token without any permission label. */
 export const LIMITED_TOKEN = 'limited-token';
-export const TOKENS: readonly SimToken[] = [
+const TOKENS: readonly SimToken[] = [
   { token: TOKEN, permissions: '*' },
   { token: LIMITED_TOKEN, permissions: [] },
 ];
 
 export const RETRY = { attempts: 3, minDelayMs: 1, maxDelayMs: 5 } as const;
-export const TIMEOUT_MS = 1000;
+const TIMEOUT_MS = 1000;
 
-export interface Contract {
+interface Contract {
   readonly sim: Simulator;
   readonly url: string;
   /** A client with the token 'sim-token' and the harness defaults. */
@@ -32,7 +32,7 @@ export interface Contract {
   clientWith(extra: Partial<ClientOptions>): EdgeClient;
 }
 
-export interface ContractOptions {
+interface ContractOptions {
   /** Simulator options over the harness defaults (fixed clock at T0, the two tokens). */
   sim?: SimulatorOptions;
   /** Rebuild the world, clear faults, counts and rate-limit windows, and pin the clock back to T0 before each test (default true). */

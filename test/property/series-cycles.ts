@@ -50,7 +50,7 @@ export interface SeriesHarness<R> {
   ranges?(plans: ReadonlyMap<string, Plan>, window: RequestWindow, grid: Grid, options: CycleOptions): BucketRange[];
 }
 
-export interface Scenario {
+interface Scenario {
   readonly interval: BucketInterval;
   readonly delayBuckets: number;
   readonly maxBuckets: number;
@@ -103,7 +103,7 @@ function mix(a: number, b: number): number {
  * bucket): mostly integers, some exact fractions, numeric strings, gaps
  * (null) and negative values (which the counting rejects).
  */
-export function truth(salt: number, spec: number, bucket: number): number | string | null {
+function truth(salt: number, spec: number, bucket: number): number | string | null {
   const h = mix(mix(salt, spec), Math.floor(bucket / 60_000));
   switch (h % 10) {
     case 0: return null;
@@ -115,7 +115,7 @@ export function truth(salt: number, spec: number, bucket: number): number | stri
 }
 
 /** What a final value adds to a counter: gaps and negative values add nothing. */
-export function contribution(value: number | string | null): number {
+function contribution(value: number | string | null): number {
   const n = value === null ? NaN : Number(value);
   return Number.isFinite(n) && n >= 0 ? n : 0;
 }

@@ -64,7 +64,7 @@ export async function startSim(options: SimulatorOptions = {}): Promise<Harness>
 }
 
 /** Platform-time text for an epoch ms (the simulator's default zone, UTC+8). */
-export function text(ms: number): string {
+function text(ms: number): string {
   return new Date(ms + 8 * HOUR).toISOString().slice(0, 19).replace('T', ' ');
 }
 

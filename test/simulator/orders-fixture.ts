@@ -9,8 +9,8 @@ import type { OrderBook, OrderRow, PlatformUser } from '../../src/simulator/orde
 import type { SimResponse } from '../../src/simulator/types.js';
 
 export const tz = platformClock('+08:00');
-export const at = (text: string): number => tz.parseDateTime(text);
-export const NOW = at('2026-03-10 16:59:59');
+const at = (text: string): number => tz.parseDateTime(text);
+const NOW = at('2026-03-10 16:59:59');
 export type Fields = Record<string, unknown>;
 
 export function world(maxModifications?: number) {

@@ -6,11 +6,11 @@
 import type { Clock, CollectorLogger } from '../types.js';
 import type { ContractCheck, Mismatch } from './checks.js';
 
-export interface MismatchObserver {
+interface MismatchObserver {
   onMismatch(check: ContractCheck, count: number): void;
 }
 
-export const MISMATCH_LOG_EVERY_MS = 3_600_000;
+const MISMATCH_LOG_EVERY_MS = 3_600_000;
 
 export class MismatchReporter {
   private readonly lastLogged = new Map<string, number>();

@@ -1,5 +1,3 @@
-export { HistoryBook, type HistoryBookOptions } from './book.js';
-export { ACKS_FILE, historyFileSchema, type HistoryFile } from './file.js';
-export type { QueuedPage } from './queue.js';
-export { counterSamples, gaugeSamples, type HistoryInput, type KeyedSample, type TimedSample } from './samples.js';
+export { HistoryBook } from './book.js';
+export { counterSamples, gaugeSamples, type HistoryInput, type KeyedSample } from './samples.js';
 export { paginate } from './pages.js';

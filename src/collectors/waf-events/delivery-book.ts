@@ -15,7 +15,7 @@ import { DeniedCounts, WAF_EVENTS_COLLECTOR, type DeniedDelta } from './metrics.
 import { advance, initialCheckpoint, rememberInPlace, type Checkpoint } from './window.js';
 import { isoOrUnknown, type StateRecovery } from '../../state/recovery.js';
 
-export interface DeliveryBookOptions {
+interface DeliveryBookOptions {
   readonly store: CheckpointStorage;
   readonly samples: SampleSink;
   readonly log: JobLogger;

@@ -25,8 +25,6 @@ import type { PollReport, WafEventForwarderOptions } from './options.js';
 import { DeliveryBook } from './delivery-book.js';
 import { planWindow, type TimeWindow } from './window.js';
 
-export type { PollReport, WafEventForwarderOptions } from './options.js';
-
 interface Totals {
   read: number;
   deduplicated: number;

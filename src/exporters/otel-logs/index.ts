@@ -1,16 +1,7 @@
 // The OpenTelemetry logs exporter: OtlpLogSink implements LogSink over the OTel JS SDK (OTLP/HTTP, protobuf or JSON),
 // confirming each batch from its export result; toReadableLogRecords is the pure LogEvent -> record mapping.
-export { OtlpLogSink, type OtlpLogSinkDeps } from './sink.js';
-export {
-  DEFAULT_ACK_MARGIN_MS,
-  DEFAULT_MAX_BATCH,
-  DEFAULT_PROTOCOL,
-  DEFAULT_TIMEOUT_MS,
-  type OtlpLogSinkOptions,
-  type OtlpProtocol,
-  type OtlpResourceOptions,
-  type OtlpSinkLogger,
-} from './options.js';
+export { OtlpLogSink } from './sink.js';
+export { type OtlpLogSinkOptions, type OtlpProtocol, type OtlpSinkLogger } from './options.js';
 export {
   ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecords,
 } from './record.js';

@@ -10,7 +10,7 @@ import { pause, settlesWithin } from '../../shared/wait.js';
 import { duplicatesOf, summarizeExportError, type ExportTarget } from './util.js';
 import { maskUrl } from '../../shared/url-credentials.js';
 
-export interface OtlpLogSinkDeps {
+interface OtlpLogSinkDeps {
   /** Replaces the OTLP/HTTP exporter (tests). */
   readonly exporter?: LogRecordExporter;
 }

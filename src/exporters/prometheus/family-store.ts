@@ -5,7 +5,7 @@ import { MetricDefinitionError, SELF_PREFIX, capLabelValue, metricDefProblems, w
 import { SelfFamily } from './self-family.js';
 import { baseName, compareSeries, compareStrings, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
 
-export interface FamilyStoreOptions {
+interface FamilyStoreOptions {
   /** Longest label value kept, in UTF-16 code units including the '…' marker (lone surrogates become U+FFFD first). Default 128. */
   readonly maxLabelValueLength?: number;
   /** Most series one family keeps; the rest are dropped and counted (see `publish`). Default 10000. */

@@ -10,7 +10,7 @@ import { createSimulator, type Simulator } from '../../../src/simulator/index.js
 export const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
 export const DAY = 86_400_000;
 
-export interface SimHarness {
+interface SimHarness {
   readonly sim: Simulator;
   /** A client with one attempt per read (a fault fails at once), closed after the file. */
   client(extra?: Partial<ClientOptions>): EdgeClient;
@@ -51,7 +51,7 @@ export function useSimulator(): SimHarness {
 
 export interface LogRecord { level: string; bindings: Record<string, unknown>; obj: object; msg: string | undefined }
 
-export function recorder(records: LogRecord[], bindings: Record<string, unknown> = {}): CollectorLogger {
+function recorder(records: LogRecord[], bindings: Record<string, unknown> = {}): CollectorLogger {
   const at = (level: string) => (obj: object, msg?: string): void => void records.push({ level, bindings, obj, msg });
   return { debug: at('debug'), info: at('info'), warn: at('warn'), child: (b) => recorder(records, { ...bindings, ...b }) };
 }

@@ -106,7 +106,7 @@ export class LastSamples implements SampleSink {
   }
 }
 
-export interface Rig {
+interface Rig {
   readonly sim: Simulator;
   readonly client: EdgeClient;
   /** A fresh state directory per test. */
