@@ -1,6 +1,6 @@
 // The typed upstream client and everything a caller needs to use it.
 export { createDispatcher } from './dispatcher.js';
-export { EdgeClient, type ClientOptions, type ClientObserver, type CallOptions } from './client.js';
+export { EdgeClient, type ClientObserver, type CallOptions } from './client.js';
 export { OPERATIONS, OPERATION_NAMES, isOperationName, type OperationName } from './operations.js';
 export * from './errors.js';
 export { DAY_MS, HOUR_MS, MINUTE_MS, platformClock, type PlatformClock } from './time.js';

@@ -7,4 +7,3 @@
 export { runDoctor, DOCTOR_DEADLINE_MS } from './runner.js';
 export { planFrom } from './plan.js';
 export { renderJson, renderText } from './render.js';
-export { DOCTOR_CHECKS, type CheckId, type CheckResult, type DoctorReport, type Setting } from './types.js';

@@ -5,16 +5,11 @@
 import { createOrderBook, orderHandlers } from './orders/index.js';
 import { buildSimulator, type Simulator, type SimulatorOptions } from './simulator.js';
 
-export type { Simulator, SimulatorOptions } from './simulator.js';
+export type { Simulator } from './simulator.js';
 export { DEFAULT_TOKEN } from './simulator.js';
-export type { SimToken } from './router.js';
-export type { FaultRule } from './faults.js';
-export type { BudgetSettings, ReceivedRequest } from './budget.js';
-export type { Readings, ReadingsPatch } from './readings.js';
-export { DEFAULT_READINGS, READING_KEYS } from './readings.js';
-export type { World, Domain } from './world.js';
-export type { WafEvent, WafRecord } from './waf.js';
-export { type StatMetric } from './stats.js';
+export type { BudgetSettings } from './budget.js';
+export type { Readings } from './readings.js';
+export { DEFAULT_READINGS } from './readings.js';
 
 /** A simulator with every operation, the live-acceleration orders included. */
 export function createSimulator(opts: SimulatorOptions = {}): Simulator {

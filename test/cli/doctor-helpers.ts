@@ -6,7 +6,7 @@
 // crosses a bucket's end, happens at the instant the test chose or never.
 import { expect } from 'vitest';
 import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../../src/api/operations.js';
-import type { CheckId, CheckResult, DoctorReport } from '../../src/doctor/index.js';
+import type { CheckId, CheckResult, DoctorReport } from '../../src/doctor/types.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { cli, type CliResult } from './helpers.js';
 

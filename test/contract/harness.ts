@@ -3,8 +3,11 @@
 // Expected values come from the simulator's ground truth (sim.truth,
 // sim.world) and from the helpers below, never from the client under test.
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { EdgeClient, type ApiError, type ClientOptions, type OperationName } from '../../src/api/index.js';
-import { createSimulator, type SimToken, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
+import { EdgeClient, type ApiError, type OperationName } from '../../src/api/index.js';
+import { type ClientOptions } from '../../src/api/client.js';
+import { createSimulator, type Simulator } from '../../src/simulator/index.js';
+import { type SimToken } from '../../src/simulator/router.js';
+import { type SimulatorOptions } from '../../src/simulator/simulator.js';
 
 /** 2026-03-02 12:00:00 in the platform zone (UTC+8), as in test/simulator/helpers.ts. */
 export const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);

@@ -18,7 +18,9 @@ import { PACKAGE_TRAFFIC_BYTES } from '../../src/collectors/usage/metrics.js';
 import { loadConfig } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/log/logger.js';
-import { createSimulator, type FaultRule, type Readings, type Simulator, type StatMetric } from '../../src/simulator/index.js';
+import { createSimulator, type Readings, type Simulator } from '../../src/simulator/index.js';
+import { type FaultRule } from '../../src/simulator/faults.js';
+import { type StatMetric } from '../../src/simulator/stats.js';
 import { lineSink } from '../support/capture.js';
 
 /** 2026-03-02 12:00:00 in the platform zone (UTC+8). */

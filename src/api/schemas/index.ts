@@ -125,7 +125,6 @@ export type DescribeHostAcceleratePackOrderResponse = ResponseOf<'describeHostAc
 export type DescribeVQUserDataResponse = ResponseOf<'describeVQUserData'>;
 
 // Enumerations and row types that collectors, the simulator and the CLI reuse.
-export type { Carrier, Interval } from './common.js';
-export type { LiveOrderRow } from './orders.js';
+export type { Interval } from './common.js';
 export { MOST_METRICS } from './statistics.js';
 export type { WafLogRecord } from './waf-log.js';

@@ -4,12 +4,6 @@
 // after every confirmed batch, plus the denied-request counter and the
 // forwarder's self-metrics. The daemon wires it; this is its public surface.
 export { WafEventForwarder } from './forwarder.js';
-export type { PollReport, WafEventForwarderOptions } from './options.js';
+export type { PollReport } from './options.js';
 export { shardScope } from './scope.js';
-export { CHECKPOINT_NAME, type CheckpointStorage } from './checkpoint.js';
-export {
-  WAF_EVENTS_COLLECTOR,
-  WAF_EVENTS_FAMILIES,
-  type WafEventsObserver,
-  type WafEventsStats,
-} from './metrics.js';
+export { WAF_EVENTS_COLLECTOR, WAF_EVENTS_FAMILIES } from './metrics.js';

@@ -1,8 +1,4 @@
 // The OpenTelemetry logs exporter: OtlpLogSink implements LogSink over the OTel JS SDK (OTLP/HTTP, protobuf or JSON),
-// confirming each batch from its export result; toReadableLogRecords is the pure LogEvent -> record mapping.
+// confirming each batch from its export result (the pure LogEvent -> record mapping is record.ts).
 export { OtlpLogSink } from './sink.js';
-export { type OtlpLogSinkOptions, type OtlpProtocol, type OtlpSinkLogger } from './options.js';
-export {
-  ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecords,
-} from './record.js';
-export { SCOPE_NAME, buildResource } from './pipeline.js';
+export { type OtlpSinkLogger } from './options.js';

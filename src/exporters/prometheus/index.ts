@@ -3,6 +3,5 @@ export { FamilyStore } from './family-store.js';
 export { Exposition } from './exposition.js';
 export { negotiate } from './negotiate.js';
 export { SelfMetrics } from './self-metrics.js';
-export { SELF_METRICS } from './self-metric-defs.js';
 export { type ExpositionFormat, type FamilySnapshot } from './serialize.js';
 export { renderAllMetricsDocs } from './docs.js';

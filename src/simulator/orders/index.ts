@@ -12,15 +12,6 @@ import { reportsHandler } from './reports.js';
 import { updateHandler } from './update.js';
 
 export { createOrderBook } from './book.js';
-export type { OrderBook } from './book.js';
-export type { PlatformUser, QualityReport } from './model.js';
-export type { OrderRow } from './rows.js';
-export {
-  CARRIERS,
-  PROVINCES,
-  DEFAULT_MAX_MODIFICATIONS,
-  INTERNAL_ERROR_UID,
-} from './constants.js';
 
 export function orderHandlers(book: OrderBook, tz: PlatformClock): HandlerTable {
   return {

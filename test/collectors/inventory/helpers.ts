@@ -2,7 +2,8 @@
 // ephemeral port with a pinned clock (reset before each test), real
 // EdgeClients pointed at it, and a minimal CollectContext.
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { EdgeClient, platformClock, type ClientOptions } from '../../../src/api/index.js';
+import { EdgeClient, platformClock } from '../../../src/api/index.js';
+import { type ClientOptions } from '../../../src/api/client.js';
 import type { CollectContext, CollectOutput, CollectorLogger, Sample, Targets } from '../../../src/collectors/types.js';
 import { createSimulator, type Simulator } from '../../../src/simulator/index.js';
 

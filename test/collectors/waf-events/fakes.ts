@@ -11,10 +11,14 @@ import { EdgeClient, platformClock } from '../../../src/api/index.js';
 import type { JobLogger } from '../../../src/collectors/engine/job.js';
 import { Scheduler } from '../../../src/collectors/engine/scheduler.js';
 import { DeliveryError, type LogEvent, type LogSink, type Sample, type SampleSink } from '../../../src/collectors/types.js';
-import { CHECKPOINT_NAME, WafEventForwarder, type PollReport, type WafEventForwarderOptions, type WafEventsStats } from '../../../src/collectors/waf-events/index.js';
+import { WafEventForwarder, type PollReport } from '../../../src/collectors/waf-events/index.js';
+import { CHECKPOINT_NAME } from '../../../src/collectors/waf-events/checkpoint.js';
+import { type WafEventForwarderOptions } from '../../../src/collectors/waf-events/options.js';
+import { type WafEventsStats } from '../../../src/collectors/waf-events/metrics.js';
 import { SEVERITY_LABEL } from '../../../src/collectors/waf-trend/metrics.js';
 import { StateStore, type StateStoreOptions } from '../../../src/state/store.js';
-import { createSimulator, type Simulator, type SimulatorOptions } from '../../../src/simulator/index.js';
+import { createSimulator, type Simulator } from '../../../src/simulator/index.js';
+import { type SimulatorOptions } from '../../../src/simulator/simulator.js';
 
 export const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
 export const S = 1000;

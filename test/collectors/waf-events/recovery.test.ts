@@ -6,7 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sample, SampleSink } from '../../../src/collectors/types.js';
-import { CHECKPOINT_NAME } from '../../../src/collectors/waf-events/index.js';
+import { CHECKPOINT_NAME } from '../../../src/collectors/waf-events/checkpoint.js';
 import { nodeStateFs, type StateFs } from '../../../src/state/store.js';
 import { counterMap, cursorOf, savedCheckpoint, denyIds, expectedCounters, FakeSink, LastSamples, MIN, polls, S, T0, useRig } from './fakes.js';
 

@@ -13,8 +13,9 @@ import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
 import { headerPolicy, toLogEvent } from '../../../src/collectors/waf-events/convert.js';
 import type { LogEvent } from '../../../src/collectors/types.js';
 import {
-  ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SCOPE_NAME, SEVERITY_NUMBERS, buildResource, instrumentationScope, msToHrTime, toReadableLogRecords,
-} from '../../../src/exporters/otel-logs/index.js';
+  ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecords,
+} from '../../../src/exporters/otel-logs/record.js';
+import { SCOPE_NAME, buildResource } from '../../../src/exporters/otel-logs/pipeline.js';
 import { createSimulator } from '../../../src/simulator/index.js';
 import { RESOURCE, denyEvent } from './fixtures.js';
 

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { LogEvent } from '../../../src/collectors/types.js';
 import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import {
-  ATTR_LOG_RECORD_UID, SCOPE_NAME, SEVERITY_NUMBERS, buildResource, instrumentationScope, msToHrTime, toReadableLogRecords,
-} from '../../../src/exporters/otel-logs/index.js';
+  ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecords,
+} from '../../../src/exporters/otel-logs/record.js';
+import { SCOPE_NAME, buildResource } from '../../../src/exporters/otel-logs/pipeline.js';
 import { RESOURCE, denyEvent } from './fixtures.js';
 
 const RESOURCE_BUILT = buildResource(RESOURCE);
