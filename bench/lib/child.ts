@@ -8,7 +8,7 @@ import type { z } from 'zod';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-export interface Child<T> {
+interface Child<T> {
   readonly ready: T;
   stop(): Promise<void>;
 }

@@ -8,7 +8,7 @@ import { since } from './stats.js';
 export const PROMETHEUS_ACCEPT =
   'application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1';
 
-export interface ScrapeOptions {
+interface ScrapeOptions {
   /** Send Accept-Encoding: gzip (Prometheus does by default); the body is counted compressed, not inflated. */
   readonly gzip: boolean;
   readonly warmup: number;
@@ -25,7 +25,7 @@ export interface ScrapeRun {
   readonly contentEncoding: string;
 }
 
-export interface Fetched {
+interface Fetched {
   readonly body: Buffer;
   readonly contentType: string;
   readonly contentEncoding: string;

@@ -8,11 +8,10 @@ import { freePort } from '../../test/support/ports.js';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 
-export interface StaticServer {
+interface StaticServer {
   readonly url: string;
   stop(): Promise<void>;
 }
-
 
 function config(prefix: string, root: string, port: number, contentType: string): string {
   const temp = (name: string): string => join(prefix, 'tmp', name);

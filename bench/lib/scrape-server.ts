@@ -10,7 +10,7 @@ import { measureCold, type ColdTimes } from './cold.js';
 import { publishSeries } from './series.js';
 import { median, since } from './stats.js';
 
-export interface ServerReady {
+interface ServerReady {
   readonly url: string;
   readonly series: number;
   /** Medians: render of the whole exposition after a publish changed every family (cache miss), beside prom-client's registry.metrics() on the same series. */

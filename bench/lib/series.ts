@@ -2,13 +2,14 @@
 // collector's families for D domains (15 series per domain: traffic edge and
 // origin, requests, 5 status classes as counters; bandwidth, its peak and p95
 // per source and the request time as gauges), fed the way the poller feeds
-// them: increments and watermarks into a CounterLedger, then the ledger's
-// absolute counters plus the gauges published into a FamilyStore.
+// them: increments and watermarks into what a CounterLedger holds per
+// collector (a CounterTotals and a watermark map), then the absolute counters
+// plus the gauges published into a FamilyStore.
 import { accessCounters } from '../../src/collectors/access/convert.js';
 import {
   ACCESS_V2_FAMILIES, DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_P95, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUEST_TIME, SOURCES,
 } from '../../src/collectors/access/metrics.js';
-import { CounterLedger } from '../../src/collectors/ledger.js';
+import { CounterTotals } from '../../src/collectors/ledger.js';
 import type { Sample } from '../../src/collectors/collector.js';
 import { FamilyStore } from '../../src/exporters/prometheus/index.js';
 
@@ -17,7 +18,9 @@ const COLLECTOR = 'access';
 
 export interface Published {
   readonly store: FamilyStore;
-  readonly ledger: CounterLedger;
+  /** The collector's totals, as its ledger holds them. */
+  readonly counters: CounterTotals;
+  readonly watermarks: Map<string, number>;
   readonly domains: readonly string[];
   /** Series the store holds after the publish. */
   readonly series: number;
@@ -61,10 +64,13 @@ function counted(domains: readonly string[], cycle: number, bucketStart: number)
 }
 
 /** Applies one more cycle to the ledger and publishes it, as the poller does after a successful run. */
-export function publishCycle(p: Pick<Published, 'store' | 'ledger' | 'domains'>, cycle: number): void {
+export function publishCycle(p: Pick<Published, 'store' | 'counters' | 'watermarks' | 'domains'>, cycle: number): void {
   const bucketStart = Date.UTC(2025, 0, 1) + cycle * 60_000;
-  p.ledger.apply(COLLECTOR, counted(p.domains, cycle, bucketStart));
-  p.store.publish(COLLECTOR, { counters: p.ledger.snapshot(COLLECTOR), gauges: gauges(p.domains, cycle) });
+  const { increments, watermarks } = counted(p.domains, cycle, bucketStart);
+  for (const inc of increments) p.counters.add(inc.name, inc.labels, inc.value);
+  for (const [key, ms] of Object.entries(watermarks)) p.watermarks.set(key, ms);
+  const counters = p.counters.counted().map(({ name, labels, value }): Sample => ({ name, labels, value }));
+  p.store.publish(COLLECTOR, { counters, gauges: gauges(p.domains, cycle) });
 }
 
 /**
@@ -74,8 +80,8 @@ export function publishCycle(p: Pick<Published, 'store' | 'ledger' | 'domains'>,
  */
 export function publishSeries(series: number): Published {
   const store = new FamilyStore({ maxSeriesPerFamily: 1_000_000 });
-  store.register(ACCESS_V2_FAMILIES);
-  const published = { store, ledger: new CounterLedger(), domains: domainsFor(series) };
+  store.define(ACCESS_V2_FAMILIES);
+  const published = { store, counters: new CounterTotals(), watermarks: new Map<string, number>(), domains: domainsFor(series) };
   if (series > 0) publishCycle(published, 0);
   return { ...published, series: store.stats().reduce((sum, f) => sum + f.series, 0) };
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 const stateSchema = z.object({ data: z.object({ domains: z.number(), requestCounts: z.record(z.string(), z.number()) }) });
 
-export type Counts = Readonly<Record<string, number>>;
+type Counts = Readonly<Record<string, number>>;
 
 async function call(url: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
   const res = await request(`${url}${path}`, {

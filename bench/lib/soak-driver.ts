@@ -20,15 +20,15 @@ import type { MemorySample, SoakDaemon, SoakDaemonFactory } from './soak-daemon.
 import { CHECKED_FAMILIES, checkWaf, compareCounters, expectedCounters, type WafCheck } from './soak-truth.js';
 import { since } from './stats.js';
 
-export const MIN = 60_000;
+const MIN = 60_000;
 /** 2026-03-02 12:00:05 in the platform zone (UTC+8): a few seconds past the boundary, as a jittered schedule runs. */
-export const SOAK_START = Date.UTC(2026, 2, 2, 4, 0, 5);
+const SOAK_START = Date.UTC(2026, 2, 2, 4, 0, 5);
 /** Steps at the end without faults: the default 5 min delay, plus the WAF delay and a window to spare. */
 const TAIL_STEPS = 12;
 /** Longest wait for the receiver to refuse an export while it is down. */
 const REFUSAL_WAIT_MS = 10_000;
 
-export interface SoakOptions {
+interface SoakOptions {
   readonly seed: number;
   readonly domains: number;
   /** One-minute steps. */

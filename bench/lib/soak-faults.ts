@@ -13,7 +13,7 @@ export const FAULT_KINDS = [
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** What one step runs under. */
-export interface StepFaults {
+interface StepFaults {
   /** The kind that started at this step, if any. */
   readonly started?: FaultKind;
   /** The operation a one-step fault aims at. */

@@ -18,7 +18,7 @@ import { sampleKey, type ScrapedSample } from './exposition.js';
 const DENY_STATUS = 417;
 
 /** Bucket starts [from, to) every bucketed collector counted. */
-export interface CountedRange {
+interface CountedRange {
   readonly from: number;
   readonly to: number;
 }

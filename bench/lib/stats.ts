@@ -1,6 +1,6 @@
 // Small numeric and Markdown helpers shared by the benchmarks.
 
-export interface Summary {
+interface Summary {
   readonly n: number;
   readonly p50: number;
   readonly p90: number;
@@ -10,7 +10,7 @@ export interface Summary {
 }
 
 /** Nearest-rank percentile: with 50 samples p99 is the maximum, which is the honest reading of so few. */
-export function percentile(sorted: readonly number[], p: number): number {
+function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? Number.NaN;

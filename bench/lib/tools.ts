@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 const SEARCH = ['/usr/sbin', '/usr/bin', '/usr/local/sbin', '/usr/local/bin', '/sbin', '/bin'];
 
 /** Absolute path of `name`, looking in the sbin directories a non-root PATH lacks. */
-export function findTool(name: string): string | undefined {
+function findTool(name: string): string | undefined {
   const dirs = [...(process.env.PATH ?? '').split(':').filter((d) => d !== ''), ...SEARCH];
   return dirs.map((d) => `${d}/${name}`).find((p) => existsSync(p));
 }

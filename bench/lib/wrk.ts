@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { PROMETHEUS_ACCEPT } from './client.js';
 
-export interface WrkOptions {
+interface WrkOptions {
   readonly url: string;
   readonly gzip: boolean;
   readonly connections: number;
@@ -31,7 +31,7 @@ function durationMs(text: string | undefined): number {
   return m?.[1] !== undefined && m[2] !== undefined ? Number(m[1]) * (UNITS[m[2]] ?? Number.NaN) : Number.NaN;
 }
 
-export function parseWrk(out: string): WrkResult {
+function parseWrk(out: string): WrkResult {
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1];
   const transfer = /Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/.exec(out);
   const latency = (p: string): number => durationMs(new RegExp(`^\\s+${p}%\\s+(\\S+)`, 'm').exec(out)?.[1]);

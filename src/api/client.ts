@@ -89,7 +89,7 @@ export interface CallOptions {
   path?: string;
 }
 
-export const CLIENT_DEFAULTS = {
+const CLIENT_DEFAULTS = {
   authScheme: 'bearer',
   timeoutMs: 15_000,
   maxBodyBytes: 32 * 1024 * 1024,
@@ -403,6 +403,6 @@ function stringValues(obj: object): Record<string, string> {
 }
 
 /** Joins a base that may carry a path prefix with an absolute operation path. */
-export function joinUrl(base: string, path: string): string {
+function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, '') + path;
 }

@@ -9,7 +9,7 @@ import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import type { ProxyRoute } from '../shared/proxy-route.js';
 import type { TlsMaterial } from '../shared/tls-files.js';
 
-export interface DispatcherOptions {
+interface DispatcherOptions {
   /** Pooled connections per origin. */
   readonly connections: number;
   readonly proxy: ProxyRoute;

@@ -16,7 +16,7 @@ export type ApiErrorCode =
   | 'EDGE_NETWORK'
   | 'EDGE_ABORTED';
 
-export interface ApiErrorDetails {
+interface ApiErrorDetails {
   operation: OperationName;
   status?: number;
   /** The envelope `code`, when the body had one. */
@@ -124,7 +124,7 @@ export class TimeoutError extends ApiError {
 }
 
 /** Where a connection failed and why, for a person (see shared/net-cause.ts). */
-export interface NetworkDetails {
+interface NetworkDetails {
   /** host:port tried; never credentials. */
   readonly address?: string;
   /** errno or TLS code (ECONNREFUSED, ENOTFOUND, SELF_SIGNED_CERT_IN_CHAIN...), or PROXY_REFUSED. */

@@ -28,7 +28,7 @@ export function raised(rate: number, level: number, target: number): number {
   return Math.min(target, rate + step);
 }
 
-export type ThrottleChange = 'start' | 'end' | undefined;
+type ThrottleChange = 'start' | 'end' | undefined;
 
 export class Throttle {
   private throttled = false;

@@ -11,7 +11,7 @@ import { credentialParts, redactSecrets } from '../log/redact.js';
 import { parseRetryAfter } from './retry-after.js';
 import { describeNetCause, netCauseText } from '../shared/net-cause.js';
 
-export interface AttemptInput {
+interface AttemptInput {
   operation: OperationName;
   method: 'GET' | 'POST';
   url: string;
@@ -27,7 +27,7 @@ export interface AttemptInput {
   proxySecrets?: readonly string[];
 }
 
-export interface AttemptResult {
+interface AttemptResult {
   status: number;
   /** The parsed JSON envelope, its `code` already checked to be 200. */
   json: unknown;

@@ -9,8 +9,6 @@ import { loadConfig } from '../config/index.js';
 import { createSimulator, DEFAULT_READINGS, DEFAULT_TOKEN, type BudgetSettings, type Readings } from '../simulator/index.js';
 import { parseListen, UsageError } from './args.js';
 
-export const SIMULATE_USAGE = 'simulate [--config FILE] [--listen HOST:PORT] [--seed N] [--domains N] [--token T]';
-
 interface FromConfig {
   seed?: number;
   domains?: number;

@@ -30,7 +30,7 @@ export interface CountRange {
   readonly skipped: number;
 }
 
-export interface PlanInput {
+interface PlanInput {
   /** Start of the last bucket counted for the series; undefined on first sight. */
   readonly watermark: number | undefined;
   readonly now: number;
@@ -70,7 +70,7 @@ export function planCount(input: PlanInput): Plan {
 }
 
 /** Number of buckets with starts in [from, to), both aligned. Daily buckets are whole days in a fixed offset. */
-export function countBuckets(interval: BucketInterval, from: number, to: number): number {
+function countBuckets(interval: BucketInterval, from: number, to: number): number {
   return Math.max(0, Math.round((to - from) / INTERVAL_MS[interval]));
 }
 

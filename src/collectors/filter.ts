@@ -10,7 +10,7 @@ export interface FamilyFilter {
   enabled(family: string): boolean;
 }
 
-export interface MetricFilterOptions {
+interface MetricFilterOptions {
   /** Globs (`edge_topn_*`) or anchored regexes (`/edge_(domain|package)_.+/`); empty = every family. */
   readonly allow?: readonly string[];
   /** Same syntax; a family matching any deny pattern is off even when allowed. */

@@ -13,7 +13,7 @@ import { ledgerFileName, ledgerFileSchema, type LedgerFile, type LedgerStorage }
 import { seriesKey, type Labels } from './series/keys.js';
 import type { CollectOutput, SavedCounters, Sample } from './collector.js';
 
-export interface CounterEntry {
+interface CounterEntry {
   readonly name: string;
   readonly labels: Labels;
   /** Counted so far, increments not yet on disk included. */
@@ -32,7 +32,7 @@ interface Entry {
 }
 
 /** What a write took: the values to mark saved once it is on disk. */
-export type Written = readonly (readonly [Entry, number, number | undefined])[];
+type Written = readonly (readonly [Entry, number, number | undefined])[];
 
 /**
  * Counter totals of one owner (a collector, or the WAF denied counter), held
@@ -96,7 +96,7 @@ export class CounterTotals {
     return true;
   }
 
-  /** Every series as counted, for the file a write puts on disk. */
+  /** Every series as counted, saved or not. */
   counted(): CounterEntry[] {
     return [...this.entries.values()].map(({ name, labels, value, timestampMs }) => ({ name, labels, value, timestampMs }));
   }
@@ -164,9 +164,9 @@ export class CounterTotals {
 }
 
 /** What the history needs of a cycle besides its increments and watermarks. */
-export type CycleHistory = Omit<HistoryInput, 'increments' | 'watermarks'>;
+type CycleHistory = Omit<HistoryInput, 'increments' | 'watermarks'>;
 
-export interface ApplyResult {
+interface ApplyResult {
   /** Increments refused: negative, not finite, or taking the total past the largest finite number (a counter never goes down). */
   readonly rejected: number;
 }
@@ -237,11 +237,6 @@ export class CounterLedger {
     }
   }
 
-  /** Absolute values of every counter series the collector has counted, saved or not. */
-  snapshot(collector: string): Sample[] {
-    return this.of(collector).counters.counted().map((e) => sample(e.name, e.labels, e.value, e.timestampMs));
-  }
-
   /**
    * The collector's saved totals, read-only and live: what the FamilyStore
    * exposes, so the totals are held here only. The same object on every call.
@@ -250,11 +245,7 @@ export class CounterLedger {
     return this.of(collector).counters.saved;
   }
 
-  serialise(collector: string): LedgerFile {
-    return this.serialiseWith(collector, this.history?.writing(collector).file);
-  }
-
-  private serialiseWith(collector: string, history: HistoryFile | undefined): LedgerFile {
+  private fileOf(collector: string, history: HistoryFile | undefined): LedgerFile {
     const counts = this.of(collector);
     return {
       ...(history === undefined ? {} : { history }),
@@ -308,7 +299,7 @@ export class CounterLedger {
     const { counters } = this.of(collector);
     const taken = counters.writing();
     const history = this.history?.writing(collector);
-    await store.save(ledgerFileName(collector), this.serialiseWith(collector, history?.file));
+    await store.save(ledgerFileName(collector), this.fileOf(collector, history?.file));
     counters.written(taken);
     if (history !== undefined) this.history?.committed(collector, history.upTo);
   }

@@ -7,7 +7,7 @@ import type { MetricDef, MetricUnit } from './collector.js';
  * Builds one family. `operation` and `field` become `source`; `operation` is
  * typed, so swapping it with the free-text `field` does not compile.
  */
-export type DefineMetric = (
+type DefineMetric = (
   name: string, help: string, unit: MetricUnit, labels: readonly string[], operation: OperationName, field: string,
 ) => MetricDef;
 

@@ -28,7 +28,7 @@ export interface RequestEstimate {
   readonly perHour: number;
 }
 
-export interface EstimateInput {
+interface EstimateInput {
   readonly collectors: readonly PolledCollector[];
   readonly targets: TargetCounts;
   /** The platform zone's offset: cron schedules run in it. */

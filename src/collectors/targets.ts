@@ -28,7 +28,7 @@ export interface TargetSource {
 export type TargetKind = keyof TargetLists;
 export type DiscoveryClient = Pick<UpstreamClient, 'listDomains' | 'getPackages'>;
 
-export interface TargetRefresh {
+interface TargetRefresh {
   readonly kind: TargetKind;
   readonly ok: boolean;
   /** Names after filtering: the new list, or the one kept after a failure. */
@@ -38,7 +38,7 @@ export interface TargetRefresh {
   readonly error?: unknown;
 }
 
-export interface TargetDiscoveryOptions {
+interface TargetDiscoveryOptions {
   readonly client: DiscoveryClient;
   readonly config: TargetsConfig;
   readonly log: CollectorLogger;
@@ -222,7 +222,7 @@ export function discoveryRequests(config: TargetsConfig, counts: TargetCounts): 
 }
 
 /** Layer-7 package ids: the `value` of each getPackages entry. */
-export async function listPackages(client: Pick<UpstreamClient, 'getPackages'>, signal?: AbortSignal): Promise<string[]> {
+async function listPackages(client: Pick<UpstreamClient, 'getPackages'>, signal?: AbortSignal): Promise<string[]> {
   const reply = await client.getPackages({}, { signal });
   return reply.data.map((p) => p.value);
 }

@@ -5,10 +5,10 @@
 // (the simulator's bandwidth is bytes x 8 / seconds), so a ratio near another
 // unit's factor names the unit to set.
 import type { RawPoint } from './buckets.js';
-import { BANDWIDTH_UNITS, DEFAULT_UNITS, REQUEST_TIME_UNITS, type BandwidthUnit, type RequestTimeUnit } from '../config/sections/units.js';
+import { BANDWIDTH_UNITS, DEFAULT_UNITS, type BandwidthUnit, type RequestTimeUnit } from '../config/sections/units.js';
 import type { Mismatch } from './contract/checks.js';
 
-export { BANDWIDTH_UNITS, DEFAULT_UNITS, REQUEST_TIME_UNITS, type BandwidthUnit, type RequestTimeUnit };
+export { BANDWIDTH_UNITS, DEFAULT_UNITS, type BandwidthUnit, type RequestTimeUnit };
 
 const BYTES_PER_SECOND: Readonly<Record<BandwidthUnit, number>> = {
   bits_per_second: 1 / 8,

@@ -13,10 +13,9 @@ import { AUTO_DELAY_BOUNDS, type CollectorsConfig } from './sections/collectors.
  * directories, kept as they are (test/daemon/collectors.test.ts holds the rule).
  */
 export const COLLECTOR_KEYS = ['access', 'usage', 'topn', 'cc_attack', 'waf_trend', 'inventory'] as const;
-export type CollectorKey = (typeof COLLECTOR_KEYS)[number];
 
 /** The audit of a collector, collectors.defaults.audit with the block's keys over it; durations in ms. */
-export interface AuditOptions {
+interface AuditOptions {
   readonly every: number;
   readonly lookback: number;
   readonly correct: boolean;
@@ -24,7 +23,7 @@ export interface AuditOptions {
 
 /** The keys a bucketed collector may override; after resolution they are always present. */
 type Inherited = 'delay' | 'max_backfill' | 'timestamps' | 'audit';
-export type WithDefaults<B> = Omit<B, Inherited> & {
+type WithDefaults<B> = Omit<B, Inherited> & {
   readonly audit: AuditOptions;
   /** Milliseconds; the block's value or collectors.defaults.delay; under `auto`, the delay it starts at. */
   readonly delay: number;

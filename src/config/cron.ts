@@ -5,7 +5,7 @@ import { validateDetailed } from 'node-cron';
 import { z } from 'zod';
 
 /** What is wrong with `expression`, or undefined when node-cron accepts it. */
-export function cronProblem(expression: string): string | undefined {
+function cronProblem(expression: string): string | undefined {
   const result = validateDetailed(expression);
   if (result.valid) return undefined;
   const details = result.errors.map((e) => (e.field === 'expression' ? e.message : `${e.field}: ${e.message}`));

@@ -61,12 +61,12 @@ export function formatDuration(ms: number): string {
 }
 
 /** The message of a duration above `max`; a timer's bound says why it is what it is. */
-export function tooLongMessage(max: number): string {
+function tooLongMessage(max: number): string {
   const why = max === MAX_TIMER_MS ? ' (the longest timer Node can run)' : '';
   return `expected a duration of at most ${formatDuration(max)}${why}`;
 }
 
-export interface DurationOptions {
+interface DurationOptions {
   /** Smallest accepted value in milliseconds (default 1: zero is rarely meant). */
   min?: number;
   /**

@@ -31,7 +31,7 @@ export class ConfigError extends Error {
 }
 
 /** `config.yaml:12:5 upstream.retry.attempts: expected a number >= 1` */
-export function formatProblem(source: string, problem: ConfigProblem): string {
+function formatProblem(source: string, problem: ConfigProblem): string {
   const where =
     problem.env !== undefined
       ? `$${problem.env}`
@@ -41,6 +41,3 @@ export function formatProblem(source: string, problem: ConfigProblem): string {
   return problem.path === '' ? `${where}: ${problem.message}` : `${where} ${problem.path}: ${problem.message}`;
 }
 
-export function isConfigError(err: unknown): err is ConfigError {
-  return err instanceof ConfigError;
-}

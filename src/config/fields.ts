@@ -25,7 +25,7 @@ export function utcOffset() {
   ).meta({ 'x-type': 'UTC offset' });
 }
 
-export interface HostPort {
+interface HostPort {
   host: string;
   port: number;
 }

@@ -14,7 +14,7 @@ export function asSchema(value: z.core.JSONSchema._JSONSchema | undefined): Json
 }
 
 /** The sub-schema at a YAML path (a record's entries share one schema). */
-export function schemaAt(root: JsonSchema, path: readonly (string | number)[]): JsonSchema | undefined {
+function schemaAt(root: JsonSchema, path: readonly (string | number)[]): JsonSchema | undefined {
   let node: JsonSchema | undefined = root;
   for (const segment of path) {
     if (node === undefined) return undefined;

@@ -117,7 +117,7 @@ function tokenFromDocument(document: unknown): { token?: string; problems: PathP
 }
 
 /** What {@link readTokenFile} found: the token, or a problem that never includes the content (`token` is then what to mask, if anything was read). */
-export type TokenFileRead = { token: string; problem?: undefined } | { token?: string; problem: string };
+type TokenFileRead = { token: string; problem?: undefined } | { token?: string; problem: string };
 
 /**
  * Reads a token file as upstream.token_file is read at load: the content

@@ -89,5 +89,3 @@ export const configSchema = z
  * `run --web.config.file` file when one was given.
  */
 export type Config = z.output<typeof configSchema> & { readonly proxies: ProxyRoutes; readonly web_config?: WebConfig };
-/** The configuration as written in YAML, before defaults and transforms. */
-export type ConfigInput = z.input<typeof configSchema>;

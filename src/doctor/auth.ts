@@ -9,7 +9,7 @@ import { combine, type CheckResult } from './types.js';
 const TOKEN_KEYS = 'upstream.token, upstream.token_file or EDGE_API_TOKEN';
 
 /** The message printed on its own when the upstream refuses the token (never the token itself). */
-export function refusalMessage(error: ApiError): string {
+function refusalMessage(error: ApiError): string {
   if (error instanceof PermissionError) {
     const label = OPERATIONS[error.operation].permission;
     return `the upstream refused ${error.operation} with HTTP 403: the token is valid but lacks the permission` +

@@ -8,14 +8,14 @@ import { valueOf, whyNot, type Answer, type Prober } from './probe.js';
 import type { DoctorPlan } from './plan.js';
 import { combine, type CheckResult, type Part } from './types.js';
 
-export type PathOperation = 'listLayer4Packages' | 'getPackageDetails' | 'listDomains';
+type PathOperation = 'listLayer4Packages' | 'getPackageDetails' | 'listDomains';
 
-export interface FormTry {
+interface FormTry {
   readonly path: string;
   readonly answer: Answer<unknown>;
 }
 
-export interface PathProbe {
+interface PathProbe {
   readonly operation: PathOperation;
   readonly configured: string;
   /** The configured path first, then the other spellings. */
@@ -25,7 +25,7 @@ export interface PathProbe {
 }
 
 /** The configured path, the default (with /prod-api) and the documented one (without), each once. */
-export function spellings(operation: OperationName, configured: string): string[] {
+function spellings(operation: OperationName, configured: string): string[] {
   const spec = OPERATIONS[operation];
   return [...new Set([configured, spec.path, spec.documentedPath ?? spec.path])];
 }

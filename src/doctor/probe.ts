@@ -18,7 +18,7 @@ export type Answer<T> =
   | { readonly kind: 'failed'; readonly error: ApiError }
   | { readonly kind: 'not_reached'; readonly reason: string };
 
-export interface ProberOptions {
+interface ProberOptions {
   readonly client: DoctorClient;
   readonly now: () => number;
   /** The caller's signal (SIGTERM) and the run's deadline, together. */
@@ -28,7 +28,7 @@ export interface ProberOptions {
 }
 
 /** Thrown (and caught by the runner) when a check asks for a write operation: a bug, never a request. */
-export class WriteRefusedError extends Error {
+class WriteRefusedError extends Error {
   readonly code = 'EDGE_DOCTOR_WRITE';
 }
 

@@ -27,7 +27,7 @@ interface TrendPast {
   readonly answer: Answer<Trend>;
 }
 
-export interface PastProbes {
+interface PastProbes {
   readonly span: Span;
   readonly trends: readonly TrendPast[];
   readonly logs: Answer<readonly WafLogRecord[]> | undefined;

@@ -10,8 +10,7 @@ import { askLogs, type Span } from './requests.js';
 import { combine, unknownResult, type CheckResult, type Part } from './types.js';
 import { HOUR_MS } from '../api/time.js';
 
-
-export interface RecordProbe {
+interface RecordProbe {
   readonly action: 'deny' | 'pass';
   readonly span: Span;
   readonly answer: Answer<readonly WafLogRecord[]>;

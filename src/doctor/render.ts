@@ -19,7 +19,7 @@ function block(check: CheckResult): string[] {
   return rows.map(([label, text], i) => `${i === 0 ? head : indent}${label.padEnd(LABEL_WIDTH)}${text}`);
 }
 
-export function summaryLine(report: DoctorReport): string {
+function summaryLine(report: DoctorReport): string {
   const s = report.summary;
   const refused = s.refused ? '; the upstream refused us or did not answer' : '';
   return `doctor: ${s.ok} ok, ${s.differs} differ, ${s.unknown} unknown${refused}; ${s.requests} request(s) in ${(s.durationMs / 1000).toFixed(1)} s; exit ${s.exitCode}`;

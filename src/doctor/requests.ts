@@ -14,13 +14,13 @@ export interface Span {
 }
 
 /** Records per `logs` page: enough to see the timeStamp form, small enough to be quick. */
-export const LOG_PAGE_SIZE = 10;
+const LOG_PAGE_SIZE = 10;
 
 export function paramsOf(tz: PlatformClock, span: Span): { beginTime: string; endTime: string } {
   return { beginTime: tz.formatDateTime(span.begin), endTime: tz.formatDateTime(span.end) };
 }
 
-export function mapAnswer<T, U>(answer: Answer<T>, f: (value: T) => U): Answer<U> {
+function mapAnswer<T, U>(answer: Answer<T>, f: (value: T) => U): Answer<U> {
   return answer.kind === 'answer' ? { kind: 'answer', value: f(answer.value), sentAt: answer.sentAt } : answer;
 }
 

@@ -22,7 +22,7 @@ import { DOCTOR_CHECKS, unknownResult, type CheckId, type CheckResult, type Doct
 /** Well under a minute, leaving the process time to print and exit. */
 export const DOCTOR_DEADLINE_MS = 50_000;
 
-export interface DoctorOptions {
+interface DoctorOptions {
   readonly client: DoctorClient;
   readonly plan: DoctorPlan;
   readonly log: Logger;

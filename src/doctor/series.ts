@@ -27,7 +27,7 @@ export interface TrendProbe {
 }
 
 /** 30 buckets ending with the newest one settled under the collector's delay. */
-export function settledWindow(target: StatsTarget, now: number, offsetMinutes: number): Span {
+function settledWindow(target: StatsTarget, now: number, offsetMinutes: number): Span {
   const size = INTERVAL_MS[target.interval];
   const end = alignDown(target.interval, now - target.delayMs - size, offsetMinutes) + size;
   return { begin: end - WINDOW_BUCKETS * size, end };

@@ -96,7 +96,7 @@ function dedupe(settings: readonly Setting[]): Setting[] {
 }
 
 /** What the exporter assumes, per check (docs/upstream-notes.md says why). */
-export const ASSUMED: Readonly<Record<CheckId, string>> = {
+const ASSUMED: Readonly<Record<CheckId, string>> = {
   auth: 'the token (upstream.token, upstream.token_file or EDGE_API_TOKEN) is accepted for every operation used',
   path_prefix: 'operations 9-13, documented without /prod-api, answer at the configured path (default: with /prod-api)',
   operations: 'every read operation the enabled collectors use answers at its configured path',

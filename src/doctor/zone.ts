@@ -22,12 +22,12 @@ const BACK_MS = DAY_MS;
 const QUARTER_HOUR_MS = 15 * 60_000;
 const MAX_OFFSET_MINUTES = 14 * 60;
 
-export interface ZoneProbe {
+interface ZoneProbe {
   readonly span: Span;
   readonly answer: Answer<Trend>;
 }
 
-export interface ZoneFinding {
+interface ZoneFinding {
   readonly result: CheckResult;
   /** The zone (minutes east of UTC) the upstream reads request times in, when it is not upstream.timezone. */
   readonly readZone?: number;

@@ -9,7 +9,7 @@ export { redactSecrets } from './redact.js';
 
 export type Logger = pino.Logger;
 
-export interface CreateLoggerOptions {
+interface CreateLoggerOptions {
   /** pino level name: fatal, error, warn, info, debug, trace (or silent). */
   level: string;
   /** Literal values to mask anywhere in a line, e.g. the API token; values shorter than 4 characters are ignored. */
@@ -19,7 +19,7 @@ export interface CreateLoggerOptions {
 }
 
 /** Keys whose values are always censored, at the depths they commonly appear (headers of requests, undici/axios errors). */
-export const REDACT_PATHS: readonly string[] = [
+const REDACT_PATHS: readonly string[] = [
   'token',
   '*.token',
   '*.*.token',

@@ -4,13 +4,13 @@
 export const REDACTED = '[REDACTED]';
 
 /** Secrets this short would mangle ordinary output if masked, so they are skipped. */
-export const MIN_SECRET_LENGTH = 4;
+const MIN_SECRET_LENGTH = 4;
 
 /**
  * The forms a secret takes in text: as is, escaped inside a JSON string, and
  * percent-encoded in a URL. Longest first, so no shorter form splits a longer one.
  */
-export function secretForms(secrets: readonly string[]): string[] {
+function secretForms(secrets: readonly string[]): string[] {
   const forms = new Set<string>();
   for (const secret of secrets) {
     if (secret.length < MIN_SECRET_LENGTH) continue;
@@ -35,7 +35,7 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 }
 
 /** {@link redactSecrets} with the forms precomputed, for hot paths such as every log line. */
-export function scrub(text: string, forms: readonly string[]): string {
+function scrub(text: string, forms: readonly string[]): string {
   let result = text;
   for (const form of forms) {
     if (result.includes(form)) result = result.split(form).join(REDACTED);

@@ -1,4 +1,3 @@
 // The HTTP server: /metrics, /healthz, /readyz and the landing page.
-export { HttpServer, acceptsGzip, type HttpServerOptions, type ServerCredentials, type TlsPair } from './server.js';
-export type { MetricsSource, StatusSource, CollectorRunStatus, ExpositionFormat, RenderedMetrics, ReloadOutcome, ReloadSource } from './types.js';
-export { escapeHtml } from './landing.js';
+export { HttpServer, type ServerCredentials, type TlsPair } from './server.js';
+export type { MetricsSource, ReloadOutcome } from './types.js';

@@ -3,7 +3,7 @@
 // upstream text.
 import type { CollectorRunStatus } from './types.js';
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

@@ -25,7 +25,7 @@ import { checkReadings, readingsJson, type ReadingsState } from './readings.js';
 import type { BudgetSettings, RequestBudget } from './budget.js';
 import type { Incoming, Reply } from './server.js';
 
-export interface AdminTarget {
+interface AdminTarget {
   readonly clock: SimClock;
   readonly faults: Faults;
   readonly tz: PlatformClock;

@@ -9,7 +9,7 @@
 
 export type ClockMode = 'real' | 'fixed';
 
-export interface SimClockOptions {
+interface SimClockOptions {
   /** `fixed` (default for tests) freezes time; `real` follows the wall clock. Default `real`. */
   mode?: ClockMode;
   /** Simulated epoch ms at construction. Default: the wall clock. */
@@ -20,7 +20,7 @@ export interface SimClockOptions {
   wall?: () => number;
 }
 
-export interface SimClockState {
+interface SimClockState {
   readonly now: number;
   readonly mode: ClockMode;
   readonly speed: number;

@@ -147,10 +147,10 @@ const BOOLEAN_KEYS = [
 const KNOWN_KEYS = new Set<string>([...BOOLEAN_KEYS, 'latencyMs', 'errorRate', 'status5xx', 'hugeArray', 'futurePoints', 'negativeSeries', 'operations', 'count', 'retryAfter', 'domains']);
 /** Bounds that keep one faulty answer within memory: 2,000,000 points are about 44 MB of JSON, past the client's default 32 MiB cap. */
 export const MAX_HUGE_ARRAY = 2_000_000;
-export const MAX_FUTURE_POINTS = 10_000;
+const MAX_FUTURE_POINTS = 10_000;
 
 /** Validates a rule (also one parsed from admin JSON); unknown keys are refused so a typo cannot pass silently. */
-export function checkRule(raw: unknown, path: string): FaultRule {
+function checkRule(raw: unknown, path: string): FaultRule {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new FaultSpecError(`${path} must be an object`);
   const r = raw as Record<string, unknown>;
   const unknown = Object.keys(r).filter((k) => !KNOWN_KEYS.has(k));

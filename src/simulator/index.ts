@@ -5,18 +5,11 @@
 import { createOrderBook, orderHandlers } from './orders/index.js';
 import { buildSimulator, type Simulator, type SimulatorOptions } from './simulator.js';
 
-export type { Simulator, SimulatorOptions } from './simulator.js';
+export type { Simulator } from './simulator.js';
 export { DEFAULT_TOKEN } from './simulator.js';
-export type { SimToken } from './router.js';
-export type { FaultRule, Faults } from './faults.js';
-export type { BudgetSettings, ReceivedRequest, RequestBudget } from './budget.js';
-export type { SimClock, ClockMode } from './clock.js';
-export type { Truth } from './truth.js';
-export type { Readings, ReadingsPatch, BandwidthUnit, PathForm, LateRevision, ReadingsState } from './readings.js';
-export { DEFAULT_READINGS, READING_KEYS, ReadingError } from './readings.js';
-export type { World, Domain, L7Package, L4Package, L4Rule, Certificate, CacheRecord } from './world.js';
-export type { WafEvent, WafRecord } from './waf.js';
-export { INTERVALS, STAT_METRICS, type Interval, type TrafficSample, type StatMetric } from './stats.js';
+export type { BudgetSettings } from './budget.js';
+export type { Readings } from './readings.js';
+export { DEFAULT_READINGS } from './readings.js';
 
 /** A simulator with every operation, the live-acceleration orders included. */
 export function createSimulator(opts: SimulatorOptions = {}): Simulator {

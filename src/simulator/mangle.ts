@@ -11,7 +11,7 @@
 // one shape, so the point faults need no per-operation knowledge.
 import { hash32, Rng } from './rng.js';
 
-export interface Mangling {
+interface Mangling {
   /** Every leaf of the payload replaced by a value of another type. */
   readonly wrongTypes: boolean;
   /** Pad the payload's longest array to this many entries (0: off). */
@@ -68,7 +68,7 @@ export function withoutZeroPoints(body: unknown): unknown {
   return { ...body, [key]: mapPointArrays(body[key], (points) => points.filter(([, v]) => v !== 0)) };
 }
 
-export function isPoint(v: unknown): v is Point {
+function isPoint(v: unknown): v is Point {
   return Array.isArray(v) && v.length === 2 && typeof v[0] === 'number' && Number.isFinite(v[0]) && (typeof v[1] === 'number' || v[1] === null);
 }
 
@@ -128,7 +128,7 @@ function shuffled(points: Point[], seed: number): Point[] {
 }
 
 /** The first longest array (depth first) padded to `n` entries by repeating its elements in order; shorter than n only if it is empty. */
-export function padLongestArray(v: unknown, n: number): unknown {
+function padLongestArray(v: unknown, n: number): unknown {
   const target = longestArray(v);
   if (target === undefined || target.length === 0 || target.length >= n) return v;
   const padded = Array.from({ length: n }, (_, i) => target[i % target.length]);
@@ -163,7 +163,7 @@ function replace(v: unknown, target: unknown[], by: unknown[]): unknown {
  * Non-empty arrays and objects keep their kind and keys so that every field
  * below them is reached.
  */
-export function wrongTypes(v: unknown): unknown {
+function wrongTypes(v: unknown): unknown {
   if (v === null) return 0;
   if (typeof v === 'number') return `#${v}`;
   if (typeof v === 'string') return v.length;

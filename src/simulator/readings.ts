@@ -67,7 +67,7 @@ const BANDWIDTH_UNITS: readonly BandwidthUnit[] = ['bits_per_second', 'bytes_per
 const PATH_FORMS: readonly PathForm[] = ['both', 'prefixed', 'bare'];
 
 /** A reading that is not one of its allowed values (HTTP 400 from the admin route). */
-export class ReadingError extends RangeError {}
+class ReadingError extends RangeError {}
 
 /** A change of readings: a value sets a key, null (or undefined) puts it back to its default. */
 export type ReadingsPatch = { -readonly [K in ReadingKey]?: Readings[K] | null };
@@ -152,7 +152,7 @@ function lateRevision(v: unknown): LateRevision {
 type MutableReadings = { -readonly [K in ReadingKey]: Readings[K] };
 
 /** The readings after a patch (a fresh object; neither argument changes). */
-export function applyReadings(base: Readings, patch: ReadingsPatch): Readings {
+function applyReadings(base: Readings, patch: ReadingsPatch): Readings {
   const out: MutableReadings = { ...base };
   for (const key of READING_KEYS) {
     if (key in patch) setReading(out, key, patch[key] ?? DEFAULT_READINGS[key]);

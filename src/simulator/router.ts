@@ -22,7 +22,7 @@ export interface SimToken {
   readonly permissions: '*' | readonly string[];
 }
 
-export interface RouterDeps {
+interface RouterDeps {
   readonly clock: SimClock;
   readonly faults: Faults;
   readonly limiter: RateLimiter;
@@ -55,9 +55,9 @@ export function checkTokens(value: unknown): SimToken[] {
   });
 }
 
-export const MSG_UNAUTHORIZED = '认证失败，无法访问系统资源';
-export const MSG_FORBIDDEN = '没有权限，请联系管理员授权';
-export const MSG_RATE_LIMITED = '请求过于频繁,每个用户每秒最多 10 次';
+const MSG_UNAUTHORIZED = '认证失败，无法访问系统资源';
+const MSG_FORBIDDEN = '没有权限，请联系管理员授权';
+const MSG_RATE_LIMITED = '请求过于频繁,每个用户每秒最多 10 次';
 const MSG_BUDGET = '请求过于频繁,请稍后再试';
 
 const envelope = (status: number, msg: string): Reply => ({ status, body: { code: status, msg } });

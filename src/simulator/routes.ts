@@ -13,7 +13,7 @@ interface Route {
   readonly params: readonly string[];
 }
 
-export type RouteMatch =
+type RouteMatch =
   | { readonly kind: 'operation'; readonly spec: OperationSpec; readonly pathParams: Record<string, string> }
   | { readonly kind: 'wrongMethod'; readonly allow: string }
   | { readonly kind: 'badPath' }

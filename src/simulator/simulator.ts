@@ -71,7 +71,7 @@ export interface Simulator {
   reset(): void;
 }
 
-export interface HandlerFactoryOptions {
+interface HandlerFactoryOptions {
   seed: number;
   now: number;
   tz: PlatformClock;
@@ -80,12 +80,12 @@ export interface HandlerFactoryOptions {
 }
 
 /** Extra handlers, and what they add to /__admin/state (e.g. the order book's users). */
-export interface HandlerSet {
+interface HandlerSet {
   handlers: HandlerTable;
   state?: () => Record<string, unknown>;
 }
 
-export type HandlerFactory = (options: HandlerFactoryOptions) => HandlerSet;
+type HandlerFactory = (options: HandlerFactoryOptions) => HandlerSet;
 
 export const DEFAULT_TOKEN = 'sim-token';
 

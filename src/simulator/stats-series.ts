@@ -13,7 +13,7 @@ import type { BandwidthUnit } from './readings.js';
 import { addInto, INTERVAL_MS, zeroSample, type Interval, type TrafficSample, type Stats } from './stats.js';
 
 /** Refuse ranges that would make one answer enormous (the document gives no limit). */
-export const MAX_BUCKETS = 50_000;
+const MAX_BUCKETS = 50_000;
 
 export interface SeriesPoint {
   readonly start: number;

@@ -11,7 +11,7 @@ import { hash32, Rng, unit } from './rng.js';
 export const INTERVALS = ['1m', '5m', '1h', '1d'] as const;
 export type Interval = (typeof INTERVALS)[number];
 
-export { DAY_MS, HOUR_MS, INTERVAL_MS, MINUTE_MS };
+export { INTERVAL_MS };
 
 /**
  * Base counters per bucket. All are integers and all add up across minutes and
@@ -50,13 +50,13 @@ export function addInto(target: TrafficSample, add: Readonly<TrafficSample>): Tr
   return target;
 }
 
-export interface StatsDomain {
+interface StatsDomain {
   readonly domainName: string;
   /** Only active domains ('1') serve traffic; configuring and paused ones report zeros. */
   readonly isActive: string;
 }
 
-export interface StatsOptions {
+interface StatsOptions {
   seed: number;
   domains: readonly StatsDomain[];
   tz: PlatformClock;

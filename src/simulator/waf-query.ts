@@ -4,8 +4,8 @@
 import { DENY_STATUS, type WafEvent } from './waf.js';
 import { DAY_MS, HOUR_MS, type PlatformClock } from '../api/time.js';
 
-export const MSG_BAD_COMPARISON = '附属查询条件的条件类型有误';
-export const msgUnknownField = (field: string): string => `查询失败:查询的字段不存在[${field}]`;
+const MSG_BAD_COMPARISON = '附属查询条件的条件类型有误';
+const msgUnknownField = (field: string): string => `查询失败:查询的字段不存在[${field}]`;
 export const MSG_BAD_METRIC = '操作类型有误,仅支持:logs,logTread';
 export const MSG_QUERY_FAILED = '查询日志失败';
 
@@ -13,7 +13,7 @@ export const MSG_QUERY_FAILED = '查询日志失败';
 export class WafQueryError extends Error {}
 
 /** Each documented oneVal and the record texts it compares (any of them may match). */
-export const WAF_FIELDS: Readonly<Record<string, (e: WafEvent) => readonly string[]>> = {
+const WAF_FIELDS: Readonly<Record<string, (e: WafEvent) => readonly string[]>> = {
   client_ip: (e) => [e.record.clientIp],
   http_user_agent: (e) => [e.record.request.headers['user-agent'] ?? ''],
   domain: (e) => [e.domain],
@@ -36,7 +36,7 @@ export const WAF_FIELDS: Readonly<Record<string, (e: WafEvent) => readonly strin
   oid: (e) => [e.record.oid],
 };
 
-export interface WafFilterSpec {
+interface WafFilterSpec {
   readonly oneVal?: unknown;
   readonly twoVal?: unknown;
   readonly threeVal?: unknown;

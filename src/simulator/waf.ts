@@ -15,7 +15,7 @@ const PASS_RULES = RULES.filter((x) => x.severityLevel !== '高风险');
 const LOW_RULES = RULES.filter((x) => x.severityLevel === '低风险');
 const TOOL_AGENTS = USER_AGENTS.filter((u) => !u.parsed);
 /** Default upper bound of the ingest lag (SimulatorOptions.wafIngestLagMs). */
-export const MAX_INGEST_LAG_MS = 90_000;
+const MAX_INGEST_LAG_MS = 90_000;
 /** The documented meaning of action=deny: the response status is 417. */
 export const DENY_STATUS = 417;
 
@@ -53,21 +53,21 @@ export interface WafEvent {
   readonly record: WafRecord;
 }
 
-export interface WafDomain {
+interface WafDomain {
   readonly domainName: string;
   readonly doid: string;
   readonly wafId: string;
   readonly isActive: string;
 }
 
-export interface EventScope {
+interface EventScope {
   /** Only these domains ([] or absent: all). */
   readonly domains?: readonly string[];
   /** Only events ingested by then (time + lag <= visibleAt). */
   readonly visibleAt?: number;
 }
 
-export interface WafLogOptions {
+interface WafLogOptions {
   seed: number;
   domains: readonly WafDomain[];
   /** Platform offset in minutes east of UTC, used in timeStamp. */

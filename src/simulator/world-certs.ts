@@ -5,7 +5,6 @@
 import { hash32, Rng } from './rng.js';
 import { DAY_MS, HOUR_MS } from '../api/time.js';
 
-
 export interface Certificate {
   readonly certId: number;
   /** 0 uploaded, 1 pending verification, 2 processing, 3 issued, 4 verification failed. */
@@ -40,7 +39,7 @@ const CERT_PLAN: ReadonlyArray<readonly [number, number]> = [
 ];
 const ISSUERS = ['Encryption Everywhere DV TLS CA - G2', 'GeoTrust CN RSA CA G1', 'DigiCert Secure Site OV CA', 'RapidSSL TLS RSA CA G1'] as const;
 
-export interface CertOptions {
+interface CertOptions {
   seed: number;
   now: number;
   domainCount: number;

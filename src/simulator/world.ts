@@ -14,7 +14,6 @@ export { DAY_MS };
 export type { L4Package, L4Rule } from './world-l4.js';
 export type { CacheRecord, Certificate } from './world-certs.js';
 
-
 /** Domain isActive codes: 0 configuring, 1 active/deploying, 2 paused. */
 export type DomainState = '0' | '1' | '2';
 
@@ -50,7 +49,7 @@ export interface L7Package {
   readonly name: string;
 }
 
-export interface WorldOptions {
+interface WorldOptions {
   seed: number;
   /** Number of domains (default 20). */
   domains?: number;

@@ -50,13 +50,13 @@ export const FAIL_ON_DAMAGE: StateRecovery = Object.freeze({
   reset: (_name: string, err: StateError) => Promise.reject(err),
 });
 
-export interface RecoveredLoad<T> {
+interface RecoveredLoad<T> {
   /** Undefined on a first start and after a reset. */
   readonly value: T | undefined;
   readonly reset?: StateReset;
 }
 
-export interface DamageAdvice {
+interface DamageAdvice {
   /** Why start-up stops, e.g. "Refusing to start rather than reset its counters silently". */
   readonly refusal: string;
   /** The ways out for a damaged file, naming what `state_recovery: reset` would do. */

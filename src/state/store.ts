@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 
 /** Format of the envelope every state file has; bump on an incompatible change. */
-export const STATE_FORMAT_VERSION = 1;
+const STATE_FORMAT_VERSION = 1;
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 /** A temp file of this store, from this version (`-<pid>-<n>`) or an older one (bare `.tmp`). */
 const TEMP_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*\.json\.tmp(-[A-Za-z0-9-]+)?$/;
@@ -35,7 +35,7 @@ const TEMP_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*\.json\.tmp(-[A-Za-z0-9-]+)?$/;
 const DIR_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EINVAL', 'EPERM', 'EBADF']);
 
 /** EDGE_STATE_LOCKED: another edge-exporter holds the directory (StateLockError, lock.ts). */
-export type StateErrorCode = 'EDGE_STATE' | 'EDGE_STATE_LOCKED';
+type StateErrorCode = 'EDGE_STATE' | 'EDGE_STATE_LOCKED';
 
 export class StateError extends Error {
   readonly code: StateErrorCode = 'EDGE_STATE';

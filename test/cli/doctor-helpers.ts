@@ -6,7 +6,7 @@
 // crosses a bucket's end, happens at the instant the test chose or never.
 import { expect } from 'vitest';
 import { OPERATION_NAMES, OPERATIONS, type OperationName } from '../../src/api/operations.js';
-import type { CheckId, CheckResult, DoctorReport } from '../../src/doctor/index.js';
+import type { CheckId, CheckResult, DoctorReport } from '../../src/doctor/types.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { cli, type CliResult } from './helpers.js';
 
@@ -19,7 +19,7 @@ export interface DoctorSim {
 }
 
 /** 2026-03-02 12:07:30 in the platform zone: inside a bucket of every interval, as most instants are. */
-export const DOCTOR_NOW = Date.UTC(2026, 2, 2, 4, 7, 30);
+const DOCTOR_NOW = Date.UTC(2026, 2, 2, 4, 7, 30);
 
 export async function startDoctorSim(): Promise<DoctorSim> {
   const sim = createSimulator({
@@ -30,7 +30,7 @@ export async function startDoctorSim(): Promise<DoctorSim> {
   return { sim, url, env: { EDGE_API_URL: url, EDGE_API_TOKEN: TOKEN } };
 }
 
-export const WRITE_OPERATIONS: readonly OperationName[] = OPERATION_NAMES.filter((op) => OPERATIONS[op].write);
+const WRITE_OPERATIONS: readonly OperationName[] = OPERATION_NAMES.filter((op) => OPERATIONS[op].write);
 
 /** Write operations the simulator saw since its last reset; the doctor must never send one. */
 export function writesSeen(sim: Simulator): OperationName[] {
@@ -42,7 +42,7 @@ export function requestsSeen(sim: Simulator): number {
   return Object.values(sim.requestCounts()).reduce((a, n) => a + (n ?? 0), 0);
 }
 
-export interface JsonRun extends CliResult {
+interface JsonRun extends CliResult {
   readonly report: DoctorReport;
   check(id: CheckId): CheckResult;
 }

@@ -3,7 +3,7 @@
 // contradicts says `differs` with the config key and value that fit it, the
 // others do not, and the run exits 1.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CheckId, Setting } from '../../src/doctor/index.js';
+import type { CheckId, Setting } from '../../src/doctor/types.js';
 import { doctorJson, startDoctorSim, type DoctorSim } from './doctor-helpers.js';
 
 let d: DoctorSim;

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CounterLedger } from '../../src/collectors/ledger.js';
 import { seriesKey } from '../../src/collectors/series/keys.js';
 import { StateStore } from '../../src/state/store.js';
+import { savedCounters } from './ledger-saved.js';
 
 const REQS = 'edge_domain_requests_total';
 const dirs: string[] = [];
@@ -54,19 +55,19 @@ describe('CounterLedger.forget', () => {
     expect(Object.keys(file.data.watermarks)).toHaveLength(3);
   });
 
-  it('a forgotten target counted again starts from its first increment', () => {
+  it('a forgotten target counted again starts from its first increment', async () => {
     const ledger = filled();
     ledger.forget('access', 'domain', new Set(['b.com']));
     ledger.apply('access', { increments: [{ name: REQS, labels: { domain: 'b.com', source: 'edge' }, value: 2 }], watermarks: {} });
-    expect(ledger.snapshot('access').find((s) => s.labels['domain'] === 'b.com')?.value).toBe(2);
+    expect((await savedCounters(ledger, 'access')).find((s) => s.labels['domain'] === 'b.com')?.value).toBe(2);
   });
 
-  it('forgetting nothing changes nothing', () => {
+  it('forgetting nothing changes nothing', async () => {
     const ledger = filled();
     const version = ledger.saved('access').version;
     ledger.forget('access', 'domain', new Set());
     ledger.forget('access', 'domain', new Set(['nobody']));
     expect(ledger.saved('access').version).toBe(version);
-    expect(ledger.snapshot('access')).toHaveLength(5);
+    expect(await savedCounters(ledger, 'access')).toHaveLength(5);
   });
 });

@@ -54,7 +54,6 @@ describe('CounterLedger.saved', () => {
     control.fail = true;
     await expect(ledger.save(store, 'access')).rejects.toThrow('disk full');
     expect([...saved]).toEqual([inc('a', 5)]);
-    expect(ledger.snapshot('access')).toEqual([inc('a', 7)]);
     ledger.apply('access', { increments: [inc('a', 1)], watermarks: { a: 3 } });
     control.fail = false;
     await ledger.save(store, 'access');

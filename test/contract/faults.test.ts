@@ -9,7 +9,7 @@ import {
   AuthError, BadResponseError, HttpError, PermissionError, RateLimitedError, TimeoutError, isApiError,
   type ClientObserver, type EdgeClient, type OperationName, type ResponseOf,
 } from '../../src/api/index.js';
-import type { FaultRule } from '../../src/simulator/index.js';
+import type { FaultRule } from '../../src/simulator/faults.js';
 import { RETRY, T0, errorFields, rejection, useContract } from './harness.js';
 import { validRequests, type ValidRequests } from './requests.js';
 

@@ -3,8 +3,11 @@
 // Expected values come from the simulator's ground truth (sim.truth,
 // sim.world) and from the helpers below, never from the client under test.
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { EdgeClient, type ApiError, type ClientOptions, type OperationName } from '../../src/api/index.js';
-import { createSimulator, type SimToken, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
+import { EdgeClient, type ApiError, type OperationName } from '../../src/api/index.js';
+import { type ClientOptions } from '../../src/api/client.js';
+import { createSimulator, type Simulator } from '../../src/simulator/index.js';
+import { type SimToken } from '../../src/simulator/router.js';
+import { type SimulatorOptions } from '../../src/simulator/simulator.js';
 
 /** 2026-03-02 12:00:00 in the platform zone (UTC+8), as in test/simulator/helpers.ts. */
 export const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
@@ -15,15 +18,15 @@ export const DAY = 86_400_000;
 export const TOKEN = 'sim-token';
 /** A valid token without any permission label. */
 export const LIMITED_TOKEN = 'limited-token';
-export const TOKENS: readonly SimToken[] = [
+const TOKENS: readonly SimToken[] = [
   { token: TOKEN, permissions: '*' },
   { token: LIMITED_TOKEN, permissions: [] },
 ];
 
 export const RETRY = { attempts: 3, minDelayMs: 1, maxDelayMs: 5 } as const;
-export const TIMEOUT_MS = 1000;
+const TIMEOUT_MS = 1000;
 
-export interface Contract {
+interface Contract {
   readonly sim: Simulator;
   readonly url: string;
   /** A client with the token 'sim-token' and the harness defaults. */
@@ -32,7 +35,7 @@ export interface Contract {
   clientWith(extra: Partial<ClientOptions>): EdgeClient;
 }
 
-export interface ContractOptions {
+interface ContractOptions {
   /** Simulator options over the harness defaults (fixed clock at T0, the two tokens). */
   sim?: SimulatorOptions;
   /** Rebuild the world, clear faults, counts and rate-limit windows, and pin the clock back to T0 before each test (default true). */

@@ -12,7 +12,9 @@ import { z } from 'zod';
 import {
   OPERATION_NAMES, ValidationError, type EdgeClient, type Interval, type OperationName, type RequestOf, type WafLogRecord,
 } from '../../src/api/index.js';
-import type { Domain, Simulator, WafEvent } from '../../src/simulator/index.js';
+import type { Simulator } from '../../src/simulator/index.js';
+import type { Domain } from '../../src/simulator/world.js';
+import type { WafEvent } from '../../src/simulator/waf.js';
 import { DAY, HOUR, MIN, T0, params, rejection, sum, text, useContract } from './harness.js';
 import { validRequests, type ValidRequests } from './requests.js';
 

@@ -10,7 +10,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EdgeClient } from '../../src/api/index.js';
-import type { LiveOrderRow } from '../../src/api/index.js';
+import type { LiveOrderRow } from '../../src/api/schemas/orders.js';
 import { TOKEN, useContract } from './harness.js';
 
 const userSchema = z.object({ uid: z.string(), platformId: z.string(), nickName: z.string().nullable() });

@@ -17,8 +17,11 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EdgeClient, ValidationError, isApiError } from '../../src/api/index.js';
-import type { Carrier, ClientOptions, LiveOrderRow, OperationName, RequestOf } from '../../src/api/index.js';
-import { CARRIERS, DEFAULT_MAX_MODIFICATIONS, INTERNAL_ERROR_UID } from '../../src/simulator/orders/index.js';
+import type { OperationName, RequestOf } from '../../src/api/index.js';
+import type { Carrier } from '../../src/api/schemas/common.js';
+import type { LiveOrderRow } from '../../src/api/schemas/orders.js';
+import type { ClientOptions } from '../../src/api/client.js';
+import { CARRIERS, DEFAULT_MAX_MODIFICATIONS, INTERNAL_ERROR_UID } from '../../src/simulator/orders/constants.js';
 import { DAY, LIMITED_TOKEN, T0, TOKEN, rejection, text, useContract } from './harness.js';
 
 const TODAY = text(T0).slice(0, 10); // 2026-03-02

@@ -4,7 +4,7 @@
 // business; here they only need to be well-formed). Used where a test needs
 // "some valid call" of every operation: authentication and faults.
 import type { OperationName, RequestOf } from '../../src/api/index.js';
-import type { World } from '../../src/simulator/index.js';
+import type { World } from '../../src/simulator/world.js';
 import { HOUR, MIN, params, T0 } from './harness.js';
 
 export type ValidRequests = { readonly [K in OperationName]: RequestOf<K> };

@@ -7,7 +7,8 @@ import { CC_ATTACKED_DOMAINS } from '../../src/collectors/cc-attack/metrics.js';
 import { buildCollectors } from '../../src/daemon/wiring/collectors.js';
 import type { Shard } from '../../src/collectors/shard.js';
 import type { CollectContext, UpstreamClient } from '../../src/collectors/collector.js';
-import { COLLECTOR_KEYS, configSchema, resolveCollectorOptions } from '../../src/config/index.js';
+import { configSchema, resolveCollectorOptions } from '../../src/config/index.js';
+import { COLLECTOR_KEYS } from '../../src/config/collector-options.js';
 import { EdgeClient } from '../../src/api/index.js';
 
 const options = (perDomain: boolean) =>

@@ -9,7 +9,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
-import { LOCK_FILE } from '../../src/state/index.js';
+import { LOCK_FILE } from '../../src/state/lock.js';
 import { connectOutcome } from '../cli/helpers.js';
 import { freePort } from '../support/ports.js';
 import { configText, TOKEN } from './state-fixtures.js';

@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
-import { LOCK_FILE } from '../../src/state/index.js';
+import { LOCK_FILE } from '../../src/state/lock.js';
 import { Capture } from '../support/capture.js';
 import { accessCounters, configText, MIN, TOKEN, truthBetween } from './state-fixtures.js';
 

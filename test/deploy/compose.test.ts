@@ -7,7 +7,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig, parseHostPort } from '../../src/config/index.js';
+import { loadConfig } from '../../src/config/index.js';
+import { parseHostPort } from '../../src/config/fields.js';
 import { fromRoot, promtool, readText, repoPath, ROOT, walk, yamlDocument } from './files.js';
 import { ruleFiles } from './prometheus-rules.js';
 import {

@@ -5,7 +5,8 @@
 // context that holds every file the Dockerfile copies and nothing local.
 import { existsSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseHostPort } from '../../src/config/index.js';
+import { loadConfig } from '../../src/config/index.js';
+import { parseHostPort } from '../../src/config/fields.js';
 import {
   dockerignoreIncludes,
   dockerignorePatterns,

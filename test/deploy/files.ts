@@ -62,7 +62,7 @@ export interface Stage {
   readonly instructions: readonly Instruction[];
 }
 
-export interface Dockerfile {
+interface Dockerfile {
   /** ARG instructions before the first FROM, name to default. */
   readonly globalArgs: ReadonlyMap<string, string | undefined>;
   readonly stages: readonly Stage[];

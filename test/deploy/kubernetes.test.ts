@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { loadConfig, parseHostPort } from '../../src/config/index.js';
+import { loadConfig } from '../../src/config/index.js';
+import { parseHostPort } from '../../src/config/fields.js';
 import { fromRoot, isYaml, promtool, readText, repoPath, walk, yamlDocument, yamlDocuments } from './files.js';
 import { renderPrometheusRules, ruleFiles, SOURCE_ANNOTATION } from './prometheus-rules.js';
 import {

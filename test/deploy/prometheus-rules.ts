@@ -8,7 +8,7 @@ import { Document } from 'yaml';
 import { fromRoot, repoPath, walk, yamlDocument } from './files.js';
 import { ruleGroups } from './shapes.js';
 
-export const RULE_FILES_DIR = fromRoot('prometheus');
+const RULE_FILES_DIR = fromRoot('prometheus');
 
 /** The rule files Prometheus loads: *.yml directly in prometheus/ (tests/ holds promtool tests). */
 export function ruleFiles(): string[] {

@@ -81,7 +81,7 @@ const envVar = z.looseObject({
     .optional(),
 });
 
-export const container = z.looseObject({
+const container = z.looseObject({
   name: z.string(),
   image: z.string(),
   args: z.array(z.string()),

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { lastSettledStart } from '../../src/collectors/buckets.js';
 import { DOMAIN_REQUESTS, DOMAIN_TRAFFIC_BYTES } from '../../src/collectors/access/metrics.js';
 import { seriesKey } from '../../src/collectors/series/keys.js';
-import type { StatMetric } from '../../src/simulator/index.js';
+import type { StatMetric } from '../../src/simulator/stats.js';
 import { MIN, expectClean, useRigs, type Rig, type Series } from './fault-rig.js';
 
 const rigs = useRigs();

@@ -25,7 +25,7 @@ import { allCollectors } from '../../src/daemon/wiring/collectors.js';
 import { WAF_EVENTS_FAMILIES } from '../../src/collectors/waf-events/index.js';
 import { configSchema, loadConfig, resolveCollectorOptions } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';
-import { SELF_METRICS } from '../../src/exporters/prometheus/index.js';
+import { SELF_METRICS } from '../../src/exporters/prometheus/self-metric-defs.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';

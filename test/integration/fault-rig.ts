@@ -18,7 +18,9 @@ import { PACKAGE_TRAFFIC_BYTES } from '../../src/collectors/usage/metrics.js';
 import { loadConfig } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/log/logger.js';
-import { createSimulator, type FaultRule, type Readings, type Simulator, type StatMetric } from '../../src/simulator/index.js';
+import { createSimulator, type Readings, type Simulator } from '../../src/simulator/index.js';
+import { type FaultRule } from '../../src/simulator/faults.js';
+import { type StatMetric } from '../../src/simulator/stats.js';
 import { lineSink } from '../support/capture.js';
 
 /** 2026-03-02 12:00:00 in the platform zone (UTC+8). */
@@ -34,7 +36,7 @@ export const USAGE_OP = 'describeL7UsageData' as const;
 /** Series keys (seriesKey) and values. */
 export type Series = Record<string, number>;
 
-export interface RigOptions {
+interface RigOptions {
   /** upstream.max_body_bytes (default: the config default, 32 MiB). */
   readonly maxBodyBytes?: number;
   readonly domains?: number;
@@ -55,7 +57,7 @@ export interface RigOptions {
  * for a quick test, long enough that a clean answer on a loaded machine
  * never times out.
  */
-export const UPSTREAM_TIMEOUT_MS = 1000;
+const UPSTREAM_TIMEOUT_MS = 1000;
 
 export interface Rig {
   readonly sim: Simulator;
@@ -75,7 +77,7 @@ export interface Rig {
   stop(): Promise<void>;
 }
 
-export async function startRig(options: RigOptions = {}): Promise<Rig> {
+async function startRig(options: RigOptions = {}): Promise<Rig> {
   const sim = createSimulator({ clock: { mode: 'fixed', start: T0 }, domains: options.domains ?? 4, ...(options.readings ? { readings: options.readings } : {}) });
   if (sim.truth.revisionDelayMs !== DELAY_MS) throw new Error(`the simulator revises buckets for ${sim.truth.revisionDelayMs} ms, the rig assumes ${DELAY_MS}`);
   const { url: apiUrl } = await sim.listen('127.0.0.1', 0);
@@ -171,7 +173,7 @@ export function pick(series: Series, families: readonly string[]): Series {
 export const ACCESS_COUNTER_FAMILIES = [DOMAIN_REQUESTS.name, DOMAIN_TRAFFIC_BYTES.name, DOMAIN_RESPONSES.name];
 export const USAGE_COUNTER_FAMILIES = [PACKAGE_TRAFFIC_BYTES.name];
 /** Every family the access collector publishes starts with this (counters and gauges). */
-export const ACCESS_PREFIX = 'edge_domain_';
+const ACCESS_PREFIX = 'edge_domain_';
 
 /** What each access counter series measures in the simulator's truth. */
 const ACCESS_COUNTERS: ReadonlyArray<readonly [string, Record<string, string>, StatMetric]> = [
@@ -187,7 +189,7 @@ export function lastSettled(now: number): number {
 }
 
 /** The 1-minute buckets counted by a cycle at `now` when the counters started at the first cycle: [from, to). */
-export function countedRange(rig: Rig, now = rig.sim.clock.now()): readonly [number, number] {
+function countedRange(rig: Rig, now = rig.sim.clock.now()): readonly [number, number] {
   return [lastSettled(rig.firstCycleAt) + MIN, lastSettled(now) + MIN];
 }
 
@@ -245,7 +247,7 @@ export function accessGaugeTruth(rig: Rig, now = rig.sim.clock.now()): Series {
 }
 
 /** Series whose key starts with `prefix` (a family name prefix). */
-export function withPrefix(series: Series, prefix: string): Series {
+function withPrefix(series: Series, prefix: string): Series {
   return Object.fromEntries(Object.entries(series).filter(([key]) => key.startsWith(prefix)));
 }
 
@@ -262,7 +264,7 @@ export function useRigs(): (options?: RigOptions) => Promise<Rig> {
   };
 }
 
-export function byCollector(reports: readonly RunReport[]): Record<string, RunReport> {
+function byCollector(reports: readonly RunReport[]): Record<string, RunReport> {
   return Object.fromEntries(reports.map((r) => [r.collector, r]));
 }
 
@@ -308,7 +310,7 @@ export interface DownFault {
 
 const FAULTED_CYCLES = 2;
 /** Generous functional bound for /metrics while the upstream misbehaves. */
-export const SCRAPE_BOUND_MS = 2000;
+const SCRAPE_BOUND_MS = 2000;
 
 /** The landing page's table row of one collector. */
 function landingRow(page: string, collector: string): string {

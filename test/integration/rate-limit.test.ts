@@ -6,7 +6,7 @@
 // counter equals the simulator's truth.
 import { describe, expect, it } from 'vitest';
 import { seriesKey } from '../../src/collectors/series/keys.js';
-import type { ReceivedRequest } from '../../src/simulator/index.js';
+import type { ReceivedRequest } from '../../src/simulator/budget.js';
 import { MIN, expectRecovered, useRigs } from './fault-rig.js';
 
 const rigs = useRigs();

@@ -6,7 +6,7 @@
 // counter equals the settled truth, every cycle). Faults are on the access
 // collector's operation only; usage must carry on exactly throughout.
 import { describe, expect, it } from 'vitest';
-import type { FaultRule } from '../../src/simulator/index.js';
+import type { FaultRule } from '../../src/simulator/faults.js';
 import {
   ACCESS_LATEST_GAUGES, MIN, accessGaugeTruth, expectClean, expectDownAndBack, expectRecovered, expectTruth, lastSettled, pick, self, useRigs,
   warmUp, type DownFault,

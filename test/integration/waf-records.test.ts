@@ -10,7 +10,8 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/log/logger.js';
-import { createSimulator, type Simulator, type WafRecord } from '../../src/simulator/index.js';
+import { createSimulator, type Simulator } from '../../src/simulator/index.js';
+import { type WafRecord } from '../../src/simulator/waf.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedLogRecord } from '../support/otlp-receiver.js';
 
 const TOKEN = 'records-token-4c1d';

@@ -33,7 +33,7 @@ async function render(w: World, c: Caps): Promise<Record<ExpositionFormat, Buffe
     ...(c.maxLabelValueLength === undefined ? {} : { maxLabelValueLength: c.maxLabelValueLength }),
     ...(c.maxSeriesPerFamily === undefined ? {} : { maxSeriesPerFamily: c.maxSeriesPerFamily }),
   });
-  store.register(ALL_FAMILIES);
+  store.define(ALL_FAMILIES);
   for (const [collector, update] of cycleUpdates(w)) store.publish(collector, update);
   const exposition = new Exposition({ families: store, self: new SelfMetrics({ families: store, version: '0.0.0-property', processMetrics: false }) });
   return { text: (await exposition.render('text')).body, openmetrics: (await exposition.render('openmetrics')).body };

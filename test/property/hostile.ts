@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 
 /** One seed for every property file: a failure reproduces with the same runs. */
-export const SEED = 20_260_302;
+const SEED = 20_260_302;
 
 /**
  * fc.assert options: fixed seed, a bounded number of runs, and a time limit
@@ -26,7 +26,7 @@ export const NASTY_CHARS = [
 ] as const;
 
 /** Whole strings that look like syntax, numbers or other trouble. */
-export const NASTY_STRINGS = [
+const NASTY_STRINGS = [
   '', ' ', '"', '\\', '\\n', '\\"', '\n', 'a\nb', '"}', 'x",evil="1', '} 1\nedge_evil 2', '# EOF', '# TYPE x counter',
   '\uD800', 'a\uD800b', '\uDC00a', '\uD83D', '😀', '\uFFFD', '\xff\xfe', 'Ã©', 'NaN', '-Inf', '+Inf', 'Infinity', '1e309',
   '-0', '0x10', '__proto__', 'constructor', 'toString', '__other__', 'null', 'undefined', '高风险',
@@ -35,7 +35,7 @@ export const NASTY_STRINGS = [
 const nastyChar = fc.constantFrom(...NASTY_CHARS);
 
 /** Short text mixing printable characters with the nasty ones. */
-export const mixedText = fc.string({ unit: fc.oneof(nastyChar, fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 24 });
+const mixedText = fc.string({ unit: fc.oneof(nastyChar, fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 24 });
 
 /** A long string (up to 10k code units) built from a repeated nasty seed. */
 export const longText = fc
@@ -93,7 +93,7 @@ export function optional<T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
 }
 
 /** Unknown keys the loose response objects let through (hostile names, any JSON value). */
-export const extraKeys = fc.dictionary(
+const extraKeys = fc.dictionary(
   fc.oneof(hostileString.filter((s) => s.length < 64), fc.constantFrom('__proto__', 'constructor')),
   fc.jsonValue({ maxDepth: 2 }),
   { maxKeys: 3 },

@@ -13,7 +13,7 @@ const text = fc.oneof(hostileString, anyFinite, fc.constantFrom('0', '1', '2', '
 const code = looseIntInput(fc.oneof(fc.integer({ min: -2, max: 30 }), anyInt));
 
 /** Platform times: valid, bare dates, off-calendar, padded, and hostile text. */
-export const timeText = fc.oneof(
+const timeText = fc.oneof(
   fc.constantFrom(
     '2026-03-02 12:00:00', '2026-03-02', ' 2026-03-02 12:00:00 ', '2026-02-31 00:00:00', '2026-13-01', '9999-12-31 23:59:59',
     '0000-01-01 00:00:00', '2026-03-02T12:00:00Z', '1772424000000', '', ' ', '2026-03-02 24:00:00',

@@ -114,7 +114,7 @@ describe('hostile label values', () => {
     await fc.assert(
       fc.asyncProperty(input, async ({ maxLength, maxSeries, published, misfits: bad }) => {
         const store = new FamilyStore({ maxLabelValueLength: maxLength, maxSeriesPerFamily: maxSeries });
-        store.register(DEFS);
+        store.define(DEFS);
         const update = (i: number) => [...(published[i] ?? []), ...(bad[i] ?? [])];
         const counters = DEFS.flatMap((d, i) => (d.type === 'counter' ? update(i) : []));
         const gauges = new Map(DEFS.flatMap((d, i) => (d.type === 'gauge' ? [[d.name, update(i)] as const] : [])));

@@ -41,7 +41,7 @@ function wrongType(original: unknown): fc.Arbitrary<unknown> {
 }
 
 /** A valid body with exactly one node (any depth) given a value of another type. */
-export function mutatedOnce(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+function mutatedOnce(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
   return valid.chain((body) => {
     const all = paths(body);
     if (all.length === 0) return fc.constant(body);
@@ -53,7 +53,7 @@ export function mutatedOnce(valid: fc.Arbitrary<unknown>): fc.Arbitrary<unknown>
 }
 
 /** The JSON text of a valid body, damaged. */
-export function damagedText(valid: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
+function damagedText(valid: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
   return valid.map((body) => JSON.stringify(body) ?? '').chain((text) =>
     fc.oneof(
       fc.nat({ max: Math.max(text.length - 1, 0) }).map((cut) => text.slice(0, cut)),

@@ -26,7 +26,7 @@ import { convertLiveOrders, convertLiveQuality } from '../../src/collectors/inve
 import { convertLayer4List, convertPackages } from '../../src/collectors/inventory/convert-packages.js';
 import { INVENTORY_FAMILIES } from '../../src/collectors/inventory/metrics.js';
 import type { Converted } from '../../src/collectors/inventory/sample-set.js';
-import { CounterLedger } from '../../src/collectors/ledger.js';
+import { CounterTotals } from '../../src/collectors/ledger.js';
 import { planSeries, type CounterSpec, type Grid, type TargetResult } from '../../src/collectors/series/index.js';
 import { convertTopn } from '../../src/collectors/topn/convert.js';
 import { TOPN_FAMILIES, TOPN_REQUESTS, TOPN_TRAFFIC_BYTES } from '../../src/collectors/topn/metrics.js';
@@ -76,12 +76,24 @@ function plansFor<R>(specs: readonly CounterSpec<R>[], ago: number, timestamps: 
   return planSeries(specs.map((s) => s.key), { now: T0, watermarks, tz, log: silentLog }, { ...options, timestamps }, {});
 }
 
+/**
+ * A collector's counters after this cycle, as the ledger publishes them: the
+ * increments it accepts (finite, >= 0) added to its CounterTotals, the write
+ * taken and marked done (what CounterLedger.save does once the file is on
+ * disk), then the saved totals.
+ */
+function countedUpdate(increments: readonly Sample[]): Sample[] {
+  const totals = new CounterTotals();
+  for (const inc of increments) if (Number.isFinite(inc.value) && inc.value >= 0) totals.add(inc.name, inc.labels, inc.value, inc.timestampMs);
+  totals.written(totals.writing());
+  return [...totals.saved];
+}
+
 /** A series collector's update: its counters as the ledger has them after this cycle, its gauges by family. */
-function seriesUpdate(ledger: CounterLedger, collector: string, result: TargetResult, gaugeFamilies: readonly string[]): Update {
-  ledger.apply(collector, result);
+function seriesUpdate(result: TargetResult, gaugeFamilies: readonly string[]): Update {
   const gauges = new Map<string, Sample[]>(gaugeFamilies.map((f) => [f, []]));
   for (const g of result.gauges) gauges.get(g.name)?.push(g);
-  return { counters: ledger.snapshot(collector), gauges };
+  return { counters: countedUpdate(result.increments), gauges };
 }
 
 const gaugeNames = (defs: readonly MetricDef[]): string[] => defs.filter((d) => d.type === 'gauge').map((d) => d.name);
@@ -92,21 +104,20 @@ function inventoryUpdate(parts: readonly Converted[]): Update {
 
 /** Each collector's update for one cycle of the world. */
 export function cycleUpdates(w: World): Map<string, Update> {
-  const ledger = new CounterLedger();
   const { timestamps, watermarkAgo: ago } = w;
   const b = w.bodies;
   const out = new Map<string, Update>();
 
   const usage = describeL7UsageDataResponse.parse(wire(b.usage));
   const usageSpecs = usageCounters(w.pkg);
-  out.set('usage', seriesUpdate(ledger, 'usage', convertUsage({
+  out.set('usage', seriesUpdate(convertUsage({
     specs: usageSpecs, plans: plansFor(usageSpecs, ago, timestamps), pieces: [{ range, response: usage }], main: usage, grid,
     gauges: { pkg: w.pkg, lastSettled, windowBucket: lastSettled, timestamps, families: gaugeNames(USAGE_FAMILIES) },
   }), gaugeNames(USAGE_FAMILIES)));
 
   const access = describeL7DataV2Response.parse(wire(b.access));
   const accessSpecs = accessCounters(w.domain);
-  out.set('access', seriesUpdate(ledger, 'access', convertAccessV2({
+  out.set('access', seriesUpdate(convertAccessV2({
     specs: accessSpecs, plans: plansFor(accessSpecs, ago, timestamps), pieces: [{ range, response: access }], main: access, grid,
     gauges: { domain: w.domain, lastSettled, windowBucket: lastSettled, timestamps, families: gaugeNames(ACCESS_V2_FAMILIES) },
   }), gaugeNames(ACCESS_V2_FAMILIES)));
@@ -117,7 +128,7 @@ export function cycleUpdates(w: World): Map<string, Update> {
 
   const cc = parseCcResponse(describeL7CCAttackResponse.parse(wire(b.cc)).data);
   const ccSpecs = [ccCounter()];
-  out.set('cc-attack', seriesUpdate(ledger, 'cc-attack', convertCc({
+  out.set('cc-attack', seriesUpdate(convertCc({
     specs: ccSpecs, plans: plansFor(ccSpecs, ago, timestamps), pieces: [{ range, response: cc }], main: cc, grid,
     gauges: { windowBucket: lastSettled, timestamps, families: gaugeNames(CC_GAUGES) },
   }), gaugeNames(CC_GAUGES)));
@@ -127,8 +138,7 @@ export function cycleUpdates(w: World): Map<string, Update> {
     const spec = wafCounter(combo, grid);
     return convertWaf(spec, plansFor([spec], ago, timestamps), [{ range, response: { range, response: waf } }], grid, timestamps);
   });
-  for (const r of wafResults) ledger.apply('waf-trend', r);
-  out.set('waf-trend', { counters: ledger.snapshot('waf-trend'), gauges: new Map() });
+  out.set('waf-trend', { counters: countedUpdate(wafResults.flatMap((r) => r.increments)), gauges: new Map() });
 
   const cache = getCacheRecordListResponse.parse(wire(b.cache)).rows;
   out.set('inventory', inventoryUpdate([

@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import type { MetricDef, Sample } from '../../src/collectors/collector.js';
 
-export function seriesId(sample: Pick<Sample, 'name' | 'labels'>): string {
+function seriesId(sample: Pick<Sample, 'name' | 'labels'>): string {
   return JSON.stringify([sample.name, Object.entries(sample.labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
 }
 

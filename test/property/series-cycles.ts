@@ -12,11 +12,11 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { platformClock } from '../../src/api/index.js';
 import { INTERVAL_MS, lastSettledStart, type BucketInterval, type Plan } from '../../src/collectors/buckets.js';
-import { CounterLedger } from '../../src/collectors/ledger.js';
+import { CounterTotals } from '../../src/collectors/ledger.js';
 import {
   planSeries, requestWindow, type BucketRange, type CounterSpec, type Grid, type Piece, type RequestWindow, type TargetResult,
 } from '../../src/collectors/series/index.js';
-import type { CollectorLogger } from '../../src/collectors/collector.js';
+import type { CollectorLogger, Sample } from '../../src/collectors/collector.js';
 import { anyFinite, looseNumberInput } from './hostile.js';
 
 export const tz = platformClock('+08:00');
@@ -50,7 +50,7 @@ export interface SeriesHarness<R> {
   ranges?(plans: ReadonlyMap<string, Plan>, window: RequestWindow, grid: Grid, options: CycleOptions): BucketRange[];
 }
 
-export interface Scenario {
+interface Scenario {
   readonly interval: BucketInterval;
   readonly delayBuckets: number;
   readonly maxBuckets: number;
@@ -103,7 +103,7 @@ function mix(a: number, b: number): number {
  * bucket): mostly integers, some exact fractions, numeric strings, gaps
  * (null) and negative values (which the counting rejects).
  */
-export function truth(salt: number, spec: number, bucket: number): number | string | null {
+function truth(salt: number, spec: number, bucket: number): number | string | null {
   const h = mix(mix(salt, spec), Math.floor(bucket / 60_000));
   switch (h % 10) {
     case 0: return null;
@@ -115,7 +115,7 @@ export function truth(salt: number, spec: number, bucket: number): number | stri
 }
 
 /** What a final value adds to a counter: gaps and negative values add nothing. */
-export function contribution(value: number | string | null): number {
+function contribution(value: number | string | null): number {
   const n = value === null ? NaN : Number(value);
   return Number.isFinite(n) && n >= 0 ? n : 0;
 }
@@ -160,17 +160,36 @@ function defaultRanges(_plans: ReadonlyMap<string, Plan>, window: RequestWindow)
   return [...window.backfill, { first: window.main.first, last: window.main.last }];
 }
 
+/**
+ * What CounterLedger.apply does for one collector, without the save the
+ * ledger needs before its totals show: the totals in a CounterTotals (the
+ * ledger's own), the watermarks replaced key by key.
+ */
+class Counting {
+  readonly totals = new CounterTotals();
+  private readonly marks = new Map<string, number>();
+
+  apply(output: { readonly increments: readonly Sample[]; readonly watermarks: Readonly<Record<string, number>> }): void {
+    for (const inc of output.increments) if (Number.isFinite(inc.value) && inc.value >= 0) this.totals.add(inc.name, inc.labels, inc.value, inc.timestampMs);
+    for (const [key, ms] of Object.entries(output.watermarks)) this.marks.set(key, ms);
+  }
+
+  watermarks(): Record<string, number> {
+    return Object.fromEntries(this.marks);
+  }
+}
+
 /** Runs the scenario's cycles and checks the invariants after each; returns the final counters by series key. */
 export function runCycles<R>(harness: SeriesHarness<R>, s: Scenario, g: fc.GeneratorValue, exact: boolean): Map<string, number> {
   const size = INTERVAL_MS[s.interval];
   const grid: Grid = { interval: s.interval, offsetMinutes: tz.offsetMinutes };
   const delayMs = Math.round(s.delayBuckets * size);
-  const ledger = new CounterLedger();
+  const ledger = new Counting();
   let now = T0 + s.start;
   const keys = harness.specs.map((spec) => spec.key);
   const persisted = s.persisted;
-  if (persisted !== undefined) ledger.apply('c', { increments: [], watermarks: Object.fromEntries(keys.map((k) => [k, now - persisted - size])) });
-  const firstWatermark = new Map<string, number>(Object.entries(ledger.watermarks('c')));
+  if (persisted !== undefined) ledger.apply({ increments: [], watermarks: Object.fromEntries(keys.map((k) => [k, now - persisted - size])) });
+  const firstWatermark = new Map<string, number>(Object.entries(ledger.watermarks()));
   for (const step of [0, ...s.steps]) {
     now += step;
     const options: CycleOptions = {
@@ -179,7 +198,7 @@ export function runCycles<R>(harness: SeriesHarness<R>, s: Scenario, g: fc.Gener
       gaugeWindowMs: s.gaugeWindowBuckets === undefined ? undefined : s.gaugeWindowBuckets * size,
     };
     const lastSettled = lastSettledStart(now, s.interval, delayMs, grid.offsetMinutes);
-    const before = ledger.watermarks('c');
+    const before = ledger.watermarks();
     const plans = planSeries(keys, { now, watermarks: before, tz, log: silentLog }, options, {});
     const window = requestWindow({ plans: plans.values(), now, grid, delayMs, gaugeWindowMs: options.gaugeWindowMs, maxBuckets: s.maxBuckets });
     const ranges = (harness.ranges ?? defaultRanges)(plans, window, grid, options);
@@ -193,18 +212,18 @@ export function runCycles<R>(harness: SeriesHarness<R>, s: Scenario, g: fc.Gener
       return { range, response: harness.read(harness.body(points), range) };
     });
     const result = harness.convert(plans, pieces, grid, options);
-    const counters = new Map(ledger.snapshot('c').map((c) => [`${c.name}${JSON.stringify(c.labels)}`, c.value]));
+    const counters = new Map(ledger.totals.counted().map((c) => [`${c.name}${JSON.stringify(c.labels)}`, c.value]));
     for (const inc of result.increments) {
       expect(Number.isNaN(inc.value), `increment of ${inc.name}`).toBe(false);
       expect(inc.value).toBeGreaterThanOrEqual(0);
       if (inc.timestampMs !== undefined) expect(Number.isFinite(inc.timestampMs)).toBe(true);
     }
-    ledger.apply('c', { increments: result.increments, watermarks: result.watermarks });
-    for (const c of ledger.snapshot('c')) {
+    ledger.apply({ increments: result.increments, watermarks: result.watermarks });
+    for (const c of ledger.totals.counted()) {
       expect(Number.isFinite(c.value), `counter ${c.name} is finite`).toBe(true);
       expect(c.value).toBeGreaterThanOrEqual(counters.get(`${c.name}${JSON.stringify(c.labels)}`) ?? 0);
     }
-    const after = ledger.watermarks('c');
+    const after = ledger.watermarks();
     for (const key of keys) {
       const was = before[key];
       const is = after[key];
@@ -219,9 +238,9 @@ export function runCycles<R>(harness: SeriesHarness<R>, s: Scenario, g: fc.Gener
     expect(replay.increments.reduce((sum, inc) => sum + inc.value, 0)).toBe(0);
     for (const [key, ms] of Object.entries(replay.watermarks)) expect(ms).toBe(after[key]);
   }
-  const totals = new Map(ledger.snapshot('c').map((c) => [harness.specs.find((sp) => sameLabels(sp, c.name, c.labels))?.key ?? '?', c.value]));
+  const totals = new Map(ledger.totals.counted().map((c) => [harness.specs.find((sp) => sameLabels(sp, c.name, c.labels))?.key ?? '?', c.value]));
   if (exact) {
-    const final = ledger.watermarks('c');
+    const final = ledger.watermarks();
     harness.specs.forEach((spec, i) => {
       const from = firstWatermark.get(spec.key);
       const to = final[spec.key];

@@ -8,17 +8,17 @@ import { anyFinite, anyInt, hostileString, loose, looseIntInput, looseNumberInpu
 import { T0 } from './series-cycles.js';
 
 /** Bucket-ish times around T0, on and off the grid, and a few absurd ones. */
-export const pointTime = fc.oneof(
+const pointTime = fc.oneof(
   { weight: 6, arbitrary: fc.integer({ min: -600, max: 600 }).map((k) => T0 + k * 60_000) },
   { weight: 2, arbitrary: fc.integer({ min: -3_600_000, max: 3_600_000 }).map((k) => T0 + k * 1000 + 1) },
   { weight: 1, arbitrary: anyInt },
 );
 
-export const point = fc.tuple(looseIntInput(pointTime), fc.option(looseNumberInput(), { nil: null }));
-export const points = fc.array(point, { maxLength: 40 });
+const point = fc.tuple(looseIntInput(pointTime), fc.option(looseNumberInput(), { nil: null }));
+const points = fc.array(point, { maxLength: 40 });
 
 /** A metricName: the documented one, another operation's, or hostile text. */
-export function metricName(documented: readonly string[]): fc.Arbitrary<string> {
+function metricName(documented: readonly string[]): fc.Arbitrary<string> {
   return fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...documented) }, { weight: 1, arbitrary: hostileString });
 }
 
@@ -39,7 +39,7 @@ const items = <T>(item: fc.Arbitrary<T>) => nullish(fc.array(item, { maxLength: 
 
 // --------------------------------------------------------------- describeL7UsageData
 
-export const USAGE_SERIES = ['inTraffic', 'ouTraffic', 'outTraffic', 'totalTraffic', 'inBandwidth', 'outBandwidth', 'totalBandwidth'] as const;
+const USAGE_SERIES = ['inTraffic', 'ouTraffic', 'outTraffic', 'totalTraffic', 'inBandwidth', 'outBandwidth', 'totalBandwidth'] as const;
 const USAGE_TOTALS = ['inTotalTraffic', 'outTotalTraffic', 'totalTraffic', 'maxInBandwidth', 'maxOutBandwidth', 'maxTotalBandwidth'] as const;
 
 export const usageBody = envelope(items(loose(fc.record({
@@ -112,7 +112,7 @@ const ccObject = fc.oneof(
   fc.record({ metricName: hostileString, data: fc.jsonValue({ maxDepth: 2 }) }),
 );
 
-export const ccItem = fc.oneof(
+const ccItem = fc.oneof(
   { weight: 6, arbitrary: loose(ccObject) },
   { weight: 2, arbitrary: ccObject.map((o) => JSON.stringify(o)) },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },

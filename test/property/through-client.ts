@@ -11,7 +11,7 @@ import type { RequestOf, ResponseOf } from '../../src/api/schemas/index.js';
 const API = 'http://api.test';
 const LOGIN = 'http://login.test';
 
-export type Answer<K extends OperationName> =
+type Answer<K extends OperationName> =
   | { readonly ok: true; readonly value: ResponseOf<K> }
   | { readonly ok: false; readonly error: ApiError };
 

@@ -9,7 +9,7 @@ import { anyFinite, anyInt, hostileString, loose, looseIntInput, nullish } from 
 /** Put in credential headers only: if it shows up in an event, a credential leaked. */
 export const SECRET = 'cr3d-\u2603-leak';
 
-export const CREDENTIAL_HEADERS = ['Authorization', 'authorization', 'AUTHORIZATION', 'Proxy-Authorization', 'Cookie', 'cookie', 'Set-Cookie', 'set-COOKIE'] as const;
+const CREDENTIAL_HEADERS = ['Authorization', 'authorization', 'AUTHORIZATION', 'Proxy-Authorization', 'Cookie', 'cookie', 'Set-Cookie', 'set-COOKIE'] as const;
 const ORDINARY_HEADERS = ['Host', 'host', 'User-Agent', 'Referer', 'X-Forwarded-For', 'Content-Type', 'X-Api-Key', 'x-custom'] as const;
 
 const headerValue = fc.oneof(
@@ -27,7 +27,7 @@ const secretValue = fc.oneof(
 );
 
 /** Ordinary and hostile headers, plus credential headers holding the secret. */
-export const headers = fc
+const headers = fc
   .tuple(
     fc.dictionary(fc.oneof(fc.constantFrom(...ORDINARY_HEADERS), hostileString.filter((s) => !s.toLowerCase().includes('auth') && !s.toLowerCase().includes('cookie'))), headerValue, { maxKeys: 5 }),
     fc.dictionary(fc.constantFrom(...CREDENTIAL_HEADERS), secretValue, { maxKeys: 3 }),

@@ -51,10 +51,10 @@ const testFile = z.strictObject({
   })),
 });
 
-export type AlertingRule = z.infer<typeof alertingRule> & { readonly file: string };
-export type RecordingRule = z.infer<typeof recordingRule> & { readonly file: string };
-export type AlertTest = z.infer<typeof alertTest> & { readonly file: string };
-export type ExprTest = z.infer<typeof exprTest> & { readonly file: string };
+type AlertingRule = z.infer<typeof alertingRule> & { readonly file: string };
+type RecordingRule = z.infer<typeof recordingRule> & { readonly file: string };
+type AlertTest = z.infer<typeof alertTest> & { readonly file: string };
+type ExprTest = z.infer<typeof exprTest> & { readonly file: string };
 
 /** The .yml files directly in `dir`, as absolute paths, sorted. */
 export function ymlFiles(dir: string): string[] {
@@ -70,13 +70,13 @@ function load<T>(file: string, schema: z.ZodType<T>): T {
   return result.data;
 }
 
-export interface RuleGroup {
+interface RuleGroup {
   readonly name: string;
   /** Whether the group holds alerts (they read what the recording groups record). */
   readonly alerting: boolean;
 }
 
-export interface Rules {
+interface Rules {
   readonly alerts: AlertingRule[];
   readonly records: RecordingRule[];
   readonly groups: RuleGroup[];
@@ -96,7 +96,7 @@ export function loadRules(files: readonly string[] = ymlFiles(RULES_DIR)): Rules
   return rules;
 }
 
-export interface UnitTestFile {
+interface UnitTestFile {
   readonly file: string;
   /** Absolute paths of the rule files it loads. */
   readonly ruleFiles: string[];
@@ -118,7 +118,7 @@ export function loadUnitTests(files: readonly string[] = ymlFiles(TESTS_DIR)): U
   });
 }
 
-export interface MetricDoc {
+interface MetricDoc {
   readonly type: string;
   readonly labels: readonly string[];
 }
@@ -143,7 +143,7 @@ export function recordedNames(expr: string): string[] {
   return [...new Set([...expr.matchAll(/(?<![\w:])[a-zA-Z_]\w*:[\w:]*/g)].map((m) => m[0]))];
 }
 
-export interface Matcher {
+interface Matcher {
   readonly metric: string;
   readonly label: string;
   readonly op: string;

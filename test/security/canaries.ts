@@ -10,7 +10,7 @@ export const OTLP_KEY = 'otlp-Canary-5a7c21e9f4';
 const b64 = (text: string): string => Buffer.from(text).toString('base64');
 
 /** The forms to look for, each named for the report. */
-export function forms(): ReadonlyArray<readonly [string, string]> {
+function forms(): ReadonlyArray<readonly [string, string]> {
   const half = Math.floor(TOKEN.length / 2);
   return [
     ['token', TOKEN],

@@ -11,7 +11,7 @@ export interface CliProcess {
 }
 
 /** The environment without the variables config reads, so only what a test passes counts. */
-export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!/^(EDGE_|OTEL_)/.test(key)) env[key] = value;

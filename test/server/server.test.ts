@@ -7,8 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Agent, request } from 'undici';
-import { HttpServer, acceptsGzip, type HttpServerOptions } from '../../src/server/index.js';
-import type { CollectorRunStatus, ExpositionFormat, MetricsSource } from '../../src/server/index.js';
+import { HttpServer } from '../../src/server/index.js';
+import { acceptsGzip, type HttpServerOptions } from '../../src/server/server.js';
+import type { MetricsSource } from '../../src/server/index.js';
+import type { CollectorRunStatus, ExpositionFormat } from '../../src/server/types.js';
 
 const TEXT = '# HELP edge_x X.\n# TYPE edge_x gauge\nedge_x 1\n';
 const OM = `${TEXT}# EOF\n`;

@@ -2,7 +2,8 @@
 // ephemeral port with a pinned clock, and small request helpers.
 import { OPERATIONS, type OperationName } from '../../src/api/operations.js';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
+import { createSimulator, type Simulator } from '../../src/simulator/index.js';
+import { type SimulatorOptions } from '../../src/simulator/simulator.js';
 
 /** 2026-03-02 12:00:00 in the platform zone (UTC+8). */
 export const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
@@ -64,7 +65,7 @@ export async function startSim(options: SimulatorOptions = {}): Promise<Harness>
 }
 
 /** Platform-time text for an epoch ms (the simulator's default zone, UTC+8). */
-export function text(ms: number): string {
+function text(ms: number): string {
   return new Date(ms + 8 * HOUR).toISOString().slice(0, 19).replace('T', ' ');
 }
 

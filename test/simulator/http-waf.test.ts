@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WafRecord } from '../../src/simulator/index.js';
+import type { WafRecord } from '../../src/simulator/waf.js';
 import { DAY, HOUR, items, MIN, params, startSim, T0, type Harness, type Point } from './helpers.js';
 
 let h: Harness;

@@ -5,12 +5,14 @@ import { expect } from 'vitest';
 import type { OperationName } from '../../src/api/operations.js';
 import { platformClock } from '../../src/api/time.js';
 import { createOrderBook, orderHandlers } from '../../src/simulator/orders/index.js';
-import type { OrderBook, OrderRow, PlatformUser } from '../../src/simulator/orders/index.js';
+import type { OrderBook } from '../../src/simulator/orders/book.js';
+import type { OrderRow } from '../../src/simulator/orders/rows.js';
+import type { PlatformUser } from '../../src/simulator/orders/model.js';
 import type { SimResponse } from '../../src/simulator/types.js';
 
 export const tz = platformClock('+08:00');
-export const at = (text: string): number => tz.parseDateTime(text);
-export const NOW = at('2026-03-10 16:59:59');
+const at = (text: string): number => tz.parseDateTime(text);
+const NOW = at('2026-03-10 16:59:59');
 export type Fields = Record<string, unknown>;
 
 export function world(maxModifications?: number) {

@@ -3,8 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import type { OperationName } from '../../src/api/operations.js';
 import { platformClock } from '../../src/api/time.js';
-import { CARRIERS, PROVINCES, createOrderBook, orderHandlers } from '../../src/simulator/orders/index.js';
-import type { OrderRow, QualityReport } from '../../src/simulator/orders/index.js';
+import { createOrderBook, orderHandlers } from '../../src/simulator/orders/index.js';
+import { CARRIERS, PROVINCES } from '../../src/simulator/orders/constants.js';
+import type { OrderRow } from '../../src/simulator/orders/rows.js';
+import type { QualityReport } from '../../src/simulator/orders/model.js';
 import type { SimResponse } from '../../src/simulator/types.js';
 
 const tz = platformClock('+08:00');

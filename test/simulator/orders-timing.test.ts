@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { OperationName } from '../../src/api/operations.js';
 import { platformClock } from '../../src/api/time.js';
 import { createOrderBook, orderHandlers } from '../../src/simulator/orders/index.js';
-import type { OrderRow, PlatformUser } from '../../src/simulator/orders/index.js';
+import type { OrderRow } from '../../src/simulator/orders/rows.js';
+import type { PlatformUser } from '../../src/simulator/orders/model.js';
 import type { SimResponse } from '../../src/simulator/types.js';
 
 const tz = platformClock('+08:00');

@@ -1,7 +1,8 @@
 // Every per-item result code of update-unactivated and update-activated
 // (modify), on a fixed clock: 2026-03-10 16:59:59 UTC+8.
 import { describe, expect, it } from 'vitest';
-import type { OrderRow, PlatformUser } from '../../src/simulator/orders/index.js';
+import type { OrderRow } from '../../src/simulator/orders/rows.js';
+import type { PlatformUser } from '../../src/simulator/orders/model.js';
 import { data, lastStatus, must, newOrder, tz, world, type Case, type Fields, type World } from './orders-fixture.js';
 
 const updateOf = (row: OrderRow, extra: Fields = {}): Fields => ({

@@ -3,8 +3,9 @@
 // activates at 2026-03-11 00:00. Update and modify codes: orders-update.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { OperationName } from '../../src/api/operations.js';
-import { CARRIERS } from '../../src/simulator/orders/index.js';
-import type { OrderRow, PlatformUser } from '../../src/simulator/orders/index.js';
+import { CARRIERS } from '../../src/simulator/orders/constants.js';
+import type { OrderRow } from '../../src/simulator/orders/rows.js';
+import type { PlatformUser } from '../../src/simulator/orders/model.js';
 import { data, lastStatus, must, newOrder, world, type Case, type World } from './orders-fixture.js';
 
 const createCases: Case[] = [

@@ -2,7 +2,7 @@
 // the default answer or the ground truth; readings and clock are put back
 // before every test.
 import { describe, expect, it } from 'vitest';
-import type { WafRecord } from '../../src/simulator/index.js';
+import type { WafRecord } from '../../src/simulator/waf.js';
 import { DAY, HOUR, items, MIN, params, type Point, sumPoints, T0, useReadingsSim } from './helpers.js';
 
 const rig = useReadingsSim({ domains: 6 });

@@ -8,7 +8,8 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { simulateCommand } from '../../src/cli/simulate.js';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
-import { createSimulator, DEFAULT_READINGS, READING_KEYS, type Readings } from '../../src/simulator/index.js';
+import { createSimulator, DEFAULT_READINGS, type Readings } from '../../src/simulator/index.js';
+import { READING_KEYS } from '../../src/simulator/readings.js';
 import { useReadingsSim } from './helpers.js';
 
 const rig = useReadingsSim({ domains: 4 });

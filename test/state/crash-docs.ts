@@ -7,7 +7,7 @@ import { z } from 'zod';
 export const CRASH_NAMES = ['ledger-a', 'ledger-b', 'checkpoint-c'] as const;
 
 export const crashDocSchema = z.strictObject({ name: z.string(), seq: z.number().int(), items: z.array(z.string()) });
-export type CrashDoc = z.output<typeof crashDocSchema>;
+type CrashDoc = z.output<typeof crashDocSchema>;
 
 export function crashDoc(name: string, seq: number): CrashDoc {
   const length = (seq * 37) % 6000;

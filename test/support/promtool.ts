@@ -1,14 +1,14 @@
 // Runs promtool: `check metrics` on an exposition, `check rules` and `test rules` on rule files. A missing promtool is an error, never a pass.
 import { spawn } from 'node:child_process';
 
-export interface PromtoolResult {
+interface PromtoolResult {
   /** promtool exited 0 (no lint problems, no parse errors). */
   readonly ok: boolean;
   /** stdout and stderr together; empty for a clean exposition. */
   readonly output: string;
 }
 
-export interface PromtoolOptions {
+interface PromtoolOptions {
   /** Default: $PROMTOOL, else `promtool` on PATH. */
   readonly bin?: string;
   readonly timeoutMs?: number;
@@ -20,7 +20,7 @@ export function checkMetrics(text: string, options: PromtoolOptions = {}): Promi
 }
 
 /** Runs promtool with `args` (and `input` on stdin); a missing promtool rejects, a failed check resolves with ok false. */
-export function runPromtool(args: readonly string[], options: PromtoolOptions & { readonly input?: string } = {}): Promise<PromtoolResult> {
+function runPromtool(args: readonly string[], options: PromtoolOptions & { readonly input?: string } = {}): Promise<PromtoolResult> {
   const bin = options.bin ?? process.env.PROMTOOL ?? 'promtool';
   const timeoutMs = options.timeoutMs ?? 60_000;
   const what = `promtool ${args.slice(0, 2).join(' ')}`;

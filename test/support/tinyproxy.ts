@@ -18,7 +18,7 @@ export interface Tinyproxy {
   close(): Promise<void>;
 }
 
-export interface TinyproxyOptions {
+interface TinyproxyOptions {
   /** Ports CONNECT may reach (tinyproxy refuses the others with 403). */
   readonly connectPorts: readonly number[];
   /** `BasicAuth user password`: requests without them are answered 407. */

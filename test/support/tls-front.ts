@@ -16,7 +16,7 @@ export interface TlsFront {
   close(): Promise<void>;
 }
 
-export interface TlsFrontOptions {
+interface TlsFrontOptions {
   readonly cert: Buffer;
   readonly key: Buffer;
   /** The plain server's port on 127.0.0.1. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { area, envelope, int64, looseInt, openObject, pageNumber, pagedList, params } from './common.js';
 
 /** 1 URL preload, 2 URL refresh, 3 directory refresh. */
-export const CACHE_RECORD_TYPES = ['1', '2', '3'] as const;
+const CACHE_RECORD_TYPES = ['1', '2', '3'] as const;
 
 export const getCacheRecordListRequest = z.looseObject({
   type: z.enum(CACHE_RECORD_TYPES),

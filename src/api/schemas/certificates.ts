@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import { int64, looseInt, openObject, pageNumber, pagedList, searchFilter } from './common.js';
 
-export const CERT_FILTER_LABELS = ['alias', 'issuerDN'] as const;
+const CERT_FILTER_LABELS = ['alias', 'issuerDN'] as const;
 /** Days until expiry the list can be narrowed to. */
-export const CERT_END_DAYS = ['7', '30'] as const;
+const CERT_END_DAYS = ['7', '30'] as const;
 
 export const describeHostingRequest = z.looseObject({
   filters: z.array(searchFilter(CERT_FILTER_LABELS)).optional(),
@@ -35,5 +35,3 @@ const hostedCertificateRow = z.looseObject({
 });
 
 export const describeHostingResponse = pagedList(hostedCertificateRow);
-
-export type HostedCertificateRow = z.output<typeof hostedCertificateRow>;

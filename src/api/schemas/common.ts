@@ -19,8 +19,8 @@ import { DAY_MS, HOUR_MS, isDateString, isDateTimeString, MINUTE_MS, platformClo
 export const INTERVALS = ['1m', '5m', '1h', '1d'] as const;
 /** Each statistics interval in milliseconds (a day is the platform zone's calendar day). */
 export const INTERVAL_MS = { '1m': MINUTE_MS, '5m': 5 * MINUTE_MS, '1h': HOUR_MS, '1d': DAY_MS } as const satisfies Record<(typeof INTERVALS)[number], number>;
-export const CARRIERS = ['联通', '移动', '电信'] as const;
-export const AREAS = ['mainland', 'overseas', 'global'] as const;
+const CARRIERS = ['联通', '移动', '电信'] as const;
+const AREAS = ['mainland', 'overseas', 'global'] as const;
 
 export const interval = z.enum(INTERVALS);
 export const carrier = z.enum(CARRIERS);
@@ -197,6 +197,3 @@ export function pagedList<T extends z.ZodType>(row: T) {
 
 export type Interval = z.output<typeof interval>;
 export type Carrier = z.output<typeof carrier>;
-export type Area = z.output<typeof area>;
-export type Params = z.input<typeof params>;
-export type TimeSeriesPoint = z.output<typeof point>;

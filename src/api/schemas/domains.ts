@@ -13,11 +13,11 @@ import {
 
 export const DOMAIN_ACTIVE_CODES = ['0', '1', '2'] as const;
 /** The documented labels plus `oid`, which the sample request uses. */
-export const DOMAIN_FILTER_LABELS = ['domainName', 'port', 'doid', 'customerRemark', 'oid'] as const;
+const DOMAIN_FILTER_LABELS = ['domainName', 'port', 'doid', 'customerRemark', 'oid'] as const;
 /** 0 HTTP, 1 follow the client's protocol. */
-export const ORIGIN_PROTOCOLS = [0, 1] as const;
+const ORIGIN_PROTOCOLS = [0, 1] as const;
 /** 0 self-owned certificate (sent inline), 1 managed certificate (by certId). */
-export const CERT_SOURCES = [0, 1] as const;
+const CERT_SOURCES = [0, 1] as const;
 
 // ----------------------------------------------- 2. batchUpdateDomainCertInfo
 

@@ -55,7 +55,7 @@ import {
 } from './statistics.js';
 import { describeLogV2Request, describeLogV2Response } from './waf-log.js';
 
-export interface OperationSchema {
+interface OperationSchema {
   readonly request: z.ZodType;
   readonly response: z.ZodType;
 }
@@ -106,9 +106,6 @@ export type ResponseOf<K extends OperationName> = z.output<OperationSchemas[K]['
 
 export type DescribeLogV2Request = RequestOf<'describeLogV2'>;
 export type DescribeLogV2Response = ResponseOf<'describeLogV2'>;
-export type BatchUpdateDomainCertInfoRequest = RequestOf<'batchUpdateDomainCertInfo'>;
-export type BatchUpdateDomainCertInfoResponse = ResponseOf<'batchUpdateDomainCertInfo'>;
-export type GetPackagesRequest = RequestOf<'getPackages'>;
 export type GetPackagesResponse = ResponseOf<'getPackages'>;
 export type DescribeL7UsageDataRequest = RequestOf<'describeL7UsageData'>;
 export type DescribeL7UsageDataResponse = ResponseOf<'describeL7UsageData'>;
@@ -119,58 +116,15 @@ export type DescribeL7DataResponse = ResponseOf<'describeL7Data'>;
 export type DescribeL7MostDataRequest = RequestOf<'describeL7MostData'>;
 export type DescribeL7MostDataResponse = ResponseOf<'describeL7MostData'>;
 export type DescribeL7CCAttackRequest = RequestOf<'describeL7CCAttack'>;
-export type DescribeL7CCAttackResponse = ResponseOf<'describeL7CCAttack'>;
-export type ListLayer4PackagesRequest = RequestOf<'listLayer4Packages'>;
 export type ListLayer4PackagesResponse = ResponseOf<'listLayer4Packages'>;
-export type GetPackageDetailsRequest = RequestOf<'getPackageDetails'>;
 export type GetPackageDetailsResponse = ResponseOf<'getPackageDetails'>;
-export type InsertRuleRequest = RequestOf<'insertRule'>;
-export type InsertRuleResponse = ResponseOf<'insertRule'>;
-export type UpdateRuleRequest = RequestOf<'updateRule'>;
-export type UpdateRuleResponse = ResponseOf<'updateRule'>;
-export type ListDomainsRequest = RequestOf<'listDomains'>;
 export type ListDomainsResponse = ResponseOf<'listDomains'>;
-export type DescribeHostingRequest = RequestOf<'describeHosting'>;
 export type DescribeHostingResponse = ResponseOf<'describeHosting'>;
-export type GetCacheRecordListRequest = RequestOf<'getCacheRecordList'>;
 export type GetCacheRecordListResponse = ResponseOf<'getCacheRecordList'>;
-export type PushUrlsCacheRequest = RequestOf<'pushUrlsCache'>;
-export type PushUrlsCacheResponse = ResponseOf<'pushUrlsCache'>;
-export type CreateHostAcceleratePackOrderRequest = RequestOf<'createHostAcceleratePackOrder'>;
-export type CreateHostAcceleratePackOrderResponse = ResponseOf<'createHostAcceleratePackOrder'>;
-export type UpdateHostAcceleratePackOrderRequest = RequestOf<'updateHostAcceleratePackOrder'>;
-export type UpdateHostAcceleratePackOrderResponse = ResponseOf<'updateHostAcceleratePackOrder'>;
-export type ModifyHostAcceleratePackOrderRequest = RequestOf<'modifyHostAcceleratePackOrder'>;
-export type ModifyHostAcceleratePackOrderResponse = ResponseOf<'modifyHostAcceleratePackOrder'>;
-export type DescribeHostAcceleratePackOrderRequest = RequestOf<'describeHostAcceleratePackOrder'>;
 export type DescribeHostAcceleratePackOrderResponse = ResponseOf<'describeHostAcceleratePackOrder'>;
-export type DescribeVQUserDataRequest = RequestOf<'describeVQUserData'>;
 export type DescribeVQUserDataResponse = ResponseOf<'describeVQUserData'>;
 
 // Enumerations and row types that collectors, the simulator and the CLI reuse.
-export { AREAS, CARRIERS, INTERVAL_MS, INTERVALS } from './common.js';
-export type { Area, Carrier, Interval, Params, TimeSeriesPoint } from './common.js';
-export { CERT_END_DAYS, CERT_FILTER_LABELS } from './certificates.js';
-export type { HostedCertificateRow } from './certificates.js';
-export { CACHE_RECORD_TYPES } from './cache.js';
-export { CERT_SOURCES, DOMAIN_ACTIVE_CODES, DOMAIN_FILTER_LABELS, ORIGIN_PROTOCOLS } from './domains.js';
-export { VQ_FILTER_LABELS } from './orders.js';
-export type { LiveOrderRow } from './orders.js';
-export { LAYER4_ACTIVATE_CODES, LAYER4_FILTER_LABELS, ON_OFF, PROTOCOL_TYPES } from './packages.js';
-export type { Layer4Rule } from './packages.js';
-export {
-  ACCESS_METRICS,
-  ACCESS_V2_METRICS,
-  CC_METRICS,
-  MOST_DIMENSIONS,
-  MOST_METRICS,
-  USAGE_METRICS,
-} from './statistics.js';
-export {
-  SEVERITY_LEVELS,
-  WAF_ACTIONS,
-  WAF_COMPARISONS,
-  WAF_FILTER_FIELDS,
-  WAF_LOG_METRICS,
-} from './waf-log.js';
+export type { Interval } from './common.js';
+export { MOST_METRICS } from './statistics.js';
 export type { WafLogRecord } from './waf-log.js';

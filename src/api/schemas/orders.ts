@@ -24,7 +24,7 @@ import {
 } from './common.js';
 import { isDateTimeString } from '../time.js';
 
-export const VQ_FILTER_LABELS = ['dataId', 'uid'] as const;
+const VQ_FILTER_LABELS = ['dataId', 'uid'] as const;
 
 // ------------------------------------------------------------------- requests
 

@@ -16,10 +16,10 @@ import {
 } from './common.js';
 
 /** Layer-4 package `activate` codes (see States), as the list filter sends them. */
-export const LAYER4_ACTIVATE_CODES = ['0', '-1', '1', '3', '4'] as const;
-export const LAYER4_FILTER_LABELS = ['oid', 'packageName'] as const;
-export const PROTOCOL_TYPES = ['tcp', 'udp'] as const;
-export const ON_OFF = ['on', 'off'] as const;
+const LAYER4_ACTIVATE_CODES = ['0', '-1', '1', '3', '4'] as const;
+const LAYER4_FILTER_LABELS = ['oid', 'packageName'] as const;
+const PROTOCOL_TYPES = ['tcp', 'udp'] as const;
+const ON_OFF = ['on', 'off'] as const;
 
 // ------------------------------------------------------------ 3. getPackages
 
@@ -98,7 +98,7 @@ const layer4RuleFields = {
   remark: z.string().optional(),
 };
 
-export const layer4Rule = z.looseObject({ ...layer4RuleFields, ruleId: int64.optional() });
+const layer4Rule = z.looseObject({ ...layer4RuleFields, ruleId: int64.optional() });
 
 export const insertRuleRequest = z.looseObject({
   oid: nonEmpty,
@@ -110,5 +110,3 @@ export const updateRuleRequest = z.looseObject({ ...layer4RuleFields, ruleId: in
 
 export const insertRuleResponse = envelope;
 export const updateRuleResponse = envelope;
-
-export type Layer4Rule = z.input<typeof layer4Rule>;

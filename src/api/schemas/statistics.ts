@@ -21,8 +21,8 @@ import {
   withList,
 } from './common.js';
 
-export const USAGE_METRICS = ['trafficTrend', 'totalTraffic', 'bandwidthTrend', 'totalBandwidth'] as const;
-export const ACCESS_V2_METRICS = [
+const USAGE_METRICS = ['trafficTrend', 'totalTraffic', 'bandwidthTrend', 'totalBandwidth'] as const;
+const ACCESS_V2_METRICS = [
   'trafficTrend',
   'trafficRank',
   'bandwidthTrend',
@@ -32,7 +32,7 @@ export const ACCESS_V2_METRICS = [
   'statusCodeRank',
   'requestTimeTrend',
 ] as const;
-export const ACCESS_METRICS = [
+const ACCESS_METRICS = [
   'trafficTrend',
   'trafficRank',
   'totalTraffic',
@@ -60,7 +60,7 @@ export const MOST_METRICS = [
   'scheme',
 ] as const;
 export const MOST_DIMENSIONS = ['requestCount', 'trafficSum'] as const;
-export const CC_METRICS = ['ccPolicyTrend', 'attack_detail', 'domain', 'http_user_agent'] as const;
+const CC_METRICS = ['ccPolicyTrend', 'attack_detail', 'domain', 'http_user_agent'] as const;
 
 /** The shared Action makes metricName optional outside the log, usage and CC queries. */
 function optionalMetricAction<const M extends readonly [string, ...string[]]>(metrics: M) {

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { action, envelope, list, looseInt, looseText, params, point } from './common.js';
 
-export const WAF_LOG_METRICS = ['logs', 'logTread'] as const;
+const WAF_LOG_METRICS = ['logs', 'logTread'] as const;
 
 /** Fields the WAF log query can filter on; the server rejects others with 查询的字段不存在. */
 export const WAF_FILTER_FIELDS = [
@@ -29,7 +29,7 @@ export const WAF_FILTER_FIELDS = [
 
 export const WAF_COMPARISONS = ['eq', 'ne', 'contain'] as const;
 export const SEVERITY_LEVELS = ['高风险', '中风险', '低风险'] as const;
-export const WAF_ACTIONS = ['deny', 'pass'] as const;
+const WAF_ACTIONS = ['deny', 'pass'] as const;
 
 const wafOtherFilter = z.looseObject({
   oneVal: z.enum(WAF_FILTER_FIELDS).optional(),

@@ -7,11 +7,11 @@ import type { CollectorLogger } from '../collector.js';
 import type { Clock } from '../engine/reports.js';
 import type { ContractCheck, Mismatch } from './checks.js';
 
-export interface MismatchObserver {
+interface MismatchObserver {
   onMismatch(check: ContractCheck, count: number): void;
 }
 
-export const MISMATCH_LOG_EVERY_MS = 3_600_000;
+const MISMATCH_LOG_EVERY_MS = 3_600_000;
 
 export class MismatchReporter {
   private readonly lastLogged = new Map<string, number>();

@@ -7,7 +7,7 @@ import { isStateError } from '../../state/store.js';
 import type { RunError } from '../engine/reports.js';
 
 /** Code of an error that is a bug or unknown (not from the client or the state store). */
-export const COLLECTOR_ERROR_CODE = 'EDGE_COLLECTOR';
+const COLLECTOR_ERROR_CODE = 'EDGE_COLLECTOR';
 
 /**
  * A collector whose every request failed throws them together as an
@@ -64,7 +64,7 @@ function networkFields(err: NetworkError): Record<string, unknown> {
 }
 
 /** 401/403: retrying on schedule continues, but the operator has to act. */
-export function isCredentialError(err: unknown): boolean {
+function isCredentialError(err: unknown): boolean {
   const first = firstOf(err);
   return isApiError(first) && (first.code === 'EDGE_AUTH' || first.code === 'EDGE_PERMISSION');
 }

@@ -55,7 +55,6 @@ export function jitterOffsetMs(name: string, jitterMs: number): number {
   return hash % Math.floor(jitterMs);
 }
 
-
 /** Start of the slot containing `t`: epoch multiples, or platform midnights for whole-day periods (as buckets.ts aligns). */
 export function slotStart(everyMs: number, t: number, offsetMinutes: number): number {
   const shift = everyMs % DAY_MS === 0 ? offsetMinutes * 60_000 : 0;
@@ -69,7 +68,7 @@ export function cronTimezone(offsetMinutes: number): string {
   return `Etc/GMT${hours > 0 ? '-' : '+'}${Math.abs(hours)}`;
 }
 
-export interface TickerOptions {
+interface TickerOptions {
   readonly name: string;
   readonly schedule: Schedule;
   /** Fixed delay after each boundary (jitterOffsetMs). */

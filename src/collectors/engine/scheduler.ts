@@ -18,7 +18,7 @@ import { jitterOffsetMs, startTicker, type Ticker } from './schedule.js';
 /** How long stop() waits for runs in flight unless told otherwise. */
 export const DEFAULT_STOP_TIMEOUT_MS = 10_000;
 
-export interface SchedulerOptions {
+interface SchedulerOptions {
   readonly jobs: readonly Job[];
   readonly tz: PlatformClock;
   readonly observer?: EngineObserver;

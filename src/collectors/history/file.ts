@@ -6,7 +6,7 @@ import { z } from 'zod';
 
 const labels = z.record(z.string(), z.string());
 
-export const historyPageSchema = z.strictObject({
+const historyPageSchema = z.strictObject({
   seq: z.number().int().positive(),
   createdMs: z.number().int(),
   /** [series index, timestamp ms, value] for each sample, flat: a page holds thousands. */
@@ -29,6 +29,5 @@ export type HistoryFile = z.output<typeof historyFileSchema>;
 export const acksFileSchema = z.strictObject({
   settled: z.record(z.string(), z.number().int().nonnegative()),
 });
-export type AcksFile = z.output<typeof acksFileSchema>;
 
 export const ACKS_FILE = 'remote-write-acks';

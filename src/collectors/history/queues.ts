@@ -10,7 +10,7 @@ import { ACKS_FILE, acksFileSchema, type HistoryFile } from './file.js';
 import { HistoryQueue, type QueuedPage } from './queue.js';
 import { counterSamples, gaugeSamples, type HistoryInput } from './samples.js';
 
-export interface HistoryQueuesOptions {
+interface HistoryQueuesOptions {
   readonly store: Pick<StateStore, 'load' | 'save'>;
   /** Most samples in a page (remote_write.max_samples_per_send). */
   readonly pageSize: number;

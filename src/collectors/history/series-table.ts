@@ -6,7 +6,7 @@
 // keys that come and go do not pile up.
 import type { Labels } from '../series/keys.js';
 
-export interface SeriesEntry {
+interface SeriesEntry {
   readonly name: string;
   readonly labels: Labels;
 }

@@ -24,7 +24,7 @@ export interface InventoryOptions {
   readonly maxPages?: number;
 }
 
-export const INVENTORY_DEFAULTS = { pageSize: 100, maxPages: 1000 } as const;
+const INVENTORY_DEFAULTS = { pageSize: 100, maxPages: 1000 } as const;
 
 /** Issues logged per resource and cycle; the rest are only counted. */
 const ISSUES_LOGGED = 5;

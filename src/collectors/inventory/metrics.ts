@@ -28,7 +28,7 @@ export interface StateSetDef extends MetricDef {
 export const UNKNOWN_STATE = 'unknown';
 
 /** Layer-4 package `activate` (States table). */
-export const L4_PACKAGE_STATES = [
+const L4_PACKAGE_STATES = [
   { code: '0', state: 'pending_payment' },
   { code: '-1', state: 'unsubscribed' },
   { code: '1', state: 'in_use' },
@@ -44,7 +44,7 @@ export const DOMAIN_STATES = [
 ] as const satisfies readonly StateCode[];
 
 /** Hosted certificate `status` (States table). */
-export const CERTIFICATE_STATUSES = [
+const CERTIFICATE_STATUSES = [
   { code: '0', state: 'uploaded' },
   { code: '1', state: 'pending_verification' },
   { code: '2', state: 'processing' },
@@ -53,7 +53,7 @@ export const CERTIFICATE_STATUSES = [
 ] as const satisfies readonly StateCode[];
 
 /** Live-acceleration order `status` in the list (States table). */
-export const LIVE_ORDER_STATUSES = [
+const LIVE_ORDER_STATUSES = [
   { code: '0', state: 'not_activated' },
   { code: '1', state: 'active' },
   { code: '2', state: 'expired' },

@@ -38,7 +38,7 @@ import {
 } from './metrics.js';
 import { merge, type Converted } from './sample-set.js';
 
-export interface ResourceSettings extends Paging {
+interface ResourceSettings extends Paging {
   readonly details: boolean;
   readonly cacheWindowMs: number;
 }

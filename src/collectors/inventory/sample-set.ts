@@ -25,8 +25,7 @@ export interface Converted {
 }
 
 /** How a bare `yyyy-MM-dd` is read where the field may hold a date without a time. */
-export type BareDate = 'start-of-day' | 'end-of-day';
-
+type BareDate = 'start-of-day' | 'end-of-day';
 
 /**
  * Epoch ms of a platform-zone `yyyy-MM-dd HH:mm:ss`, or of a bare date

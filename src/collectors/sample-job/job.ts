@@ -26,7 +26,7 @@ export interface PolledCollector {
 }
 
 /** What every collector's job shares. */
-export interface SampleJobContext {
+interface SampleJobContext {
   readonly client: UpstreamClient;
   readonly tz: PlatformClock;
   readonly sink: SampleSink;

@@ -49,12 +49,12 @@ const journalLineSchema = z.strictObject({
   c: z.array(z.tuple([z.string(), z.string(), z.string(), z.number().int().positive()])),
 });
 
-export interface CheckpointState {
+interface CheckpointState {
   readonly checkpoint: Checkpoint;
   readonly counters: ReadonlyArray<{ labels: DeniedLabels; value: number }>;
 }
 
-export interface LoadedCheckpoint extends CheckpointState {
+interface LoadedCheckpoint extends CheckpointState {
   /** The generation loaded; the next snapshot takes the one after it. */
   readonly generation: number;
 }

@@ -9,7 +9,7 @@ import { recordTime } from './record-time.js';
 import { ATTR, EDGE_ATTR, EVENT_NAME, KNOWN_METHODS, REDACTED_QUERY_KEYS, requestHeaderAttr } from './attributes.js';
 
 /** The documented meaning of action=deny: the response status is 417. */
-export const DENY_STATUS = 417;
+const DENY_STATUS = 417;
 /** The URL in the body is cut here: the body is a summary, url.path/url.query hold it whole. */
 const BODY_URL_MAX = 256;
 

@@ -2,12 +2,11 @@
 // retried without limit, with exponential backoff and jitter capped at
 // maxDelayMs, until the signal aborts (stop) between two attempts. While this runs the forwarder
 // reads nothing more: the checkpoint holds the position upstream, so a long
-// outage costs no memory beyond this batch. When the sink confirms part of a
-// batch (DeliveryError naming the rest), the confirmed part is recorded
-// first and only the rest is sent again.
+// outage costs no memory beyond this batch. The sink confirms a batch whole
+// or not at all (one export result settles it), so a failed batch is sent
+// again whole; the receiver drops a repeat by its log.record.uid.
 import pRetry, { AbortError } from 'p-retry';
 import { describeError } from '../engine/errors.js';
-import { DeliveryError } from '../log-sink.js';
 import type { CollectorLogger } from '../collector.js';
 import type { LogEvent, LogSink } from '../log-sink.js';
 
@@ -31,9 +30,8 @@ export interface DeliveryContext {
   failed(events: number, code: string): void;
 }
 
-/** `onReceived`: the receiver confirmed the whole batch; its checkpoint save is about to start. */
-export async function deliverBatch(batch: readonly LogEvent[], ctx: DeliveryContext, onReceived?: () => void): Promise<void> {
-  let pending = batch;
+/** Resolves once the receiver confirmed the whole batch and ctx.confirm recorded it. */
+export async function deliverBatch(batch: readonly LogEvent[], ctx: DeliveryContext): Promise<void> {
   await pRetry(
     async () => {
       try {
@@ -41,19 +39,13 @@ export async function deliverBatch(batch: readonly LogEvent[], ctx: DeliveryCont
         // answer is awaited (the sink bounds it) and a confirmed batch recorded before the stop completes. Otherwise a
         // reload or SIGTERM would send it again.
         ctx.signal.throwIfAborted();
-        await ctx.sink.deliver(pending);
+        await ctx.sink.deliver(batch);
       } catch (err) {
         if (ctx.signal.aborted) throw err;
-        ctx.failed(pending.length, describeError(err).code);
-        if (err instanceof DeliveryError) {
-          const { confirmed, rest } = split(pending, err.failedUids);
-          if (confirmed.length > 0) await confirmOrAbort(ctx, confirmed);
-          pending = rest;
-        }
+        ctx.failed(batch.length, describeError(err).code);
         throw err;
       }
-      onReceived?.();
-      await confirmOrAbort(ctx, pending);
+      await confirmOrAbort(ctx, batch);
     },
     {
       retries: Number.POSITIVE_INFINITY,
@@ -65,7 +57,7 @@ export async function deliverBatch(batch: readonly LogEvent[], ctx: DeliveryCont
       unref: true,
       onFailedAttempt: ({ error, attemptNumber }) => {
         if (ctx.signal.aborted) return;
-        ctx.log.warn({ ...describeError(error), attempt: attemptNumber, events: pending.length }, 'delivering WAF events failed; retrying with backoff (polling waits)');
+        ctx.log.warn({ ...describeError(error), attempt: attemptNumber, events: batch.length }, 'delivering WAF events failed; retrying with backoff (polling waits)');
       },
     },
   );
@@ -80,14 +72,3 @@ async function confirmOrAbort(ctx: DeliveryContext, events: readonly LogEvent[])
   }
 }
 
-/**
- * The events the receiver confirmed and those it did not. A DeliveryError
- * that names none of the batch is taken as "nothing confirmed": sending an
- * event twice is recoverable (log.record.uid), losing one is not.
- */
-function split(batch: readonly LogEvent[], failedUids: readonly string[]): { confirmed: LogEvent[]; rest: LogEvent[] } {
-  const failed = new Set(failedUids);
-  const rest = batch.filter((e) => failed.has(e.uid));
-  if (rest.length === 0) return { confirmed: [], rest: [...batch] };
-  return { confirmed: batch.filter((e) => !failed.has(e.uid)), rest };
-}

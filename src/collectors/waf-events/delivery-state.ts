@@ -17,7 +17,7 @@ import { DeniedCounts, WAF_EVENTS_COLLECTOR, type DeniedDelta } from './metrics.
 import { advance, initialCheckpoint, rememberInPlace, type Checkpoint } from './window.js';
 import { isoOrUnknown, type StateRecovery } from '../../state/recovery.js';
 
-export interface DeliveryStateOptions {
+interface DeliveryStateOptions {
   readonly store: CheckpointStorage;
   readonly samples: SampleSink;
   readonly log: JobLogger;
@@ -125,7 +125,7 @@ export class DeliveryState {
 
   /** A whole window is delivered: move the cursor to its end, forget ids no window reads again, save. */
   advance(windowEndMs: number, overlapMs: number): Promise<void> {
-    const next = advance(this.checkpoint, [], windowEndMs, overlapMs);
+    const next = advance(this.checkpoint, windowEndMs, overlapMs);
     // advance() built a new map: own it rather than copy a window's worth of ids again.
     this.current = { ...next, delivered: next.delivered instanceof Map ? next.delivered : new Map(next.delivered) };
     this.compactNext = true;

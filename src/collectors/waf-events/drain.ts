@@ -39,8 +39,8 @@ export interface DrainContext {
   isDelivered(uid: string): boolean;
   /** Delivered ids an answer returned again: keep them while answers keep returning them. */
   refresh(uids: readonly string[]): void;
-  /** Resolves once the receiver confirmed the whole batch and it was saved (deliver.ts); onReceived before the save (unused here). */
-  deliver(batch: readonly LogEvent[], onReceived: () => void): Promise<void>;
+  /** Resolves once the receiver confirmed the whole batch and it was saved (deliver.ts). */
+  deliver(batch: readonly LogEvent[]): Promise<void>;
   /** After each page: records read, how many were repeats, and what their times said. */
   onPage(read: number, repeats: number, evidence: PageEvidence): void;
 }
@@ -121,7 +121,7 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
       if (buffer.length === 0) break;
       const batch = buffer.splice(0, maxBatch);
       wake('reader');
-      await ctx.deliver(batch, () => undefined);
+      await ctx.deliver(batch);
       for (const e of batch) buffered.delete(e.uid);
       delivered += batch.length;
     }

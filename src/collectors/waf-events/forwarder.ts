@@ -25,8 +25,6 @@ import type { PollReport, WafEventForwarderOptions } from './options.js';
 import { DeliveryState } from './delivery-state.js';
 import { planWindow, type TimeWindow } from './window.js';
 
-export type { PollReport, WafEventForwarderOptions } from './options.js';
-
 interface Totals {
   read: number;
   deduplicated: number;
@@ -153,7 +151,7 @@ export class WafEventForwarder implements EventJob {
       now: () => this.clock.now(),
       isDelivered: (uid) => this.delivery.has(uid),
       refresh: (uids) => this.delivery.refresh(uids, window.endMs),
-      deliver: (batch, onReceived) => deliverBatch(batch, delivery, onReceived),
+      deliver: (batch) => deliverBatch(batch, delivery),
       onPage: (read, repeats, evidence) => {
         this.count('read', read, (ob) => ob.onRead?.(read));
         this.count('deduplicated', repeats, (ob) => ob.onDeduplicated?.(repeats));

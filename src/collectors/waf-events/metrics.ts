@@ -23,7 +23,7 @@ export const WAF_EVENTS_FAMILIES: readonly MetricDef[] = [WAF_DENIED_REQUESTS];
 export type DeniedLabels = Readonly<Record<'domain' | 'rule_id' | 'severity', string>>;
 
 /** The counter's labels of one event, from the attributes the converter set. */
-export function deniedLabels(event: LogEvent): DeniedLabels {
+function deniedLabels(event: LogEvent): DeniedLabels {
   const text = (name: string, fallback: string): string => {
     const v = event.attributes[name];
     return typeof v === 'string' && v !== '' ? v : fallback;

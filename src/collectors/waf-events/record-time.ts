@@ -5,7 +5,7 @@
 
 const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
-export interface RecordTime {
+interface RecordTime {
   readonly ms: number;
   /** True when the text carried no zone offset (a timestamp_offset mismatch). */
   readonly naive: boolean;

@@ -15,7 +15,7 @@ export interface WafDomainScope {
   domains(now: number, signal: AbortSignal): Promise<readonly string[]>;
 }
 
-export interface ShardScopeOptions {
+interface ShardScopeOptions {
   readonly shard: Shard;
   /** waf_events.domains; absent or empty: every domain (the shard's share of the discovered targets). */
   readonly configured?: readonly string[] | undefined;

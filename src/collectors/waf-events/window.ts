@@ -62,17 +62,9 @@ export function planWindow(checkpoint: Checkpoint | undefined, now: number, opti
  * batch), or refreshes ids read again. Each is kept under the later of its
  * time and the end of the window it was read in: a record whose time says
  * nothing about the windows that return it (a range ignored, a time running
- * behind) is kept as long as windows that could return it are read.
- */
-export function remember(checkpoint: Checkpoint, events: Iterable<readonly [string, number]>, windowEndMs?: number): Checkpoint {
-  const delivered = new Map(checkpoint.delivered);
-  rememberInPlace(delivered, events, windowEndMs);
-  return { ...checkpoint, delivered };
-}
-
-/**
- * remember() on a map the caller owns: after every batch, a copy of a set
- * that grows with the window made catching up a backlog quadratic.
+ * behind) is kept as long as windows that could return it are read. In
+ * place, on a map the caller owns: after every batch, a copy of a set that
+ * grows with the window made catching up a backlog quadratic.
  */
 export function rememberInPlace(delivered: Map<string, number>, events: Iterable<readonly [string, number]>, windowEndMs?: number): void {
   for (const [uid, timeMs] of events) delivered.set(uid, Math.max(timeMs, windowEndMs ?? timeMs, delivered.get(uid) ?? timeMs));
@@ -82,12 +74,10 @@ export function rememberInPlace(delivered: Map<string, number>, events: Iterable
  * After a whole window was delivered: the cursor moves to its end (never
  * back), and ids older than the next window's start are forgotten.
  */
-export function advance(checkpoint: Checkpoint, events: Iterable<readonly [string, number]>, windowEndMs: number, overlapMs: number): Checkpoint {
+export function advance(checkpoint: Checkpoint, windowEndMs: number, overlapMs: number): Checkpoint {
   const cursorMs = Math.max(checkpoint.cursorMs, windowEndMs);
   const keepFrom = windowStart({ originMs: checkpoint.originMs, cursorMs }, overlapMs);
   const delivered = new Map<string, number>();
-  // Two loops rather than one over a spread of both: no copy of a window's worth of pairs.
   for (const [uid, timeMs] of checkpoint.delivered) if (timeMs >= keepFrom) delivered.set(uid, timeMs);
-  for (const [uid, timeMs] of events) if (timeMs >= keepFrom) delivered.set(uid, timeMs);
   return { originMs: checkpoint.originMs, cursorMs, delivered };
 }

@@ -13,5 +13,3 @@ export const limitsSchema = z.strictObject({
     .default(10_000)
     .describe('Most series one metric family may hold; further series are dropped and counted (default 10000).'),
 });
-
-export type LimitsConfig = z.output<typeof limitsSchema>;

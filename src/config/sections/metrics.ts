@@ -14,5 +14,3 @@ export const metricsSchema = z.strictObject({
     .default([])
     .describe('Metric families never collected, same syntax; deny wins over allow (default []).'),
 });
-
-export type MetricsConfig = z.output<typeof metricsSchema>;

@@ -8,7 +8,7 @@ import { MAX_LAG_MS, MAX_REQUEST_TIMEOUT_MS, duration } from '../duration.js';
 import { basicAuth, headerMap, httpUrl, integer, proxyExclusive, proxyFields, secret, tlsBlock } from '../fields.js';
 
 /** Headers the client sets itself: a config that names them is refused rather than silently overridden. */
-export const REMOTE_WRITE_RESERVED_HEADERS: readonly string[] = [
+const REMOTE_WRITE_RESERVED_HEADERS: readonly string[] = [
   'content-type', 'content-encoding', 'content-length', 'x-prometheus-remote-write-version', 'authorization', 'host',
 ];
 // Prometheus' label name rule; `__`-prefixed names are reserved to it.
@@ -80,5 +80,3 @@ export const REMOTE_WRITE_DESCRIPTION =
   'or kill -9 pushes what is missing (a re-sent sample has the same time and value). Off by default. Environment: ' +
   'EDGE_REMOTE_WRITE_URL, EDGE_REMOTE_WRITE_BEARER_TOKEN (over bearer_token and bearer_token_file), EDGE_REMOTE_WRITE_HEADERS ' +
   '(`k=v,k2=v2`, merged over headers). See docs/remote-write.md.';
-
-export type RemoteWriteConfig = z.output<typeof remoteWriteSchema>;

@@ -68,5 +68,3 @@ export const serverSchema = z.strictObject({
     .default(false)
     .describe('Serve POST /-/reload, which re-reads the config as SIGHUP does (behind basic auth when set). Default false, as Prometheus gates its lifecycle endpoints: anyone who can reach the port could trigger reloads.'),
 });
-
-export type ServerConfig = z.output<typeof serverSchema>;

@@ -48,5 +48,3 @@ export const SHARD_DESCRIPTION =
   'unsharded replica, each on one replica. Each shard needs its own `state_dir`: the first start records the shard ' +
   "in `<state_dir>/shard.json`, and a replica with another index refuses to start there (two shards would overwrite " +
   "each other's counters and WAF checkpoint); a changed `count` (scaling) is accepted and recorded.";
-
-export type ShardConfig = z.output<typeof shardSchema>;

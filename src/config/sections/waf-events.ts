@@ -18,7 +18,6 @@ type SeverityLevel = (typeof SEVERITY_LEVELS)[number];
 const toLevel = (s: SeverityLevel | 'high' | 'medium' | 'low'): SeverityLevel =>
   s === 'high' ? '高风险' : s === 'medium' ? '中风险' : s === 'low' ? '低风险' : s;
 
-
 const headerName = () =>
   z
     .string()
@@ -109,6 +108,3 @@ export const OTLP_DESCRIPTION =
   'OTEL_EXPORTER_OTLP_ENDPOINT (`/v1/logs` appended); OTEL_EXPORTER_OTLP_LOGS_HEADERS over OTEL_EXPORTER_OTLP_HEADERS ' +
   '(`k=v,k2=v2`, percent-decoded, merged key by key over `headers`); OTEL_EXPORTER_OTLP_[LOGS_]PROTOCOL; ' +
   'OTEL_EXPORTER_OTLP_[LOGS_]TIMEOUT (milliseconds).';
-
-export type WafEventsConfig = z.output<typeof wafEventsSchema>;
-export type OtlpConfig = z.output<typeof otlpSchema>;

@@ -60,10 +60,10 @@ export interface OtlpLogSinkOptions {
   readonly logger?: OtlpSinkLogger;
 }
 
-export const DEFAULT_PROTOCOL: OtlpProtocol = 'http/protobuf';
-export const DEFAULT_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_BATCH = 512;
-export const DEFAULT_ACK_MARGIN_MS = 2_000;
+const DEFAULT_PROTOCOL: OtlpProtocol = 'http/protobuf';
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_BATCH = 512;
+const DEFAULT_ACK_MARGIN_MS = 2_000;
 
 export interface ResolvedOptions {
   readonly endpoint: string | undefined;

@@ -1,11 +1,10 @@
-// Builds the SDK side: resource, scope, OTLP exporter (protobuf or JSON) and its confirming wrapper.
+// Builds the SDK side: resource, scope and the OTLP exporter (protobuf or JSON).
 import { OTLPLogExporter as OtlpJsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
 import { OTLPLogExporter as OtlpProtoLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
 import { CompressionAlgorithm, type OTLPExporterNodeConfigBase } from '@opentelemetry/otlp-exporter-base';
 import { defaultResource, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import { ConfirmingExporter, type ExportOutcome } from './confirming-exporter.js';
 import type { OtlpResourceOptions, ResolvedOptions } from './options.js';
 import { instrumentationScope } from './record.js';
 import { agentFactory } from './agent.js';
@@ -49,8 +48,8 @@ export function createOtlpExporter(options: ResolvedOptions): LogRecordExporter 
 }
 
 export interface Pipeline {
-  /** The OTLP exporter inside the confirming wrapper: each export's result settles its records' uids. */
-  readonly exporter: ConfirmingExporter;
+  /** The OTLP exporter (or a test's): each export's result settles its whole batch (sink.ts). */
+  readonly exporter: LogRecordExporter;
   readonly resource: Resource;
   readonly scope: ReadableLogRecord['instrumentationScope'];
 }
@@ -64,9 +63,9 @@ export interface Pipeline {
  * emit's per-record work (a LogRecordImpl, the validation of each attribute,
  * a copy of each array) and the queue are no longer paid per event.
  */
-export function createPipeline(options: ResolvedOptions, exporter: LogRecordExporter, onOutcome: ExportOutcome): Pipeline {
+export function createPipeline(options: ResolvedOptions, exporter: LogRecordExporter): Pipeline {
   return {
-    exporter: new ConfirmingExporter(exporter, onOutcome),
+    exporter,
     resource: buildResource(options.resource),
     scope: instrumentationScope(SCOPE_NAME, options.resource.serviceVersion),
   };

@@ -1,6 +1,6 @@
 // LogEvent -> OTel LogRecord: a pure mapping, no SDK state (the collector already chose the attribute names).
 import type { HrTime } from '@opentelemetry/api';
-import { SeverityNumber, type AnyValue, type AnyValueMap, type LogAttributes, type LogRecord } from '@opentelemetry/api-logs';
+import { SeverityNumber, type AnyValue, type LogAttributes } from '@opentelemetry/api-logs';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import type { LogEvent } from '../../collectors/index.js';
@@ -33,30 +33,6 @@ export function msToHrTime(ms: number): HrTime {
   return nanos >= 1e9 ? [seconds + 1, nanos - 1e9] : [seconds, nanos];
 }
 
-/**
- * The record the Logger emits for one event. `log.record.uid` comes first, so
- * it is never the attribute an attribute-count limit drops (the confirming
- * exporter acknowledges by it), and it always equals `event.uid`.
- */
-export function toLogRecord(event: LogEvent): LogRecord {
-  const attributes: AnyValueMap = { [ATTR_LOG_RECORD_UID]: event.uid };
-  for (const [key, value] of Object.entries(event.attributes)) {
-    if (key === ATTR_LOG_RECORD_UID) continue;
-    // Copy arrays: the SDK keeps the object, and the event's array is readonly.
-    attributes[key] = typeof value === 'object' ? [...value] : value;
-  }
-  return {
-    timestamp: msToHrTime(event.timestampMs),
-    observedTimestamp: msToHrTime(event.observedMs),
-    severityNumber: SEVERITY_NUMBERS[event.severity],
-    severityText: event.severityText,
-    // The LogRecord's own event-name field (OTLP LogRecord.event_name), not the deprecated `event.name` attribute.
-    eventName: event.eventName,
-    body: event.body,
-    attributes,
-  };
-}
-
 /** The SDK's default attribute-count limit (LoggerProvider logRecordLimits), which the records keep. */
 export const ATTRIBUTE_COUNT_LIMIT = 128;
 
@@ -66,9 +42,10 @@ export function instrumentationScope(name: string, version: string): ReadableLog
 }
 
 /**
- * What the SDK's Logger.emit(toLogRecord(event)) hands its processors, built
- * for a whole batch without the emit: the same fields, the same attribute
- * order (`log.record.uid` first) and the same limits (at most
+ * What the SDK's Logger.emit hands its processors for each event's LogRecord,
+ * built for a whole batch without the emit: the same fields, the same
+ * attribute order (`log.record.uid` first, so an attribute-count limit never
+ * drops it, and it always equals `event.uid`) and the same limits (at most
  * ATTRIBUTE_COUNT_LIMIT attributes, the rest counted as dropped; an empty
  * key dropped). The OTLP exporter encodes these exactly as it encodes the
  * SDK's own records (test/exporters/otel-logs/readable.test.ts compares the

@@ -3,15 +3,14 @@ import { context } from '@opentelemetry/api';
 import { ExportResultCode, suppressTracing, type ExportResult } from '@opentelemetry/core';
 import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { DeliveryError, type LogEvent, type LogSink } from '../../collectors/index.js';
-import { Acknowledgements } from './acknowledgements.js';
 import { resolveOptions, type OtlpLogSinkOptions, type ResolvedOptions } from './options.js';
 import { createOtlpExporter, createPipeline, type Pipeline } from './pipeline.js';
 import { toReadableLogRecords } from './record.js';
-import { settlesWithin } from '../../shared/wait.js';
+import { pause, settlesWithin } from '../../shared/wait.js';
 import { duplicatesOf, summarizeExportError, type ExportTarget } from './util.js';
 import { maskUrl } from '../../shared/url-credentials.js';
 
-export interface OtlpLogSinkDeps {
+interface OtlpLogSinkDeps {
   /** Replaces the OTLP/HTTP exporter (tests). */
   readonly exporter?: LogRecordExporter;
 }
@@ -21,15 +20,14 @@ type State = 'new' | 'started' | 'stopped';
 /**
  * Each deliver() is one call of the SDK's OTLP exporter with the whole batch,
  * built as the SDK's Logger would emit it (toReadableLogRecords); deliver()
- * calls run one at a time, and success is read from the export result of each
- * record (ConfirmingExporter -> Acknowledgements). The SDK's batch processor
+ * calls run one at a time, and success is read from that export's result
+ * (exportBatch), which settles the whole batch. The SDK's batch processor
  * is not used: it dropped records beyond its queue, never retried, resolved
  * forceFlush() whatever the export's result, and cost an emit per record.
  */
 export class OtlpLogSink implements LogSink {
   readonly maxBatch: number;
   private readonly options: ResolvedOptions;
-  private readonly acks = new Acknowledgements();
   private state: State = 'new';
   private pipeline: Pipeline | undefined;
   /** Settles when the last deliver()'s export has called back (bounded); never rejects. */
@@ -60,7 +58,7 @@ export class OtlpLogSink implements LogSink {
     if (this.state === 'stopped') return Promise.reject(new Error('OtlpLogSink: cannot start after shutdown'));
     if (this.state === 'new') {
       const exporter = this.deps.exporter ?? createOtlpExporter(this.options);
-      this.pipeline = createPipeline(this.options, exporter, (uids, result) => this.onOutcome(uids, result));
+      this.pipeline = createPipeline(this.options, exporter);
       this.state = 'started';
     }
     return Promise.resolve();
@@ -110,20 +108,21 @@ export class OtlpLogSink implements LogSink {
     const previous = this.tail;
     let release!: () => void;
     this.tail = new Promise<void>((resolve) => (release = resolve));
-    let flushed: Promise<void> = Promise.resolve();
+    let answered: Promise<void> = Promise.resolve();
     try {
       await abortable(previous, signal);
       const pipeline = this.pipeline;
       if (pipeline === undefined) throw new Error('OtlpLogSink: no pipeline');
       signal?.throwIfAborted();
-      const settled = this.acks.expect(uids, this.ackDeadlineMs, signal);
-      flushed = exportBatch(pipeline.exporter, toReadableLogRecords(events, pipeline.resource, pipeline.scope));
-      const { failed, cause } = await settled;
-      if (failed.length > 0) {
+      const records = toReadableLogRecords(events, pipeline.resource, pipeline.scope);
+      const exported = exportBatch(pipeline.exporter, records, this.ackDeadlineMs, signal, (result) => this.onResult(uids.length, result));
+      answered = exported.answered;
+      const outcome = await exported.outcome;
+      if (!outcome.confirmed) {
         throw new DeliveryError(
-          `${failed.length} of ${uids.length} log records not confirmed by the OTLP receiver: ${summarizeExportError(cause, this.target).message}`,
-          failed,
-          { cause },
+          `${uids.length} log records not confirmed by the OTLP receiver: ${summarizeExportError(outcome.cause, this.target).message}`,
+          uids,
+          { cause: outcome.cause },
         );
       }
       this.options.logger?.debug({ records: uids.length }, 'OTLP receiver confirmed log records');
@@ -132,27 +131,84 @@ export class OtlpLogSink implements LogSink {
       throw new DeliveryError(`log records not delivered: ${summarizeExportError(error, this.target).message}`, uids, { cause: error });
     } finally {
       // One export at a time: the next deliver() waits for this one's result (bounded).
-      void previous.then(() => settlesWithin(flushed, this.ackDeadlineMs)).then(release);
+      void previous.then(() => settlesWithin(answered, this.ackDeadlineMs)).then(release);
     }
   }
 
-  private onOutcome(uids: readonly string[], result: ExportResult): void {
-    this.acks.settle(uids, result);
+  /** Every export result, also one that comes after its deadline: a failure is logged. */
+  private onResult(records: number, result: ExportResult): void {
     if (result.code !== ExportResultCode.SUCCESS) {
-      this.options.logger?.warn({ records: uids.length, ...summarizeExportError(result.error, this.target) }, 'OTLP log export failed');
+      this.options.logger?.warn({ records, ...summarizeExportError(result.error, this.target) }, 'OTLP log export failed');
     }
   }
 }
 
+/** Why a batch counts as failed when its export result did not come in time. */
+class AcknowledgementTimeout extends Error {
+  readonly code = 'EDGE_OTLP_ACK_TIMEOUT';
+  constructor(readonly timeoutMs: number) {
+    super(`no export result within ${timeoutMs} ms`);
+    this.name = 'AcknowledgementTimeout';
+  }
+}
+
+type Outcome = { readonly confirmed: true } | { readonly confirmed: false; readonly cause: unknown };
+
+interface Export {
+  /**
+   * Confirmed when the exporter called back SUCCESS (the receiver answered
+   * 2xx, after the SDK's own retries; an OTLP partial success is logged by the
+   * SDK and still reported as SUCCESS, so it counts as delivered). Otherwise
+   * the export error, or why the wait ended first: the deadline, the signal's
+   * abort. Never rejects.
+   */
+  readonly outcome: Promise<Outcome>;
+  /** Resolves once the exporter has called back, whatever the result and however late. */
+  readonly answered: Promise<void>;
+}
+
 /**
  * One export of the whole batch, as the batch processor made it (tracing
- * suppressed around it); resolves when the exporter has called back, whatever
- * the result (the confirming exporter has settled the uids by then).
+ * suppressed around it). Its one result callback is the only place that
+ * knows whether the receiver took the batch, so it settles every record of
+ * it at once. `onResult` sees each result once, also a late one.
  */
-function exportBatch(exporter: LogRecordExporter, records: ReadableLogRecord[]): Promise<void> {
-  return new Promise<void>((resolve) => {
-    context.with(suppressTracing(context.active()), () => exporter.export(records, () => resolve()));
+function exportBatch(
+  exporter: LogRecordExporter, records: ReadableLogRecord[], deadlineMs: number, signal: AbortSignal | undefined,
+  onResult: (result: ExportResult) => void,
+): Export {
+  let answer!: (result: ExportResult) => void;
+  const result = new Promise<ExportResult>((resolve) => (answer = resolve));
+  let called = false;
+  const callback = (exported: ExportResult): void => {
+    if (called) return; // an exporter must call back once; make sure of it
+    called = true;
+    onResult(exported);
+    answer(exported);
+  };
+  try {
+    context.with(suppressTracing(context.active()), () => exporter.export(records, callback));
+  } catch (error) {
+    callback({ code: ExportResultCode.FAILED, error: error instanceof Error ? error : new Error(String(error)) });
+  }
+  const outcome = new Promise<Outcome>((resolve) => {
+    const deadline = new AbortController();
+    const finish = (ended: Outcome): void => {
+      deadline.abort();
+      signal?.removeEventListener('abort', onAbort);
+      resolve(ended);
+    };
+    const onAbort = (): void => finish({ confirmed: false, cause: signal?.reason });
+    void result.then((exported) => finish(exported.code === ExportResultCode.SUCCESS
+      ? { confirmed: true }
+      : { confirmed: false, cause: exported.error ?? new Error('export failed') }));
+    void pause(deadlineMs, deadline.signal).then(() => {
+      if (!deadline.signal.aborted) finish({ confirmed: false, cause: new AcknowledgementTimeout(deadlineMs) });
+    });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
+  return { outcome, answered: result.then(() => undefined) };
 }
 
 /** Waits for `promise` unless the signal aborts first (then throws its reason). */

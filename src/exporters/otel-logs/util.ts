@@ -2,7 +2,7 @@
 import { OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
 import { describeNetCause, netCauseText } from '../../shared/net-cause.js';
 
-export interface ErrorSummary {
+interface ErrorSummary {
   readonly message: string;
   /** HTTP status, when the receiver answered with a non-retryable one. */
   readonly status?: number;

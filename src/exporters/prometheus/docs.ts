@@ -5,7 +5,7 @@ import { SELF_METRICS } from './self-metric-defs.js';
 import type { FamilyDef } from './serialize.js';
 
 /** What the docs need of a collector (a Collector satisfies it). */
-export type CollectorFamilies = Pick<Collector, 'name' | 'families'>;
+type CollectorFamilies = Pick<Collector, 'name' | 'families'>;
 
 /** One Markdown table of data families, in the order given. */
 export function renderMetricsDocs(defs: readonly MetricDef[]): string {

@@ -27,12 +27,12 @@ export interface SelfSource {
   render(format: ExpositionFormat): Promise<string>;
 }
 
-export interface ExpositionOptions {
+interface ExpositionOptions {
   readonly families: SnapshotSource;
   readonly self: SelfSource;
 }
 
-export interface Rendered {
+interface Rendered {
   /** The whole response body (concatenated on first access). */
   readonly body: Buffer;
   /** The same bytes in pieces, for writing without the copy `body` makes. */

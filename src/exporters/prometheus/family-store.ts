@@ -5,7 +5,7 @@ import { MetricDefinitionError, SELF_PREFIX, capLabelValue, metricDefProblems, w
 import { SelfFamily } from './self-family.js';
 import { baseName, compareSeries, compareStrings, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
 
-export interface FamilyStoreOptions {
+interface FamilyStoreOptions {
   /** Longest label value kept, in UTF-16 code units including the '…' marker (lone surrogates become U+FFFD first). Default 128. */
   readonly maxLabelValueLength?: number;
   /** Most series one family keeps; the rest are dropped and counted (see `publish`). Default 10000. */
@@ -71,29 +71,17 @@ export class FamilyStore implements SampleSink {
   }
 
   /**
-   * Adds families. Throws MetricDefinitionError listing every problem (and
-   * registers none of them) when a name or label breaks the naming rules, a
-   * name is taken by a different definition, or two families would produce
-   * the same sample name in OpenMetrics. Registering an identical def again is a no-op.
-   */
-  register(defs: readonly MetricDef[]): void {
-    const merged = new Map<string, MetricDef>([...this.families].map(([name, stored]) => [name, stored.def]));
-    checkDefs(defs, merged);
-    for (const def of defs) {
-      if (!this.families.has(def.name)) this.families.set(def.name, { def, owner: undefined, series: [], dropped: 0 });
-    }
-    this.changes++;
-  }
-
-  /**
    * Makes the data families exactly `defs`, for a config reload: a family no
    * longer defined, or defined differently, goes with its series (and the
    * saved counters of a collector left owning none); an identical one keeps its
    * series, so a scrape during the reload still finds every counter. Throws
-   * as register() does, changing nothing.
+   * MetricDefinitionError listing every problem, changing nothing, when a
+   * name or label breaks the naming rules, a name is defined twice
+   * differently, or two families would produce the same sample name in
+   * OpenMetrics.
    */
   define(defs: readonly MetricDef[]): void {
-    checkDefs(defs, new Map());
+    checkDefs(defs);
     const wanted = new Map(defs.map((def) => [def.name, def]));
     for (const [name, stored] of this.families) {
       const def = wanted.get(name);
@@ -282,8 +270,9 @@ export class FamilyStore implements SampleSink {
   }
 }
 
-/** Throws MetricDefinitionError listing every problem of adding `defs` to the families `merged` holds. */
-function checkDefs(defs: readonly MetricDef[], merged: Map<string, MetricDef>): void {
+/** Throws MetricDefinitionError listing every problem of `defs` as one set of families. */
+function checkDefs(defs: readonly MetricDef[]): void {
+  const merged = new Map<string, MetricDef>();
   const problems = defs.flatMap(metricDefProblems);
   for (const def of defs) {
     const existing = merged.get(def.name);

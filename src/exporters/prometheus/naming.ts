@@ -2,7 +2,7 @@
 import type { MetricDef } from '../../collectors/index.js';
 
 /** Labels Prometheus attaches itself (target labels) or that our naming plan forbids. */
-export const RESERVED_LABELS: ReadonlySet<string> = new Set([
+const RESERVED_LABELS: ReadonlySet<string> = new Set([
   'instance',
   'job',
   'zone',
@@ -63,7 +63,7 @@ export function wellFormedLabelValue(value: string): string {
 }
 
 /** Marks a value that was cut to the length cap. */
-export const TRUNCATION_MARKER = '…';
+const TRUNCATION_MARKER = '…';
 
 /**
  * Caps a label value at `max` UTF-16 code units, marker included. The cut

@@ -19,7 +19,7 @@ export const EXCLUDED_PROCESS_METRICS = [
 ] as const;
 
 /** What getMetricsAsJSON returns at run time (its typings declare `type` a numeric enum; it is the type's name). */
-export interface CollectedMetric {
+interface CollectedMetric {
   readonly name: string;
   readonly help: string;
   readonly type: unknown;

@@ -8,7 +8,7 @@ import { SELF_METRICS } from './self-metric-defs.js';
 import { serialize, type ExpositionFormat, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
 
 /** The FamilyStore, as the self-metrics use it: where their families are held, and what the series self-metrics read at scrape time. */
-export interface SelfMetricsStore {
+interface SelfMetricsStore {
   /** Changes whenever the stats or the rejected samples may have. */
   readonly generation: number;
   stats(): readonly FamilyStats[];
@@ -17,7 +17,7 @@ export interface SelfMetricsStore {
   selfSnapshot(): readonly FamilySnapshot[];
 }
 
-export interface SelfMetricsOptions {
+interface SelfMetricsOptions {
   readonly families: SelfMetricsStore;
   /** Exporter version for edge_exporter_build_info. */
   readonly version: string;
@@ -25,7 +25,7 @@ export interface SelfMetricsOptions {
   readonly processMetrics?: boolean;
 }
 
-export interface RunRecord {
+interface RunRecord {
   readonly collector: string;
   readonly ok: boolean;
   readonly durationSeconds: number;
@@ -39,7 +39,7 @@ export interface RunRecord {
   readonly nowMs: number;
 }
 
-export interface UpstreamRecord {
+interface UpstreamRecord {
   readonly operation: string;
   readonly outcome: string;
   readonly durationSeconds: number;

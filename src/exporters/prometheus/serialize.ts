@@ -62,7 +62,7 @@ const OPENMETRICS_UNITS: Readonly<Record<string, string>> = {
   ratio: 'ratio',
 };
 
-export interface SerializeOptions {
+interface SerializeOptions {
   readonly format: ExpositionFormat;
   /** Keeps the metadata of families without series (the exporter's own, always listed). */
   readonly keepEmpty?: boolean;
@@ -316,18 +316,18 @@ export function baseName(def: Pick<FamilyDef, 'name' | 'type'>): string {
 const LABEL_SPECIALS = /[\\"\n]/;
 
 /** Label values, both formats: backslash, double quote and line feed. */
-export function escapeLabelValue(value: string): string {
+function escapeLabelValue(value: string): string {
   if (!LABEL_SPECIALS.test(value)) return value;
   return value.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
 }
 
 /** Text 0.0.4 HELP: only backslash and line feed are escapes there. */
-export function escapeTextHelp(help: string): string {
+function escapeTextHelp(help: string): string {
   return help.replace(/[\\\n]/g, (c) => (c === '\n' ? '\\n' : '\\\\'));
 }
 
 /** OpenMetrics escaped-string (HELP): a raw `"` is not a normal-char either. */
-export function escapeOpenMetricsString(help: string): string {
+function escapeOpenMetricsString(help: string): string {
   return escapeLabelValue(help);
 }
 

@@ -49,7 +49,7 @@ export interface RemoteWriteTransport {
 }
 
 /** Longest excerpt of a receiver's error body kept for the log. */
-export const MESSAGE_EXCERPT_CHARS = 256;
+const MESSAGE_EXCERPT_CHARS = 256;
 const READ_LIMIT_BYTES = 4_096;
 
 class LocalError extends Error {
@@ -72,7 +72,7 @@ async function readSecretFile(path: string, what: string): Promise<string> {
 }
 
 /** Cuts every credential out of `text`, and control characters, and keeps the start. */
-export function redact(text: string, secrets: readonly string[]): string {
+function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join('[REDACTED]');
   // eslint-disable-next-line no-control-regex

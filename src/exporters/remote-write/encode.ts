@@ -28,19 +28,19 @@ const PROMPB = protobuf.Root.fromJSON({
 });
 const WRITE_REQUEST = PROMPB.lookupType('prometheus.WriteRequest');
 
-export interface Label {
+interface Label {
   readonly name: string;
   readonly value: string;
 }
 
 /** A sample on the wire (prometheus.Sample): a value and its time, its series named by the TimeSeries around it. */
-export interface WireSample {
+interface WireSample {
   readonly value: number;
   /** Epoch ms; int64 on the wire, exact as a JS number up to 2^53. */
   readonly timestamp: number;
 }
 
-export interface TimeSeries {
+interface TimeSeries {
   /** Sorted by name (`__name__` sorts first on its own: `_` is below every letter). */
   readonly labels: readonly Label[];
   /** In timestamp order. */
@@ -58,7 +58,7 @@ function byName(a: Label, b: Label): number {
  * one /metrics shows), then its labels, then every external label the series
  * does not carry itself (Prometheus' rule: the series' own label wins).
  */
-export function toTimeSeries(pages: readonly HistoryPage[], externalLabels: Readonly<Record<string, string>> = {}, maxLabelValueLength = Infinity): TimeSeries[] {
+function toTimeSeries(pages: readonly HistoryPage[], externalLabels: Readonly<Record<string, string>> = {}, maxLabelValueLength = Infinity): TimeSeries[] {
   // As /metrics writes them (limits.label_value_length), so a series pushed and scraped is one series.
   const asExposed = (value: string): string => capLabelValue(wellFormedLabelValue(value), maxLabelValueLength);
   const bySeries = new Map<string, { labels: Label[]; samples: WireSample[] }>();
@@ -90,7 +90,7 @@ export function toTimeSeries(pages: readonly HistoryPage[], externalLabels: Read
 }
 
 /** The WriteRequest's protobuf bytes, uncompressed. */
-export function encodeWriteRequest(series: readonly TimeSeries[]): Uint8Array {
+function encodeWriteRequest(series: readonly TimeSeries[]): Uint8Array {
   return WRITE_REQUEST.encode(WRITE_REQUEST.fromObject({ timeseries: series })).finish();
 }
 

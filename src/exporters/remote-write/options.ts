@@ -36,11 +36,11 @@ export interface RemoteWriteSenderOptions {
   readonly observer?: RemoteWriteObserver;
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_SAMPLES_PER_SEND = 2_000;
-export const DEFAULT_BATCH_SEND_DEADLINE_MS = 5_000;
-export const DEFAULT_MIN_BACKOFF_MS = 30;
-export const DEFAULT_MAX_BACKOFF_MS = 5_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_SAMPLES_PER_SEND = 2_000;
+const DEFAULT_BATCH_SEND_DEADLINE_MS = 5_000;
+const DEFAULT_MIN_BACKOFF_MS = 30;
+const DEFAULT_MAX_BACKOFF_MS = 5_000;
 /** shutdown()'s default: how long the request in flight may still take. */
 export const DEFAULT_SHUTDOWN_DEADLINE_MS = 5_000;
 

@@ -8,7 +8,7 @@ import type { RemoteWriteLogger, RemoteWriteObserver, RequestOutcome, SampleFail
 import { DEFAULT_SHUTDOWN_DEADLINE_MS, resolveSenderOptions, type RemoteWriteSenderOptions, type ResolvedSenderOptions } from './options.js';
 import type { HistoryPage, HistorySource, PageSettlement } from './source.js';
 
-export interface RemoteWriteSenderDeps {
+interface RemoteWriteSenderDeps {
   /** Replaces the HTTP client (tests). */
   readonly transport?: RemoteWriteTransport;
   /** Epoch ms, for the batch deadline (tests). Default Date.now. */

@@ -12,10 +12,10 @@ import {
 import { guard, interval, metricNames, obj, oneOf, paging, reqArr, reqStr, strings, type Obj } from './common.js';
 import { checkOtherFilter, domainsOf, nonEmptyActions, pointsOf, ranked, statRange } from './stat-common.js';
 
-export const ACCESS_V2_METRICS = [
+const ACCESS_V2_METRICS = [
   'trafficTrend', 'trafficRank', 'bandwidthTrend', 'requestTrend', 'requestRank', 'statusCodeTrend', 'statusCodeRank', 'requestTimeTrend',
 ] as const;
-export const ACCESS_METRICS = [
+const ACCESS_METRICS = [
   'trafficTrend', 'trafficRank', 'totalTraffic', 'bandwidthTrend', 'bandwidthRank', 'totalRequest', 'requestTrend', 'requestRank',
 ] as const;
 /** `cnd` is how the document's text spells the access terminal (the sample writes cdn). */

@@ -32,7 +32,7 @@ export function guard(handler: Handler): Handler {
   };
 }
 
-export function errorResponse(err: unknown): SimResponse {
+function errorResponse(err: unknown): SimResponse {
   if (err instanceof BadRequest || err instanceof RangeTooLargeError) return fail(400, 400, `参数错误: ${err.message}`);
   if (err instanceof BusinessError) return fail(200, 500, err.message);
   throw err;
@@ -154,7 +154,7 @@ export function pageOf<T>(rows: readonly T[], p: Paging): T[] {
 }
 
 /** For each documented filter label, the row texts it searches. */
-export type FilterFields<T> = Readonly<Record<string, (row: T) => readonly string[]>>;
+type FilterFields<T> = Readonly<Record<string, (row: T) => readonly string[]>>;
 
 /**
  * SearchFilter: one value is a fuzzy (case-insensitive substring) search,

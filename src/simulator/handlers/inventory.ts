@@ -95,7 +95,7 @@ function listDomains(ctx: SimContext, req: SimRequest) {
   return ok({ total: rows.length, rows: pageOf(rows, page).map(domainRow) });
 }
 
-export function domainRow(d: Domain) {
+function domainRow(d: Domain) {
   return {
     id: d.id, sslsupport: d.sslsupport, domainName: d.domainName, ip: d.ip, port: d.port,
     cNamePre: d.cNamePre, cNameSuf: d.cNameSuf, doid: d.doid, isActive: d.isActive,

@@ -23,7 +23,7 @@ import { checkOtherFilter, nonEmptyActions, pointsOf, ranked, requestDomains, st
 
 const DIMENSIONS = ['requestCount', 'trafficSum'] as const;
 const TERMINALS = ['cdn', 'cnd', 'source'] as const;
-export const CC_METRICS = ['ccPolicyTrend', 'attack_detail', 'domain', 'http_user_agent'] as const;
+const CC_METRICS = ['ccPolicyTrend', 'attack_detail', 'domain', 'http_user_agent'] as const;
 const ATTACK_AGENTS = ['python-requests/2.31.0', 'Go-http-client/1.1', 'curl/8.5.0', 'Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1)', '-'];
 
 export function mostHandlers(ctx: SimContext): HandlerTable {

@@ -8,10 +8,10 @@ import {
   BadRequest, obj, optArr, optStr, optTimeRange, pageOf, strings, timeRange, type Obj, type Paging, type TimeRange,
 } from './common.js';
 
-export type Point = [number, number];
+type Point = [number, number];
 
 /** Buckets the ignoreRanges reading answers whatever the request's range. */
-export const IGNORED_RANGE_BUCKETS = 60;
+const IGNORED_RANGE_BUCKETS = 60;
 
 /**
  * The range a statistics request asks for (params are read and checked in any
@@ -53,7 +53,7 @@ export function oidDomains(ctx: SimContext, oids: readonly string[]): string[] {
   return [...out];
 }
 
-export interface Ranked {
+interface Ranked {
   readonly list: Array<{ name: string; value: number }>;
   readonly total: number;
 }

@@ -11,7 +11,7 @@ import { bandwidth, peak, querySeries, skewed, totalOf, type SeriesPoint } from 
 import { guard, interval, metricNames, obj, reqArr, strings } from './common.js';
 import { nonEmptyActions, oidDomains, pointsOf, statRange } from './stat-common.js';
 
-export const USAGE_METRICS = ['trafficTrend', 'totalTraffic', 'bandwidthTrend', 'totalBandwidth'] as const;
+const USAGE_METRICS = ['trafficTrend', 'totalTraffic', 'bandwidthTrend', 'totalBandwidth'] as const;
 type UsageMetric = (typeof USAGE_METRICS)[number];
 
 export function usageHandlers(ctx: SimContext): HandlerTable {

@@ -48,9 +48,9 @@ function describeLog(ctx: SimContext, req: SimRequest): SimResponse {
 }
 
 /** Refuse ranges that would make one query generate millions of events (the document gives no limit). */
-export const MAX_RANGE_MS = 31 * DAY_MS;
+const MAX_RANGE_MS = 31 * DAY_MS;
 /** The range the ignoreRanges reading answers. */
-export const IGNORED_RANGE_MS = HOUR_MS;
+const IGNORED_RANGE_MS = HOUR_MS;
 
 function answer(ctx: SimContext, req: SimRequest): SimResponse {
   const b = obj(req.body);

@@ -7,7 +7,7 @@ import { fail, ok } from '../types.js';
 import type { Item, ItemSpec } from './fields.js';
 import { readItems } from './fields.js';
 
-export type ItemRunner = (item: Item, now: number) => Record<string, unknown>;
+type ItemRunner = (item: Item, now: number) => Record<string, unknown>;
 
 export function batchHandler(spec: ItemSpec, run: ItemRunner): Handler {
   return (req) => {

@@ -7,7 +7,7 @@ import type { NewOrder, Order, PlatformUser, QualityReport } from './model.js';
 import { seedOrders, seedReports, seedUsers } from './seed.js';
 import { intersects, uidSpans } from './timing.js';
 
-export interface OrderBookOptions {
+interface OrderBookOptions {
   /** Seeds users, orders, reports and the order-ID counter. */
   readonly seed: number;
   /** The instant the seeded orders are arranged around: some expired, some active, some not yet activated. */

@@ -51,7 +51,7 @@ export function stringOrNull(value: unknown): string | null {
 }
 
 /** 1 to NICKNAME_MAX_CHARS code points, not blank, no control characters. */
-export function isNickname(value: unknown): value is string {
+function isNickname(value: unknown): value is string {
   if (typeof value !== 'string' || value.trim() === '') return false;
   return [...value].length <= NICKNAME_MAX_CHARS && !/\p{Cc}/u.test(value);
 }

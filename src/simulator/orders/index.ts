@@ -12,23 +12,6 @@ import { reportsHandler } from './reports.js';
 import { updateHandler } from './update.js';
 
 export { createOrderBook } from './book.js';
-export type { OrderBook, OrderBookOptions } from './book.js';
-export type { Identity, PlatformUser, Order, QualityReport } from './model.js';
-export type { OrderRow } from './rows.js';
-export type { OrderStatus } from './timing.js';
-export {
-  CARRIERS,
-  PROVINCES,
-  NICKNAME_MAX_CHARS,
-  DEFAULT_MAX_MODIFICATIONS,
-  INTERNAL_ERROR_UID,
-  NICKNAME_JOINER,
-  ACTIVATION_CUTOFF_HOUR,
-  CREATE,
-  UPDATE,
-  MODIFY,
-} from './constants.js';
-export type { Carrier } from './constants.js';
 
 export function orderHandlers(book: OrderBook, tz: PlatformClock): HandlerTable {
   return {

@@ -49,7 +49,7 @@ export function pendingAt(order: Order, now: number): IdentityChange | undefined
   return order.changes.find((c) => c.effectiveAt > now);
 }
 
-export interface UidSpan {
+interface UidSpan {
   readonly uid: string;
   readonly from: number;
   readonly to: number;

@@ -9,7 +9,7 @@ import {
 } from '../../../src/collectors/access/metrics.js';
 import { alignDown } from '../../../src/collectors/buckets.js';
 import type { UpstreamClient } from '../../../src/collectors/types.js';
-import type { StatMetric } from '../../../src/simulator/index.js';
+import type { StatMetric } from '../../../src/simulator/stats.js';
 import { Driver, HOUR, MIN, T0, useSim } from '../series/sim-driver.js';
 
 const rig = useSim();

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createAccessCollector, type AccessOptions } from '../../../src/collectors/access/index.js';
 import { DOMAIN_REQUESTS, DOMAIN_TRAFFIC_BYTES } from '../../../src/collectors/access/metrics.js';
 import { lastSettledStart } from '../../../src/collectors/buckets.js';
-import type { StatMetric } from '../../../src/simulator/index.js';
+import type { StatMetric } from '../../../src/simulator/stats.js';
 import { Driver, HOUR, MIN, T0, useSim } from '../series/sim-driver.js';
 
 const rig = useSim({ domains: 3 });

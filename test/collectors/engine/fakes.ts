@@ -30,7 +30,7 @@ export function output(parts: Partial<CollectOutput> = {}): CollectOutput {
   return { gauges: new Map(), increments: [], watermarks: {}, errors: [], ...parts };
 }
 
-export interface FakeCollector extends Collector {
+interface FakeCollector extends Collector {
   readonly calls: CollectContext[];
   /** Runs in flight right now, and the most ever seen at once. */
   readonly inFlight: { now: number; max: number };
@@ -135,7 +135,7 @@ export function recordingLogger(entries: LogEntry[] = [], bindings: Record<strin
   };
 }
 
-export function fixedTargets(): TargetSource & { refreshes: number[] } {
+function fixedTargets(): TargetSource & { refreshes: number[] } {
   const refreshes: number[] = [];
   return {
     refreshes,
@@ -186,7 +186,7 @@ export interface PollerRig {
   readonly ledger: CounterLedger;
 }
 
-export interface RigOptions {
+interface RigOptions {
   readonly collectors: readonly PolledCollector[];
   readonly client: EdgeClient;
   readonly deny?: readonly string[];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { paginate, type KeyedSample } from '../../../src/collectors/history/index.js';
+import { paginate } from '../../../src/collectors/history/pages.js';
+import { type KeyedSample } from '../../../src/collectors/history/samples.js';
 
 /** A sample of series `key` at minute `t`. */
 const s = (key: string, t: number): KeyedSample => ({ key, name: `m_${key}`, labels: {}, timestampMs: t * 60_000, value: t });

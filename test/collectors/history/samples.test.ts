@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counterSamples, gaugeSamples, type HistoryInput } from '../../../src/collectors/history/index.js';
+import { counterSamples, gaugeSamples, type HistoryInput } from '../../../src/collectors/history/samples.js';
 import { seriesKey } from '../../../src/collectors/series/keys.js';
 
 const MIN = 60_000;

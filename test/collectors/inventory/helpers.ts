@@ -2,7 +2,8 @@
 // ephemeral port with a pinned clock (reset before each test), real
 // EdgeClients pointed at it, and a minimal CollectContext.
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { EdgeClient, platformClock, type ClientOptions } from '../../../src/api/index.js';
+import { EdgeClient, platformClock } from '../../../src/api/index.js';
+import { type ClientOptions } from '../../../src/api/client.js';
 import type { CollectContext, CollectOutput, CollectorLogger, Sample, Targets } from '../../../src/collectors/collector.js';
 import { createSimulator, type Simulator } from '../../../src/simulator/index.js';
 
@@ -10,7 +11,7 @@ import { createSimulator, type Simulator } from '../../../src/simulator/index.js
 export const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
 export const DAY = 86_400_000;
 
-export interface SimHarness {
+interface SimHarness {
   readonly sim: Simulator;
   /** A client with one attempt per read (a fault fails at once), closed after the file. */
   client(extra?: Partial<ClientOptions>): EdgeClient;
@@ -51,7 +52,7 @@ export function useSimulator(): SimHarness {
 
 export interface LogRecord { level: string; bindings: Record<string, unknown>; obj: object; msg: string | undefined }
 
-export function recorder(records: LogRecord[], bindings: Record<string, unknown> = {}): CollectorLogger {
+function recorder(records: LogRecord[], bindings: Record<string, unknown> = {}): CollectorLogger {
   const at = (level: string) => (obj: object, msg?: string): void => void records.push({ level, bindings, obj, msg });
   return { debug: at('debug'), info: at('info'), warn: at('warn'), child: (b) => recorder(records, { ...bindings, ...b }) };
 }

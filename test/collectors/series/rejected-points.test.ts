@@ -83,10 +83,10 @@ describe('refused points against the simulator', () => {
     for (const l of again) expect(l).toMatchObject({ reason: 'negative', count: 30 });
 
     // Nothing refused was counted; the series served as is were.
-    for (const s of t.ledger.snapshot('access')) {
+    for (const s of t.ledger.saved('access')) {
       if (s.name === DOMAIN_REQUESTS.name) expect(s.value).toBe(0);
     }
-    const traffic = t.ledger.snapshot('access').filter((s) => s.name === DOMAIN_TRAFFIC_BYTES.name);
+    const traffic = [...t.ledger.saved('access')].filter((s) => s.name === DOMAIN_TRAFFIC_BYTES.name);
     expect(traffic.reduce((n, s) => n + s.value, 0)).toBeGreaterThan(0);
   });
 });

@@ -7,7 +7,8 @@ import { EdgeClient, platformClock } from '../../../src/api/index.js';
 import type { Collector, CollectContext, CollectOutput, CollectorLogger, Sample, Targets, UpstreamClient } from '../../../src/collectors/types.js';
 import type { Mismatch } from '../../../src/collectors/contract/checks.js';
 import { seriesKey } from '../../../src/collectors/series/index.js';
-import { createSimulator, type Simulator, type SimulatorOptions } from '../../../src/simulator/index.js';
+import { createSimulator, type Simulator } from '../../../src/simulator/index.js';
+import { type SimulatorOptions } from '../../../src/simulator/simulator.js';
 
 /** 2026-03-02 12:00:00 in the platform zone (UTC+8). */
 export const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);

@@ -7,7 +7,8 @@ import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
 import { ATTR, EDGE_ATTR, requestHeaderAttr } from '../../../src/collectors/waf-events/attributes.js';
 import { headerPolicy, hostOf, splitTarget, toLogEvent } from '../../../src/collectors/waf-events/convert.js';
 import type { LogEvent } from '../../../src/collectors/log-sink.js';
-import { createSimulator, type WafEvent } from '../../../src/simulator/index.js';
+import { createSimulator } from '../../../src/simulator/index.js';
+import { type WafEvent } from '../../../src/simulator/waf.js';
 
 const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
 const OBSERVED = T0 + 5 * 60_000;

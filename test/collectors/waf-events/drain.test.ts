@@ -71,8 +71,7 @@ describe('drainWindow read-ahead', () => {
     const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
     try {
-      await expect(drainWindow(WINDOW, context(client, async (_batch, onReceived) => {
-        onReceived();
+      await expect(drainWindow(WINDOW, context(client, async () => {
         await new Promise((resolve) => setTimeout(resolve, 1));
         throw new Error('checkpoint save failed');
       }))).rejects.toThrow('checkpoint save failed');

@@ -10,12 +10,16 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { EdgeClient, platformClock } from '../../../src/api/index.js';
 import type { JobLogger } from '../../../src/collectors/engine/job.js';
 import { Scheduler } from '../../../src/collectors/engine/scheduler.js';
-import { type Sample, type SampleSink } from '../../../src/collectors/collector.js';
+import type { Sample, SampleSink } from '../../../src/collectors/collector.js';
 import { DeliveryError, type LogEvent, type LogSink } from '../../../src/collectors/log-sink.js';
-import { CHECKPOINT_NAME, WafEventForwarder, type PollReport, type WafEventForwarderOptions, type WafEventsStats } from '../../../src/collectors/waf-events/index.js';
+import { WafEventForwarder, type PollReport } from '../../../src/collectors/waf-events/index.js';
+import { CHECKPOINT_NAME } from '../../../src/collectors/waf-events/checkpoint.js';
+import { type WafEventForwarderOptions } from '../../../src/collectors/waf-events/options.js';
+import { type WafEventsStats } from '../../../src/collectors/waf-events/metrics.js';
 import { SEVERITY_LABEL } from '../../../src/collectors/waf-trend/metrics.js';
 import { StateStore, type StateStoreOptions } from '../../../src/state/store.js';
-import { createSimulator, type Simulator, type SimulatorOptions } from '../../../src/simulator/index.js';
+import { createSimulator, type Simulator } from '../../../src/simulator/index.js';
+import { type SimulatorOptions } from '../../../src/simulator/simulator.js';
 
 export const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
 export const S = 1000;
@@ -74,7 +78,7 @@ export class FakeSink implements LogSink {
   attempts = 0;
   /** Attempts still to fail. */
   failures = 0;
-  /** How a failure looks: all of the batch unconfirmed by default. */
+  /** How a failure looks: all of the batch unconfirmed by default (the OTLP sink confirms a batch whole or not at all). */
   failure: (batch: readonly LogEvent[]) => Error = (batch) => new DeliveryError('receiver down', batch.map((e) => e.uid));
   /** Called on every attempt (e.g. to note how many upstream requests were made so far). */
   onAttempt: (batch: readonly LogEvent[]) => void = () => undefined;
@@ -86,14 +90,7 @@ export class FakeSink implements LogSink {
     this.onAttempt(events);
     if (this.failures > 0) {
       this.failures--;
-      const err = this.failure(events);
-      // A partial failure: the receiver kept the events it did not name.
-      if (err instanceof DeliveryError) {
-        const failed = new Set(err.failedUids);
-        const kept = events.filter((e) => !failed.has(e.uid));
-        if (kept.length > 0 && kept.length < events.length) this.batches.push(kept);
-      }
-      throw err;
+      throw this.failure(events);
     }
     this.batches.push([...events]);
   }
@@ -114,7 +111,7 @@ export class LastSamples implements SampleSink {
   }
 }
 
-export interface Rig {
+interface Rig {
   readonly sim: Simulator;
   readonly client: EdgeClient;
   /** A fresh state directory per test. */

@@ -4,7 +4,7 @@
 // up window by window; bounded memory; restarts. Late records: late-events
 // test; failures and crashes: recovery test.
 import { describe, expect, it } from 'vitest';
-import type { WafEventsObserver } from '../../../src/collectors/waf-events/index.js';
+import type { WafEventsObserver } from '../../../src/collectors/waf-events/metrics.js';
 import { counterMap, cursorOf, DENY, denyIds, expectedCounters, FakeSink, LastSamples, MIN, polls, S, savedCheckpoint, T0, useRig } from './fakes.js';
 
 const rig = useRig();

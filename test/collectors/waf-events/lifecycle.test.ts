@@ -9,8 +9,8 @@ import type { z } from 'zod';
 import { NetworkError, platformClock, type DescribeLogV2Request, type DescribeLogV2Response, type WafLogRecord } from '../../../src/api/index.js';
 import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
 import type { StateJournal } from '../../../src/state/store.js';
-import type { CheckpointStorage } from '../../../src/collectors/waf-events/index.js';
-import type { WafEventForwarderOptions } from '../../../src/collectors/waf-events/index.js';
+import type { CheckpointStorage } from '../../../src/collectors/waf-events/checkpoint.js';
+import type { WafEventForwarderOptions } from '../../../src/collectors/waf-events/options.js';
 import { createSimulator } from '../../../src/simulator/index.js';
 import { BASE, DENY, FakeSink, LastSamples, MIN, forwarding, recordingLogger, S, T0, type Forwarding, type LogLine } from './fakes.js';
 

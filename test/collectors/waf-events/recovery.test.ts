@@ -5,9 +5,8 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Sample, type SampleSink } from '../../../src/collectors/collector.js';
-import { DeliveryError } from '../../../src/collectors/log-sink.js';
-import { CHECKPOINT_NAME } from '../../../src/collectors/waf-events/index.js';
+import type { Sample, SampleSink } from '../../../src/collectors/collector.js';
+import { CHECKPOINT_NAME } from '../../../src/collectors/waf-events/checkpoint.js';
 import { nodeStateFs, type StateFs } from '../../../src/state/store.js';
 import { counterMap, cursorOf, savedCheckpoint, denyIds, expectedCounters, FakeSink, LastSamples, MIN, polls, S, T0, useRig } from './fakes.js';
 
@@ -80,9 +79,6 @@ describe('WafEventForwarder when the receiver fails', () => {
     ['DeliveryError naming the whole batch', () => undefined],
     ['a network error', (sink) => {
       sink.failure = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4318'), { code: 'ECONNREFUSED' });
-    }],
-    ['DeliveryError naming half of the batch (the rest was confirmed)', (sink) => {
-      sink.failure = (batch) => new DeliveryError('partial', batch.filter((_e, i) => i % 2 === 0).map((e) => e.uid));
     }],
   ])('%s: retried while polling waits; nothing lost, nothing doubled', async (_name, configure) => {
     const sink = new FakeSink(8);

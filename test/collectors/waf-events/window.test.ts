@@ -1,7 +1,7 @@
 // Window planning and checkpoint moves, as tables.
 import { describe, expect, it } from 'vitest';
 import {
-  advance, initialCheckpoint, planWindow, remember, windowStart, type Checkpoint, type TimeWindow, type WindowOptions,
+  advance, initialCheckpoint, planWindow, rememberInPlace, windowStart, type Checkpoint, type TimeWindow, type WindowOptions,
 } from '../../../src/collectors/waf-events/window.js';
 
 const S = 1000;
@@ -32,30 +32,36 @@ describe('planWindow', () => {
   });
 });
 
-describe('remember and advance', () => {
+describe('rememberInPlace and advance', () => {
   const base = cp(T0 - 10 * MIN, T0 - 60 * MIN, [['old', T0 - 16 * MIN], ['edge', T0 - 15 * MIN], ['recent', T0 - 11 * MIN]]);
 
-  it('remember adds ids without moving the cursor, and leaves the input alone', () => {
-    const next = remember(base, [['a', T0 - 3 * MIN], ['b', T0 - 4 * MIN]]);
-    expect(next.cursorMs).toBe(base.cursorMs);
-    expect([...next.delivered.keys()]).toEqual(['old', 'edge', 'recent', 'a', 'b']);
-    expect(base.delivered.size).toBe(3);
+  it.each<[string, Array<[string, number]>, number | undefined, Array<[string, number]>]>([
+    ['adds ids under their own time', [['a', T0 - 3 * MIN], ['b', T0 - 4 * MIN]], undefined, [['a', T0 - 3 * MIN], ['b', T0 - 4 * MIN]]],
+    ['keeps an id under the window end when its time is earlier', [['a', T0 - 30 * MIN]], T0 - 2 * MIN, [['a', T0 - 2 * MIN]]],
+    ['never moves a known id back', [['recent', T0 - 40 * MIN]], T0 - 20 * MIN, [['recent', T0 - 11 * MIN]]],
+  ])('rememberInPlace %s, keeping the others', (_name, events, windowEndMs, expected) => {
+    const delivered = new Map(base.delivered);
+    rememberInPlace(delivered, events, windowEndMs);
+    expect(new Map(delivered)).toEqual(new Map([...base.delivered, ...expected]));
   });
 
-  it.each<[string, number, Array<[string, number]>, number, string[]]>([
+  it.each<[string, Array<[string, number]>, number, number, string[]]>([
     // Cursor T0-10m, overlap 5m: the next window starts at T0-15m.
-    ['adds the events, forgets ids before the next window start (one exactly at it is kept)', T0 - 10 * MIN, [['new', T0 - 10 * MIN - 1]], T0 - 10 * MIN, ['edge', 'recent', 'new']],
-    ['a later end forgets more', T0 - 4 * MIN, [['a', T0 - 9 * MIN - 1], ['b', T0 - 9 * MIN]], T0 - 4 * MIN, ['b']],
-    ['never moves back', T0 - 20 * MIN, [], T0 - 10 * MIN, ['edge', 'recent']],
-  ])('%s', (_name, end, events, cursor, kept) => {
-    const next = advance(base, events, end, 5 * MIN);
+    ['forgets ids before the next window start (one exactly at it is kept)', [['new', T0 - 10 * MIN - 1]], T0 - 10 * MIN, T0 - 10 * MIN, ['edge', 'recent', 'new']],
+    ['a later end forgets more', [['a', T0 - 9 * MIN - 1], ['b', T0 - 9 * MIN]], T0 - 4 * MIN, T0 - 4 * MIN, ['b']],
+    ['never moves back', [], T0 - 20 * MIN, T0 - 10 * MIN, ['edge', 'recent']],
+  ])('advance %s', (_name, events, end, cursor, kept) => {
+    // As the forwarder does: a batch's ids are remembered as it is confirmed, then the whole window advances.
+    const delivered = new Map(base.delivered);
+    rememberInPlace(delivered, events);
+    const next = advance({ ...base, delivered }, end, 5 * MIN);
     expect(next.cursorMs).toBe(cursor);
     expect(next.originMs).toBe(base.originMs);
     expect([...next.delivered.keys()]).toEqual(kept);
   });
 
   it('keeps exactly what the next window can read again: ids at or after its start', () => {
-    const next = advance(base, [['x', T0 - 8 * MIN]], T0 - 3 * MIN, 5 * MIN);
+    const next = advance(cp(base.cursorMs, base.originMs, [...base.delivered, ['x', T0 - 8 * MIN]]), T0 - 3 * MIN, 5 * MIN);
     const window = planWindow(next, T0 + 5 * MIN, OPTS);
     expect(window?.startMs).toBe(windowStart(next, 5 * MIN));
     for (const t of next.delivered.values()) expect(t).toBeGreaterThanOrEqual(window?.startMs ?? Infinity);

@@ -1,6 +1,7 @@
 // Log events shaped like the WAF collector's, and a sink factory for tests against the OTLP receiver.
 import type { LogEvent } from '../../../src/collectors/log-sink.js';
-import { OtlpLogSink, type OtlpLogSinkOptions } from '../../../src/exporters/otel-logs/index.js';
+import { OtlpLogSink } from '../../../src/exporters/otel-logs/index.js';
+import { type OtlpLogSinkOptions } from '../../../src/exporters/otel-logs/options.js';
 
 export const RESOURCE = {
   serviceName: 'edge-exporter',

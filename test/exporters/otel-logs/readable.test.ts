@@ -1,18 +1,21 @@
 // The sink builds its batches' records itself (toReadableLogRecords) instead
 // of emitting each event through the SDK's Logger: the OTLP exporter must get
 // the very bytes it got before. Reference: the SDK's LoggerProvider with the
-// sink's former settings, each event emitted as toLogRecord(event); compared:
+// sink's former settings, each event emitted as the LogRecord the sink's
+// former mapping built (emittedRecord, kept here as the reference); compared:
 // the OTLP request both serializers (protobuf, JSON) make of each set.
 import { ExportResultCode } from '@opentelemetry/core';
 import { JsonLogsSerializer, ProtobufLogsSerializer } from '@opentelemetry/otlp-transformer';
+import type { AnyValueMap, LogRecord } from '@opentelemetry/api-logs';
 import { LoggerProvider, SimpleLogRecordProcessor, type ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { describe, expect, it } from 'vitest';
 import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
 import { headerPolicy, toLogEvent } from '../../../src/collectors/waf-events/convert.js';
 import type { LogEvent } from '../../../src/collectors/log-sink.js';
 import {
-  ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SCOPE_NAME, buildResource, instrumentationScope, toLogRecord, toReadableLogRecords,
-} from '../../../src/exporters/otel-logs/index.js';
+  ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecords,
+} from '../../../src/exporters/otel-logs/record.js';
+import { SCOPE_NAME, buildResource } from '../../../src/exporters/otel-logs/pipeline.js';
 import { createSimulator } from '../../../src/simulator/index.js';
 import { RESOURCE, denyEvent } from './fixtures.js';
 
@@ -30,6 +33,24 @@ const EDGE_CASES: LogEvent[] = [
   denyEvent(4, { attributes: many }),
   denyEvent(5, { attributes: { ...many, [ATTR_LOG_RECORD_UID]: 'x' } }),
 ];
+
+/** The LogRecord the sink's former pipeline emitted for one event: the uid first, then the event's attributes. */
+function emittedRecord(event: LogEvent): LogRecord {
+  const attributes: AnyValueMap = { [ATTR_LOG_RECORD_UID]: event.uid };
+  for (const [key, value] of Object.entries(event.attributes)) {
+    if (key === ATTR_LOG_RECORD_UID) continue;
+    attributes[key] = typeof value === 'object' ? [...value] : value;
+  }
+  return {
+    timestamp: msToHrTime(event.timestampMs),
+    observedTimestamp: msToHrTime(event.observedMs),
+    severityNumber: SEVERITY_NUMBERS[event.severity],
+    severityText: event.severityText,
+    eventName: event.eventName,
+    body: event.body,
+    attributes,
+  };
+}
 
 /** What the sink's former pipeline handed its exporter for these events. */
 function emittedBySdk(events: readonly LogEvent[]): ReadableLogRecord[] {
@@ -49,7 +70,7 @@ function emittedBySdk(events: readonly LogEvent[]): ReadableLogRecord[] {
     logRecordLimits: { attributeCountLimit: 128 },
   });
   const logger = provider.getLogger(SCOPE_NAME, RESOURCE.serviceVersion);
-  for (const event of events) logger.emit(toLogRecord(event));
+  for (const event of events) logger.emit(emittedRecord(event));
   return captured;
 }
 

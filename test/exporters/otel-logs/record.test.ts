@@ -1,16 +1,30 @@
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { describe, expect, it } from 'vitest';
 import type { LogEvent } from '../../../src/collectors/log-sink.js';
-import { ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, msToHrTime, toLogRecord } from '../../../src/exporters/otel-logs/index.js';
-import { denyEvent } from './fixtures.js';
+import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
+import {
+  ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecords,
+} from '../../../src/exporters/otel-logs/record.js';
+import { SCOPE_NAME, buildResource } from '../../../src/exporters/otel-logs/pipeline.js';
+import { RESOURCE, denyEvent } from './fixtures.js';
 
-describe('toLogRecord', () => {
+const RESOURCE_BUILT = buildResource(RESOURCE);
+const SCOPE = instrumentationScope(SCOPE_NAME, RESOURCE.serviceVersion);
+
+/** The record the sink exports for one event. */
+function toRecord(event: LogEvent): ReadableLogRecord {
+  const [record] = toReadableLogRecords([event], RESOURCE_BUILT, SCOPE);
+  if (record === undefined) throw new Error('no record');
+  return record;
+}
+
+describe('toReadableLogRecords, one event', () => {
   const event = denyEvent(7);
-  const record = toLogRecord(event);
+  const record = toRecord(event);
 
   it.each([
-    ['timestamp', [1_750_000_007, 123_000_000]],
-    ['observedTimestamp', [1_750_000_090, 463_000_000]],
+    ['hrTime', [1_750_000_007, 123_000_000]],
+    ['hrTimeObserved', [1_750_000_090, 463_000_000]],
     ['severityNumber', SeverityNumber.ERROR],
     ['severityText', '高风险'],
     ['eventName', 'edge.waf.deny'],
@@ -20,24 +34,21 @@ describe('toLogRecord', () => {
   });
 
   it('puts log.record.uid first, then every event attribute unchanged', () => {
-    expect(Object.keys(record.attributes ?? {})[0]).toBe(ATTR_LOG_RECORD_UID);
+    expect(Object.keys(record.attributes)[0]).toBe(ATTR_LOG_RECORD_UID);
     expect(record.attributes).toEqual({ [ATTR_LOG_RECORD_UID]: 'req-0007', ...event.attributes });
-  });
-
-  it('copies array attributes rather than sharing the event’s array', () => {
-    const rules = record.attributes?.['edge.waf.rule_ids'];
-    expect(rules).toEqual(['100001', '100002']);
-    expect(rules).not.toBe(event.attributes['edge.waf.rule_ids']);
+    expect(record.droppedAttributesCount).toBe(0);
   });
 
   it('lets the uid win over a log.record.uid attribute', () => {
-    const clash = toLogRecord(denyEvent(1, { attributes: { [ATTR_LOG_RECORD_UID]: 'other', 'url.path': '/' } }));
+    const clash = toRecord(denyEvent(1, { attributes: { [ATTR_LOG_RECORD_UID]: 'other', 'url.path': '/' } }));
     expect(clash.attributes).toEqual({ [ATTR_LOG_RECORD_UID]: 'req-0001', 'url.path': '/' });
   });
 
-  it('sets no deprecated event.name attribute and no trace context', () => {
+  it('sets no deprecated event.name attribute and no trace context; carries the resource and scope given', () => {
     expect(record.attributes).not.toHaveProperty('event.name');
-    expect(record.context).toBeUndefined();
+    expect(record.spanContext).toBeUndefined();
+    expect(record.resource).toBe(RESOURCE_BUILT);
+    expect(record.instrumentationScope).toBe(SCOPE);
   });
 
   it.each([
@@ -47,7 +58,7 @@ describe('toLogRecord', () => {
     ['UNSPECIFIED', 0],
   ] as const)('severity %s -> %i', (severity: LogEvent['severity'], number) => {
     expect(SEVERITY_NUMBERS[severity]).toBe(number);
-    expect(toLogRecord(denyEvent(1, { severity })).severityNumber).toBe(number);
+    expect(toRecord(denyEvent(1, { severity })).severityNumber).toBe(number);
   });
 });
 

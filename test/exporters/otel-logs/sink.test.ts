@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { OtlpLogSink, OtlpProtocol } from '../../../src/exporters/otel-logs/index.js';
+import type { OtlpLogSink } from '../../../src/exporters/otel-logs/index.js';
+import type { OtlpProtocol } from '../../../src/exporters/otel-logs/options.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../support/otlp-receiver.js';
 import { RESOURCE, denyEvent, denyEvents, startedSink, waitFor } from './fixtures.js';
 

@@ -15,7 +15,7 @@ const noGauges = new Map<string, readonly Sample[]>();
 /** A store whose snapshot() calls are counted, and a self part that is fixed text. */
 function setup() {
   const store = new FamilyStore();
-  store.register([requests]);
+  store.define([requests]);
   store.publish('access', { counters: [sample(requests.name, { domain: 'a' }, 1)], gauges: noGauges });
   const counted = { snapshots: 0, selfRenders: 0 };
   const families: SnapshotSource = {
@@ -80,7 +80,7 @@ describe('Exposition', () => {
 
   it("invalidates when the ledger saves new totals, and only then: the store reads the ledger's saved counters", async () => {
     const store = new FamilyStore();
-    store.register([requests]);
+    store.define([requests]);
     const ledger = new CounterLedger();
     const storage: LedgerStorage = { load: () => Promise.resolve(undefined), save: () => Promise.resolve(), pathOf: (name) => name };
     ledger.apply('access', { increments: [sample(requests.name, { domain: 'a' }, 1)], watermarks: {} });
@@ -109,7 +109,7 @@ describe('Exposition', () => {
   it('re-renders only the families whose series changed', async () => {
     const store = new FamilyStore();
     const other = def('edge_other_total', 'counter', [], 'requests');
-    store.register([requests, other]);
+    store.define([requests, other]);
     store.publish('access', { counters: [sample(requests.name, { domain: 'a' }, 1)], gauges: noGauges });
     store.publish('other', { counters: [sample(other.name, {}, 1)], gauges: noGauges });
     // serialize() iterates a family's series once per rendering: count that on each family's array.
@@ -151,7 +151,7 @@ describe('Exposition', () => {
 
   it('serves one consistent generation even when a publish lands while the self part renders', async () => {
     const store = new FamilyStore();
-    store.register([requests]);
+    store.define([requests]);
     store.publish('access', { counters: [sample(requests.name, { domain: 'a' }, 1)], gauges: noGauges });
     const self: SelfSource = {
       render: () => {
@@ -166,7 +166,7 @@ describe('Exposition', () => {
 
   it('ends an OpenMetrics exposition with exactly one # EOF, also with the real self-metrics', async () => {
     const store = new FamilyStore();
-    store.register([requests]);
+    store.define([requests]);
     store.publish('access', { counters: [sample(requests.name, { domain: 'a' }, 1)], gauges: noGauges });
     const exposition = new Exposition({ families: store, self: new SelfMetrics({ families: store, version: '0.0.0-test' }) });
     for (const rendered of [await exposition.render('openmetrics'), { body: gunzipSync((await exposition.renderGzip('openmetrics')).body) }]) {

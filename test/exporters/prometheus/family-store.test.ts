@@ -9,9 +9,11 @@ const traffic = def('edge_domain_traffic_bytes_total', 'counter', ['domain', 'so
 const topn = def('edge_topn_requests', 'gauge', ['dimension', 'key'], 'requests');
 const bandwidth = def('edge_domain_bandwidth_bytes_per_second', 'gauge', ['domain'], 'bytes_per_second');
 
+const DEFS = [requests, traffic, topn, bandwidth];
+
 function store(options?: ConstructorParameters<typeof FamilyStore>[0]): FamilyStore {
   const s = new FamilyStore(options);
-  s.register([requests, traffic, topn, bandwidth]);
+  s.define(DEFS);
   return s;
 }
 
@@ -133,10 +135,10 @@ describe('FamilyStore.publish', () => {
     expect(s.snapshot().find((f) => f.def.name === requests.name)?.series[0]?.timestampMs).toBe(1700000000124);
   });
 
-  it('advances the generation on every publish and register', () => {
+  it('advances the generation on every publish and define', () => {
     const s = new FamilyStore();
     const g0 = s.generation;
-    s.register([requests]);
+    s.define([requests]);
     s.publish('c', { counters: [], gauges: noGauges });
     expect(s.generation).toBe(g0 + 2);
   });
@@ -191,10 +193,10 @@ describe("FamilyStore with the ledger's saved counters", () => {
   });
 });
 
-describe('FamilyStore.register', () => {
-  it('is idempotent for an identical definition', () => {
+describe('FamilyStore.define', () => {
+  it('is idempotent for identical definitions', () => {
     const s = store();
-    expect(() => s.register([requests])).not.toThrow();
+    expect(() => s.define(DEFS)).not.toThrow();
     expect(s.snapshot().map((f) => f.def.name)).toEqual([
       'edge_domain_bandwidth_bytes_per_second',
       'edge_domain_requests_total',
@@ -209,19 +211,19 @@ describe('FamilyStore.register', () => {
     ['a counter without _total', [def('edge_x', 'counter', [])], /_total/],
     ['a different definition under a taken name', [def('edge_domain_requests_total', 'counter', ['host'])], /registered twice/],
     ['an OpenMetrics name clash', [def('edge_domain_requests', 'gauge', [])], /OpenMetrics family name/],
-  ])('rejects %s, registering none of the batch', (_, defs, problem) => {
+  ])('rejects %s, changing nothing', (_, defs, problem) => {
     const s = store();
-    const before = s.snapshot().length;
+    const before = s.snapshot().map((f) => f.def.name);
     let error: unknown;
     try {
-      s.register([def('edge_fine', 'gauge', []), ...defs]);
+      s.define([...DEFS, def('edge_fine', 'gauge', []), ...defs]);
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(MetricDefinitionError);
     expect(error instanceof MetricDefinitionError && error.problems.some((p) => problem.test(p))).toBe(true);
     expect(error instanceof MetricDefinitionError && error.code).toBe('EDGE_METRIC_DEF_INVALID');
-    expect(s.snapshot()).toHaveLength(before);
+    expect(s.snapshot().map((f) => f.def.name)).toEqual(before);
   });
 
   it.each([
@@ -237,7 +239,7 @@ describe('FamilyStore.selfFamily', () => {
 
   it('holds the self-metric families beside the data ones, one per definition, the empty ones listed too', () => {
     const store = new FamilyStore();
-    store.register([def('edge_data_total', 'counter', ['domain'])]);
+    store.define([def('edge_data_total', 'counter', ['domain'])]);
     const lag = store.selfFamily({ name: 'edge_exporter_lag_seconds', type: 'gauge', help: 'Lag.', unit: 'seconds', labels: [] });
     const family = store.selfFamily(runs);
     expect(store.selfFamily(runs)).toBe(family);

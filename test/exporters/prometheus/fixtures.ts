@@ -12,7 +12,7 @@ export function sample(name: string, labels: Record<string, string>, value: numb
   return timestampMs === undefined ? { name, labels, value } : { name, labels, value, timestampMs };
 }
 
-export const ACCESS_DEFS: readonly MetricDef[] = [
+const ACCESS_DEFS: readonly MetricDef[] = [
   def('edge_domain_traffic_bytes_total', 'counter', ['domain', 'source'], 'bytes', 'Bytes served, by side ("edge" to clients, "origin" from the origin).'),
   def('edge_domain_requests_total', 'counter', ['domain'], 'requests', 'Requests served.'),
   def('edge_domain_responses_total', 'counter', ['domain', 'code_class'], 'requests', 'Responses by status-code class.'),
@@ -21,7 +21,7 @@ export const ACCESS_DEFS: readonly MetricDef[] = [
   def('edge_domain_request_time_seconds', 'gauge', ['domain'], 'seconds', 'Average request time of the latest settled bucket.'),
 ];
 
-export const OTHER_DEFS: readonly MetricDef[] = [
+const OTHER_DEFS: readonly MetricDef[] = [
   def('edge_topn_requests', 'gauge', ['dimension', 'key'], 'requests', 'Requests of the top-N keys over the window.'),
   def('edge_waf_events_total', 'counter', ['action', 'severity'], 'events', 'WAF events by action and severity.'),
   def('edge_cc_attack_requests_total', 'counter', [], 'requests', 'CC attack requests, account level.'),
@@ -33,11 +33,10 @@ export const OTHER_DEFS: readonly MetricDef[] = [
 
 const DOMAIN_STATES = ['configuring', 'active', 'paused'] as const;
 
-/** A store holding `domains` domains' worth of access and inventory series (about 16 per domain) plus top-N and WAF. */
-export function realisticStore(domains = 40): FamilyStore {
+/** A store holding `domains` domains' worth of access and inventory series (about 16 per domain) plus top-N and WAF; `extra` families defined too, empty. */
+export function realisticStore(domains = 40, extra: readonly MetricDef[] = []): FamilyStore {
   const store = new FamilyStore();
-  store.register(ACCESS_DEFS);
-  store.register(OTHER_DEFS);
+  store.define([...ACCESS_DEFS, ...OTHER_DEFS, ...extra]);
   const names = Array.from({ length: domains }, (_, i) => `www${i}.example.com`);
   const counters: Sample[] = [];
   const gauges = new Map<string, Sample[]>();

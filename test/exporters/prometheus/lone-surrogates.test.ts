@@ -33,7 +33,7 @@ describe('FamilyStore with lone surrogates in label values', () => {
 
   it('stores them as U+FFFD, so values that encode alike are one series (the first published)', async () => {
     const store = new FamilyStore();
-    store.register([topn]);
+    store.define([topn]);
     store.publish('topn', {
       counters: [],
       gauges: new Map([[topn.name, [sample(topn.name, { dimension: 'url', key: '/a\uD800' }, 1), sample(topn.name, { dimension: 'url', key: '/a\uDBFF' }, 2)]]]),
@@ -47,7 +47,7 @@ describe('FamilyStore with lone surrogates in label values', () => {
 
   it('caps the cleaned value: the cut never leaves half a pair', () => {
     const store = new FamilyStore({ maxLabelValueLength: 4 });
-    store.register([topn]);
+    store.define([topn]);
     store.publish('topn', { counters: [], gauges: new Map([[topn.name, [sample(topn.name, { dimension: 'u', key: 'ab😀\uDC00xyz' }, 1)]]]) });
     expect(store.snapshot()[0]?.series[0]?.labelValues).toEqual(['u', 'ab…']);
   });

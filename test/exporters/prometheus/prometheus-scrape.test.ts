@@ -13,10 +13,9 @@ const PATHS: Readonly<Record<string, ExpositionFormat | 'negotiate'>> = { '/text
 const stamped = def('edge_test_stamped_requests', 'gauge', ['domain'], 'requests', 'A gauge with an explicit timestamp.');
 
 describe('Prometheus scraping the exposition', () => {
-  const store = realisticStore(40);
+  const store = realisticStore(40, [stamped]);
   // Recent enough for the head block; whole milliseconds exercise the OpenMetrics fraction.
   const stampMs = Math.floor(Date.now() / 1000) * 1000 - 9_877;
-  store.register([stamped]);
   store.publish('stamped', { counters: [], gauges: new Map([[stamped.name, [sample(stamped.name, { domain: 'a' }, 5, stampMs)]]]) });
   const self = new SelfMetrics({ families: store, version: '0.1.0' });
   self.recordRetry('describeL7DataV2');

@@ -5,7 +5,7 @@ import { freePort } from '../../support/ports.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export interface ScrapeJob {
+interface ScrapeJob {
   readonly name: string;
   readonly target: string;
   readonly path: string;
@@ -42,7 +42,7 @@ export interface RunningPrometheus {
   stop(): Promise<void>;
 }
 
-export interface PrometheusOptions {
+interface PrometheusOptions {
   /** Serve /api/v1/write (`--web.enable-remote-write-receiver`). */
   readonly remoteWriteReceiver?: boolean;
   /** storage.tsdb.out_of_order_time_window, e.g. `1h`. */

@@ -11,7 +11,7 @@ const requests = def('edge_domain_requests_total', 'counter', ['domain'], 'reque
 
 function setup() {
   const store = new FamilyStore({ maxSeriesPerFamily: 1 });
-  store.register([requests]);
+  store.define([requests]);
   const self = new SelfMetrics({ families: store, version: '1.2.3', processMetrics: false });
   return { store, self };
 }

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RemoteWriteClient, encodeBody, type RemoteWriteClientOptions } from '../../../src/exporters/remote-write/index.js';
+import { RemoteWriteClient, type RemoteWriteClientOptions } from '../../../src/exporters/remote-write/client.js';
+import { encodeBody } from '../../../src/exporters/remote-write/encode.js';
 import { freePort } from '../../support/ports.js';
 import { labelsOf, sample, startReceiver, type Receiver } from './support.js';
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { composeBatch, encodeBody, type HistoryPage } from '../../../src/exporters/remote-write/index.js';
+import { composeBatch } from '../../../src/exporters/remote-write/batch.js';
+import { encodeBody } from '../../../src/exporters/remote-write/encode.js';
+import { type HistoryPage } from '../../../src/exporters/remote-write/source.js';
 import { decodeBody, labelsOf, sample, samples } from './support.js';
 
 function page(owner: string, seq: number, createdMs: number, pageSamples: HistoryPage['samples']): HistoryPage {

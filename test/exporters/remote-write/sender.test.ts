@@ -1,11 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  RemoteWriteSender,
-  type RemoteWriteLogger,
-  type RemoteWriteObserver,
-  type RemoteWriteSenderOptions,
-  type RequestOutcome,
-} from '../../../src/exporters/remote-write/index.js';
+import { RemoteWriteSender } from '../../../src/exporters/remote-write/index.js';
+import { type RemoteWriteLogger, type RemoteWriteObserver, type RequestOutcome } from '../../../src/exporters/remote-write/observer.js';
+import { type RemoteWriteSenderOptions } from '../../../src/exporters/remote-write/options.js';
 import { freePort } from '../../support/ports.js';
 import { FakeSource, labelsOf, samples, startReceiver, until, type Receiver } from './support.js';
 

@@ -4,7 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import protobuf from 'protobufjs';
 import { uncompressSync } from 'snappy';
-import type { HistoryPage, HistorySource, PageSettlement, TimedSample } from '../../../src/exporters/remote-write/index.js';
+import type { HistoryPage, HistorySource, PageSettlement, TimedSample } from '../../../src/exporters/remote-write/source.js';
 
 const PROTO = `
 syntax = "proto3";
@@ -16,7 +16,7 @@ message Sample { double value = 1; int64 timestamp = 2; }
 `;
 const WRITE_REQUEST = protobuf.parse(PROTO).root.lookupType('prometheus.WriteRequest');
 
-export interface DecodedSeries {
+interface DecodedSeries {
   labels: { name: string; value: string }[];
   samples: { value: number; timestamp: number }[];
 }
@@ -42,7 +42,7 @@ export function samples(owner: string, count: number, timestampMs: number): Time
   return Array.from({ length: count }, (_, i) => sample('edge_requests_total', { owner, i: String(i) }, timestampMs, i));
 }
 
-export interface SettleCall {
+interface SettleCall {
   readonly pages: readonly { owner: string; seq: number }[];
   readonly how: PageSettlement;
 }
@@ -111,8 +111,8 @@ export interface ReceivedRequest {
 }
 
 /** What the receiver answers to the nth request (0-based). */
-export type Reply = (index: number, request: ReceivedRequest) => Answer | Promise<Answer> | 'hang';
-export interface Answer {
+type Reply = (index: number, request: ReceivedRequest) => Answer | Promise<Answer> | 'hang';
+interface Answer {
   status: number;
   body?: string;
 }
