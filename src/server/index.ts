@@ -1,4 +1,4 @@
 // The HTTP server: /metrics, /healthz, /readyz and the landing page.
 export { HttpServer, acceptsGzip, type HttpServerOptions, type ServerCredentials, type TlsPair } from './server.js';
-export type { MetricsSource, StatusSource, CollectorRunStatus, ExpositionFormat, RenderedMetrics, ReloadOutcome, ReloadSource } from './types.js';
+export type { MetricsSource, StatusSource, DaemonStatus, CollectorRunStatus, ExpositionFormat, RenderedMetrics, ReloadOutcome, ReloadSource } from './types.js';
 export { escapeHtml } from './landing.js';
