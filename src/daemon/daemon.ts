@@ -84,6 +84,7 @@ export class Daemon {
 
   /** Starts the HTTP server and the schedules (unless `schedules: false`); resolves to the server's URL. Idempotent. */
   start(): Promise<string> {
+    if (this.stopping !== undefined) return Promise.reject(new Error(STOPPED));
     this.startUp ??= this.bringUp(true);
     return this.startUp.then((url) => url ?? Promise.reject(new Error('the daemon was started by runOnce or forwardOnce and serves no HTTP')));
   }
@@ -144,6 +145,7 @@ export class Daemon {
 
   /** The components in force, once started (a reload in progress is waited for). */
   private async components(): Promise<Components> {
+    if (this.stopping !== undefined) throw new Error(STOPPED);
     this.startUp ??= this.bringUp(false);
     await this.startUp;
     await this.reloads;
@@ -320,6 +322,8 @@ export class Daemon {
     };
   }
 }
+
+const STOPPED = 'the daemon was stopped; a stopped daemon does not start or run again';
 
 /** A TLS file named in the config gone or unreadable (read as the clients are built) is said as plainly as a port in use. */
 function plainly(err: unknown): never {
