@@ -18,7 +18,8 @@
 //
 // Not kept: --max-semi-space-size=4 (4 MB semi-spaces instead of V8's 16).
 // On top of the heap growth it took the peak from 337 to 303 MiB (10%) for
-// 29.3 -> 34 s CPU (a sixth more, on V8's GC threads); alone, 585 -> 574 MiB.
+// 29.3 -> 33.7 s CPU (a sixth more, on V8's GC threads); alone, 585 -> 574 MiB
+// for 19.9 -> 21.3 s.
 // A few percent of a core for each minute against 33 MiB did not pay.
 //
 // `edge-exporter` run straight from its bin (npm install -g) gets no node

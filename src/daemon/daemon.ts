@@ -17,10 +17,10 @@ import { parseHostPort } from '../config/fields.js';
 import { negotiate, type Exposition, type ExpositionFormat, type FamilyStore, type SelfMetrics } from '../exporters/prometheus/index.js';
 import type { Logger } from '../log/logger.js';
 import { HttpServer, type DaemonStatus, type MetricsSource, type ReloadOutcome } from '../server/index.js';
-import { acquireStateLock, StateStore } from '../state/index.js';
 import { startComponents, stopComponents } from './components.js';
 import { applyReload, refuseReload, ReloadRefusedError } from './reload.js';
 import { readServerCredentials, ServerFileError } from './server-secrets.js';
+import { holdStateDir } from './state-dir.js';
 import { move, statusOf, type Held, type State } from './state.js';
 import type { StartLocalUpstream } from './wiring/upstream.js';
 import { buildExports, wire, type Components } from './wiring/index.js';
@@ -150,7 +150,7 @@ export class Daemon {
     await this.startUp;
     await this.reloads;
     const { state } = this;
-    if (state.name !== 'running') throw new Error(`the daemon is ${state.name}`);
+    if (state.name !== 'running') throw new Error(`the daemon is not running (${state.name})`);
     return state.components;
   }
 
@@ -167,7 +167,7 @@ export class Daemon {
     try {
       let url: string | undefined;
       if (serve) url = await this.serve(held);
-      else await this.holdStateDir(held);
+      else await this.takeStateDir(held);
       const opened = this.open(held);
       components = await (serve ? opened.catch(plainly) : opened);
       // A damaged state file (ledger or WAF checkpoint) stops start-up here, before the first request.
@@ -192,7 +192,7 @@ export class Daemon {
       throw err instanceof ServerFileError ? new StartupError(err.message, { cause: err }) : err;
     });
     // The lock before the port: a second daemon on this directory is told who holds it, not that the port is taken.
-    await this.holdStateDir(held);
+    await this.takeStateDir(held);
     held.server = new HttpServer({
       host: listen.host,
       port: listen.port,
@@ -209,28 +209,8 @@ export class Daemon {
     });
   }
 
-  /**
-   * Takes the state directory's lock (a second daemon on it stops here, told
-   * who holds it) and opens its store. One store for the daemon's life, so a
-   * save of the old engine and one of a reload's new engine never overlap.
-   */
-  private async holdStateDir(held: Held): Promise<void> {
-    const dir = this.config.state_dir;
-    const log = this.options.logger.child({ component: 'state' });
-    const lock = await acquireStateLock(dir, { onTakeover: (holder, message) => log.warn({ holder }, message) });
-    const store = new StateStore(dir, {
-      // The lock goes back first, so no state file lands in a recreated directory another daemon may have taken.
-      onDirectoryCreated: () => lock.restore(),
-      onDirectoryRecreated: (recreated) => log.warn({ dir: recreated }, 'the state directory had disappeared; recreated it with the lock, saving again'),
-      onSaveFailure: (name, err) => {
-        this.self.recordStateSaveFailure(`${name}.json`);
-        log.debug({ file: err.file, problem: err.problem }, 'state save failed');
-      },
-    });
-    held.dir = { lock, store };
-    // Only the holder may: a crashed writer's temporary files, never another live daemon's.
-    const removed = await store.removeLeftoverTemps();
-    if (removed.length > 0) log.info({ files: removed }, 'removed temporary files an earlier crash left in the state directory');
+  private async takeStateDir(held: Held): Promise<void> {
+    held.dir = await holdStateDir(this.config.state_dir, this.options.logger, (file) => this.self.recordStateSaveFailure(file));
   }
 
   /** Starts the bundled simulator if the config has no upstream.api_url, and builds the config's components. */

@@ -9,7 +9,7 @@
 // A start without a server (the first runOnce/forwardOnce: `run --once`,
 // tests) passes through the same states; `held.server` is then undefined.
 import type { DaemonStatus, HttpServer } from '../server/index.js';
-import type { StateLock, StateStore } from '../state/index.js';
+import type { HeldDir } from './state-dir.js';
 import type { Components } from './wiring/index.js';
 import type { LocalUpstream } from './wiring/upstream.js';
 
@@ -18,7 +18,7 @@ import type { LocalUpstream } from './wiring/upstream.js';
  * reloads included; filled in start-up order, released at stop in reverse.
  */
 export interface Held {
-  dir?: { readonly lock: StateLock; readonly store: StateStore };
+  dir?: HeldDir;
   server?: HttpServer;
   local?: LocalUpstream;
 }
