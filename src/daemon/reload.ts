@@ -72,7 +72,7 @@ function changedSections(running: Config, next: Config): string[] {
 }
 
 /** What a reload needs from the daemon: its config source, and how to build and start one config's components. */
-export interface ReloadContext {
+interface ReloadContext {
   readonly logger: Logger;
   readonly self: SelfMetrics;
   /** Reads the config again; throws ConfigError when it does not validate. */
@@ -85,12 +85,12 @@ export interface ReloadContext {
 }
 
 /** The config and components in force: before a reload, and after it (the new ones, or the previous config's again). */
-export interface InForce {
+interface InForce {
   readonly config: Config;
   readonly components: Components;
 }
 
-export interface Reloaded {
+interface Reloaded {
   readonly outcome: ReloadOutcome;
   readonly inForce: InForce;
   /** When applied: what the server takes (basic auth, certificate and key read again). */
