@@ -126,6 +126,8 @@ export async function applyReload(running: InForce, ctx: ReloadContext): Promise
   } catch (err) {
     // The previous config's state was just saved and is valid; come back up on it (a failure here is the caller's to end on).
     log.error({ error: describe(err) }, 'the new configuration failed to start; going back to the previous one');
+    // What the new config opened closes (its upstream connections); a job whose state did not load has nothing to save.
+    if (components) await stopComponents(components);
     const back = await ctx.build(running.config);
     await ctx.start(back);
     return { outcome: refuseReload(err, ctx), inForce: { config: running.config, components: back } };
