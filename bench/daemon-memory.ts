@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startChild } from './lib/child.js';
-import { shippedNodeFlags, startDaemon } from './lib/daemon-process.js';
+import { NODE_FLAGS } from '../src/cli/node-flags.js';
+import { startDaemon } from './lib/daemon-process.js';
 import { fmtBytes, fmtInt, fmtMs, since, table } from './lib/stats.js';
 
 const SERIES_PER_DOMAIN = 15;
@@ -27,7 +28,7 @@ const TARGET_PER_SERIES = 1024;
 const CLOCK_TICKS = 100;
 
 const { values } = parseArgs({
-  options: { sizes: { type: 'string' }, cycles: { type: 'string' }, every: { type: 'boolean' }, built: { type: 'boolean' }, 'node-args': { type: 'string' } },
+  options: { sizes: { type: 'string' }, cycles: { type: 'string' }, every: { type: 'boolean' }, built: { type: 'boolean' }, 'node-flags': { type: 'string' } },
   strict: false,
 });
 const SIZES = String(values.sizes ?? '1000,10000,100000').split(',').map(Number);
@@ -35,8 +36,10 @@ const CYCLES = Number(values.cycles ?? '3');
 const EVERY = values.every === true;
 // --built: the daemon users run (dist/cli/main.js under plain node; `npm run build` first) instead of src under tsx.
 const BUILT = values.built === true;
-// --node-args='--a --b': node/V8 flags for the daemon's process, to compare heap settings.
-const NODE_ARGS = String(values['node-args'] ?? '').split(' ').filter((a) => a !== '');
+// --node-flags='--a --b': the daemon's node/V8 flags instead of the shipped ones (src/cli/node-flags.ts), to compare
+// heap settings. --node-flags= (empty) passes none, as the bin run directly: `run` then sets the heap growth itself
+// (setMissingFlags); --node-flags=--heap-growing-percent=0 runs under V8's default growth.
+const NODE_FLAGS_RUN: readonly string[] = typeof values['node-flags'] === 'string' ? values['node-flags'].split(' ').filter((a) => a !== '') : NODE_FLAGS;
 
 interface Row { series: number; domains: number; peak: number; last: number; cycles: number; wallMs: number; cpuMs: number }
 
@@ -79,7 +82,7 @@ async function measure(series: number): Promise<Row> {
   const configFile = join(stateDir, 'config.yaml');
   await writeFile(configFile, configYaml(sim.ready.url, stateDir));
   const start = performance.now();
-  const daemon = await startDaemon(configFile, 60_000, BUILT, NODE_ARGS);
+  const daemon = await startDaemon(configFile, 60_000, BUILT, NODE_FLAGS_RUN);
   let last = 0;
   let runs = 0;
   try {
@@ -105,7 +108,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const size of SIZES) rows.push(await measure(size));
   const out = ['## Daemon memory (`npm run bench -- daemon-memory`)', ''];
-  out.push(`\`edge-exporter run\` (${BUILT ? 'built: dist/cli/main.js' : 'sources under tsx'}, under npm start's node flags ${shippedNodeFlags().join(' ')}${NODE_ARGS.length > 0 ? `, node ${NODE_ARGS.join(' ')}` : ''}) in its own process against the simulator (own process, no latency) on loopback: access collector${EVERY ? ', usage and cc_attack (per_domain)' : ' alone'}, 1m interval, ${CYCLES} access cycles, /metrics scraped every ${SCRAPE_MS / 1000} s, no forced GC. RSS from /proc/<pid>/status (peak = VmHWM), daemon CPU (user + system, every thread, start-up included) from /proc/<pid>/stat; per series = RSS / access series (${SERIES_PER_DOMAIN} per domain).`, '');
+  out.push(`\`edge-exporter run\` (${BUILT ? 'built: dist/cli/main.js' : 'sources under tsx'}, node flags: ${NODE_FLAGS_RUN.length > 0 ? NODE_FLAGS_RUN.join(' ') : 'none'}${NODE_FLAGS_RUN === NODE_FLAGS ? ' (the shipped ones)' : ''}) in its own process against the simulator (own process, no latency) on loopback: access collector${EVERY ? ', usage and cc_attack (per_domain)' : ' alone'}, 1m interval, ${CYCLES} access cycles, /metrics scraped every ${SCRAPE_MS / 1000} s, no forced GC. RSS from /proc/<pid>/status (peak = VmHWM), daemon CPU (user + system, every thread, start-up included) from /proc/<pid>/stat; per series = RSS / access series (${SERIES_PER_DOMAIN} per domain).`, '');
   out.push(table(
     ['series', 'domains', 'cycles', 'wall', 'daemon CPU', 'peak RSS', 'RSS after last cycle', 'peak per series', 'last per series'],
     rows.map((r) => [fmtInt(r.series), fmtInt(r.domains), r.cycles, fmtMs(r.wallMs), fmtMs(r.cpuMs), fmtBytes(r.peak), fmtBytes(r.last), `${(r.peak / r.series).toFixed(0)} B`, `${(r.last / r.series).toFixed(0)} B`]),

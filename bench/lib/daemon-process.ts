@@ -4,9 +4,9 @@
 // durations from; ready once it logs the /metrics URL. Stopped with SIGTERM by
 // its pid (SIGKILL if it does not exit within 15 s).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { NODE_FLAGS } from '../../src/cli/node-flags.js';
 import { ROOT } from './child.js';
 
 export interface LogLine {
@@ -36,21 +36,15 @@ function parse(text: string): LogLine | undefined {
   }
 }
 
-/** The node flags `npm start` runs the daemon with (the Dockerfile's ENTRYPOINT has the same: test/deploy/dockerfile.test.ts). */
-export function shippedNodeFlags(): string[] {
-  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
-  return start.slice(1, start.indexOf('dist/cli/main.js'));
-}
-
 /**
- * The daemon under the node flags of `npm start`, then `nodeArgs` (which win
- * where they set the same flag). `built` runs dist/cli/main.js with plain node
+ * The daemon under `nodeFlags`: by default the ones `npm start` and the image
+ * pass (src/cli/node-flags.ts). `built` runs dist/cli/main.js with plain node
  * (what `npm start` and the Dockerfile run; `npm run build` first) instead of
  * the sources under tsx.
  */
-export async function startDaemon(configFile: string, readyTimeoutMs = 60_000, built = false, nodeArgs: readonly string[] = []): Promise<DaemonProcess> {
+export async function startDaemon(configFile: string, readyTimeoutMs = 60_000, built = false, nodeFlags: readonly string[] = NODE_FLAGS): Promise<DaemonProcess> {
   const entry = built ? [join(ROOT, 'dist/cli/main.js')] : ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
-  const child = spawn(process.execPath, [...shippedNodeFlags(), ...nodeArgs, ...entry, 'run', '--config', configFile], {
+  const child = spawn(process.execPath, [...nodeFlags, ...entry, 'run', '--config', configFile], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

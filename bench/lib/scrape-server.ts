@@ -53,8 +53,7 @@ async function main(): Promise<void> {
     host: '127.0.0.1',
     port: 0,
     metrics: { negotiate, render: (f) => exposition.render(f), renderGzip: (f) => exposition.renderGzip(f) },
-    status: { status: () => [] },
-    ready: () => true,
+    status: { status: () => ({ state: 'running', ready: true, collectors: [], notices: [] }) },
     version: 'bench',
   });
   const url = await server.start();

@@ -1,10 +1,12 @@
 // The parent side of soak-child.ts: a SoakDaemon whose calls are messages to
-// a child process started with --expose-gc, so memory() is the daemon's own
-// heap after a full GC. Stopping it stops the daemon and the child.
+// a child process started with --expose-gc (and the daemon's own node flags,
+// src/cli/node-flags.ts), so memory() is the daemon's own heap after a full
+// GC. Stopping it stops the daemon and the child.
 import { fork } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NODE_FLAGS } from '../../src/cli/node-flags.js';
 import { ROOT } from './child.js';
 import type { Reply, Request } from './soak-child.js';
 import type { ForwardSummary, MemorySample, RunSummary, SoakDaemon, SoakDaemonFactory } from './soak-daemon.js';
@@ -17,7 +19,7 @@ export const remoteDaemon: SoakDaemonFactory = async (configText) => {
   await writeFile(file, configText);
   const child = fork(join(ROOT, 'bench/lib/soak-child.ts'), [file], {
     cwd: ROOT,
-    execArgv: ['--expose-gc', '--import', 'tsx'],
+    execArgv: [...NODE_FLAGS, '--expose-gc', '--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { inspect } from 'node:util';
 import { callCommand, CALL_USAGE } from './call.js';
 import { runCommand, RUN_USAGE } from './run.js';
-import { limitHeapGrowth } from './heap.js';
+import { setMissingFlags } from './node-flags.js';
 import { simulateCommand } from './simulate.js';
 import { checkConfigCommand, CHECK_CONFIG_USAGE } from './check-config.js';
 import { doctorCommand, DOCTOR_USAGE } from './doctor.js';
@@ -81,8 +81,8 @@ function print(stream: NodeJS.WritableStream, text: string, code: number): numbe
 const invoked = process.argv[1];
 const isEntry = invoked !== undefined && import.meta.url === pathToFileURL(realpathSync(invoked)).href;
 if (isEntry) {
-  // The daemon only: a long-lived process whose heap is a stable live set plus each cycle's answers (heap.ts).
-  if (process.argv[2] === 'run') limitHeapGrowth();
+  // The daemon only: a long-lived process whose heap is a stable live set plus each cycle's answers (node-flags.ts).
+  if (process.argv[2] === 'run') setMissingFlags();
   const controller = new AbortController();
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => controller.abort());
   // Handled from the first instant: Node's default for SIGHUP ends the process, and systemd's ExecReload sends it.

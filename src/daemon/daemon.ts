@@ -4,9 +4,10 @@
 // read or written and the upstream asked anything (a daemon that cannot serve
 // has polled nothing). Stop runs in reverse: the engine first (every job saves
 // its state), the log sink, the server, the upstream connections, the lock.
-// A reload stops and rebuilds the engine and its jobs over the same state
-// directory, so counters continue from what was just saved and no WAF event
-// is sent twice; the server, the lock and the bundled simulator stay.
+// A reload (reload.ts) stops and rebuilds the engine and its jobs over the
+// same state directory; the server, the lock and the bundled simulator stay.
+// Which state the daemon is in, what it holds there and the moves between
+// them are state.ts's; the landing page and /readyz read its one status.
 import type { LookupFunction } from 'node:net';
 import type { Dispatcher } from 'undici';
 import type { Clock, RunReport } from '../collectors/index.js';
@@ -15,11 +16,13 @@ import type { Config } from '../config/index.js';
 import { parseHostPort } from '../config/fields.js';
 import { negotiate, type Exposition, type ExpositionFormat, type FamilyStore, type SelfMetrics } from '../exporters/prometheus/index.js';
 import type { Logger } from '../log/logger.js';
-import { HttpServer, type MetricsSource, type ReloadOutcome } from '../server/index.js';
-import { acquireStateLock, StateStore, type StateLock } from '../state/index.js';
-import { changedSections, ReloadRefusedError, restartOnlyChanges } from './reload.js';
+import { HttpServer, type DaemonStatus, type MetricsSource, type ReloadOutcome } from '../server/index.js';
+import { startComponents, stopComponents } from './components.js';
+import { applyReload, refuseReload, ReloadRefusedError } from './reload.js';
 import { readServerCredentials, ServerFileError } from './server-secrets.js';
-import type { LocalUpstream, StartLocalUpstream } from './wiring/upstream.js';
+import { holdStateDir } from './state-dir.js';
+import { move, statusOf, type Held, type State } from './state.js';
+import type { StartLocalUpstream } from './wiring/upstream.js';
 import { buildExports, wire, type Components } from './wiring/index.js';
 import { OutboundNotices } from './wiring/network.js';
 import { TlsFileError } from '../shared/tls-files.js';
@@ -60,12 +63,9 @@ export class Daemon {
   readonly exposition: Exposition;
   readonly self: SelfMetrics;
   private config: Config;
-  private state: { readonly lock: StateLock; readonly store: StateStore } | undefined;
-  private local: LocalUpstream | undefined;
-  private current: Components | undefined;
-  private opening: Promise<Components> | undefined;
-  private server: HttpServer | undefined;
-  private started: Promise<string> | undefined;
+  private state: State = { name: 'created' };
+  /** The one start-up: start()'s, or the first runOnce/forwardOnce's without a server (then no URL). */
+  private startUp: Promise<string | undefined> | undefined;
   private stopping: Promise<void> | undefined;
   /** Reloads run one after another. */
   private reloads: Promise<unknown> = Promise.resolve();
@@ -82,66 +82,30 @@ export class Daemon {
     return this.config;
   }
 
-  /** Locks the state directory, starts the bundled simulator if configured, builds the components. Once. */
-  private open(): Promise<Components> {
-    this.opening ??= (async () => {
-      await this.holdStateDir();
-      const { config } = this;
-      if (config.upstream.api_url === undefined && this.options.startLocal) this.local ??= await this.options.startLocal(config, this.options.logger);
-      return (this.current = await this.build(config));
-    })();
-    return this.opening;
+  /** Starts the HTTP server and the schedules (unless `schedules: false`); resolves to the server's URL. Idempotent. */
+  start(): Promise<string> {
+    if (this.stopping !== undefined) return Promise.reject(new Error(STOPPED));
+    this.startUp ??= this.bringUp(true);
+    return this.startUp.then((url) => url ?? Promise.reject(new Error('the daemon was started by runOnce or forwardOnce and serves no HTTP')));
   }
 
-  /** The components in force (a reload replaces them). */
-  private async components(): Promise<Components> {
-    await this.open();
-    await this.reloads;
-    if (!this.current) throw new Error('the daemon has no components');
-    return this.current;
-  }
-
-  private build(config: Config): Promise<Components> {
-    const { logger, version, clock, dispatcher, lookup } = this.options;
-    return wire({
-      config, logger, version, outbound: this.outbound,
-      ...(lookup ? { lookup } : {}),
-      exports: { families: this.families, self: this.self, exposition: this.exposition },
-      ...(clock ? { clock } : {}),
-      ...(dispatcher ? { dispatcher } : {}),
-      ...(this.local ? { local: this.local } : {}),
-      store: this.held().store,
-    });
-  }
-
-  private held(): { readonly lock: StateLock; readonly store: StateStore } {
-    if (!this.state) throw new Error('the state directory is not held');
-    return this.state;
+  /** Stops schedules and persists state, then closes the server, the upstream and the lock. Idempotent. */
+  stop(): Promise<void> {
+    this.stopping ??= this.shutDown();
+    return this.stopping;
   }
 
   /**
-   * Takes the state directory's lock (a second daemon on it stops here, told
-   * who holds it) and opens its store. One store for the daemon's life, so a
-   * save of the old engine and one of a reload's new engine never overlap.
+   * Reads the config again and applies it (reload.ts); resolves to what
+   * happened. Refused while the daemon is not running (a start in progress
+   * is waited for). Rejects only when not even the previous config comes
+   * back up after a failed apply: the daemon then ends, as a failed start
+   * does.
    */
-  private async holdStateDir(): Promise<void> {
-    if (this.state) return;
-    const dir = this.config.state_dir;
-    const log = this.options.logger.child({ component: 'state' });
-    const lock = await acquireStateLock(dir, { onTakeover: (holder, message) => log.warn({ holder }, message) });
-    const store = new StateStore(dir, {
-      // The lock goes back first, so no state file lands in a recreated directory another daemon may have taken.
-      onDirectoryCreated: () => lock.restore(),
-      onDirectoryRecreated: (recreated) => log.warn({ dir: recreated }, 'the state directory had disappeared; recreated it with the lock, saving again'),
-      onSaveFailure: (name, err) => {
-        this.self.recordStateSaveFailure(`${name}.json`);
-        log.debug({ file: err.file, problem: err.problem }, 'state save failed');
-      },
-    });
-    this.state = { lock, store };
-    // Only the holder may: a crashed writer's temporary files, never another live daemon's.
-    const removed = await store.removeLeftoverTemps();
-    if (removed.length > 0) log.info({ files: removed }, 'removed temporary files an earlier crash left in the state directory');
+  reload(): Promise<ReloadOutcome> {
+    const next = this.reloads.then(() => this.reloadInOrder());
+    this.reloads = next.catch(() => undefined);
+    return next;
   }
 
   /** Runs every enabled collector once, then starts pushing its history when remote_write is on; for `run --once`. */
@@ -165,13 +129,60 @@ export class Daemon {
     return engine.runJob(wafEvents.forwarder);
   }
 
-  /** Starts the HTTP server and the schedules (unless `schedules: false`); resolves to the server's URL. Idempotent. */
-  start(): Promise<string> {
-    this.started ??= this.startInOrder();
-    return this.started;
+  /** The exposition as the text format, for `run --once`. */
+  async renderText(): Promise<string> {
+    return (await this.exposition.render('text')).body.toString('utf8');
   }
 
-  private async startInOrder(): Promise<string> {
+  private to(next: State): void {
+    this.state = move(this.state, next);
+  }
+
+  /** What the landing page shows and /readyz answers from. */
+  private status(): DaemonStatus {
+    return statusOf(this.state, this.outbound.notices(this.config));
+  }
+
+  /** The components in force, once started (a reload in progress is waited for). */
+  private async components(): Promise<Components> {
+    if (this.stopping !== undefined) throw new Error(STOPPED);
+    this.startUp ??= this.bringUp(false);
+    await this.startUp;
+    await this.reloads;
+    const { state } = this;
+    if (state.name !== 'running') throw new Error(`the daemon is not running (${state.name})`);
+    return state.components;
+  }
+
+  /**
+   * starting -> running, or failed (stop() then releases what was taken).
+   * `serve`: the server's files, the lock, the port, then the components
+   * (started unless `schedules: false`); without it the lock and the
+   * components only, started by runOnce/forwardOnce.
+   */
+  private async bringUp(serve: boolean): Promise<string | undefined> {
+    const held: Held = {};
+    this.to({ name: 'starting', held });
+    let components: Components | undefined;
+    try {
+      let url: string | undefined;
+      if (serve) url = await this.serve(held);
+      else await this.takeStateDir(held);
+      const opened = this.open(held);
+      components = await (serve ? opened.catch(plainly) : opened);
+      // A damaged state file (ledger or WAF checkpoint) stops start-up here, before the first request.
+      if (serve) await this.startJobs(components).catch(plainly);
+      this.to({ name: 'running', held, components });
+      if (serve) this.self.recordConfigLoad(true, Date.now());
+      return url;
+    } catch (error) {
+      this.to({ name: 'failed', held, components, error });
+      throw error;
+    }
+  }
+
+  /** Checks the listen address and reads the server's files, takes the lock, binds the port; the server's URL. */
+  private async serve(held: Held): Promise<string> {
     const { config } = this;
     const listenText = this.options.listen ?? config.server.listen;
     const listenFrom = this.options.listen === undefined ? 'server.listen' : '--listen';
@@ -181,118 +192,105 @@ export class Daemon {
       throw err instanceof ServerFileError ? new StartupError(err.message, { cause: err }) : err;
     });
     // The lock before the port: a second daemon on this directory is told who holds it, not that the port is taken.
-    await this.holdStateDir();
-    this.server = new HttpServer({
+    await this.takeStateDir(held);
+    held.server = new HttpServer({
       host: listen.host,
       port: listen.port,
       metrics: this.metricsSource(),
-      status: { status: () => this.current?.engine.status('samples') ?? [], notices: () => this.outbound.notices(this.config) },
-      // With every metric collector disabled (only WAF events forwarded) there is no cycle to wait for.
-      ready: () => {
-        const status = this.current?.engine.status('samples');
-        return status !== undefined && (status.length === 0 || status.some((s) => s.lastSuccessAt !== undefined));
-      },
+      status: { status: () => this.status() },
       reload: { enabled: () => this.config.server.enable_reload, reload: () => this.reload() },
       version: this.options.version,
       ...credentials,
     });
     // Server before state and upstream: a port in use stops start-up before anything is read, written or asked.
-    const url = await this.server.start().catch((err: unknown) => {
+    return held.server.start().catch((err: unknown) => {
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
       throw new StartupError(`${listenFrom}: cannot listen on ${listenText} (${code})`, { cause: err });
     });
-    const components = await this.open().catch(plainly);
-    // A damaged state file (ledger or WAF checkpoint) stops start-up here, before the first request.
-    if (this.options.schedules !== false) await this.run(components).catch(plainly);
-    this.self.recordConfigLoad(true, Date.now());
-    return url;
   }
 
-  /** Loads the jobs' state and starts them; the sink before the engine, as the WAF job delivers from its first run. */
-  private async run(components: Components): Promise<void> {
-    await components.engine.load();
-    await components.wafEvents?.logSink.start();
-    // After load: the ledgers have restored what was counted but not yet confirmed, and it goes first.
-    await components.remoteWrite?.sender.start();
-    await components.engine.start();
+  private async takeStateDir(held: Held): Promise<void> {
+    held.dir = await holdStateDir(this.config.state_dir, this.options.logger, (file) => this.self.recordStateSaveFailure(file));
   }
 
-  /**
-   * Reads the config again and applies it; resolves to what happened. A
-   * config that does not validate, changes a key only a restart applies, or
-   * names a file that cannot be read is refused before anything stops, and
-   * the daemon runs on as it was. Rejects only when not even the previous
-   * config comes back up after a failed apply: the daemon then ends, as a
-   * failed start does.
-   */
-  reload(): Promise<ReloadOutcome> {
-    const next = this.reloads.then(() => this.applyReload());
-    this.reloads = next.catch(() => undefined);
-    return next;
+  /** Starts the bundled simulator if the config has no upstream.api_url, and builds the config's components. */
+  private async open(held: Held): Promise<Components> {
+    const { config } = this;
+    if (config.upstream.api_url === undefined && this.options.startLocal) held.local = await this.options.startLocal(config, this.options.logger);
+    return this.build(config, held);
   }
 
-  private async applyReload(): Promise<ReloadOutcome> {
-    const log = this.options.logger;
-    const previous = this.config;
-    let next: Config;
-    let credentials: Awaited<ReturnType<typeof readServerCredentials>>;
-    try {
-      if (this.stopping || !this.started) throw new ReloadRefusedError(this.stopping ? 'the daemon is stopping' : 'the daemon has not started');
-      if (!this.options.reloadConfig) throw new ReloadRefusedError('this daemon was started without a config to read again');
-      log.info('reloading the configuration');
-      next = this.options.reloadConfig();
-      const fixed = restartOnlyChanges(previous, next, this.options.listen !== undefined);
-      if (fixed.length > 0) throw new ReloadRefusedError(fixed.join('; '));
-      credentials = await readServerCredentials(next);
-      await this.started;
-    } catch (err) {
-      return this.refused(err);
+  private build(config: Config, held: Held): Promise<Components> {
+    const { logger, version, clock, dispatcher, lookup } = this.options;
+    if (!held.dir) throw new Error('the state directory is not held');
+    return wire({
+      config, logger, version, outbound: this.outbound,
+      ...(lookup ? { lookup } : {}),
+      exports: { families: this.families, self: this.self, exposition: this.exposition },
+      ...(clock ? { clock } : {}),
+      ...(dispatcher ? { dispatcher } : {}),
+      ...(held.local ? { local: held.local } : {}),
+      store: held.dir.store,
+    });
+  }
+
+  /** Starts built components, unless cycles run only through runOnce (`schedules: false`). */
+  private async startJobs(components: Components): Promise<void> {
+    if (this.options.schedules !== false) await startComponents(components);
+  }
+
+  /** running -> reloading -> running (applied, refused, or back on the previous config), or failed. */
+  private async reloadInOrder(): Promise<ReloadOutcome> {
+    await this.startUp?.catch(() => undefined);
+    const { state } = this;
+    const read = this.options.reloadConfig;
+    if (this.stopping !== undefined || state.name !== 'running' || state.held.server === undefined || !read) {
+      const why = this.stopping !== undefined ? 'the daemon is stopping'
+        : state.name === 'failed' ? `the daemon failed: ${describe(state.error)}`
+          : state.name !== 'running' || state.held.server === undefined ? 'the daemon has not started'
+            : 'this daemon was started without a config to read again';
+      return refuseReload(new ReloadRefusedError(why), { logger: this.options.logger, self: this.self });
     }
-    const changed = changedSections(previous, next);
-    if (this.current) await stopComponents(this.current);
+    const { held } = state;
+    this.to({ name: 'reloading', held, components: state.components });
+    // The components built last, which a stop after a failed reload stops.
+    let latest = state.components;
     try {
-      this.current = await this.build(next);
-      if (this.options.schedules !== false) await this.run(this.current);
-    } catch (err) {
-      // The old config's state was just saved and is valid; come back up on it (a failure here ends the daemon, as at start).
-      log.error({ error: describe(err) }, 'the new configuration failed to start; going back to the previous one');
-      this.current = await this.build(previous);
-      if (this.options.schedules !== false) await this.run(this.current);
-      return this.refused(err);
+      const reloaded = await applyReload({ config: this.config, components: state.components }, {
+        logger: this.options.logger,
+        self: this.self,
+        read,
+        listenOverridden: this.options.listen !== undefined,
+        build: async (config) => (latest = await this.build(config, held)),
+        start: (components) => this.startJobs(components),
+      });
+      if (reloaded.credentials) held.server?.setCredentials(reloaded.credentials);
+      this.config = reloaded.inForce.config;
+      this.to({ name: 'running', held, components: reloaded.inForce.components });
+      return reloaded.outcome;
+    } catch (error) {
+      this.to({ name: 'failed', held, components: latest, error });
+      throw error;
     }
-    this.server?.setCredentials(credentials);
-    this.config = next;
-    this.self.retainCollectors(this.current.collectors);
-    this.self.recordConfigLoad(true, Date.now());
-    log.info({ changed }, 'configuration reloaded');
-    return { ok: true };
   }
 
-  private refused(err: unknown): ReloadOutcome {
-    const message = describe(err);
-    this.options.logger.error({ reason: message }, 'reload refused; still running on the previous configuration');
-    this.self.recordConfigLoad(false, Date.now());
-    return { ok: false, message };
-  }
-
-  /** Stops schedules and persists state, then closes the server, the upstream and the lock. Idempotent. */
-  stop(): Promise<void> {
-    this.stopping ??= (async () => {
-      await this.started?.catch(() => undefined);
+  /** stopping -> stopped, from created, running or failed (a start or reload in progress is waited for). */
+  private async shutDown(): Promise<void> {
+    // Stopped before it started: nothing to wait for, and start() is refused from now on.
+    if (this.state.name !== 'created') {
+      await this.startUp?.catch(() => undefined);
       await this.reloads;
-      await this.opening?.catch(() => undefined);
-      if (this.current) await stopComponents(this.current);
-      await this.server?.stop();
-      await this.local?.close();
-      await this.state?.lock.release();
-      this.self.close();
-    })();
-    return this.stopping;
-  }
-
-  /** The exposition as the text format, for `run --once`. */
-  async renderText(): Promise<string> {
-    return (await this.exposition.render('text')).body.toString('utf8');
+    }
+    const from = this.state;
+    const components = 'components' in from ? from.components : undefined;
+    this.to({ name: 'stopping', components });
+    if (components) await stopComponents(components);
+    const held = 'held' in from ? from.held : {};
+    await held.server?.stop();
+    await held.local?.close();
+    await held.dir?.lock.release();
+    this.self.close();
+    this.to({ name: 'stopped' });
   }
 
   private metricsSource(): MetricsSource {
@@ -305,30 +303,7 @@ export class Daemon {
   }
 }
 
-/**
- * Producers first: every job saves its state (the WAF job its checkpoint),
- * then the sinks deliver what they accepted: the OTLP log sink, and the
- * remote-write sender, which pushes the last cycles' samples for up to
- * REMOTE_WRITE_STOP_FLUSH_MS (what it cannot push is in the state files and
- * goes first at the next start).
- */
-async function stopComponents(components: Components): Promise<void> {
-  await components.engine.stop();
-  await components.wafEvents?.logSink.shutdown();
-  const sender = components.remoteWrite?.sender;
-  if (sender !== undefined) {
-    // A timer that holds the process up (the sender's own waits do not, so they never keep a daemon from exiting): under `run --once` nothing else does.
-    const flushing = new AbortController();
-    const deadline = setTimeout(() => flushing.abort(), REMOTE_WRITE_STOP_FLUSH_MS);
-    await sender.forceFlush(flushing.signal).finally(() => clearTimeout(deadline));
-    await sender.shutdown({ deadlineMs: REMOTE_WRITE_STOP_DEADLINE_MS });
-  }
-  await components.upstream.close();
-}
-
-/** How long a stop waits for the receiver to take what is pending, and then for the request in flight. */
-const REMOTE_WRITE_STOP_FLUSH_MS = 5_000;
-const REMOTE_WRITE_STOP_DEADLINE_MS = 2_000;
+const STOPPED = 'the daemon was stopped; a stopped daemon does not start or run again';
 
 /** A TLS file named in the config gone or unreadable (read as the clients are built) is said as plainly as a port in use. */
 function plainly(err: unknown): never {

@@ -1,11 +1,20 @@
-// What a reload may change. Most of the config is re-applied by building the
-// engine and its jobs again over the same state directory; a few keys are
-// bound to what lives for the whole process (the listening socket, the state
-// directory and its lock, the shard that directory belongs to, the bundled
-// simulator and its world), so a reload that changes one is refused, naming
-// it, and the daemon keeps its running config. A restart applies them.
+// A reload: what it may change, and how it applies a new config or goes back
+// to the previous one. Most of the config is re-applied by building the
+// engine and its jobs again over the same state directory, so counters
+// continue from what the old engine just saved and no WAF event is sent
+// twice; a few keys are bound to what lives for the whole process (the
+// listening socket, the state directory and its lock, the shard that
+// directory belongs to, the bundled simulator and its world), so a reload
+// that changes one is refused, naming it, and the daemon keeps its running
+// config. A restart applies them.
 import { isDeepStrictEqual } from 'node:util';
 import type { Config } from '../config/index.js';
+import type { SelfMetrics } from '../exporters/prometheus/index.js';
+import type { Logger } from '../log/logger.js';
+import type { ReloadOutcome, ServerCredentials } from '../server/index.js';
+import { stopComponents } from './components.js';
+import { readServerCredentials } from './server-secrets.js';
+import type { Components } from './wiring/index.js';
 
 /** A reload refused before anything was stopped; the message says why. */
 export class ReloadRefusedError extends Error {
@@ -50,14 +59,93 @@ const FIXED: readonly Fixed[] = [
  * reason; empty when the reload can proceed. `listenOverridden`: `run
  * --listen` fixes the address, so server.listen in the file does not matter.
  */
-export function restartOnlyChanges(running: Config, next: Config, listenOverridden: boolean): string[] {
+function restartOnlyChanges(running: Config, next: Config, listenOverridden: boolean): string[] {
   return FIXED.filter((f) => !(listenOverridden && f.key === 'server.listen'))
     .filter((f) => (f.when?.(running) ?? true) && !isDeepStrictEqual(f.value(running), f.value(next)))
     .map((f) => `${f.key}: ${f.why ?? 'changed; it is applied only by a restart'}`);
 }
 
 /** Top-level config sections whose content differs, for the reload's log line. */
-export function changedSections(running: Config, next: Config): string[] {
+function changedSections(running: Config, next: Config): string[] {
   const keys = new Set([...Object.keys(running), ...Object.keys(next)]) as Set<keyof Config>;
   return [...keys].filter((k) => !isDeepStrictEqual(running[k], next[k])).sort();
+}
+
+/** What a reload needs from the daemon: its config source, and how to build and start one config's components. */
+interface ReloadContext {
+  readonly logger: Logger;
+  readonly self: SelfMetrics;
+  /** Reads the config again; throws ConfigError when it does not validate. */
+  readonly read: () => Config;
+  /** `run --listen` fixes the address, so server.listen in the file does not matter. */
+  readonly listenOverridden: boolean;
+  readonly build: (config: Config) => Promise<Components>;
+  /** Starts built components (nothing under `schedules: false`). */
+  readonly start: (components: Components) => Promise<void>;
+}
+
+/** The config and components in force: before a reload, and after it (the new ones, or the previous config's again). */
+interface InForce {
+  readonly config: Config;
+  readonly components: Components;
+}
+
+interface Reloaded {
+  readonly outcome: ReloadOutcome;
+  readonly inForce: InForce;
+  /** When applied: what the server takes (basic auth, certificate and key read again). */
+  readonly credentials?: ServerCredentials;
+}
+
+/**
+ * Reads the config again and applies it. A config that does not validate,
+ * changes a key only a restart applies, or names a file that cannot be read
+ * is refused before anything stops, and `running` stays in force. Otherwise
+ * its components stop (every job saves its state) and the new config's are
+ * built and started; when that fails, the previous config's are built and
+ * started again over the state just saved. Rejects only when that fails too.
+ */
+export async function applyReload(running: InForce, ctx: ReloadContext): Promise<Reloaded> {
+  const { logger: log } = ctx;
+  let next: Config;
+  let credentials: ServerCredentials;
+  try {
+    log.info('reloading the configuration');
+    next = ctx.read();
+    const fixed = restartOnlyChanges(running.config, next, ctx.listenOverridden);
+    if (fixed.length > 0) throw new ReloadRefusedError(fixed.join('; '));
+    credentials = await readServerCredentials(next);
+  } catch (err) {
+    return { outcome: refuseReload(err, ctx), inForce: running };
+  }
+  await stopComponents(running.components);
+  let components: Components | undefined;
+  try {
+    components = await ctx.build(next);
+    await ctx.start(components);
+  } catch (err) {
+    // The previous config's state was just saved and is valid; come back up on it (a failure here is the caller's to end on).
+    log.error({ error: describe(err) }, 'the new configuration failed to start; going back to the previous one');
+    // What the new config opened closes (its upstream connections); a job whose state did not load has nothing to save.
+    if (components) await stopComponents(components);
+    const back = await ctx.build(running.config);
+    await ctx.start(back);
+    return { outcome: refuseReload(err, ctx), inForce: { config: running.config, components: back } };
+  }
+  ctx.self.retainCollectors(components.collectors);
+  ctx.self.recordConfigLoad(true, Date.now());
+  log.info({ changed: changedSections(running.config, next) }, 'configuration reloaded');
+  return { outcome: { ok: true }, inForce: { config: next, components }, credentials };
+}
+
+/** A reload that did not apply: logged, counted in edge_exporter_config_last_reload_successful, and its reason. */
+export function refuseReload(err: unknown, ctx: Pick<ReloadContext, 'logger' | 'self'>): ReloadOutcome {
+  const message = describe(err);
+  ctx.logger.error({ reason: message }, 'reload refused; still running on the previous configuration');
+  ctx.self.recordConfigLoad(false, Date.now());
+  return { ok: false, message };
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -20,9 +20,9 @@ export const SHARD_MARKER = 'shard';
 
 const markerSchema = z.strictObject({ index: z.number().int().nonnegative(), count: z.number().int().positive() });
 
-export type StateOwnerStore = Pick<StateStore, 'init' | 'load' | 'save' | 'pathOf'>;
+type StateOwnerStore = Pick<StateStore, 'init' | 'load' | 'save' | 'pathOf'>;
 /** `error` reports a damaged marker put aside (state_recovery: reset); without it that is a warning. */
-export type StateOwnerLog = Pick<Logger, 'warn'> & Partial<Pick<Logger, 'error'>>;
+type StateOwnerLog = Pick<Logger, 'warn'> & Partial<Pick<Logger, 'error'>>;
 
 /** Records `shard` as the directory's owner, or throws a StateError when another shard's index is recorded there. */
 export async function claimStateDir(

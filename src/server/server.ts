@@ -1,7 +1,6 @@
 // The daemon's HTTP side: /metrics (rendered from what the last cycles
-// collected, never from the upstream), /healthz (alive), /readyz (a first
-// successful cycle happened), POST /-/reload when enabled, and a landing
-// page. Optional basic auth and TLS (client certificates too), whose
+// collected, never from the upstream), /healthz (alive), /readyz and a landing
+// page (both read the daemon's one status), POST /-/reload when enabled. Optional basic auth and TLS (client certificates too), whose
 // credentials a reload replaces.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
@@ -15,9 +14,8 @@ export interface HttpServerOptions {
   readonly host: string;
   readonly port: number;
   readonly metrics: MetricsSource;
+  /** Read afresh by every request for /readyz and the landing page. */
   readonly status: StatusSource;
-  /** True once the first collection cycle succeeded. */
-  readonly ready: () => boolean;
   readonly version: string;
   readonly basicAuth?: BasicAuthCredentials;
   /** PEM contents, not paths: the config layer reads the files. */
@@ -114,11 +112,11 @@ export class HttpServer {
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed\n', { allow: 'GET, HEAD' });
     // Probes stay open so a kubelet or HEALTHCHECK needs no credentials; they reveal nothing.
     if (path === '/healthz') return send(res, 200, 'ok\n');
-    if (path === '/readyz') return this.options.ready() ? send(res, 200, 'ready\n') : send(res, 503, 'not ready: no successful collection yet\n');
+    if (path === '/readyz') return this.readyz(res);
     if (!(await this.authorized(req, res))) return;
     if (path === '/metrics') return this.metrics(req, res);
     if (path === '/') {
-      const html = renderLanding(this.options.version, this.options.status.status(), this.options.status.notices?.() ?? []);
+      const html = renderLanding(this.options.version, this.options.status.status());
       return send(res, 200, html, { 'content-type': 'text/html; charset=utf-8' });
     }
     return send(res, 404, 'not found\n');
@@ -131,6 +129,13 @@ export class HttpServer {
   }
 
   /** As Prometheus's lifecycle endpoint: POST or PUT, 403 while disabled, 500 with the reason when the config is refused. */
+  private readyz(res: ServerResponse): void {
+    const { state, ready } = this.options.status.status();
+    if (ready) return send(res, 200, 'ready\n');
+    const running = state === 'running' || state === 'reloading';
+    return send(res, 503, running ? 'not ready: no successful collection yet\n' : `not ready: the daemon is ${state}\n`);
+  }
+
   private async reload(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!(await this.authorized(req, res))) return;
     if (req.method !== 'POST' && req.method !== 'PUT') return send(res, 405, 'method not allowed\n', { allow: 'POST, PUT' });

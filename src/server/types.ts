@@ -27,10 +27,19 @@ export interface CollectorRunStatus {
   readonly lastError?: { readonly code?: string; readonly message: string };
 }
 
-export interface StatusSource {
-  status(): readonly CollectorRunStatus[];
+/** The daemon's one status: the landing page shows it and /readyz answers from it. */
+export interface DaemonStatus {
+  /** Where the daemon is in its life: 'starting', 'running', 'reloading', 'stopping', ... */
+  readonly state: string;
+  /** What /readyz answers: a first successful cycle (or no collector to wait for) while running or reloading. */
+  readonly ready: boolean;
+  readonly collectors: readonly CollectorRunStatus[];
   /** Lines shown above the table: warnings (certificate checks off) and the outbound clients' last connection failures. */
-  notices?(): readonly string[];
+  readonly notices: readonly string[];
+}
+
+export interface StatusSource {
+  status(): DaemonStatus;
 }
 
 /** What a reload answered: applied, or refused with the reason (the config stays as it was). */

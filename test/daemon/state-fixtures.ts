@@ -14,7 +14,7 @@ export const DELAY_MS = 3 * MIN;
 const OFFSET_MINUTES = 480;
 export const TOKEN = 'state-test-token-3c1d';
 
-export interface ConfigOptions {
+interface ConfigOptions {
   readonly apiUrl: string;
   readonly stateDir: string;
   readonly recovery?: 'fail' | 'reset';

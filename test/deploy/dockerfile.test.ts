@@ -92,7 +92,6 @@ describe('Dockerfile', () => {
     // The node flags npm start runs the daemon with, and no others: the image runs what the benchmarks measure.
     const start = (JSON.parse(readText(fromRoot('package.json'))) as { scripts: { start: string } }).scripts.start.split(' ');
     const flags = start.slice(1, start.indexOf('dist/cli/main.js'));
-    expect(flags).toContain('--max-semi-space-size=4');
     expect(execForm(one(runtime, 'ENTRYPOINT'))).toEqual(['node', ...flags, 'dist/cli/main.js']);
     expect(execForm(one(runtime, 'CMD'))).toEqual(['run', '--config', CONFIG_PATH]);
     expect(contextCopies(runtime)).toContainEqual({ sources: ['deploy/container/config.yaml'], dest: CONFIG_PATH });

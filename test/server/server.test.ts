@@ -28,10 +28,10 @@ afterEach(async () => {
   servers = [];
 });
 
-async function start(extra: Partial<HttpServerOptions> = {}, statuses: CollectorRunStatus[] = [], ready = true): Promise<string> {
+async function start(extra: Partial<HttpServerOptions> = {}, collectors: CollectorRunStatus[] = [], ready = true, state = 'running'): Promise<string> {
   const server = new HttpServer({
     host: '127.0.0.1', port: 0, metrics: fakeMetrics, version: '1.2.3',
-    status: { status: () => statuses }, ready: () => ready, ...extra,
+    status: { status: () => ({ state, ready, collectors, notices: [] }) }, ...extra,
   });
   servers.push(server);
   return server.start();
@@ -82,6 +82,12 @@ describe('probes and pages', () => {
     expect((await get(`${notReady}/readyz`)).status).toBe(503);
     const isReady = await start({}, [], true);
     expect((await get(`${isReady}/readyz`)).status).toBe(200);
+  });
+  it('says why /readyz is not ready: no cycle yet while running, else the daemon\'s state', async () => {
+    const waiting = await get(`${await start({}, [], false, 'running')}/readyz`);
+    expect([waiting.status, waiting.body.toString()]).toEqual([503, 'not ready: no successful collection yet\n']);
+    const stopping = await get(`${await start({}, [], false, 'stopping')}/readyz`);
+    expect([stopping.status, stopping.body.toString()]).toEqual([503, 'not ready: the daemon is stopping\n']);
   });
   it('shows each collector on the landing page, escaped', async () => {
     const base = await start({}, [

@@ -38,7 +38,7 @@ import { insecureWarning, logExporterRoutes, OutboundNotices } from './network.j
 const RECORD_MARGIN_MS = 3_000;
 
 /** What /metrics serves: the families, the self-metrics and their exposition. */
-export interface Exports {
+interface Exports {
   readonly families: FamilyStore;
   readonly self: SelfMetrics;
   readonly exposition: Exposition;
@@ -52,7 +52,7 @@ export function buildExports(config: Config, version: string): Exports {
   return { families, self, exposition };
 }
 
-export interface WiringOptions {
+interface WiringOptions {
   readonly config: Config;
   readonly logger: Logger;
   readonly version: string;

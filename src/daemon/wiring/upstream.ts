@@ -35,7 +35,7 @@ export interface Upstream {
   close(): Promise<void>;
 }
 
-export interface UpstreamOptions {
+interface UpstreamOptions {
   observer?: ClientObserver;
   /** Sends through this instead of the one built from upstream.proxy_url / the environment and upstream.tls (tests). */
   dispatcher?: Dispatcher;

@@ -16,7 +16,7 @@ import type { Clock } from '../../collectors/index.js';
 import type { Upstream } from './upstream.js';
 
 /** What the WAF wiring takes from the daemon's options. */
-export interface WafWiringOptions {
+interface WafWiringOptions {
   readonly config: Config;
   readonly logger: Logger;
   readonly version: string;
@@ -25,7 +25,7 @@ export interface WafWiringOptions {
 }
 
 /** What the WAF job shares with the collectors. */
-export interface SharedParts {
+interface SharedParts {
   readonly upstream: Upstream;
   readonly store: StateStore;
   readonly targets: TargetDiscovery;

@@ -1,0 +1,38 @@
+// Starting and stopping one config's components (the engine, its jobs, the
+// sinks, the upstream connections): the daemon does it at start and stop, and
+// a reload does it to swap one config's components for another's.
+import type { Components } from './wiring/index.js';
+
+/** How long a stop waits for the receiver to take what is pending, and then for the request in flight. */
+const REMOTE_WRITE_STOP_FLUSH_MS = 5_000;
+const REMOTE_WRITE_STOP_DEADLINE_MS = 2_000;
+
+/** Loads the jobs' state and starts them; the sink before the engine, as the WAF job delivers from its first run. */
+export async function startComponents(components: Components): Promise<void> {
+  await components.engine.load();
+  await components.wafEvents?.logSink.start();
+  // After load: the ledgers have restored what was counted but not yet confirmed, and it goes first.
+  await components.remoteWrite?.sender.start();
+  await components.engine.start();
+}
+
+/**
+ * Producers first: every job saves its state (the WAF job its checkpoint),
+ * then the sinks deliver what they accepted: the OTLP log sink, and the
+ * remote-write sender, which pushes the last cycles' samples for up to
+ * REMOTE_WRITE_STOP_FLUSH_MS (what it cannot push is in the state files and
+ * goes first at the next start).
+ */
+export async function stopComponents(components: Components): Promise<void> {
+  await components.engine.stop();
+  await components.wafEvents?.logSink.shutdown();
+  const sender = components.remoteWrite?.sender;
+  if (sender !== undefined) {
+    // A timer that holds the process up (the sender's own waits do not, so they never keep a daemon from exiting): under `run --once` nothing else does.
+    const flushing = new AbortController();
+    const deadline = setTimeout(() => flushing.abort(), REMOTE_WRITE_STOP_FLUSH_MS);
+    await sender.forceFlush(flushing.signal).finally(() => clearTimeout(deadline));
+    await sender.shutdown({ deadlineMs: REMOTE_WRITE_STOP_DEADLINE_MS });
+  }
+  await components.upstream.close();
+}

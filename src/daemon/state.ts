@@ -1,0 +1,68 @@
+// The daemon's lifecycle as data: the states it passes through, what it holds
+// in each, the moves allowed between them (one table, checked at every move)
+// and the one status the landing page and /readyz read.
+//
+//   created -> starting -> running <-> reloading
+//   starting, reloading -> failed   (a start, or a reload's way back, failed)
+//   created, running, failed -> stopping -> stopped
+//
+// A start without a server (the first runOnce/forwardOnce: `run --once`,
+// tests) passes through the same states; `held.server` is then undefined.
+import type { DaemonStatus, HttpServer } from '../server/index.js';
+import type { HeldDir } from './state-dir.js';
+import type { Components } from './wiring/index.js';
+import type { LocalUpstream } from './wiring/upstream.js';
+
+/**
+ * What the daemon takes while it starts and keeps for its whole life,
+ * reloads included; filled in start-up order, released at stop in reverse.
+ */
+export interface Held {
+  dir?: HeldDir;
+  server?: HttpServer;
+  local?: LocalUpstream;
+}
+
+export type State =
+  /** Constructed; nothing held. */
+  | { readonly name: 'created' }
+  /** Taking the lock, binding the port, starting the bundled simulator, building and starting the jobs. */
+  | { readonly name: 'starting'; readonly held: Held }
+  /** The components of the config in force run (or wait for runOnce under `schedules: false` and `run --once`). */
+  | { readonly name: 'running'; readonly held: Held; readonly components: Components }
+  /** A reload: `components` are the previous config's until new ones replace them (stopped while those start). */
+  | { readonly name: 'reloading'; readonly held: Held; readonly components: Components }
+  /** A start failed, or a reload's new config and then its previous one both did; only stop() is left. */
+  | { readonly name: 'failed'; readonly held: Held; readonly components: Components | undefined; readonly error: unknown }
+  /** Jobs saving their state, then what is held released; `components` still shown on the landing page. */
+  | { readonly name: 'stopping'; readonly components: Components | undefined }
+  | { readonly name: 'stopped' };
+
+type Name = State['name'];
+
+const NEXT: Readonly<Record<Name, readonly Name[]>> = {
+  created: ['starting', 'stopping'],
+  starting: ['running', 'failed'],
+  running: ['reloading', 'stopping'],
+  reloading: ['running', 'failed'],
+  failed: ['stopping'],
+  stopping: ['stopped'],
+  stopped: [],
+};
+
+/** `to`, when the lifecycle allows it after `from`; a move it does not allow is a bug in the daemon and throws. */
+export function move(from: State, to: State): State {
+  if (!NEXT[from.name].includes(to.name)) throw new Error(`the daemon cannot go from ${from.name} to ${to.name}`);
+  return to;
+}
+
+/** The one status: the collectors of the components in force and whether /readyz says ready. */
+export function statusOf(state: State, notices: readonly string[]): DaemonStatus {
+  const components = 'components' in state ? state.components : undefined;
+  const collectors = components?.engine.status('samples') ?? [];
+  // With every metric collector disabled (only WAF events forwarded) there is no cycle to wait for. A
+  // reload's new engine has run nothing yet, so after a reload /readyz waits for its first success again.
+  const serving = state.name === 'running' || state.name === 'reloading';
+  const ready = serving && (collectors.length === 0 || collectors.some((s) => s.lastSuccessAt !== undefined));
+  return { state: state.name, ready, collectors, notices };
+}
