@@ -5,7 +5,7 @@
 // counted anyway (the watermark only moves over contiguous buckets) and is
 // asked again next cycle.
 import type { PlatformClock } from '../../api/index.js';
-import { alignDown, lastSettledStart, type Plan } from '../buckets.js';
+import { alignDown, lastSettledStart, type CountRange, type Plan } from '../buckets.js';
 import type { CollectContext, CollectorLogger } from '../types.js';
 import type { CounterSpec, Piece } from './answer.js';
 import type { Labels } from './keys.js';
@@ -42,6 +42,12 @@ export interface TargetFetchInput<R> {
   /** The fixed window of the enabled window gauges (peak, p95); undefined when none is enabled. */
   readonly gaugeWindowMs: number | undefined;
   readonly send: Send<R>;
+  /**
+   * A family without a main request (waf-trend): the ranges asking for its
+   * series' buckets due, oldest first; the last reaches on to now, so its
+   * answer shows the upstream's clock.
+   */
+  readonly ranges?: ((plan: CountRange) => readonly BucketRange[]) | undefined;
 }
 
 export interface TargetFetch<R> {
@@ -63,10 +69,13 @@ export async function fetchTarget<R>(input: TargetFetchInput<R>): Promise<Target
     plans: plans.values(), now: ctx.now, grid, delayMs: options.delayMs, gaugeWindowMs: input.gaugeWindowMs,
     ...(options.maxBucketsPerRequest === undefined ? {} : { maxBuckets: options.maxBucketsPerRequest }),
   });
+  const counting = [...plans.values()].filter((p) => p.kind === 'count');
   // Without gauges and with nothing to count (first sight or nothing settled) no request is needed.
-  const needMain = input.gauges || [...plans.values()].some((p) => p.kind === 'count');
+  const needMain = input.ranges === undefined && (input.gauges || counting.length > 0);
+  const ranges = input.ranges === undefined ? window.backfill : counting.flatMap((p) => input.ranges?.(p) ?? []);
+  const lastEnd = input.ranges === undefined ? {} : { lastEnd: ctx.now, quiet: ranges.length === 1 };
   const [chunks, main] = await Promise.all([
-    fetchChunks(window.backfill, { grid, tz: ctx.tz, log, send: input.send }),
+    fetchChunks(ranges, { grid, tz: ctx.tz, log, send: input.send, ...lastEnd }),
     needMain ? tryRequest(() => input.send(window.main, 'main')) : Promise.resolve(undefined),
   ]);
   const errors = [...chunks.errors, ...(main?.error ? [main.error] : [])];
@@ -82,8 +91,8 @@ export async function fetchTarget<R>(input: TargetFetchInput<R>): Promise<Target
   };
 }
 
-/** Sequential chunk requests with progress logging; also used on its own by collectors without a main request. */
-export async function fetchChunks<R>(
+/** Sequential chunk requests with progress logging. */
+async function fetchChunks<R>(
   chunks: readonly BucketRange[],
   input: {
     readonly grid: Grid;
