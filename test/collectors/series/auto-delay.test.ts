@@ -3,15 +3,15 @@
 // (planCount) counts every bucket once across a change either way.
 import { describe, expect, it } from 'vitest';
 import { planCount } from '../../../src/collectors/buckets.js';
-import { AuditBook } from '../../../src/collectors/series/audit.js';
+import { AuditRecord } from '../../../src/collectors/series/audit.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const AUTO = { floorMs: 5 * MIN, ceilingMs: HOUR };
 const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
-const book = () => new AuditBook({ everyMs: MIN, lookbackMs: HOUR, correct: true });
+const book = () => new AuditRecord({ everyMs: MIN, lookbackMs: HOUR, correct: true });
 
-describe('AuditBook: the delay in force', () => {
+describe('AuditRecord: the delay in force', () => {
   it('a fixed delay is never changed', () => {
     const b = book();
     expect(b.adopt(7 * MIN, 3 * MIN, undefined)).toBeUndefined();
