@@ -27,7 +27,7 @@ interface Held {
 }
 
 /** What the audit of one answer found. */
-export interface AuditOutcome extends Omit<AuditTally, 'suggestedDelayMs'> {
+interface AuditOutcome extends Omit<AuditTally, 'suggestedDelayMs'> {
   /** Upward revisions to add (only with `correct`). */
   readonly corrections: Sample[];
   /** One late_revision per revised bucket. */

@@ -23,7 +23,7 @@ export interface Reasked<R> {
   readonly clockSpecs?: readonly CounterSpec<R>[];
 }
 
-export interface CloseInput<R> {
+interface CloseInput<R> {
   readonly collector: string;
   /** Bound to the collector. */
   readonly log: CollectorLogger;

@@ -60,7 +60,7 @@ export function seriesCollector(
 }
 
 /** A cycle's targets for the request estimate: requests of the main span, and how many of them carry counter series (each audited). */
-export interface TargetRequests {
+interface TargetRequests {
   readonly requests: number;
   readonly counted: number;
 }
@@ -81,7 +81,7 @@ export interface SeriesTarget<R> {
 }
 
 /** Where a target's buckets stand this cycle, for its gauges. */
-export interface BucketsNow {
+interface BucketsNow {
   /** Start of the newest settled bucket: the latest-bucket gauges show it. */
   readonly lastSettled: number;
   /** Start of the bucket containing now: window gauges are stamped with it. */
@@ -89,7 +89,7 @@ export interface BucketsNow {
 }
 
 /** A family's cycle; `T` carries what its conversion needs of a target (its domain, its package). */
-export interface SeriesCycle<R, T extends SeriesTarget<R>> {
+interface SeriesCycle<R, T extends SeriesTarget<R>> {
   readonly collector: string;
   readonly log: CollectorLogger;
   /** Enabled gauge families this cycle produces (each replaces its previous series, even when empty). */

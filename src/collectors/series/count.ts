@@ -51,7 +51,7 @@ export interface TargetResult {
   readonly rejected?: readonly RejectedPoints[];
 }
 
-export interface CountOutcome {
+interface CountOutcome {
   readonly increments: Sample[];
   /** Updated watermarks only; series that did not move are absent. */
   readonly watermarks: Record<string, number>;
@@ -67,7 +67,7 @@ export interface CountOutcome {
   readonly counted: Map<string, CountedRange>;
 }
 
-export function countTarget<R>(
+function countTarget<R>(
   specs: readonly CounterSpec<R>[],
   plans: ReadonlyMap<string, Plan>,
   pieces: readonly Piece<R>[],

@@ -28,7 +28,7 @@ export interface Fetched<R> extends Tally {
   readonly main: R | undefined;
 }
 
-export interface TargetFetchInput<R> {
+interface TargetFetchInput<R> {
   readonly ctx: CollectContext;
   readonly options: SeriesOptions;
   /** Bound to the collector and the target. */
@@ -50,7 +50,7 @@ export interface TargetFetchInput<R> {
   readonly ranges?: ((plan: CountRange) => readonly BucketRange[]) | undefined;
 }
 
-export interface TargetFetch<R> {
+interface TargetFetch<R> {
   readonly plans: ReadonlyMap<string, Plan>;
   readonly window: RequestWindow;
   readonly fetched: Fetched<R>;

@@ -5,19 +5,19 @@
 // agree on every rule.
 export { seriesKey, type Labels } from './keys.js';
 export {
-  bucketMs, checkSeriesOptions, nonNegative, positiveInteger, type Grid, type SeriesOptions,
+  bucketMs, checkSeriesOptions, positiveInteger, type Grid, type SeriesOptions,
 } from './options.js';
 export {
   MAX_BUCKETS_PER_REQUEST, chunkRange, paramsOf, planSeries, requestWindow, spanOf, type BucketRange, type RequestWindow, type TimeSpan,
 } from './window.js';
-export { ClockReading, pieceSpan, type CounterSpec, type Piece, type UpstreamClock } from './answer.js';
+export { ClockReading, pieceSpan, type CounterSpec, type Piece } from './answer.js';
 export {
   gaugeSample, targetResult, type Converted, type TargetAnswers, type TargetConvertInput, type TargetResult,
 } from './count.js';
 export { asError, type Send, type Tally } from './fetch.js';
 export {
-  driveSeries, seriesCollector, type BucketsNow, type SeriesCycle, type SeriesState, type SeriesTarget,
+  driveSeries, seriesCollector, type SeriesState, type SeriesTarget,
 } from './collect.js';
 export { assemble, NoDataError } from './sum.js';
 export { AuditRecord, NO_AUDIT, type AuditOptions } from './audit.js';
-export { readBuckets, seriesFindings, type CountedRange } from './read-buckets.js';
+export { readBuckets, type CountedRange } from './read-buckets.js';

@@ -23,7 +23,7 @@ export function layoutIn<R>(spec: CounterSpec<R>, response: R, span: TimeSpan, s
   return points === undefined ? undefined : layoutOf(points, span, size, spec.finerBuckets === true);
 }
 
-export interface BucketRead {
+interface BucketRead {
   /** Start of the last bucket the answer lets the watermark pass; below `pos` when it passes none. */
   readonly reach: number;
   /** Configured bucket start -> value, for the buckets from `pos` to `reach` that carried a value. */

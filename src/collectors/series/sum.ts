@@ -14,7 +14,7 @@ import type { CollectOutput, Sample } from '../types.js';
 import type { TargetResult } from './count.js';
 import type { Tally } from './fetch.js';
 
-export interface CycleInput {
+interface CycleInput {
   readonly collector: string;
   /** Watermarks persisted so far; series not touched this cycle keep theirs. */
   readonly previous: Readonly<Record<string, number>>;
