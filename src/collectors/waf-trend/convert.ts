@@ -79,9 +79,9 @@ export function grainOf(pieces: readonly Piece<WafAnswer>[], grid: Grid): Grain 
     const points = p.response?.response.data.find((i) => i.metricName === 'logTread')?.objectArrayList;
     if (p.response === undefined || points === undefined || points.length === 0) continue;
     const span = pieceSpan(p, size);
-    const view = layoutOf(points, span, size, true);
-    const anchor = view.inRange[0]?.[0];
-    if (anchor !== undefined && (best === undefined || view.width > best.width)) best = { width: view.width, anchor };
+    const layout = layoutOf(points, span, size, true);
+    const anchor = layout.inRange[0]?.[0];
+    if (anchor !== undefined && (best === undefined || layout.width > best.width)) best = { width: layout.width, anchor };
   }
   return best;
 }
