@@ -25,6 +25,24 @@ export interface CounterSpec<R> {
   points(response: R): readonly RawPoint[] | undefined;
 }
 
+/** Asks the upstream for one span: `main` carries the gauges' metrics too, `backfill` only the counters'. */
+export type Send<R> = (span: TimeSpan, kind: 'main' | 'backfill') => Promise<R>;
+
+/** One target of a cycle: a domain, a package, the account, or one of waf-trend's series. */
+export interface SeriesTarget<R> {
+  /** For log records; {} for an account-wide target. */
+  readonly labels: Labels;
+  /** Enabled counter series only. */
+  readonly specs: readonly CounterSpec<R>[];
+  readonly send: Send<R>;
+  /** True when an enabled gauge is read from the main request. */
+  readonly gauges: boolean;
+  /** The fixed window of the enabled window gauges; undefined when none is enabled. */
+  readonly gaugeWindowMs: number | undefined;
+  /** The series the upstream's clock is read off; default `specs` (waf-trend's count lays `data: null` on a grain the clock must not read). */
+  readonly clockSpecs?: readonly CounterSpec<R>[];
+}
+
 /** A response and the buckets its request asked for; no response when the request failed. */
 export interface Piece<R> {
   readonly range: BucketRange;

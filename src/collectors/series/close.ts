@@ -6,22 +6,16 @@
 import pLimit from 'p-limit';
 import { seconds, type Mismatch } from '../contract/checks.js';
 import type { CollectContext, CollectorLogger, CollectOutput } from '../types.js';
-import { ClockReading, lagFinding, type CounterSpec, type UpstreamClock } from './answer.js';
+import { ClockReading, lagFinding, type SeriesTarget, type UpstreamClock } from './answer.js';
 import type { AuditRecord } from './audit.js';
-import { asError, type Send } from './fetch.js';
-import type { Labels } from './keys.js';
+import { asError } from './fetch.js';
 import { lookBackDue, lookBackRange } from './lookback.js';
 import { bucketMs, type AutoDelay, type Grid } from './options.js';
 import type { CountedRange } from './read-buckets.js';
 import { spanOf } from './window.js';
 
 /** A target as the close may ask it again. */
-export interface Reasked<R> {
-  readonly labels: Labels;
-  readonly specs: readonly CounterSpec<R>[];
-  readonly send: Send<R>;
-  readonly clockSpecs?: readonly CounterSpec<R>[];
-}
+export type Reasked<R> = Pick<SeriesTarget<R>, 'labels' | 'specs' | 'send' | 'clockSpecs'>;
 
 interface CloseInput<R> {
   readonly collector: string;

@@ -15,11 +15,11 @@
 import pLimit from 'p-limit';
 import type { CountRange } from '../buckets.js';
 import type { CollectContext, Collector, CollectorLogger, CollectOutput, TargetCounts } from '../types.js';
-import { ClockReading, type CounterSpec, type Piece, type UpstreamClock } from './answer.js';
+import { ClockReading, type Piece, type SeriesTarget, type UpstreamClock } from './answer.js';
 import { AuditRecord, NO_AUDIT } from './audit.js';
 import { closeCycle, type Reasked } from './close.js';
 import { targetResult, type Converted, type TargetAnswers, type TargetResult } from './count.js';
-import { fetchTarget, type Send, type Tally } from './fetch.js';
+import { fetchTarget, type Tally } from './fetch.js';
 import type { Labels } from './keys.js';
 import { checkSeriesOptions, nonNegative, type Grid, type SeriesOptions } from './options.js';
 import type { CountedRange } from './read-buckets.js';
@@ -63,21 +63,6 @@ export function seriesCollector(
 interface TargetRequests {
   readonly requests: number;
   readonly counted: number;
-}
-
-/** One target of a cycle: a domain, a package, the account, or one of waf-trend's series. */
-export interface SeriesTarget<R> {
-  /** For log records; {} for an account-wide target. */
-  readonly labels: Labels;
-  /** Enabled counter series only. */
-  readonly specs: readonly CounterSpec<R>[];
-  readonly send: Send<R>;
-  /** True when an enabled gauge is read from the main request. */
-  readonly gauges: boolean;
-  /** The fixed window of the enabled window gauges; undefined when none is enabled. */
-  readonly gaugeWindowMs: number | undefined;
-  /** The series the upstream's clock is read off; default `specs` (waf-trend's count lays `data: null` on a grain the clock must not read). */
-  readonly clockSpecs?: readonly CounterSpec<R>[];
 }
 
 /** Where a target's buckets stand this cycle, for its gauges. */

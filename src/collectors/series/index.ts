@@ -10,13 +10,13 @@ export {
 export {
   MAX_BUCKETS_PER_REQUEST, chunkRange, paramsOf, planSeries, requestWindow, spanOf, type BucketRange, type RequestWindow, type TimeSpan,
 } from './window.js';
-export { ClockReading, pieceSpan, type CounterSpec, type Piece } from './answer.js';
+export { ClockReading, pieceSpan, type CounterSpec, type Piece, type Send, type SeriesTarget } from './answer.js';
 export {
   gaugeSample, targetResult, type Converted, type TargetAnswers, type TargetConvertInput, type TargetResult,
 } from './count.js';
-export { asError, type Send, type Tally } from './fetch.js';
+export { asError, type Tally } from './fetch.js';
 export {
-  driveSeries, seriesCollector, type SeriesState, type SeriesTarget,
+  driveSeries, seriesCollector, type SeriesState,
 } from './collect.js';
 export { assemble, NoDataError } from './sum.js';
 export { AuditRecord, NO_AUDIT, type AuditOptions } from './audit.js';
