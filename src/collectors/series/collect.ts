@@ -13,57 +13,14 @@
 // answers until all had answered, to read the clock over all of them, was
 // most of the daemon's memory at 100k series (issue 12).
 import pLimit from 'p-limit';
-import type { CountRange } from '../buckets.js';
-import type { CollectContext, Collector, CollectorLogger, CollectOutput, TargetCounts } from '../types.js';
+import type { CollectContext, CollectorLogger, CollectOutput } from '../types.js';
 import { ClockReading, type Piece, type SeriesTarget, type UpstreamClock } from './answer.js';
-import { AuditRecord, NO_AUDIT } from './audit.js';
 import { closeCycle, type Reasked } from './close.js';
 import { targetResult, type Converted, type TargetAnswers, type TargetResult } from './count.js';
-import { fetchTarget, type Tally } from './fetch.js';
-import type { Labels } from './keys.js';
-import { checkSeriesOptions, nonNegative, type Grid, type SeriesOptions } from './options.js';
-import type { CountedRange } from './read-buckets.js';
+import { fetchTarget, type Ranges, type Tally } from './fetch.js';
+import type { SeriesState } from './collector.js';
+import type { Grid, SeriesOptions } from './options.js';
 import { CycleSum } from './sum.js';
-import type { BucketRange } from './window.js';
-
-/** What a series collector keeps from cycle to cycle besides the watermarks. */
-export interface SeriesState {
-  readonly audit: AuditRecord;
-  /** The upstream's clock as the last cycle's answers showed it: the fallback of a probe that shows none. */
-  clock: UpstreamClock | undefined;
-}
-
-/**
- * A series collector: its options checked once, and its state, which lives as
- * long as it does. `summaryWindowMs`, where a collector has one, is the
- * window of its summary gauges.
- */
-export function seriesCollector(
-  shape: Omit<Collector, 'collect' | 'requests'>,
-  options: SeriesOptions & { readonly summaryWindowMs?: number },
-  collect: (ctx: CollectContext, state: SeriesState) => Promise<CollectOutput>,
-  targets: (counts: TargetCounts) => TargetRequests,
-): Collector {
-  checkSeriesOptions(shape.name, options);
-  if (options.summaryWindowMs !== undefined) nonNegative(shape.name, 'summaryWindowMs', options.summaryWindowMs);
-  const state: SeriesState = { audit: new AuditRecord(options.audit ?? NO_AUDIT), clock: undefined };
-  const everyMs = options.audit?.everyMs ?? 0;
-  return {
-    ...shape,
-    collect: (ctx) => collect(ctx, state),
-    requests: (counts) => {
-      const { requests, counted } = targets(counts);
-      // An audit asks once more for each target with counter series (close.ts).
-      return { run: requests, ...(everyMs > 0 && counted > 0 ? { audit: { requests: counted, everyMs } } : {}) };
-    },
-  };
-}
-
-/** A cycle's targets for the request estimate: requests of the main span, and how many of them carry counter series (each audited). */
-interface TargetRequests {
-  readonly requests: number;
-  readonly counted: number;
-}
 
 /** Where a target's buckets stand this cycle, for its gauges. */
 interface BucketsNow {
@@ -85,7 +42,7 @@ interface SeriesCycle<R, T extends SeriesTarget<R>> {
   /** The targets are parts of one account-wide whole (waf-trend's series): no per-target freshness. */
   readonly accountWide?: boolean;
   /** A family without a main request (waf-trend): the ranges asking for a series' buckets due (fetch.ts). */
-  ranges?(plan: CountRange, options: SeriesOptions): readonly BucketRange[];
+  readonly ranges?: Ranges;
   /** Told of every target's answers as they arrive, the probe's first and alone (waf-trend reads the upstream's grain). */
   answered?(pieces: readonly Piece<R>[]): void;
   /** Logged at warn instead of debug when a target none of whose requests failed covered no bucket due. */
@@ -102,10 +59,6 @@ interface SeriesCycle<R, T extends SeriesTarget<R>> {
  */
 const TARGETS_IN_FLIGHT = 64;
 
-/** The options of this cycle: `delayMs` is the delay in force (under `delay: auto`, what the audit last put in force). */
-export function inForce<O extends SeriesOptions>(options: O, audit: AuditRecord): O {
-  return options.autoDelay === undefined ? options : { ...options, delayMs: audit.delayInForce(options.delayMs, options.autoDelay) };
-}
 
 /** A target counted: its result, its requests, and whether it got an answer. */
 interface Done {
@@ -122,16 +75,15 @@ interface Done {
 export async function driveSeries<R, T extends SeriesTarget<R>>(
   ctx: CollectContext, configured: SeriesOptions, state: SeriesState, cycle: SeriesCycle<R, T>,
 ): Promise<CollectOutput> {
-  const options = inForce(configured, state.audit);
+  const options = configured.autoDelay === undefined ? configured : { ...configured, delayMs: state.audit.delayInForce(configured.delayMs, configured.autoDelay) };
   const grid: Grid = { interval: options.interval, offsetMinutes: ctx.tz.offsetMinutes };
   const reading = new ClockReading(grid, ctx.now);
-  const ranges = cycle.ranges === undefined ? undefined : (plan: CountRange) => cycle.ranges?.(plan, options) ?? [];
   const sum = new CycleSum({ collector: cycle.collector, previous: ctx.watermarks, gaugeFamilies: cycle.gaugeFamilies });
-  const counted: Array<ReadonlyMap<string, CountedRange>> = [];
+  const counted: Array<NonNullable<TargetResult['counted']>> = [];
   let answered: Reasked<R> | undefined;
   const count = async (target: T, clock: () => UpstreamClock | undefined): Promise<Done> => {
     const log = Object.keys(target.labels).length > 0 ? cycle.log.child(target.labels) : cycle.log;
-    const run = await fetchTarget({ ctx, options, log, target: target.labels, ...target, ranges });
+    const run = await fetchTarget({ ctx, options, log, ...target, ranges: cycle.ranges });
     const { pieces, main, requests, errors } = run.fetched;
     cycle.answered?.(pieces);
     reading.see(target.clockSpecs ?? target.specs, pieces);
@@ -186,7 +138,7 @@ function nearer(probe: UpstreamClock | undefined, last: UpstreamClock | undefine
 }
 
 /** A target's name for the freshness self-metric: its domain or package; undefined for an account-wide target. */
-function targetName(target: Labels): string | undefined {
+function targetName(target: SeriesTarget<unknown>['labels']): string | undefined {
   const values = Object.values(target);
   return values.length > 0 ? values.join(',') : undefined;
 }

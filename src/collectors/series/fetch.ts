@@ -17,6 +17,9 @@ export interface Tally {
   readonly errors: readonly Error[];
 }
 
+/** A family's ranges for a series' buckets due under the options in force (waf-trend: on the upstream's grain). */
+export type Ranges = (plan: CountRange, options: SeriesOptions) => readonly BucketRange[];
+
 interface Fetched<R> extends Tally {
   /** Back-fill chunks (as far as they got) and the main request, for the count. */
   readonly pieces: readonly Piece<R>[];
@@ -34,7 +37,7 @@ interface TargetFetchInput<R> extends SeriesTarget<R> {
    * series' buckets due, oldest first; the last reaches on to now, so its
    * answer shows the upstream's clock.
    */
-  readonly ranges?: ((plan: CountRange) => readonly BucketRange[]) | undefined;
+  readonly ranges?: Ranges | undefined;
 }
 
 interface TargetFetch<R> {
@@ -57,7 +60,7 @@ export async function fetchTarget<R>(input: TargetFetchInput<R>): Promise<Target
   const counting = [...plans.values()].filter((p) => p.kind === 'count');
   // Without gauges and with nothing to count (first sight or nothing settled) no request is needed.
   const needMain = input.ranges === undefined && (input.gauges || counting.length > 0);
-  const ranges = input.ranges === undefined ? window.backfill : counting.flatMap((p) => input.ranges?.(p) ?? []);
+  const ranges = input.ranges === undefined ? window.backfill : counting.flatMap((p) => input.ranges?.(p, options) ?? []);
   const lastEnd = input.ranges === undefined ? {} : { lastEnd: ctx.now, quiet: ranges.length === 1 };
   const [chunks, main] = await Promise.all([
     fetchChunks(ranges, { grid, tz: ctx.tz, log, send: input.send, ...lastEnd }),

@@ -16,8 +16,9 @@ export {
 } from './count.js';
 export { asError, type Tally } from './fetch.js';
 export {
-  driveSeries, seriesCollector, type SeriesState,
+  driveSeries,
 } from './collect.js';
+export { seriesCollector, type SeriesState } from './collector.js';
 export { assemble, NoDataError } from './sum.js';
 export { AuditRecord, NO_AUDIT, type AuditOptions } from './audit.js';
 export { readBuckets, type CountedRange } from './read-buckets.js';
