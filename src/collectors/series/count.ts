@@ -51,31 +51,14 @@ export interface TargetResult {
   readonly rejected?: readonly RejectedPoints[];
 }
 
-interface CountOutcome {
-  readonly increments: Sample[];
-  /** Updated watermarks only; series that did not move are absent. */
-  readonly watermarks: Record<string, number>;
-  /** End of the newest bucket counted, first seen settled or found idle. */
-  readonly newestBucketEndMs: number | undefined;
-  /** Keys of series with buckets to count that no response covered. */
-  readonly uncovered: string[];
-  /** Points refused (negative, not finite), per series and reason, in the buckets the watermarks passed. */
-  readonly rejected: RejectedPoints[];
-  /** Answers that contradict an assumption (one per check and series at most; the collector keeps one per answer). */
-  readonly findings: Mismatch[];
-  /** Series key -> the buckets counted this cycle, for the audit. */
-  readonly counted: Map<string, CountedRange>;
-}
-
-function countTarget<R>(
-  specs: readonly CounterSpec<R>[],
-  plans: ReadonlyMap<string, Plan>,
-  pieces: readonly Piece<R>[],
-  grid: Grid,
-  timestamps: boolean,
-  /** What this cycle's answers say of the upstream's clock (upstreamClock, answer.ts). */
-  clock?: UpstreamClock,
-): CountOutcome {
+/**
+ * One target's result: its counters counted by the one rule of this file
+ * (with the cycle's upstream clock), then what its family's conversion read.
+ * The only way from answers to increments: the driver (collect.ts) calls it
+ * for every bucketed family.
+ */
+export function targetResult<R>(answers: TargetAnswers<R>, converted: Converted, timestamps: boolean, clock?: UpstreamClock): TargetResult {
+  const { specs, plans, pieces, grid } = answers;
   const size = bucketMs(grid);
   const increments: Sample[] = [];
   const watermarks: Record<string, number> = {};
@@ -129,7 +112,8 @@ function countTarget<R>(
     increments.push(counterSample(spec, walked.increment, timestamps ? walked.watermark : undefined));
     seen(walked.watermark);
   }
-  return { increments, watermarks, newestBucketEndMs: newest, uncovered, rejected, findings, counted };
+  findings.push(...converted.findings);
+  return { increments, watermarks, newestBucketEndMs: newest, uncovered, rejected, mismatches: findings, counted, gauges: converted.gauges };
 }
 
 interface Walked {
@@ -200,18 +184,4 @@ export type TargetConvertInput<R, G extends { readonly timestamps: boolean }> = 
 export interface Converted {
   readonly gauges: readonly Sample[];
   readonly findings: readonly Mismatch[];
-}
-
-/**
- * One target's result: its counters counted by the one rule above (with the
- * cycle's upstream clock), then what its family's conversion read. The only
- * way from answers to increments; the driver (collect.ts) calls it for every
- * bucketed family.
- */
-export function targetResult<R>(answers: TargetAnswers<R>, converted: Converted, timestamps: boolean, clock?: UpstreamClock): TargetResult {
-  const counted = countTarget(answers.specs, answers.plans, answers.pieces, answers.grid, timestamps, clock);
-  return {
-    increments: counted.increments, watermarks: counted.watermarks, newestBucketEndMs: counted.newestBucketEndMs, uncovered: counted.uncovered,
-    gauges: converted.gauges, mismatches: [...counted.findings, ...converted.findings], counted: counted.counted, rejected: counted.rejected,
-  };
 }
