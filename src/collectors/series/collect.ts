@@ -2,14 +2,16 @@
 // increments (access, usage, cc-attack, waf-trend). A family supplies its
 // targets (labels, counter series, a `send` of one span, whether gauges are
 // read), a pure conversion of one target's answers to gauges and findings,
-// and its metric table; the driver alone plans and fetches each target
+// and its metric table (seriesCollector's shape); the driver alone plans and fetches each target
 // (fetch.ts), counts it (count.ts), adds it to the cycle's output (sum.ts)
 // and closes the cycle (close.ts: clock_offset, look-back, audit).
 //
 // Each target is counted as its answers arrive, and then dropped: a count
 // needs the upstream's clock (answer.ts), and that is fixed before the
-// fan-out, by one target asked alone first (the probe) or, when its answers
-// show no clock, by the previous cycle's reading. Holding every target's
+// fan-out: one target is asked alone first (the probe), and its reading or
+// the previous cycle's, whichever is less behind, is the cycle's (nearer()
+// below). The reading over every answer still makes the cycle's
+// clock_offset finding and the next cycle's fallback. Holding every target's
 // answers until all had answered, to read the clock over all of them, was
 // most of the daemon's memory at 100k series (issue 12).
 import pLimit from 'p-limit';
