@@ -6,7 +6,7 @@
 // asked, or other times than asked.
 import type { WafLogRecord } from '../api/index.js';
 import { alignDown, INTERVAL_MS } from '../collectors/buckets.js';
-import { viewSeries } from '../collectors/contract/series-view.js';
+import { layoutOf } from '../collectors/contract/series-layout.js';
 import { recordTime } from '../collectors/waf-events/record-time.js';
 import { humanDuration } from './format.js';
 import { whyNot, type Answer, type Prober } from './probe.js';
@@ -52,7 +52,7 @@ export async function gatherPast(prober: Prober, plan: DoctorPlan): Promise<Past
 
 function trendPart(p: TrendPast, span: Span, range: string): Part {
   if (p.answer.kind !== 'answer') return { verdict: 'unknown', observed: `${p.label}: ${whyNot(p.answer)}` };
-  const views = p.answer.value.series.filter((s) => s.points.length > 0).map((s) => ({ total: s.points.length, view: viewSeries(s.points, span, p.size, p.ownWidth) }));
+  const views = p.answer.value.series.filter((s) => s.points.length > 0).map((s) => ({ total: s.points.length, view: layoutOf(s.points, span, p.size, p.ownWidth) }));
   if (views.length === 0) return { verdict: 'unknown', observed: `${p.label}: no points for ${range}` };
   const worst = views.reduce((a, b) => (b.view.outside > a.view.outside ? b : a));
   if (worst.view.outside > 0) return { verdict: 'differs', observed: `${p.label}: ${worst.view.outside} of ${worst.total} points outside ${range}` };

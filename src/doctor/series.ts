@@ -5,7 +5,7 @@
 // upstream picks logTread's bucket from the range.
 import { alignDown, INTERVAL_MS } from '../collectors/buckets.js';
 import { seconds } from '../collectors/contract/checks.js';
-import { viewSeries } from '../collectors/contract/series-view.js';
+import { layoutOf } from '../collectors/contract/series-layout.js';
 import { whyNot, type Answer, type Prober } from './probe.js';
 import type { DoctorPlan, StatsTarget } from './plan.js';
 import { askLogTread, askStats, type Span } from './requests.js';
@@ -59,7 +59,7 @@ function widthPart(probe: TrendProbe): Part {
   if (probe.answer.kind !== 'answer') return { verdict: 'unknown', observed: `${probe.label}: ${whyNot(probe.answer)}` };
   const views = probe.answer.value.series
     .filter((s) => s.points.length >= 2)
-    .map((s) => ({ field: s.field, points: s.points.length, width: viewSeries(s.points, probe.span, probe.size, probe.collector === 'waf_trend').width }));
+    .map((s) => ({ field: s.field, points: s.points.length, width: layoutOf(s.points, probe.span, probe.size, probe.collector === 'waf_trend').width }));
   if (views.length === 0) return { verdict: 'unknown', observed: `${probe.label}: too few points to see a spacing` };
   const key = `collectors.${probe.collector}.interval`;
   const fits = (width: number) => (VALID_WIDTHS.has(width) ? [{ key, value: seconds(width) }] : []);
@@ -85,7 +85,7 @@ export function judgeWidths(probes: readonly TrendProbe[]): CheckResult {
 function holesPart(probe: TrendProbe): Part {
   if (probe.answer.kind !== 'answer') return { verdict: 'unknown', observed: `${probe.label}: ${whyNot(probe.answer)}` };
   const { series } = probe.answer.value;
-  const views = series.map((s) => ({ field: s.field, empty: s.points.length === 0, holes: viewSeries(s.points, probe.span, probe.size, probe.collector === 'waf_trend').holes }));
+  const views = series.map((s) => ({ field: s.field, empty: s.points.length === 0, holes: layoutOf(s.points, probe.span, probe.size, probe.collector === 'waf_trend').holes }));
   const holed = views.find((v) => v.holes > 0);
   if (holed) return { verdict: 'differs', observed: `${probe.label}: ${holed.field} leaves out ${holed.holes} bucket(s) between its points` };
   const empty = views.find((v) => v.empty);

@@ -3,8 +3,8 @@ import {
   INTERVAL_MS, alignDown, latestSettled, lastSettledStart, planCount,
   type BucketInterval, type RawPoint,
 } from '../../src/collectors/buckets.js';
-import { viewSeries } from '../../src/collectors/contract/series-view.js';
-import { countView, readBuckets } from '../../src/collectors/series/index.js';
+import { layoutOf } from '../../src/collectors/contract/series-layout.js';
+import { readBuckets } from '../../src/collectors/series/index.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -122,7 +122,7 @@ describe('exactly once over many cycles', () => {
       // The request also covers recent, still-revising buckets, as a real cycle's would.
       const points = source.points(plan.from - 2 * size, now, now);
       const span = { begin: plan.from - 2 * size, end: now };
-      const read = readBuckets(countView(viewSeries(points, span, size)), span, { interval, offsetMinutes: UTC8 }, { pos: plan.from, to: plan.lastSettled });
+      const read = readBuckets(layoutOf(points, span, size), span, { interval, offsetMinutes: UTC8 }, { pos: plan.from, to: plan.lastSettled });
       for (const v of read.values.values()) counter += v;
       expect(read.reach).toBe(plan.lastSettled);
       firstCounted ??= plan.from;

@@ -18,6 +18,7 @@ import { expectWellFormed } from './samples.js';
 import { runCycles, scenario, silentLog, T0, tz, type CycleOptions, type InputPoint, type SeriesHarness } from './series-cycles.js';
 import { accessV1Body, accessV2Body } from './statistics-bodies.js';
 import { BODY_ERROR_CODES, WireClient } from './through-client.js';
+import { driven } from '../collectors/series/fixtures.js';
 
 type V2 = DescribeL7DataV2Response;
 const DOMAIN = 'a.example.com';
@@ -52,7 +53,7 @@ const v2Harness: SeriesHarness<V2> = {
   specs: v2Specs,
   body: v2Body,
   read: (body) => describeL7DataV2Response.parse(wire(body)),
-  convert: (plans, pieces, grid, o) => convertAccessV2({ specs: v2Specs, plans, pieces, main: undefined, grid, gauges: gaugeInput(o, grid, []) }),
+  convert: (plans, pieces, grid, o) => driven(convertAccessV2, { specs: v2Specs, plans, pieces, main: undefined, grid, gauges: gaugeInput(o, grid, []) }),
 };
 
 /** v1: the cdn terminal carries edge traffic and requests, the source terminal origin traffic. */
@@ -69,7 +70,7 @@ const v1Harness: SeriesHarness<V1Pair> = {
     const { cdn, source } = body as { cdn: unknown; source: unknown };
     return { cdn: describeL7DataResponse.parse(wire(cdn)), source: describeL7DataResponse.parse(wire(source)) };
   },
-  convert: (plans, pieces, grid, o) => convertAccessV1({ specs: v1Specs, plans, pieces, main: undefined, grid, gauges: gaugeInput(o, grid, []) }),
+  convert: (plans, pieces, grid, o) => driven(convertAccessV1, { specs: v1Specs, plans, pieces, main: undefined, grid, gauges: gaugeInput(o, grid, []) }),
 };
 
 /** One parsed answer as the main response and the only piece, every family enabled. */
@@ -77,14 +78,14 @@ function convertV2Once(response: V2, now: number, watermarkAgo: number) {
   const grid: Grid = { interval: '1m', offsetMinutes: tz.offsetMinutes };
   const o: CycleOptions = { interval: '1m', delayMs: 60_000, maxBackfillMs: 86_400_000, timestamps: true, now, maxBuckets: 60, gaugeWindowMs: 600_000 };
   const plans = planSeries(v2Specs.map((s) => s.key), { now, watermarks: Object.fromEntries(v2Specs.map((s) => [s.key, now - watermarkAgo])), tz, log: silentLog }, o, {});
-  return convertAccessV2({ specs: v2Specs, plans, grid, main: response, pieces: [{ range: { first: now - 86_400_000, last: now }, response }], gauges: gaugeInput(o, grid, V2_GAUGES) });
+  return driven(convertAccessV2, { specs: v2Specs, plans, grid, main: response, pieces: [{ range: { first: now - 86_400_000, last: now }, response }], gauges: gaugeInput(o, grid, V2_GAUGES) });
 }
 
 function convertV1Once(pair: V1Pair, now: number, watermarkAgo: number) {
   const grid: Grid = { interval: '5m', offsetMinutes: tz.offsetMinutes };
   const o: CycleOptions = { interval: '5m', delayMs: 0, maxBackfillMs: 86_400_000, timestamps: false, now, maxBuckets: 60, gaugeWindowMs: undefined };
   const plans = planSeries(v1Specs.map((s) => s.key), { now, watermarks: Object.fromEntries(v1Specs.map((s) => [s.key, now - watermarkAgo])), tz, log: silentLog }, o, {});
-  return convertAccessV1({ specs: v1Specs, plans, grid, main: pair, pieces: [{ range: { first: now - 86_400_000, last: now }, response: pair }], gauges: gaugeInput(o, grid, V1_GAUGES) });
+  return driven(convertAccessV1, { specs: v1Specs, plans, grid, main: pair, pieces: [{ range: { first: now - 86_400_000, last: now }, response: pair }], gauges: gaugeInput(o, grid, V1_GAUGES) });
 }
 
 describe('access: answers outside the documented shape', () => {

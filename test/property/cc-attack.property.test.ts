@@ -16,6 +16,7 @@ import { expectWellFormed } from './samples.js';
 import { runCycles, scenario, silentLog, T0, tz, type InputPoint, type SeriesHarness } from './series-cycles.js';
 import { ccBody } from './statistics-bodies.js';
 import { BODY_ERROR_CODES, WireClient } from './through-client.js';
+import { driven } from '../collectors/series/fixtures.js';
 
 const FAMILIES = [CC_ATTACK_REQUESTS, ...CC_GAUGES];
 const GAUGES = CC_GAUGES.map((f) => f.name);
@@ -34,7 +35,7 @@ const harness: SeriesHarness<CcParsed> = {
   specs: [spec],
   body: ([points]) => ({ code: 200, data: points === undefined ? [{ metricName: 'attack_detail', data: { peakRequests: 1 } }] : [trendItem(points)] }),
   read: (body) => parseCcResponse(describeL7CCAttackResponse.parse(wire(body)).data),
-  convert: (plans, pieces, grid, o) => convertCc({
+  convert: (plans, pieces, grid, o) => driven(convertCc, {
     specs: [spec], plans, pieces, main: undefined, grid, gauges: { windowBucket: o.now, timestamps: o.timestamps, families: [] },
   }),
 };
@@ -45,7 +46,7 @@ function convertOne(parsed: CcParsed, now: number, watermarkAgo: number, perDoma
   const o = { interval: grid.interval, delayMs: 120_000, maxBackfillMs: 86_400_000, timestamps: true };
   const plans = planSeries(specs.map((s) => s.key), { now, watermarks: { [specs[0]?.key ?? '']: now - watermarkAgo }, tz, log: silentLog }, o, {});
   const lastSettled = lastSettledStart(now, grid.interval, o.delayMs, grid.offsetMinutes);
-  return convertCc({
+  return driven(convertCc, {
     specs, plans, grid, main: parsed, pieces: [{ range: { first: now - 86_400_000, last: now }, response: parsed }],
     gauges: { windowBucket: lastSettled, timestamps: true, families: GAUGES },
   });

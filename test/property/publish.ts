@@ -33,12 +33,13 @@ import { TOPN_FAMILIES, TOPN_REQUESTS, TOPN_TRAFFIC_BYTES } from '../../src/coll
 import type { MetricDef, Sample, SampleSink } from '../../src/collectors/collector.js';
 import { convertUsage, usageCounters } from '../../src/collectors/usage/convert.js';
 import { USAGE_FAMILIES } from '../../src/collectors/usage/metrics.js';
-import { convertWaf, wafCombos, wafCounter } from '../../src/collectors/waf-trend/convert.js';
+import { wafCombos, wafCounter } from '../../src/collectors/waf-trend/convert.js';
 import { WAF_TREND_FAMILIES } from '../../src/collectors/waf-trend/metrics.js';
 import { hostileString, wire } from './hostile.js';
 import { cacheBody, certificatesBody, domainsBody, layer4ListBody, liveOrdersBody, liveQualityBody, packagesBody } from './inventory-bodies.js';
 import { silentLog, T0, tz } from './series-cycles.js';
 import { accessV2Body, ccBody, logTreadBody, mostBody, usageBody } from './statistics-bodies.js';
+import { driven, drivenWaf } from '../collectors/series/fixtures.js';
 
 /** Every family the cycle below can publish (cc-attack account-wide). */
 export const ALL_FAMILIES: readonly MetricDef[] = [
@@ -110,14 +111,14 @@ export function cycleUpdates(w: World): Map<string, Update> {
 
   const usage = describeL7UsageDataResponse.parse(wire(b.usage));
   const usageSpecs = usageCounters(w.pkg);
-  out.set('usage', seriesUpdate(convertUsage({
+  out.set('usage', seriesUpdate(driven(convertUsage, {
     specs: usageSpecs, plans: plansFor(usageSpecs, ago, timestamps), pieces: [{ range, response: usage }], main: usage, grid,
     gauges: { pkg: w.pkg, lastSettled, windowBucket: lastSettled, timestamps, families: gaugeNames(USAGE_FAMILIES) },
   }), gaugeNames(USAGE_FAMILIES)));
 
   const access = describeL7DataV2Response.parse(wire(b.access));
   const accessSpecs = accessCounters(w.domain);
-  out.set('access', seriesUpdate(convertAccessV2({
+  out.set('access', seriesUpdate(driven(convertAccessV2, {
     specs: accessSpecs, plans: plansFor(accessSpecs, ago, timestamps), pieces: [{ range, response: access }], main: access, grid,
     gauges: { domain: w.domain, lastSettled, windowBucket: lastSettled, timestamps, families: gaugeNames(ACCESS_V2_FAMILIES) },
   }), gaugeNames(ACCESS_V2_FAMILIES)));
@@ -128,7 +129,7 @@ export function cycleUpdates(w: World): Map<string, Update> {
 
   const cc = parseCcResponse(describeL7CCAttackResponse.parse(wire(b.cc)).data);
   const ccSpecs = [ccCounter()];
-  out.set('cc-attack', seriesUpdate(convertCc({
+  out.set('cc-attack', seriesUpdate(driven(convertCc, {
     specs: ccSpecs, plans: plansFor(ccSpecs, ago, timestamps), pieces: [{ range, response: cc }], main: cc, grid,
     gauges: { windowBucket: lastSettled, timestamps, families: gaugeNames(CC_GAUGES) },
   }), gaugeNames(CC_GAUGES)));
@@ -136,7 +137,7 @@ export function cycleUpdates(w: World): Map<string, Update> {
   const waf = describeLogV2Response.parse(wire(b.waf));
   const wafResults = wafCombos().map((combo) => {
     const spec = wafCounter(combo, grid);
-    return convertWaf(spec, plansFor([spec], ago, timestamps), [{ range, response: { range, response: waf } }], grid, timestamps);
+    return drivenWaf(spec, plansFor([spec], ago, timestamps), [{ range, response: { range, response: waf } }], grid, timestamps);
   });
   out.set('waf-trend', { counters: countedUpdate(wafResults.flatMap((r) => r.increments)), gauges: new Map() });
 

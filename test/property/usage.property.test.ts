@@ -16,6 +16,7 @@ import { expectWellFormed } from './samples.js';
 import { runCycles, scenario, silentLog, T0, tz, type SeriesHarness } from './series-cycles.js';
 import { usageBody } from './statistics-bodies.js';
 import { BODY_ERROR_CODES, WireClient } from './through-client.js';
+import { driven } from '../collectors/series/fixtures.js';
 
 type Usage = DescribeL7UsageDataResponse;
 const PKG = 'pkg-1';
@@ -29,7 +30,7 @@ const harness: SeriesHarness<Usage> = {
     data: [{ metricName: 'trafficTrend', objectArrayListMap: { inTraffic: inbound, ouTraffic: outbound } }],
   }),
   read: (body) => describeL7UsageDataResponse.parse(wire(body)),
-  convert: (plans, pieces, grid, o) => convertUsage({
+  convert: (plans, pieces, grid, o) => driven(convertUsage, {
     specs, plans, pieces, main: undefined, grid,
     gauges: { pkg: PKG, lastSettled: lastSettledStart(o.now, o.interval, o.delayMs, grid.offsetMinutes), windowBucket: o.now, timestamps: o.timestamps, families: [] },
   }),
@@ -42,7 +43,7 @@ function convertOne(response: Usage, now: number, watermarkAgo: number) {
   const watermarks = Object.fromEntries(specs.map((s) => [s.key, now - watermarkAgo]));
   const plans = planSeries(specs.map((s) => s.key), { now, watermarks, tz, log: silentLog }, options, {});
   const lastSettled = lastSettledStart(now, grid.interval, options.delayMs, grid.offsetMinutes);
-  return convertUsage({
+  return driven(convertUsage, {
     specs, plans, grid, main: response,
     pieces: [{ range: { first: now - 86_400_000, last: now }, response }],
     gauges: { pkg: PKG, lastSettled, windowBucket: lastSettled, timestamps: true, families: GAUGES },

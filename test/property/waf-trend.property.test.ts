@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { describeLogV2Response } from '../../src/api/schemas/waf-log.js';
 import type { DescribeLogV2Response } from '../../src/api/index.js';
 import { chunkRange, planSeries, type Grid } from '../../src/collectors/series/index.js';
-import { convertWaf, logTreadPoints, wafChunkBuckets, wafCombos, wafCounter, type WafAnswer } from '../../src/collectors/waf-trend/convert.js';
+import { logTreadPoints, wafChunkBuckets, wafCombos, wafCounter, type WafAnswer } from '../../src/collectors/waf-trend/convert.js';
 import { wafRequest } from '../../src/collectors/waf-trend/fetch.js';
 import { WAF_TREND_FAMILIES } from '../../src/collectors/waf-trend/metrics.js';
 import { runs, wire } from './hostile.js';
@@ -15,6 +15,7 @@ import { expectWellFormed } from './samples.js';
 import { runCycles, scenario, silentLog, T0, tz, type SeriesHarness } from './series-cycles.js';
 import { logTreadBody } from './statistics-bodies.js';
 import { BODY_ERROR_CODES, WireClient } from './through-client.js';
+import { drivenWaf } from '../collectors/series/fixtures.js';
 
 const [combo] = wafCombos();
 if (combo === undefined) throw new Error('no WAF combos');
@@ -28,7 +29,7 @@ function harnessFor(grid: Grid): SeriesHarness<WafAnswer> {
       data: points === undefined ? [{ metricName: 'logs', list: [] }] : [{ metricName: 'logTread', list: [], objectArrayList: points, count: points.length }],
     }),
     read: (body, range) => ({ range, response: describeLogV2Response.parse(wire(body)) }),
-    convert: (plans, pieces, g, o) => convertWaf(spec, plans, pieces, g, o.timestamps),
+    convert: (plans, pieces, g, o) => drivenWaf(spec, plans, pieces, g, o.timestamps),
     // One request per chunk of the buckets to count, as the collector makes them.
     ranges: (plans, _window, g, o) => {
       const plan = plans.get(spec.key);
@@ -53,7 +54,7 @@ function convertOne(response: DescribeLogV2Response, watermarkAgo: number) {
     expect(Number.isInteger(t)).toBe(true);
     expect(v === null || !Number.isNaN(v)).toBe(true);
   }
-  return convertWaf(spec, plans, [{ range, response: { range, response } }], grid, true);
+  return drivenWaf(spec, plans, [{ range, response: { range, response } }], grid, true);
 }
 
 describe('waf-trend: answers outside the documented shape', () => {

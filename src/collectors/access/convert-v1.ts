@@ -7,7 +7,7 @@
 // window, which is what maxMap reports in v2; there is no percentile in v1.
 import type { DescribeL7DataResponse } from '../../api/index.js';
 import { latestSettled, type RawPoint } from '../buckets.js';
-import { bucketMs, countedResult, gaugeSample, seriesKey, type CounterSpec, type TargetResult } from '../series/index.js';
+import { bucketMs, gaugeSample, seriesKey, type Converted, type CounterSpec } from '../series/index.js';
 import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond } from '../units.js';
 import type { Sample } from '../types.js';
 import type { ConvertInput, GaugeInput } from './convert.js';
@@ -78,12 +78,13 @@ export function accessV1Gauges(main: V1Pair, input: GaugeInput): Sample[] {
   return out;
 }
 
-export function convertAccessV1(input: ConvertInput<V1Pair>): TargetResult {
-  const result = { ...countedResult(input, input.gauges.timestamps), gauges: input.main === undefined ? [] : accessV1Gauges(input.main, input.gauges) };
+/** One domain's gauges and findings (the main answer's). */
+export function convertAccessV1(input: ConvertInput<V1Pair>): Converted {
+  const gauges = input.main === undefined ? [] : accessV1Gauges(input.main, input.gauges);
   const unit = input.gauges.bandwidthUnit ?? DEFAULT_UNITS.bandwidth;
   // The cdn terminal's bandwidth against its traffic, in the main answer (the only one asking for bandwidth).
   const bw = input.main && v1Trend(input.main.cdn, 'bandwidthTrend');
   const traffic = input.main && v1Trend(input.main.cdn, 'trafficTrend');
   const finding = bw && traffic ? bandwidthUnitFinding(bw, traffic, bucketMs(input.grid), unit, 'cdn.bandwidthTrend') : undefined;
-  return finding ? { ...result, mismatches: [...(result.mismatches ?? []), finding] } : result;
+  return { gauges, findings: finding ? [finding] : [] };
 }

@@ -1,5 +1,5 @@
-// describeL7DataV2 responses of one domain -> counter increments, watermarks
-// and gauges. Pure. Units: bytes as reported; bandwidth is taken as bits per
+// describeL7DataV2 responses of one domain -> its gauges and findings (the
+// driver, series/collect.ts, counts its counter series). Pure. Units: bytes as reported; bandwidth is taken as bits per
 // second (the document does not say; the simulator, and a traffic chart of
 // that granularity, compute bytes x 8 / bucket seconds); requestTime is
 // milliseconds in the upstream and seconds here.
@@ -8,7 +8,7 @@ import { latestSettled, type RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { totalsFinding } from '../contract/totals.js';
 import {
-  bucketMs, countedResult, gaugeSample, pieceSpan, seriesKey, type CounterSpec, type Grid, type Piece, type TargetConvertInput, type TargetResult,
+  bucketMs, gaugeSample, pieceSpan, seriesKey, type Converted, type CounterSpec, type Grid, type Piece, type TargetConvertInput,
 } from '../series/index.js';
 import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond, toSeconds, type BandwidthUnit, type RequestTimeUnit } from '../units.js';
 import type { Sample } from '../types.js';
@@ -123,12 +123,10 @@ export function accessGauges(main: V2, input: GaugeInput): Sample[] {
 
 export type ConvertInput<R> = TargetConvertInput<R, GaugeInput>;
 
-/** One domain's cycle. Gauges come from the main response only; counters from every piece. */
-export function convertAccessV2(input: ConvertInput<V2>): TargetResult {
-  const result = countedResult(input, input.gauges.timestamps);
+/** One domain's gauges (from the main response only) and the findings of every answer. */
+export function convertAccessV2(input: ConvertInput<V2>): Converted {
   const findings = input.pieces.flatMap((p) => v2Findings(p, input.grid, input.gauges.bandwidthUnit ?? DEFAULT_UNITS.bandwidth));
-  const gauges = input.main === undefined ? [] : accessGauges(input.main, input.gauges);
-  return { ...result, gauges, mismatches: [...(result.mismatches ?? []), ...findings] };
+  return { gauges: input.main === undefined ? [] : accessGauges(input.main, input.gauges), findings };
 }
 
 type TotalKey = 'bytesSent' | 'upstreamBytesSent' | 'requestCounter' | (typeof CODE_CLASSES)[number];

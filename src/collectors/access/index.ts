@@ -5,7 +5,7 @@
 import type { DescribeL7DataV2Response } from '../../api/index.js';
 import type { BandwidthUnit, RequestTimeUnit } from '../units.js';
 import type { Collector, CollectContext, CollectOutput, MetricDef } from '../types.js';
-import { collectTrend, seriesCollector, type AuditBook, type CounterSpec, type Send, type SeriesOptions, type TargetResult } from '../series/index.js';
+import { driveSeries, seriesCollector, type Converted, type CounterSpec, type Send, type SeriesOptions, type SeriesState } from '../series/index.js';
 import { accessCounters, convertAccessV2, type ConvertInput } from './convert.js';
 import { accessV1Counters, convertAccessV1, type V1Pair } from './convert-v1.js';
 import { V1_TERMINALS, v1Sender, v2Sender, type SendContext } from './fetch.js';
@@ -29,7 +29,7 @@ interface Variant<R> {
   readonly families: readonly MetricDef[];
   counters(domain: string): CounterSpec<R>[];
   sender(s: SendContext, specs: readonly CounterSpec<R>[]): Send<R>;
-  convert(input: ConvertInput<R>): TargetResult;
+  convert(input: ConvertInput<R>): Converted;
 }
 
 const V2_VARIANT: Variant<DescribeL7DataV2Response> = {
@@ -47,25 +47,25 @@ export function createAccessCollector(options: AccessOptions): Collector {
     families: options.api === 'v2' ? ACCESS_V2_FAMILIES : ACCESS_V1_FAMILIES,
   }, options,
   // Spelled out per variant so each call keeps its response type.
-  (ctx, book) => (options.api === 'v2' ? collect(ctx, options, V2_VARIANT, book) : collect(ctx, options, V1_VARIANT, book)),
+  (ctx, state) => (options.api === 'v2' ? collect(ctx, options, V2_VARIANT, state) : collect(ctx, options, V1_VARIANT, state)),
   // One request per domain; v1 asks the cdn and source terminals apart (v1Sender), with every family enabled.
   ({ domains }) => ({ requests: domains * (options.api === 'v2' ? 1 : V1_TERMINALS), counted: domains * (options.api === 'v2' ? 1 : V1_TERMINALS) }));
   if (options.api !== 'v2' && options.api !== 'v1') throw new RangeError(`access: api must be v2 or v1, got ${String(options.api)}`);
   return collector;
 }
 
-function collect<R>(ctx: CollectContext, options: AccessOptions, variant: Variant<R>, book: AuditBook): Promise<CollectOutput> {
+function collect<R>(ctx: CollectContext, options: AccessOptions, variant: Variant<R>, state: SeriesState): Promise<CollectOutput> {
   const gaugeFamilies = variant.families.filter((f) => f.type === 'gauge' && ctx.enabled(f.name)).map((f) => f.name);
   const windowed = gaugeFamilies.some((f) => f === DOMAIN_BANDWIDTH_PEAK.name || f === DOMAIN_BANDWIDTH_P95.name);
-  const units = ctx.targets.domains.flatMap((domain) => {
+  const targets = ctx.targets.domains.flatMap((domain) => {
     const specs = variant.counters(domain).filter((s) => ctx.enabled(s.family));
     if (specs.length === 0 && gaugeFamilies.length === 0) return [];
     const send = variant.sender({ client: ctx.client, tz: ctx.tz, signal: ctx.signal, interval: options.interval, domain, gaugeFamilies }, specs);
-    return [{ domain, target: { domain }, specs, send, gauges: gaugeFamilies.length > 0, gaugeWindowMs: windowed ? options.summaryWindowMs : undefined }];
+    return [{ domain, labels: { domain }, specs, send, gauges: gaugeFamilies.length > 0, gaugeWindowMs: windowed ? options.summaryWindowMs : undefined }];
   });
-  return collectTrend(ctx, options, {
-    collector: 'access', log: ctx.log.child({ collector: 'access' }), book, gaugeFamilies, units,
-    convert: ({ domain }, { answers, lastSettled, currentBucket }) => variant.convert({
+  return driveSeries<R, (typeof targets)[number]>(ctx, options, state, {
+    collector: 'access', log: ctx.log.child({ collector: 'access' }), gaugeFamilies, targets,
+    convert: ({ domain }, answers, { lastSettled, currentBucket }) => variant.convert({
       ...answers,
       gauges: {
         domain, lastSettled, windowBucket: currentBucket, timestamps: options.timestamps, families: gaugeFamilies,

@@ -1,6 +1,6 @@
-// Parsed describeL7CCAttack answers -> the attack counter (same exactly-once
-// accounting as every trend) and the summary-window gauges. Pure.
-import { countedResult, gaugeSample, seriesKey, type CounterSpec, type TargetConvertInput, type TargetResult } from '../series/index.js';
+// Parsed describeL7CCAttack answers -> the attack counter's series (counted
+// by the driver, series/collect.ts) and the summary-window gauges. Pure.
+import { gaugeSample, seriesKey, type Converted, type CounterSpec, type TargetConvertInput } from '../series/index.js';
 import type { Sample } from '../types.js';
 import type { CcParsed, Ranked } from './parse.js';
 import {
@@ -59,6 +59,6 @@ export function ccGauges(main: CcParsed, input: CcGaugeInput): Sample[] {
 
 export type CcConvertInput = TargetConvertInput<CcParsed, CcGaugeInput>;
 
-export function convertCc(input: CcConvertInput): TargetResult {
-  return { ...countedResult(input, input.gauges.timestamps), gauges: input.main === undefined ? [] : ccGauges(input.main, input.gauges) };
+export function convertCc(input: CcConvertInput): Converted {
+  return { gauges: input.main === undefined ? [] : ccGauges(input.main, input.gauges), findings: [] };
 }

@@ -8,7 +8,7 @@
 // them additive across shards) covers every domain and runs where the
 // registry places it: shard 0 (`accountGauges` off elsewhere).
 import type { Collector, CollectContext, CollectOutput } from '../types.js';
-import { collectTrend, seriesCollector, type AuditBook, type CounterSpec, type SeriesOptions, type TrendUnit } from '../series/index.js';
+import { driveSeries, seriesCollector, type CounterSpec, type SeriesOptions, type SeriesState, type SeriesTarget } from '../series/index.js';
 import { ccCounter, ccMetrics, convertCc } from './convert.js';
 import { ccSender } from './fetch.js';
 import { CC_ATTACK_REQUESTS, CC_ATTACK_REQUESTS_BY_DOMAIN, CC_GAUGES } from './metrics.js';
@@ -31,8 +31,8 @@ export function createCcAttackCollector(options: CcAttackOptions): Collector {
     targets: ['domains'],
     operations: ['describeL7CCAttack'],
     families: [options.perDomain ? CC_ATTACK_REQUESTS_BY_DOMAIN : CC_ATTACK_REQUESTS, ...(options.accountGauges === false ? [] : CC_GAUGES)],
-  }, options, (ctx, book) => collect(ctx, options, book), ({ domains }) => {
-    // As collect() builds its units: account-wide one request; per domain the account's gauges plus one per own domain.
+  }, options, (ctx, state) => collect(ctx, options, state), ({ domains }) => {
+    // As collect() builds its targets: account-wide one request; per domain the account's gauges plus one per own domain.
     if (domains === 0) return { requests: 0, counted: 0 };
     const counted = options.perDomain ? domains : 1;
     return { requests: options.perDomain ? (options.accountGauges === false ? 0 : 1) + domains : 1, counted };
@@ -40,34 +40,34 @@ export function createCcAttackCollector(options: CcAttackOptions): Collector {
 }
 
 /** Account-wide or one domain's: the domains its request names, and the gauges read from its main answer. */
-interface Unit {
+interface CcTarget extends SeriesTarget<CcParsed> {
   readonly domains: readonly string[];
   readonly gaugeFamilies: readonly string[];
 }
 
-function collect(ctx: CollectContext, options: CcAttackOptions, book: AuditBook): Promise<CollectOutput> {
+function collect(ctx: CollectContext, options: CcAttackOptions, state: SeriesState): Promise<CollectOutput> {
   const gaugeFamilies = options.accountGauges === false ? [] : CC_GAUGES.filter((f) => ctx.enabled(f.name)).map((f) => f.name);
   const counter = ctx.enabled(CC_ATTACK_REQUESTS.name);
   // Every selected domain (whichever shard owns it), and this shard's own.
   const all = (ctx.targets.all ?? ctx.targets).domains;
   const own = ctx.targets.domains;
-  const unit = (target: Record<string, string>, domains: readonly string[], specs: CounterSpec<CcParsed>[], families: readonly string[]): TrendUnit<CcParsed> & Unit => ({
-    target, domains, specs, gaugeFamilies: families, gauges: families.length > 0, gaugeWindowMs: families.length > 0 ? options.summaryWindowMs : undefined,
+  const target = (labels: Record<string, string>, domains: readonly string[], specs: CounterSpec<CcParsed>[], families: readonly string[]): CcTarget => ({
+    labels, domains, specs, gaugeFamilies: families, gauges: families.length > 0, gaugeWindowMs: families.length > 0 ? options.summaryWindowMs : undefined,
     send: ccSender({ client: ctx.client, tz: ctx.tz, signal: ctx.signal, interval: options.interval, domains }, ccMetrics(specs.length > 0, families)),
   });
-  // Account-wide: one unit with everything. Per domain: the gauges account-wide, the counter per domain.
-  const units = options.perDomain
-    ? [unit({}, all, [], gaugeFamilies), ...(counter ? own.map((d) => unit({ domain: d }, [d], [ccCounter(d)], [])) : [])]
-    : [unit({}, all, counter ? [ccCounter()] : [], gaugeFamilies)];
+  // Account-wide: one target with everything. Per domain: the gauges account-wide, the counter per domain.
+  const targets = options.perDomain
+    ? [target({}, all, [], gaugeFamilies), ...(counter ? own.map((d) => target({ domain: d }, [d], [ccCounter(d)], [])) : [])]
+    : [target({}, all, counter ? [ccCounter()] : [], gaugeFamilies)];
   // No domain selected means nothing to ask ([] would mean every domain of the account).
-  const active = units.filter((u) => u.domains.length > 0 && (u.specs.length > 0 || u.gaugeFamilies.length > 0));
-  return collectTrend(ctx, options, {
-    collector: 'cc-attack', log: ctx.log.child({ collector: 'cc-attack' }), book, gaugeFamilies, units: active,
-    convert: (u, { answers, currentBucket }, log) => {
+  const active = targets.filter((u) => u.domains.length > 0 && (u.specs.length > 0 || u.gaugeFamilies.length > 0));
+  return driveSeries<CcParsed, CcTarget>(ctx, options, state, {
+    collector: 'cc-attack', log: ctx.log.child({ collector: 'cc-attack' }), gaugeFamilies, targets: active,
+    convert: (t, answers, { currentBucket }, log) => {
       for (const piece of answers.pieces) {
         if (piece.response && piece.response.issues.length > 0) log.debug({ issues: piece.response.issues }, 'unrecognised CC attack items skipped');
       }
-      return convertCc({ ...answers, gauges: { windowBucket: currentBucket, timestamps: options.timestamps, families: u.gaugeFamilies } });
+      return convertCc({ ...answers, gauges: { windowBucket: currentBucket, timestamps: options.timestamps, families: t.gaugeFamilies } });
     },
   });
 }

@@ -1,14 +1,13 @@
-// What the counting reads of a cycle's answers: a counter series and where
-// its points are in an answer, an answer with the buckets its request asked
-// for, where its points lie, and how far the upstream's own clock has got.
-// An answer that ends now should hold the current bucket; when its newest
-// point is behind, the upstream's clock is behind ours, and its buckets settle
-// that much later than ours say (count.ts counts them then). Pure.
+// The shapes the series path shares (a counter series, an answer with the
+// buckets its request asked for, where an answer's points lie) and how far
+// the upstream's own clock has got. An answer that ends now should hold the
+// current bucket; when its newest point is behind, the upstream's clock is
+// behind ours, and its buckets settle that much later than ours say (count.ts
+// counts them then). Imports no other file of series/ but its grid types.
 import { alignDown, type RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { clockMismatch, judgeClockOffset } from '../contract/clock.js';
 import type { Labels } from './keys.js';
-import type { CountView } from './read-buckets.js';
 import { bucketMs, type Grid } from './options.js';
 import type { BucketRange, TimeSpan } from './window.js';
 
@@ -24,8 +23,24 @@ export interface CounterSpec<R> {
   readonly finerBuckets?: boolean;
   /** The series' points in a response; undefined when the response does not carry the series. */
   points(response: R): readonly RawPoint[] | undefined;
-  /** The series as the count reads it, where the response kept that instead of every point (compact.ts); undefined: read `points`. */
-  view?(response: R): CountView | undefined;
+}
+
+/** Asks the upstream for one span: `main` carries the gauges' metrics too, `backfill` only the counters'. */
+export type Send<R> = (span: TimeSpan, kind: 'main' | 'backfill') => Promise<R>;
+
+/** One target of a cycle: a domain, a package, the account, or one of waf-trend's series. */
+export interface SeriesTarget<R> {
+  /** For log records; {} for an account-wide target. */
+  readonly labels: Labels;
+  /** Enabled counter series only. */
+  readonly specs: readonly CounterSpec<R>[];
+  readonly send: Send<R>;
+  /** True when an enabled gauge is read from the main request. */
+  readonly gauges: boolean;
+  /** The fixed window of the enabled window gauges; undefined when none is enabled. */
+  readonly gaugeWindowMs: number | undefined;
+  /** The series the upstream's clock is read off; default `specs` (waf-trend's count lays `data: null` on a grain the clock must not read). */
+  readonly clockSpecs?: readonly CounterSpec<R>[];
 }
 
 /** A response and the buckets its request asked for; no response when the request failed. */
@@ -34,8 +49,6 @@ export interface Piece<R> {
   /** The request's time range; default: exactly the range's buckets. The main request's ends at now. */
   readonly span?: TimeSpan;
   readonly response: R | undefined;
-  /** answerBounds of the response, where they were taken before its points were trimmed (compact.ts). */
-  readonly bounds?: AnswerBounds;
 }
 
 /** The piece's request time range: its span, or exactly its buckets. */
@@ -53,7 +66,6 @@ export interface AnswerBounds {
 
 /** One pass over every series of the piece's answer. */
 export function answerBounds<R>(piece: Piece<R>, specs: readonly CounterSpec<R>[], size: number): AnswerBounds {
-  if (piece.bounds !== undefined) return piece.bounds;
   if (piece.response === undefined) return { oldest: undefined, newest: undefined };
   const { begin, end } = pieceSpan(piece, size);
   let oldest: number | undefined;
@@ -82,26 +94,37 @@ export interface UpstreamClock {
   readonly behindMs: number;
 }
 
-/** The newest point of any answer of a cycle, and the lag it shows; undefined when no answer carried a point. */
-export function upstreamClock<R>(
-  targets: ReadonlyArray<{ readonly specs: readonly CounterSpec<R>[]; readonly pieces: readonly Piece<R>[] }>, grid: Grid, now: number,
-): UpstreamClock | undefined {
-  const size = bucketMs(grid);
-  let newest: number | undefined;
-  let end: number | undefined;
-  for (const t of targets) {
-    for (const p of t.pieces) {
-      const n = answerBounds(p, t.specs, size).newest;
-      if (n !== undefined && (newest === undefined || n > newest)) newest = n;
-      if (p.response !== undefined && p.span !== undefined && p.span.end >= now) end = p.span.end;
+/**
+ * The upstream's clock as a cycle's answers show it, taken in as each
+ * target's answers arrive: only the newest point seen and the latest end of
+ * an answer that ends now are kept, never the answers.
+ */
+export class ClockReading {
+  private newest: number | undefined;
+  private end: number | undefined;
+
+  constructor(private readonly grid: Grid, private readonly now: number) {}
+
+  /** Takes in one target's answers. */
+  see<R>(specs: readonly CounterSpec<R>[], pieces: readonly Piece<R>[]): void {
+    const size = bucketMs(this.grid);
+    for (const p of pieces) {
+      const n = answerBounds(p, specs, size).newest;
+      if (n !== undefined && (this.newest === undefined || n > this.newest)) this.newest = n;
+      if (p.response !== undefined && p.span !== undefined && p.span.end >= this.now) this.end = p.span.end;
     }
   }
-  if (newest === undefined) return undefined;
-  // The newest bucket a request ending at `end` can hold: request times are whole seconds, and the end is exclusive.
-  const expected = end === undefined ? undefined : alignDown(grid.interval, Math.floor(Math.min(end, now) / 1000) * 1000 - 1, grid.offsetMinutes);
-  const behind = expected === undefined ? 0 : Math.max(0, expected - alignDown(grid.interval, newest, grid.offsetMinutes));
-  // Behind at all, its clock is somewhere in the newest bucket it listed (that bucket may have only just begun): assume the start.
-  return { newest, lagMs: behind > 0 ? behind + size : 0, behindMs: behind };
+
+  /** The newest point of the answers seen, and the lag it shows; undefined when no answer carried a point. */
+  clock(): UpstreamClock | undefined {
+    const { grid, newest, end, now } = this;
+    if (newest === undefined) return undefined;
+    // The newest bucket a request ending at `end` can hold: request times are whole seconds, and the end is exclusive.
+    const expected = end === undefined ? undefined : alignDown(grid.interval, Math.floor(Math.min(end, now) / 1000) * 1000 - 1, grid.offsetMinutes);
+    const behind = expected === undefined ? 0 : Math.max(0, expected - alignDown(grid.interval, newest, grid.offsetMinutes));
+    // Behind at all, its clock is somewhere in the newest bucket it listed (that bucket may have only just begun): assume the start.
+    return { newest, lagMs: behind > 0 ? behind + bucketMs(grid) : 0, behindMs: behind };
+  }
 }
 
 /** The lag as a clock_offset mismatch (the judgement doctor makes too), once it is more than a bucket: within one, the newest bucket may simply not have begun upstream. */

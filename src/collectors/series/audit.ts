@@ -12,7 +12,7 @@ import type { AuditTally, Sample } from '../types.js';
 export type { AuditOptions } from './options.js';
 import type { CounterSpec } from './answer.js';
 import { bucketMs, type AuditOptions, type AutoDelay, type Grid } from './options.js';
-import { readBuckets, seriesView, type CountedRange } from './read-buckets.js';
+import { layoutIn, readBuckets, type CountedRange } from './read-buckets.js';
 import type { BucketRange, TimeSpan } from './window.js';
 import { shouldLogSuggestion, suggestDelay, withRevision, type RevisionAges, type SuggestionLogged } from './suggest-delay.js';
 
@@ -27,21 +27,22 @@ interface Held {
 }
 
 /** What the audit of one answer found. */
-export interface AuditOutcome extends Omit<AuditTally, 'suggestedDelayMs'> {
+interface AuditOutcome extends Omit<AuditTally, 'suggestedDelayMs'> {
   /** Upward revisions to add (only with `correct`). */
   readonly corrections: Sample[];
   /** One late_revision per revised bucket. */
   readonly revisions: Mismatch[];
 }
 
-export class AuditBook {
+/** What the audit keeps of a collector's counting from cycle to cycle (in memory only). */
+export class AuditRecord {
   private readonly held = new Map<string, Held>();
   private lastAuditAt: number | undefined;
   private ages: RevisionAges = new Map();
   private logged: SuggestionLogged | undefined;
   /** Under `delay: auto`, the delay in force once an audit has suggested one. */
   private autoMs: number | undefined;
-  /** When the clock look-back (lookback.ts) last asked: the book lives as long as its collector. */
+  /** When the clock look-back (lookback.ts) last asked: the record lives as long as its collector. */
   private lookBackAt: number | undefined;
 
   constructor(private readonly options: AuditOptions) {}
@@ -102,10 +103,10 @@ export class AuditBook {
     const out = { match: 0, revised: 0, corrections: [] as Sample[], revisions: [] as Mismatch[] };
     for (const spec of specs) {
       const entry = this.held.get(spec.key);
-      const view = entry === undefined ? undefined : seriesView(spec, response, span, size);
-      if (entry === undefined || view === undefined) continue;
+      const layout = entry === undefined ? undefined : layoutIn(spec, response, span, size);
+      if (entry === undefined || layout === undefined) continue;
       const from = Math.max(entry.since, span.begin);
-      const read = readBuckets(view, span, grid, { pos: from, to: Math.min(entry.to, span.end - size) });
+      const read = readBuckets(layout, span, grid, { pos: from, to: Math.min(entry.to, span.end - size) });
       let up = 0;
       for (let bucket = from; bucket <= read.reach; bucket += size) {
         const held = entry.values.get(bucket) ?? 0;

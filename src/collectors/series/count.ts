@@ -9,7 +9,7 @@
 // next cycle and nothing after it is counted out of order.
 //
 // The answer, not the request, says how wide its buckets are
-// (../contract/series-view.ts): a bucket coarser than the interval is counted
+// (../contract/series-layout.ts): a bucket coarser than the interval is counted
 // whole, attributed to its start, once all of it has settled, and the
 // watermark stops before a coarse bucket that has not. A watermark never
 // passes the newest point the answer carried: an upstream whose clock runs
@@ -33,9 +33,9 @@ import type { Sample } from '../types.js';
 import { answerBounds, pieceSpan, type AnswerBounds, type CounterSpec, type Piece, type UpstreamClock } from './answer.js';
 import type { Labels } from './keys.js';
 import { bucketMs, type Grid } from './options.js';
-import { readBuckets, seriesFindings, seriesView, type CountedRange } from './read-buckets.js';
+import { layoutIn, readBuckets, seriesFindings, type CountedRange } from './read-buckets.js';
 
-/** What one target's cycle produced, for assemble (cycle.ts). */
+/** What one target's cycle produced, for the cycle's sum (sum.ts). */
 export interface TargetResult {
   readonly increments: readonly Sample[];
   readonly watermarks: Readonly<Record<string, number>>;
@@ -51,31 +51,14 @@ export interface TargetResult {
   readonly rejected?: readonly RejectedPoints[];
 }
 
-export interface CountOutcome {
-  readonly increments: Sample[];
-  /** Updated watermarks only; series that did not move are absent. */
-  readonly watermarks: Record<string, number>;
-  /** End of the newest bucket counted, first seen settled or found idle. */
-  readonly newestBucketEndMs: number | undefined;
-  /** Keys of series with buckets to count that no response covered. */
-  readonly uncovered: string[];
-  /** Points refused (negative, not finite), per series and reason, in the buckets the watermarks passed. */
-  readonly rejected: RejectedPoints[];
-  /** Answers that contradict an assumption (one per check and series at most; the collector keeps one per answer). */
-  readonly findings: Mismatch[];
-  /** Series key -> the buckets counted this cycle, for the audit. */
-  readonly counted: Map<string, CountedRange>;
-}
-
-export function countTarget<R>(
-  specs: readonly CounterSpec<R>[],
-  plans: ReadonlyMap<string, Plan>,
-  pieces: readonly Piece<R>[],
-  grid: Grid,
-  timestamps: boolean,
-  /** What this cycle's answers say of the upstream's clock (upstreamClock, answer.ts). */
-  clock?: UpstreamClock,
-): CountOutcome {
+/**
+ * One target's result: its counters counted by the one rule of this file
+ * (with the cycle's upstream clock), then what its family's conversion read.
+ * The only way from answers to increments: the driver (collect.ts) calls it
+ * for every bucketed family.
+ */
+export function targetResult<R>(answers: TargetAnswers<R>, converted: Converted, timestamps: boolean, clock?: UpstreamClock): TargetResult {
+  const { specs, plans, pieces, grid } = answers;
   const size = bucketMs(grid);
   const increments: Sample[] = [];
   const watermarks: Record<string, number> = {};
@@ -129,7 +112,8 @@ export function countTarget<R>(
     increments.push(counterSample(spec, walked.increment, timestamps ? walked.watermark : undefined));
     seen(walked.watermark);
   }
-  return { increments, watermarks, newestBucketEndMs: newest, uncovered, rejected, findings, counted };
+  findings.push(...converted.findings);
+  return { increments, watermarks, newestBucketEndMs: newest, uncovered, rejected, mismatches: findings, counted, gauges: converted.gauges };
 }
 
 interface Walked {
@@ -154,9 +138,9 @@ function walk<R>(
     for (const piece of pieces) {
       if (piece.response === undefined || pos < piece.range.first || pos > piece.range.last) continue;
       const span = pieceSpan(piece, size);
-      const view = seriesView(spec, piece.response, span, size);
-      if (view === undefined) continue;
-      const step = readBuckets(view, span, grid, { pos, to: Math.min(piece.range.last, plan.lastSettled), evidence, answerFrom: bounds.get(piece)?.oldest });
+      const layout = layoutIn(spec, piece.response, span, size);
+      if (layout === undefined) continue;
+      const step = readBuckets(layout, span, grid, { pos, to: Math.min(piece.range.last, plan.lastSettled), evidence, answerFrom: bounds.get(piece)?.oldest });
       out.findings.push(...seriesFindings(spec, step, span, size));
       if (step.coarseWait) out.waiting = true;
       if (step.reach < pos) continue;
@@ -183,7 +167,7 @@ export function gaugeSample(name: string, labels: Labels, value: number, bucketS
   return timestamps ? { name, labels, value, timestampMs: bucketStart, bucketStartMs: bucketStart } : { name, labels, value, bucketStartMs: bucketStart };
 }
 
-/** One target's answers, as the driver (cycle.ts) hands them to the family's conversion. */
+/** One target's answers, as the driver (collect.ts) hands them to the family's conversion. */
 export interface TargetAnswers<R> {
   readonly specs: readonly CounterSpec<R>[];
   readonly plans: ReadonlyMap<string, Plan>;
@@ -191,18 +175,13 @@ export interface TargetAnswers<R> {
   /** The response carrying the gauges; undefined when it failed or no gauge is enabled. */
   readonly main: R | undefined;
   readonly grid: Grid;
-  /** What the cycle's answers say of the upstream's clock (upstreamClock over every target, answer.ts). */
-  readonly clock?: UpstreamClock;
 }
 
 /** One target's answers with what its gauges need. */
 export type TargetConvertInput<R, G extends { readonly timestamps: boolean }> = TargetAnswers<R> & { readonly gauges: G };
 
-/** One target's counters as its cycle's result; the family adds the gauges of its main answer and its own findings. */
-export function countedResult<R>(answers: TargetAnswers<R>, timestamps: boolean): TargetResult {
-  const counted = countTarget(answers.specs, answers.plans, answers.pieces, answers.grid, timestamps, answers.clock);
-  return {
-    increments: counted.increments, watermarks: counted.watermarks, newestBucketEndMs: counted.newestBucketEndMs,
-    uncovered: counted.uncovered, gauges: [], mismatches: counted.findings, counted: counted.counted, rejected: counted.rejected,
-  };
+/** What a family's pure conversion reads of one target's answers: its gauges and what the answers contradict. Never a count. */
+export interface Converted {
+  readonly gauges: readonly Sample[];
+  readonly findings: readonly Mismatch[];
 }

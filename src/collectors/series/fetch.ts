@@ -5,12 +5,11 @@
 // counted anyway (the watermark only moves over contiguous buckets) and is
 // asked again next cycle.
 import type { PlatformClock } from '../../api/index.js';
-import { alignDown, lastSettledStart, type Plan } from '../buckets.js';
+import { alignDown, lastSettledStart, type CountRange, type Plan } from '../buckets.js';
 import type { CollectContext, CollectorLogger } from '../types.js';
-import type { CounterSpec, Piece } from './answer.js';
-import type { Labels } from './keys.js';
+import type { Piece, Send, SeriesTarget } from './answer.js';
 import type { Grid, SeriesOptions } from './options.js';
-import { planSeries, requestWindow, spanOf, type BucketRange, type RequestWindow, type TimeSpan } from './window.js';
+import { planSeries, requestWindow, spanOf, type BucketRange, type TimeSpan } from './window.js';
 
 /** Requests a target made and the errors of those that failed. */
 export interface Tally {
@@ -18,37 +17,32 @@ export interface Tally {
   readonly errors: readonly Error[];
 }
 
-/** Asks the upstream for one span: `main` carries the gauges' metrics too, `backfill` only the counters'. */
-export type Send<R> = (span: TimeSpan, kind: 'main' | 'backfill') => Promise<R>;
+/** A family's ranges for a series' buckets due under the options in force (waf-trend: on the upstream's grain). */
+export type Ranges = (plan: CountRange, options: SeriesOptions) => readonly BucketRange[];
 
-export interface Fetched<R> extends Tally {
-  /** Back-fill chunks (as far as they got) and the main request, for countTarget. */
+interface Fetched<R> extends Tally {
+  /** Back-fill chunks (as far as they got) and the main request, for the count. */
   readonly pieces: readonly Piece<R>[];
   /** The main response, for the gauges; undefined when it failed or was not needed. */
   readonly main: R | undefined;
 }
 
-export interface TargetFetchInput<R> {
+interface TargetFetchInput<R> extends SeriesTarget<R> {
   readonly ctx: CollectContext;
   readonly options: SeriesOptions;
   /** Bound to the collector and the target. */
   readonly log: CollectorLogger;
-  /** The target's labels, for log records. */
-  readonly target: Labels;
-  /** Enabled counter series only. */
-  readonly specs: readonly CounterSpec<R>[];
-  /** True when an enabled gauge is read from the main request. */
-  readonly gauges: boolean;
-  /** The fixed window of the enabled window gauges (peak, p95); undefined when none is enabled. */
-  readonly gaugeWindowMs: number | undefined;
-  readonly send: Send<R>;
+  /**
+   * A family without a main request (waf-trend): the ranges asking for its
+   * series' buckets due, oldest first; the last reaches on to now, so its
+   * answer shows the upstream's clock.
+   */
+  readonly ranges?: Ranges | undefined;
 }
 
-export interface TargetFetch<R> {
+interface TargetFetch<R> {
   readonly plans: ReadonlyMap<string, Plan>;
-  readonly window: RequestWindow;
   readonly fetched: Fetched<R>;
-  readonly grid: Grid;
   /** Start of the newest settled bucket. */
   readonly lastSettled: number;
   /** Start of the bucket containing now: the newest bucket of every window. */
@@ -58,15 +52,18 @@ export interface TargetFetch<R> {
 export async function fetchTarget<R>(input: TargetFetchInput<R>): Promise<TargetFetch<R>> {
   const { ctx, options, log } = input;
   const grid: Grid = { interval: options.interval, offsetMinutes: ctx.tz.offsetMinutes };
-  const plans = planSeries(input.specs.map((s) => s.key), { now: ctx.now, watermarks: ctx.watermarks, tz: ctx.tz, log }, options, input.target);
+  const plans = planSeries(input.specs.map((s) => s.key), { now: ctx.now, watermarks: ctx.watermarks, tz: ctx.tz, log }, options, input.labels);
   const window = requestWindow({
     plans: plans.values(), now: ctx.now, grid, delayMs: options.delayMs, gaugeWindowMs: input.gaugeWindowMs,
     ...(options.maxBucketsPerRequest === undefined ? {} : { maxBuckets: options.maxBucketsPerRequest }),
   });
+  const counting = [...plans.values()].filter((p) => p.kind === 'count');
   // Without gauges and with nothing to count (first sight or nothing settled) no request is needed.
-  const needMain = input.gauges || [...plans.values()].some((p) => p.kind === 'count');
+  const needMain = input.ranges === undefined && (input.gauges || counting.length > 0);
+  const ranges = input.ranges === undefined ? window.backfill : counting.flatMap((p) => input.ranges?.(p, options) ?? []);
+  const lastEnd = input.ranges === undefined ? {} : { lastEnd: ctx.now, quiet: ranges.length === 1 };
   const [chunks, main] = await Promise.all([
-    fetchChunks(window.backfill, { grid, tz: ctx.tz, log, send: input.send }),
+    fetchChunks(ranges, { grid, tz: ctx.tz, log, send: input.send, ...lastEnd }),
     needMain ? tryRequest(() => input.send(window.main, 'main')) : Promise.resolve(undefined),
   ]);
   const errors = [...chunks.errors, ...(main?.error ? [main.error] : [])];
@@ -75,15 +72,15 @@ export async function fetchTarget<R>(input: TargetFetchInput<R>): Promise<Target
   const pieces = [...chunks.pieces, ...(main ? [{ range: mainRange, span: mainSpan, response: main.response }] : [])];
   for (const error of errors) log.debug({ err: error }, 'request failed; its series wait for the next cycle');
   return {
-    plans, window, grid,
+    plans,
     fetched: { pieces, main: main?.response, requests: chunks.requests + (main ? 1 : 0), errors },
     lastSettled: lastSettledStart(ctx.now, grid.interval, options.delayMs, grid.offsetMinutes),
     currentBucket: alignDown(grid.interval, ctx.now, grid.offsetMinutes),
   };
 }
 
-/** Sequential chunk requests with progress logging; also used on its own by collectors without a main request. */
-export async function fetchChunks<R>(
+/** Sequential chunk requests with progress logging. */
+async function fetchChunks<R>(
   chunks: readonly BucketRange[],
   input: {
     readonly grid: Grid;

@@ -31,7 +31,7 @@ export interface RequestWindow {
   readonly backfill: readonly BucketRange[];
 }
 
-export interface WindowInput {
+interface WindowInput {
   readonly plans: Iterable<Plan>;
   readonly now: number;
   readonly grid: Grid;

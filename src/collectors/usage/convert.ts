@@ -1,12 +1,12 @@
-// describeL7UsageData responses of one package -> traffic counters and
-// bandwidth gauges. Pure. Bandwidth arrives as bits per second (the document
+// describeL7UsageData responses of one package -> its bandwidth gauges and
+// findings (the driver, series/collect.ts, counts its traffic). Pure. Bandwidth arrives as bits per second (the document
 // does not say; the simulator computes bytes x 8 / bucket seconds) and is exported in bytes per second.
 import type { DescribeL7UsageDataResponse } from '../../api/index.js';
 import { latestSettled, type RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { totalsFinding } from '../contract/totals.js';
 import {
-  bucketMs, countedResult, gaugeSample, pieceSpan, seriesKey, type CounterSpec, type Grid, type Piece, type TargetConvertInput, type TargetResult,
+  bucketMs, gaugeSample, pieceSpan, seriesKey, type Converted, type CounterSpec, type Grid, type Piece, type TargetConvertInput,
 } from '../series/index.js';
 import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond, type BandwidthUnit } from '../units.js';
 import type { Sample } from '../types.js';
@@ -79,11 +79,9 @@ export function usageGauges(main: Usage, input: UsageGaugeInput): Sample[] {
 
 export type UsageConvertInput = TargetConvertInput<Usage, UsageGaugeInput>;
 
-export function convertUsage(input: UsageConvertInput): TargetResult {
-  const result = countedResult(input, input.gauges.timestamps);
+export function convertUsage(input: UsageConvertInput): Converted {
   const findings = input.pieces.flatMap((p) => usageFindings(p, input.grid, input.gauges.bandwidthUnit ?? DEFAULT_UNITS.bandwidth));
-  const gauges = input.main === undefined ? [] : usageGauges(input.main, input.gauges);
-  return { ...result, gauges, mismatches: [...(result.mismatches ?? []), ...findings] };
+  return { gauges: input.main === undefined ? [] : usageGauges(input.main, input.gauges), findings };
 }
 
 /** What one answer says about the assumptions: traffic totals against points, bandwidth against traffic. */

@@ -1,4 +1,5 @@
-// logTread answers -> WAF event counters. Pure.
+// logTread answers -> the WAF event counters' series (counted by the
+// driver, series/collect.ts) and the findings of each answer. Pure.
 //
 // The upstream picks logTread's bucket size itself (not documented; the
 // simulator: 1 minute up to 6 hours, 5 minutes up to 1 day, 1 hour up to 7
@@ -14,11 +15,11 @@
 // `data: null` is documented as "nothing matched" (the client gives []): the
 // range is covered with zero events. Data without a logTread item covers nothing.
 import type { DescribeLogV2Response } from '../../api/index.js';
-import type { BucketInterval, Plan, RawPoint } from '../buckets.js';
+import type { BucketInterval, RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
-import { viewSeries } from '../contract/series-view.js';
+import { layoutOf } from '../contract/series-layout.js';
 import { totalsFinding } from '../contract/totals.js';
-import { bucketMs, countedResult, pieceSpan, seriesKey, type BucketRange, type CounterSpec, type Grid, type Piece, type TargetResult, type UpstreamClock } from '../series/index.js';
+import { bucketMs, pieceSpan, seriesKey, type BucketRange, type CounterSpec, type Grid, type Piece } from '../series/index.js';
 import { SEVERITY_LABEL, SEVERITY_LEVELS, WAF_ACTIONS, WAF_EVENTS, type SeverityLevel } from './metrics.js';
 
 /** A logTread answer and the buckets its request asked for. */
@@ -78,9 +79,9 @@ export function grainOf(pieces: readonly Piece<WafAnswer>[], grid: Grid): Grain 
     const points = p.response?.response.data.find((i) => i.metricName === 'logTread')?.objectArrayList;
     if (p.response === undefined || points === undefined || points.length === 0) continue;
     const span = pieceSpan(p, size);
-    const view = viewSeries(points, span, size, true);
-    const anchor = view.inRange[0]?.[0];
-    if (anchor !== undefined && (best === undefined || view.width > best.width)) best = { width: view.width, anchor };
+    const layout = layoutOf(points, span, size, true);
+    const anchor = layout.inRange[0]?.[0];
+    if (anchor !== undefined && (best === undefined || layout.width > best.width)) best = { width: layout.width, anchor };
   }
   return best;
 }
@@ -91,18 +92,15 @@ export function logTreadFinding(answer: WafAnswer, grid: Grid): Mismatch | undef
   return totalsFinding(item?.count ?? undefined, item?.objectArrayList, answer.range.last + bucketMs(grid), 'logTread.count');
 }
 
-export function wafCounter(combo: Combo, grid: Grid, grain?: Grain): CounterSpec<WafAnswer> {
+/** `grain`: the upstream's grain in force, read when the series is read (fixed once a cycle's probe has answered: index.ts). */
+export function wafCounter(combo: Combo, grid: Grid, grain: () => Grain | undefined = () => undefined): CounterSpec<WafAnswer> {
   const labels = { action: combo.action, severity: SEVERITY_LABEL[combo.level] };
   return {
-    family: WAF_EVENTS.name, labels, key: seriesKey(WAF_EVENTS.name, labels), metric: 'logTread', finerBuckets: true, points: (a) => logTreadPoints(a, grid, grain),
+    family: WAF_EVENTS.name, labels, key: seriesKey(WAF_EVENTS.name, labels), metric: 'logTread', finerBuckets: true, points: (a) => logTreadPoints(a, grid, grain()),
   };
 }
 
-export function convertWaf(
-  spec: CounterSpec<WafAnswer>, plans: ReadonlyMap<string, Plan>, pieces: readonly Piece<WafAnswer>[], grid: Grid, timestamps: boolean,
-  clock?: UpstreamClock,
-): TargetResult {
-  const result = countedResult({ specs: [spec], plans, pieces, main: undefined, grid, ...(clock === undefined ? {} : { clock }) }, timestamps);
-  const totals = pieces.flatMap((p) => (p.response === undefined ? [] : [logTreadFinding(p.response, grid)])).filter((f) => f !== undefined);
-  return { ...result, mismatches: [...(result.mismatches ?? []), ...totals] };
+/** What a series' answers contradict: each answer's count against its points. Never a count (the driver counts). */
+export function wafFindings(pieces: readonly Piece<WafAnswer>[], grid: Grid): Mismatch[] {
+  return pieces.flatMap((p) => (p.response === undefined ? [] : [logTreadFinding(p.response, grid)])).filter((f) => f !== undefined);
 }

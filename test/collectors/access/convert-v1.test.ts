@@ -3,7 +3,7 @@ import type { DescribeL7DataResponse } from '../../../src/api/index.js';
 import { accessV1Counters, convertAccessV1, v1Metrics, v1Trend, type V1Pair } from '../../../src/collectors/access/convert-v1.js';
 import { DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUESTS, DOMAIN_TRAFFIC_BYTES } from '../../../src/collectors/access/metrics.js';
 import { seriesKey } from '../../../src/collectors/series/index.js';
-import { MIN, T0, UTC8, plan, pts, sumOf, val, type Point } from '../series/fixtures.js';
+import { driven, MIN, T0, UTC8, plan, pts, sumOf, val, type Point } from '../series/fixtures.js';
 
 const D = 'a.example.com';
 const EDGE = seriesKey(DOMAIN_TRAFFIC_BYTES.name, { domain: D, source: 'edge' });
@@ -30,7 +30,7 @@ describe('access v1 counters', () => {
     ['rank metrics (array data) carry no trend', { cdn: { code: 200, data: [{ metricName: 'trafficTrend', data: [] }] } },
       { [EDGE]: undefined, [ORIGIN]: undefined, [REQUESTS]: undefined }],
   ])('%s', (_name, pair, exp) => {
-    const out = convertAccessV1({
+    const out = driven(convertAccessV1, {
       specs: accessV1Counters(D), plans, pieces: [{ range: { first, last: T0 }, response: pair }], main: undefined,
       grid: { interval: '1m', offsetMinutes: UTC8 }, gauges: { domain: D, lastSettled: T0 - 4 * MIN, windowBucket: T0, timestamps: false, families: [] },
     });
@@ -48,7 +48,7 @@ describe('access v1 gauges', () => {
     [false, [[DOMAIN_BANDWIDTH.name, 'edge', 200 / 8, T0 - 4 * MIN], [DOMAIN_BANDWIDTH_PEAK.name, 'edge', 900 / 8, T0], [DOMAIN_BANDWIDTH.name, 'origin', 20 / 8, T0 - 4 * MIN], [DOMAIN_BANDWIDTH_PEAK.name, 'origin', 20 / 8, T0]]],
     [true, [[DOMAIN_BANDWIDTH.name, 'edge', 200 / 8, T0 - 4 * MIN], [DOMAIN_BANDWIDTH_PEAK.name, 'edge', 900 / 8, T0], [DOMAIN_BANDWIDTH.name, 'origin', 20 / 8, T0 - 4 * MIN], [DOMAIN_BANDWIDTH_PEAK.name, 'origin', 20 / 8, T0]]],
   ])('latest settled bucket and the highest bucket of the window (timestamps %s)', (timestamps, expected) => {
-    const out = convertAccessV1({
+    const out = driven(convertAccessV1, {
       specs: [], plans: new Map(), pieces: [], main, grid: { interval: '1m', offsetMinutes: UTC8 },
       gauges: { domain: D, lastSettled: T0 - 4 * MIN, windowBucket: T0, timestamps, families: [DOMAIN_BANDWIDTH.name, DOMAIN_BANDWIDTH_PEAK.name] },
     });

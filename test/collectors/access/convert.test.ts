@@ -8,7 +8,7 @@ import {
 import { accessCounters, convertAccessV2, v2Metrics } from '../../../src/collectors/access/convert.js';
 import { planSeries, requestWindow, seriesKey, type Piece } from '../../../src/collectors/series/index.js';
 import { logStub, type LogRecord } from '../series/sim-driver.js';
-import { DAY, HOUR, MIN, T0, UTC8, plan, pts, revising, sumOf, val, type Point } from '../series/fixtures.js';
+import { driven, DAY, HOUR, MIN, T0, UTC8, plan, pts, revising, sumOf, val, type Point } from '../series/fixtures.js';
 
 type V2 = DescribeL7DataV2Response;
 type Item = V2['data'][number];
@@ -63,7 +63,7 @@ describe('access v2 counters over many cycles: each settled bucket once', () => 
         { range: w.main, response: answer(source, w.main.begin, w.main.end, now) },
       ];
       const lastSettled = lastSettledStart(now, interval, delayMs, UTC8);
-      const out = convertAccessV2({
+      const out = driven(convertAccessV2, {
         specs, plans, pieces, main: undefined, grid,
         gauges: { domain: D, lastSettled, windowBucket: w.main.last, timestamps: false, families: [] },
       });
@@ -103,7 +103,7 @@ describe('access v2 counters, one cycle', () => {
     ['the key missing covers nothing', v2([traffic(undefined)]), { inc: undefined, wm: undefined }],
   ])('%s', (_name, response, exp) => {
     const specs = accessCounters(D).filter((s) => s.key === EDGE);
-    const out = convertAccessV2({
+    const out = driven(convertAccessV2, {
       specs, plans: new Map([[EDGE, plan(T0 - 10 * MIN, T0, '1m', 3 * MIN)]]),
       pieces: [{ range: { first, last: T0 }, response }], main: undefined, grid: { interval: '1m', offsetMinutes: UTC8 },
       gauges: { domain: D, lastSettled: T0 - 4 * MIN, windowBucket: T0, timestamps: false, families: [] },
@@ -115,7 +115,7 @@ describe('access v2 counters, one cycle', () => {
   it('a bucket revised after it was counted is not counted again', () => {
     const specs = accessCounters(D).filter((s) => s.key === EDGE);
     const grid = { interval: '1m' as const, offsetMinutes: UTC8 };
-    const cycle = (now: number, watermark: number, points: Point[]) => convertAccessV2({
+    const cycle = (now: number, watermark: number, points: Point[]) => driven(convertAccessV2, {
       specs, plans: new Map([[EDGE, plan(watermark, now, '1m', 3 * MIN)]]), pieces: [{ range: { first: T0 - 10 * MIN, last: now }, response: v2([traffic(points)]) }],
       main: undefined, grid, gauges: { domain: D, lastSettled: now - 4 * MIN, windowBucket: now, timestamps: false, families: [] },
     });
@@ -132,7 +132,7 @@ describe('access v2 counters, one cycle', () => {
     const plans = planSeries([EDGE], { now: T0, watermarks: { [EDGE]: T0 - 5 * HOUR }, tz, log: logStub(logs) }, options, { domain: D });
     const from = T0 - 4 * MIN - HOUR;
     const series = pts(from - 10 * MIN, 80, '1m', val);
-    const out = convertAccessV2({
+    const out = driven(convertAccessV2, {
       specs, plans, pieces: [{ range: { first: from - 10 * MIN, last: T0 }, response: v2([traffic(series)]) }], main: undefined,
       grid: { interval: '1m', offsetMinutes: UTC8 }, gauges: { domain: D, lastSettled: T0 - 4 * MIN, windowBucket: T0, timestamps: false, families: [] },
     });
@@ -164,14 +164,14 @@ describe('access v2 gauges', () => {
     ]],
     ['denied families produce nothing', false, [DOMAIN_REQUEST_TIME.name], [[DOMAIN_REQUEST_TIME.name, { domain: D }, 0.12345, T0 - 4 * MIN]]],
   ])('%s', (_name, timestamps, families, expected) => {
-    const out = convertAccessV2({
+    const out = driven(convertAccessV2, {
       specs: [], plans: new Map(), pieces: [], main, grid: { interval: '1m', offsetMinutes: UTC8 }, gauges: { ...base, timestamps, families },
     });
     expect(out.gauges).toEqual(expected.map(([name, labels, value, at]) => ({ name, labels, value, ...(timestamps ? { timestampMs: at } : {}), bucketStartMs: at })));
   });
 
   it('an answer without bandwidth or request time yields no gauges', () => {
-    const out = convertAccessV2({
+    const out = driven(convertAccessV2, {
       specs: [], plans: new Map(), pieces: [], main: v2([]), grid: { interval: '1m', offsetMinutes: UTC8 },
       gauges: { ...base, timestamps: false, families: ALL_GAUGES },
     });

@@ -6,7 +6,7 @@ import {
 } from '../../../src/collectors/cc-attack/metrics.js';
 import { parseCcResponse, type CcParsed } from '../../../src/collectors/cc-attack/parse.js';
 import { seriesKey } from '../../../src/collectors/series/index.js';
-import { DAY, HOUR, MIN, T0, UTC8, plan, pts, sumOf, val } from '../series/fixtures.js';
+import { driven, DAY, HOUR, MIN, T0, UTC8, plan, pts, sumOf, val } from '../series/fixtures.js';
 
 const ALL = CC_GAUGES.map((f) => f.name);
 const trend: RawPoint[] = [[T0, 1], [T0 + MIN, null]];
@@ -52,7 +52,7 @@ describe('cc counter: the same exactly-once accounting', () => {
     ['no trend item covers nothing', { issues: [] }, undefined],
   ])('%s', (_name, parsed, expected) => {
     const spec = ccCounter();
-    const out = convertCc({
+    const out = driven(convertCc, {
       specs: [spec], plans: new Map([[spec.key, plan(T0 - 10 * MIN, T0, '1m', 3 * MIN)]]), pieces: [{ range: { first, last: T0 }, response: parsed }],
       main: undefined, grid: { interval: '1m', offsetMinutes: UTC8 }, gauges: { windowBucket: T0, timestamps: false, families: [] },
     });
@@ -67,7 +67,7 @@ describe('cc counter: the same exactly-once accounting', () => {
     ['1d', T0, HOUR, T0 - 12 * HOUR - DAY],
   ])('%s buckets: first sight starts the counter at 0 (per domain too)', (interval, now, delay, lastSettled) => {
     const spec = ccCounter('a.com');
-    const out = convertCc({
+    const out = driven(convertCc, {
       specs: [spec], plans: new Map([[spec.key, plan(undefined, now, interval, delay)]]), pieces: [], main: undefined,
       grid: { interval, offsetMinutes: UTC8 }, gauges: { windowBucket: now, timestamps: true, families: [] },
     });

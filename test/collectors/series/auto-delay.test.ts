@@ -1,19 +1,19 @@
-// delay: auto in the audit book: the delay in force starts at the configured
+// delay: auto in the audit record: the delay in force starts at the configured
 // one, follows the suggestion within its bounds, and the watermark rule
 // (planCount) counts every bucket once across a change either way.
 import { describe, expect, it } from 'vitest';
 import { planCount } from '../../../src/collectors/buckets.js';
-import { AuditBook } from '../../../src/collectors/series/audit.js';
+import { AuditRecord } from '../../../src/collectors/series/audit.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const AUTO = { floorMs: 5 * MIN, ceilingMs: HOUR };
 const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
-const book = () => new AuditBook({ everyMs: MIN, lookbackMs: HOUR, correct: true });
+const record = () => new AuditRecord({ everyMs: MIN, lookbackMs: HOUR, correct: true });
 
-describe('AuditBook: the delay in force', () => {
+describe('AuditRecord: the delay in force', () => {
   it('a fixed delay is never changed', () => {
-    const b = book();
+    const b = record();
     expect(b.adopt(7 * MIN, 3 * MIN, undefined)).toBeUndefined();
     expect(b.delayInForce(3 * MIN, undefined)).toBe(3 * MIN);
   });
@@ -26,7 +26,7 @@ describe('AuditBook: the delay in force', () => {
     { name: 'never below the floor', suggestions: [2 * MIN], want: 5 * MIN, changes: [undefined] },
     { name: 'never above the ceiling', suggestions: [3 * HOUR], want: HOUR, changes: [HOUR] },
   ])('$name', ({ suggestions, want, changes }) => {
-    const b = book();
+    const b = record();
     const seen = suggestions.map((s) => b.adopt(s, b.delayInForce(5 * MIN, AUTO), AUTO));
     expect(seen).toEqual(changes);
     expect(b.delayInForce(5 * MIN, AUTO)).toBe(want);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawPoint } from '../../../src/collectors/buckets.js';
 import { seriesKey, type CounterSpec, type Piece } from '../../../src/collectors/series/index.js';
-import { countBothWays, MIN, T0, UTC8, plan, pts, sumOf, val } from './fixtures.js';
+import { countAnswers, MIN, T0, UTC8, plan, pts, sumOf, val } from './fixtures.js';
 
 type R = { x?: RawPoint[]; y?: RawPoint[] };
 const spec = (metric: 'x' | 'y'): CounterSpec<R> => ({
@@ -21,11 +21,11 @@ const full = pts(first, 30, '1m', val);
 
 function count(pieces: Piece<R>[], specs: CounterSpec<R>[] = [X], withClock = false) {
   const plans = new Map(specs.map((s) => [s.key, plan(WM, T0, '1m', 3 * MIN)]));
-  return countBothWays(specs, plans, pieces, grid, false, withClock);
+  return countAnswers(specs, plans, pieces, grid, false, withClock);
 }
 const checks = (out: ReturnType<typeof count>) => [...new Set(out.findings.map((f) => f.check))].sort();
 
-describe('countTarget: answers that contradict an assumption', () => {
+describe('the count (targetResult): answers that contradict an assumption', () => {
   it('every bucket listed, inside the range: counted, no finding', () => {
     const out = count([main({ x: full })], [X], true);
     expect(out.increments[0]?.value).toBe(sumOf(first, T0 - 9 * MIN, T0 - 4 * MIN, '1m', val));

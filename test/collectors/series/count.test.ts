@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawPoint } from '../../../src/collectors/buckets.js';
 import { seriesKey, type CounterSpec, type Piece } from '../../../src/collectors/series/index.js';
-import { countBothWays, MIN, T0, UTC8, plan, pts, sumOf, val } from './fixtures.js';
+import { countAnswers, MIN, T0, UTC8, plan, pts, sumOf, val } from './fixtures.js';
 
 // A response here is just the series it carries (absent key: not carried).
 type R = { x?: RawPoint[] };
@@ -14,7 +14,7 @@ const first = T0 - 60 * MIN;
 const sum = (from: number, to: number) => sumOf(first, from, to, '1m', val);
 const piece = (from: number, to: number, r: R | undefined): Piece<R> => ({ range: { first: from, last: to }, response: r });
 
-describe('countTarget', () => {
+describe('the count (targetResult)', () => {
   it.each<[string, number | undefined, Piece<R>[], { inc: number | undefined; wm: number | undefined; uncovered: boolean }]>([
     ['first sight: starts at 0 after the last settled bucket', undefined, [], { inc: 0, wm: T0 - 4 * MIN, uncovered: false }],
     ['idle: nothing new settled', T0 - 4 * MIN, [piece(T0 - 10 * MIN, T0, { x: series })], { inc: undefined, wm: undefined, uncovered: false }],
@@ -36,14 +36,14 @@ describe('countTarget', () => {
       { inc: sum(T0 - 49 * MIN, T0 - 4 * MIN), wm: T0 - 4 * MIN, uncovered: false }],
   ])('%s', (_name, watermark, pieces, expected) => {
     const p = plan(watermark, now, '1m', 3 * MIN);
-    const out = countBothWays([spec], new Map([[spec.key, p]]), pieces, grid, false);
+    const out = countAnswers([spec], new Map([[spec.key, p]]), pieces, grid, false);
     expect(out.increments.find((s) => s.name === 'f_total')?.value).toBe(expected.inc);
     expect(out.watermarks[spec.key]).toBe(expected.wm);
     expect(out.uncovered.includes(spec.key)).toBe(expected.uncovered);
   });
 
   it.each([[false, undefined], [true, T0 - 4 * MIN]])('timestamps %s: the increment carries its newest bucket (%s)', (timestamps, at) => {
-    const out = countBothWays([spec], new Map([[spec.key, plan(T0 - 6 * MIN, now, '1m', 3 * MIN)]]), [piece(T0 - 30 * MIN, T0, { x: series })], grid, timestamps);
+    const out = countAnswers([spec], new Map([[spec.key, plan(T0 - 6 * MIN, now, '1m', 3 * MIN)]]), [piece(T0 - 30 * MIN, T0, { x: series })], grid, timestamps);
     expect(out.increments).toEqual([{ name: 'f_total', labels: { k: 'v' }, value: sum(T0 - 5 * MIN, T0 - 4 * MIN), ...(at === undefined ? {} : { timestampMs: at }) }]);
     expect(out.newestBucketEndMs).toBe(T0 - 3 * MIN);
   });
@@ -56,7 +56,7 @@ describe('countTarget', () => {
       [{ reason: 'negative', count: 2 }, { reason: 'non_finite', count: 1 }]],
     ['a refused point before the watermark is not read again', series.map(([t, v]) => [t, t === T0 - 20 * MIN ? -1 : v] as RawPoint), []],
   ])('refused points: %s', (_name, points, expected) => {
-    const out = countBothWays([spec], new Map([[spec.key, plan(T0 - 10 * MIN, now, '1m', 3 * MIN)]]), [piece(T0 - 30 * MIN, T0, { x: points })], grid, false);
+    const out = countAnswers([spec], new Map([[spec.key, plan(T0 - 10 * MIN, now, '1m', 3 * MIN)]]), [piece(T0 - 30 * MIN, T0, { x: points })], grid, false);
     expect(out.rejected).toEqual(expected.map((e) => ({ series: spec.key, ...e })));
     expect(out.watermarks[spec.key]).toBe(T0 - 4 * MIN); // refused points do not hold the series back: they are not asked again
   });

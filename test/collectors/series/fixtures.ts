@@ -1,11 +1,10 @@
 // Hand-written response building blocks for the conversion tests.
-import { expect } from 'vitest';
 import { planCount, type BucketInterval, type Plan } from '../../../src/collectors/buckets.js';
 import { INTERVAL_MS } from '../../../src/collectors/buckets.js';
-import { compactPieces, compactSpecs, expandPieces } from '../../../src/collectors/series/compact.js';
 import {
-  bucketMs, countTarget, upstreamClock, type CountOutcome, type CounterSpec, type Grid, type Piece,
+  ClockReading, targetResult, type Converted, type CounterSpec, type Grid, type Piece, type TargetAnswers, type TargetResult,
 } from '../../../src/collectors/series/index.js';
+import { wafFindings, type WafAnswer } from '../../../src/collectors/waf-trend/convert.js';
 
 export const MIN = 60_000;
 export const HOUR = 3_600_000;
@@ -62,22 +61,28 @@ export function revising(interval: BucketInterval, delay: number) {
 }
 
 /**
- * countTarget over the answers as they came, and over the same answers as a
- * cycle keeps them while it waits for its other targets (compact.ts: trimmed
- * by the plans, expanded back at close), with the clock read each way: the
- * two must agree exactly. Returns the count over the answers as they came.
+ * One target's count as the driver makes it (targetResult, series/count.ts),
+ * with no family conversion: the counters alone. `withClock`: the clock read
+ * off these answers, as a probe's would be.
  */
-export function countBothWays<R>(
+export function countAnswers<R>(
   specs: readonly CounterSpec<R>[], plans: ReadonlyMap<string, Plan>, pieces: readonly Piece<R>[], grid: Grid, timestamps: boolean, withClock = false,
-): CountOutcome {
-  const size = bucketMs(grid);
-  const rawClock = withClock ? upstreamClock([{ specs, pieces }], grid, T0) : undefined;
-  const raw = countTarget(specs, plans, pieces, grid, timestamps, rawClock);
-  const kept = compactPieces(specs, pieces, plans, size);
-  const keptSpecs = compactSpecs(specs);
-  const keptClock = withClock ? upstreamClock([{ specs: keptSpecs, pieces: kept }], grid, T0) : undefined;
-  expect(keptClock).toStrictEqual(rawClock);
-  const expanded = expandPieces(keptSpecs, kept);
-  expect(countTarget(expanded.specs, plans, expanded.pieces, grid, timestamps, keptClock)).toStrictEqual(raw);
-  return raw;
+) {
+  const reading = new ClockReading(grid, T0);
+  reading.see(specs, pieces);
+  const clock = withClock ? reading.clock() : undefined;
+  const out = targetResult({ specs, plans, pieces, main: undefined, grid }, { gauges: [], findings: [] }, timestamps, clock);
+  return { ...out, findings: out.mismatches ?? [], uncovered: out.uncovered ?? [], rejected: out.rejected ?? [] };
+}
+
+/** A target's result as the driver makes it of a family's conversion: its counters counted, then the conversion's gauges and findings. */
+export function driven<R, I extends TargetAnswers<R> & { readonly gauges: { readonly timestamps: boolean } }>(convert: (input: I) => Converted, input: I): TargetResult {
+  return targetResult(input, convert(input), input.gauges.timestamps);
+}
+
+/** One waf-trend series' result as the driver makes it: counted, then its answers' findings. */
+export function drivenWaf(
+  spec: CounterSpec<WafAnswer>, plans: ReadonlyMap<string, Plan>, pieces: readonly Piece<WafAnswer>[], grid: Grid, timestamps: boolean,
+): TargetResult {
+  return targetResult({ specs: [spec], plans, pieces, main: undefined, grid }, { gauges: [], findings: wafFindings(pieces, grid) }, timestamps);
 }

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RawPoint } from '../../../src/collectors/buckets.js';
 import type { RejectTally } from '../../../src/collectors/rejects.js';
-import { viewSeries } from '../../../src/collectors/contract/series-view.js';
-import { countView, readBuckets } from '../../../src/collectors/series/index.js';
+import { layoutOf } from '../../../src/collectors/contract/series-layout.js';
+import { readBuckets } from '../../../src/collectors/series/index.js';
 import { DAY, MIN, T0, UTC8 } from './fixtures.js';
 
 const NONE: RejectTally = { negative: 0, non_finite: 0 };
@@ -31,7 +31,7 @@ describe('readBuckets', () => {
     ['does not count refused points outside the buckets due', [[T0 - MIN, -1], [T0 + 5 * MIN, -1], [T0, 2]], { increment: 2, buckets: 1, rejected: NONE }],
     ['handles an empty list', [], { increment: 0, buckets: 0, rejected: NONE }],
   ])('%s', (_name, points, expected) => {
-    const read = readBuckets(countView(viewSeries(points, span, MIN)), span, grid, at);
+    const read = readBuckets(layoutOf(points, span, MIN), span, grid, at);
     const values = [...read.values.values()];
     expect({ increment: values.reduce((a, b) => a + b, 0), buckets: values.length, rejected: read.rejected }).toEqual(expected);
   });
@@ -55,19 +55,19 @@ describe('readBuckets: where a coarse answer begins', () => {
     ['fine buckets beginning later than asked: a late start', coarse, [[T0, 5], [T0 + MIN, 7]],
       { lateStart: true, coarseWait: false, values: [] }],
   ])('%s', (_name, span, points, expected) => {
-    const read = readBuckets(countView(viewSeries(points, span, MIN, true)), span, grid, { ...due, answerFrom: points[0]?.[0] });
+    const read = readBuckets(layoutOf(points, span, MIN, true), span, grid, { ...due, answerFrom: points[0]?.[0] });
     expect({ lateStart: read.lateStart, coarseWait: read.coarseWait, values: [...read.values] }).toEqual(expected);
     if (expected.values.length === 0) expect(read.reach).toBeLessThan(due.pos);
   });
 });
 
-describe('viewSeries: the width of a lone logTread point', () => {
+describe('layoutOf: the width of a lone logTread point', () => {
   it.each<[string, { begin: number; end: number }, number, number]>([
     ['at the start of a one-bucket range: the interval', { begin: T0, end: T0 + MIN }, T0, MIN],
     ['reaching to the end of the range', { begin: T0, end: T0 + 3 * MIN }, T0, 5 * MIN],
     ['begun before the range (the bucket holding begin)', { begin: T0 - 3 * MIN, end: T0 + MIN }, T0 - 5 * MIN, 60 * MIN],
     ['begun inside the range, a minute before its end: a 1m bucket would leave the minutes before it unlisted', { begin: T0 - 3 * MIN, end: T0 + MIN }, T0, 5 * MIN],
   ])('%s', (_name, span, t, width) => {
-    expect(viewSeries([[t, 1]], span, MIN, true).width).toBe(width);
+    expect(layoutOf([[t, 1]], span, MIN, true).width).toBe(width);
   });
 });

@@ -5,7 +5,7 @@ import { convertUsage, usageCounters, usageMetrics } from '../../../src/collecto
 import { PACKAGE_BANDWIDTH, PACKAGE_BANDWIDTH_PEAK, PACKAGE_TRAFFIC_BYTES } from '../../../src/collectors/usage/metrics.js';
 import { planSeries, requestWindow, seriesKey } from '../../../src/collectors/series/index.js';
 import { logStub, type LogRecord } from '../series/sim-driver.js';
-import { DAY, HOUR, MIN, T0, UTC8, plan, pts, revising, sumOf, val, type Point } from '../series/fixtures.js';
+import { driven, DAY, HOUR, MIN, T0, UTC8, plan, pts, revising, sumOf, val, type Point } from '../series/fixtures.js';
 
 type Usage = DescribeL7UsageDataResponse;
 type Item = Usage['data'][number];
@@ -36,7 +36,7 @@ describe('usage counters, one cycle', () => {
     ['only the bandwidth item covers nothing', usage([{ metricName: 'bandwidthTrend', objectArrayListMap: { inBandwidth: s } }]), { in: undefined, out: undefined }],
   ])('%s', (_name, response, expected) => {
     const plans = new Map([IN, OUT].map((k) => [k, plan(T0 - 10 * MIN, T0, '1m', 3 * MIN)]));
-    const out = convertUsage({
+    const out = driven(convertUsage, {
       specs: usageCounters(P), plans, pieces: [{ range: { first, last: T0 }, response }], main: undefined,
       grid: { interval: '1m', offsetMinutes: UTC8 }, gauges: { pkg: P, lastSettled: T0 - 4 * MIN, windowBucket: T0, timestamps: false, families: [] },
     });
@@ -74,7 +74,7 @@ describe('usage counters across intervals, revisions, downtime and a restart', (
       for (const p of plans.values()) if (p.kind === 'count') first ??= p.from;
       const w = requestWindow({ plans: plans.values(), now, grid, delayMs, gaugeWindowMs: size });
       const answer = (b: number, e: number): Usage => usage([traffic({ inTraffic: source.points(b, e, now, 1), ouTraffic: source.points(b, e, now, 2) })]);
-      const out = convertUsage({
+      const out = driven(convertUsage, {
         specs, plans, grid, main: undefined,
         pieces: [...w.backfill.map((r) => ({ range: r, response: answer(r.first, r.last + size) })), { range: w.main, response: answer(w.main.begin, w.main.end) }],
         gauges: { pkg: P, lastSettled: lastSettledStart(now, interval, delayMs, UTC8), windowBucket: w.main.last, timestamps: false, families: [] },
@@ -100,7 +100,7 @@ describe('usage gauges', () => {
       [[PACKAGE_BANDWIDTH.name, 'in', 11 / 8, T0 - 4 * MIN], [PACKAGE_BANDWIDTH_PEAK.name, 'in', 99 / 8, T0], [PACKAGE_BANDWIDTH.name, 'out', 21 / 8, T0 - 4 * MIN], [PACKAGE_BANDWIDTH_PEAK.name, 'out', 40 / 8, T0]]],
     ['peak denied', false, [PACKAGE_BANDWIDTH.name], [[PACKAGE_BANDWIDTH.name, 'in', 11 / 8, T0 - 4 * MIN], [PACKAGE_BANDWIDTH.name, 'out', 21 / 8, T0 - 4 * MIN]]],
   ])('%s', (_name, timestamps, families, expected) => {
-    const out = convertUsage({
+    const out = driven(convertUsage, {
       specs: [], plans: new Map(), pieces: [], main, grid: { interval: '1m', offsetMinutes: UTC8 },
       gauges: { pkg: P, lastSettled: T0 - 4 * MIN, windowBucket: T0, timestamps, families },
     });
@@ -108,7 +108,7 @@ describe('usage gauges', () => {
   });
 
   it('no bandwidth item, no gauges', () => {
-    const out = convertUsage({
+    const out = driven(convertUsage, {
       specs: [], plans: new Map(), pieces: [], main: usage([]), grid: { interval: '1m', offsetMinutes: UTC8 },
       gauges: { pkg: P, lastSettled: T0 - 4 * MIN, windowBucket: T0, timestamps: false, families: GAUGES },
     });

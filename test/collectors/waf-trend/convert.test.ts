@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { platformClock, type DescribeLogV2Response } from '../../../src/api/index.js';
 import { INTERVAL_MS, type BucketInterval } from '../../../src/collectors/buckets.js';
 import { seriesKey, type Piece } from '../../../src/collectors/series/index.js';
-import { convertWaf, logTreadPoints, wafChunkBuckets, wafCombos, wafCounter, type WafAnswer } from '../../../src/collectors/waf-trend/convert.js';
+import { logTreadPoints, wafChunkBuckets, wafCombos, wafCounter, type WafAnswer } from '../../../src/collectors/waf-trend/convert.js';
 import { wafRequest } from '../../../src/collectors/waf-trend/fetch.js';
 import { WAF_EVENTS } from '../../../src/collectors/waf-trend/metrics.js';
 import { trendStep } from '../../../src/simulator/waf-query.js';
-import { DAY, HOUR, MIN, T0, UTC8, plan, pts, sumOf, val, type Point } from '../series/fixtures.js';
+import { drivenWaf, DAY, HOUR, MIN, T0, UTC8, plan, pts, sumOf, val, type Point } from '../series/fixtures.js';
 
 const grid = (interval: BucketInterval) => ({ interval, offsetMinutes: UTC8 });
 const tread = (points: Point[]): DescribeLogV2Response => ({ code: 200, msg: 'success', data: [{ metricName: 'logTread', list: [], objectArrayList: points, count: 0 }] });
@@ -20,7 +20,7 @@ function countAnswer(interval: BucketInterval, a: WafAnswer): Array<readonly [nu
   const delay = 3 * MIN;
   const now = a.range.last + size + delay;
   const spec = wafCounter(combo, grid(interval));
-  const out = convertWaf(spec, new Map([[spec.key, plan(a.range.first - size, now, interval, delay)]]), [{ range: a.range, response: a }], grid(interval), false);
+  const out = drivenWaf(spec, new Map([[spec.key, plan(a.range.first - size, now, interval, delay)]]), [{ range: a.range, response: a }], grid(interval), false);
   if (out.watermarks[spec.key] === undefined) return undefined;
   return [...(out.counted?.get(spec.key)?.values ?? [])].sort((x, y) => x[0] - y[0]);
 }
@@ -92,7 +92,7 @@ describe('convertWaf: exactly-once counting of one action/severity series', () =
       { inc: undefined, wm: undefined }],
   ])('%s', (_name, pieces, expected) => {
     const spec = wafCounter(combo, grid('1m'));
-    const out = convertWaf(spec, new Map([[key, plan(T0 - 10 * MIN, T0, '1m', 3 * MIN)]]), pieces, grid('1m'), false);
+    const out = drivenWaf(spec, new Map([[key, plan(T0 - 10 * MIN, T0, '1m', 3 * MIN)]]), pieces, grid('1m'), false);
     expect(out.increments[0]?.value).toBe(expected.inc);
     expect(out.watermarks[key]).toBe(expected.wm);
   });
@@ -107,7 +107,7 @@ describe('convertWaf: exactly-once counting of one action/severity series', () =
     const watermark = p.lastSettled - size;
     const minutes = size / MIN;
     const a = answer(p.lastSettled, p.lastSettled, tread(pts(p.lastSettled, minutes, '1m', () => 3)));
-    const out = convertWaf(spec, new Map([[key, plan(watermark, now, interval, delay)]]), [{ range: a.range, response: a }], grid(interval), timestamps);
+    const out = drivenWaf(spec, new Map([[key, plan(watermark, now, interval, delay)]]), [{ range: a.range, response: a }], grid(interval), timestamps);
     expect(out.increments).toEqual([{ name: WAF_EVENTS.name, labels: { action: 'deny', severity: 'high' }, value: 3 * minutes, ...(timestamps ? { timestampMs: p.lastSettled } : {}) }]);
   });
 });

@@ -8,7 +8,8 @@
 // else is outside the range and never counted.
 import { INTERVAL_MS, type RawPoint } from '../buckets.js';
 
-export interface SeriesView {
+/** Where a series' points lie against the range asked for. */
+export interface SeriesLayout {
   /** Points whose bucket overlaps the range, one per start time (the last listed wins), oldest first. */
   readonly inRange: readonly RawPoint[];
   /** The upstream's bucket width in ms: the points' common spacing, or the asked size with fewer than two points. */
@@ -24,7 +25,7 @@ export interface SeriesView {
  * the bucket and even a lone point's width is inferred; a statistics request
  * names its interval, and a lone point is taken to be of that size.
  */
-export function viewSeries(points: readonly RawPoint[], span: { readonly begin: number; readonly end: number }, size: number, ownWidth = false): SeriesView {
+export function layoutOf(points: readonly RawPoint[], span: { readonly begin: number; readonly end: number }, size: number, ownWidth = false): SeriesLayout {
   const byStart = new Map<number, number | null>();
   for (const [t, v] of points) if (Number.isFinite(t)) byStart.set(t, v);
   const times = [...byStart.keys()].filter((t) => t < span.end).sort((a, b) => a - b);
