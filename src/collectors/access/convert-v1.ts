@@ -9,7 +9,7 @@ import type { DescribeL7DataResponse } from '../../api/index.js';
 import { latestSettled, type RawPoint } from '../buckets.js';
 import { bucketMs, gaugeSample, seriesKey, type Converted, type CounterSpec } from '../series/index.js';
 import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond } from '../units.js';
-import type { Sample } from '../types.js';
+import type { Sample } from '../collector.js';
 import type { ConvertInput, GaugeInput } from './convert.js';
 import { DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUESTS, DOMAIN_TRAFFIC_BYTES } from './metrics.js';
 

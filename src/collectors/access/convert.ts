@@ -11,7 +11,7 @@ import {
   bucketMs, gaugeSample, pieceSpan, seriesKey, type Converted, type CounterSpec, type Grid, type Piece, type TargetConvertInput,
 } from '../series/index.js';
 import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond, toSeconds, type BandwidthUnit, type RequestTimeUnit } from '../units.js';
-import type { Sample } from '../types.js';
+import type { Sample } from '../collector.js';
 import {
   CODE_CLASSES, DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_P95, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUEST_TIME, DOMAIN_REQUESTS,
   DOMAIN_RESPONSES, DOMAIN_TRAFFIC_BYTES, type Source,
@@ -23,16 +23,16 @@ type SeriesName = 'upstreamBytesSent' | 'totalBytesSent' | 'bytesSent' | 'reques
 
 export type V2TrendMetric = 'trafficTrend' | 'bandwidthTrend' | 'requestTrend' | 'statusCodeTrend' | 'requestTimeTrend';
 /** Request order of the metricNames (the response follows it, but items are looked up by name). */
-export const V2_METRIC_ORDER: readonly V2TrendMetric[] = ['trafficTrend', 'bandwidthTrend', 'requestTrend', 'statusCodeTrend', 'requestTimeTrend'];
+const V2_METRIC_ORDER: readonly V2TrendMetric[] = ['trafficTrend', 'bandwidthTrend', 'requestTrend', 'statusCodeTrend', 'requestTimeTrend'];
 
 const BYTES_KEY: Readonly<Record<Source, 'bytesSent' | 'upstreamBytesSent'>> = { edge: 'bytesSent', origin: 'upstreamBytesSent' };
 
-export function v2Item(response: V2, metric: V2TrendMetric): V2Item | undefined {
+function v2Item(response: V2, metric: V2TrendMetric): V2Item | undefined {
   return response.data.find((i) => i.metricName === metric);
 }
 
 /** A series of a metric item; undefined when the item or its key is missing (the response does not cover it). */
-export function v2Points(response: V2, metric: V2TrendMetric, key: SeriesName): readonly RawPoint[] | undefined {
+function v2Points(response: V2, metric: V2TrendMetric, key: SeriesName): readonly RawPoint[] | undefined {
   return v2Item(response, metric)?.objectArrayListMap?.[key] ?? undefined;
 }
 
@@ -69,7 +69,7 @@ export function accessCounters(domain: string): CounterSpec<V2>[] {
 }
 
 /** Gauge families and the metric that feeds them. */
-export const V2_GAUGES: ReadonlyArray<readonly [string, V2TrendMetric]> = [
+const V2_GAUGES: ReadonlyArray<readonly [string, V2TrendMetric]> = [
   [DOMAIN_BANDWIDTH.name, 'bandwidthTrend'],
   [DOMAIN_BANDWIDTH_PEAK.name, 'bandwidthTrend'],
   [DOMAIN_BANDWIDTH_P95.name, 'bandwidthTrend'],
@@ -138,7 +138,7 @@ const TOTAL_KEYS: ReadonlyArray<readonly [V2TrendMetric, SeriesName, TotalKey]> 
 ];
 
 /** What one answer says about the assumptions: totals against points, bandwidth against traffic. */
-export function v2Findings(piece: Piece<V2>, grid: Grid, unit: BandwidthUnit): Mismatch[] {
+function v2Findings(piece: Piece<V2>, grid: Grid, unit: BandwidthUnit): Mismatch[] {
   const r = piece.response;
   if (r === undefined) return [];
   const size = bucketMs(grid);

@@ -5,7 +5,7 @@ import type {
   DescribeL7DataRequest, DescribeL7DataResponse, DescribeL7DataV2Request, DescribeL7DataV2Response, Interval, PlatformClock,
 } from '../../api/index.js';
 import { paramsOf, type CounterSpec, type TimeSpan } from '../series/index.js';
-import type { UpstreamClient } from '../types.js';
+import type { UpstreamClient } from '../collector.js';
 import { v2Metrics, type V2TrendMetric } from './convert.js';
 import { v1Metrics, type Terminal, type V1Pair, type V1TrendMetric } from './convert-v1.js';
 

@@ -4,7 +4,7 @@
 // (describeL7Data with `api: v1`: one per terminal).
 import type { DescribeL7DataV2Response } from '../../api/index.js';
 import type { BandwidthUnit, RequestTimeUnit } from '../units.js';
-import type { Collector, CollectContext, CollectOutput, MetricDef } from '../types.js';
+import type { Collector, CollectContext, CollectOutput, MetricDef } from '../collector.js';
 import { driveSeries, seriesCollector, type Converted, type CounterSpec, type Send, type SeriesOptions, type SeriesState } from '../series/index.js';
 import { accessCounters, convertAccessV2, type ConvertInput } from './convert.js';
 import { accessV1Counters, convertAccessV1, type V1Pair } from './convert-v1.js';

@@ -2,7 +2,7 @@
 // the configured `api: v1` alternative). totalBytesSent is edge + origin, so
 // it is not exported beside its parts: sum() over `source` gives it.
 import { counter, gauge } from '../metric-def.js';
-import type { MetricDef } from '../types.js';
+import type { MetricDef } from '../collector.js';
 
 const V2 = 'describeL7DataV2' as const;
 

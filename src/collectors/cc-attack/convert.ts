@@ -1,7 +1,7 @@
 // Parsed describeL7CCAttack answers -> the attack counter's series (counted
 // by the driver, series/collect.ts) and the summary-window gauges. Pure.
 import { gaugeSample, seriesKey, type Converted, type CounterSpec, type TargetConvertInput } from '../series/index.js';
-import type { Sample } from '../types.js';
+import type { Sample } from '../collector.js';
 import type { CcParsed, Ranked } from './parse.js';
 import {
   CC_ATTACK_PEAK_REQUESTS, CC_ATTACK_REQUESTS, CC_ATTACKED_DOMAINS, CC_TOP_DOMAIN_ATTACK_REQUESTS, CC_TOP_USER_AGENT_ATTACK_REQUESTS,
@@ -29,7 +29,7 @@ export function ccMetrics(counter: boolean, gaugeFamilies: readonly string[]): C
   return (['ccPolicyTrend', 'attack_detail', 'domain', 'http_user_agent'] as const).filter((m) => wanted.has(m));
 }
 
-export interface CcGaugeInput {
+interface CcGaugeInput {
   /** Start of the newest bucket of the summary window, attached with `timestamps`. */
   readonly windowBucket: number;
   readonly timestamps: boolean;
@@ -57,7 +57,7 @@ export function ccGauges(main: CcParsed, input: CcGaugeInput): Sample[] {
   return out;
 }
 
-export type CcConvertInput = TargetConvertInput<CcParsed, CcGaugeInput>;
+type CcConvertInput = TargetConvertInput<CcParsed, CcGaugeInput>;
 
 export function convertCc(input: CcConvertInput): Converted {
   return { gauges: input.main === undefined ? [] : ccGauges(input.main, input.gauges), findings: [] };

@@ -2,7 +2,7 @@
 // parsed defensively on arrival (the item shapes are not documented).
 import type { DescribeL7CCAttackRequest, Interval, PlatformClock } from '../../api/index.js';
 import { paramsOf, type TimeSpan } from '../series/index.js';
-import type { UpstreamClient } from '../types.js';
+import type { UpstreamClient } from '../collector.js';
 import type { CcMetric } from './convert.js';
 import { parseCcResponse, type CcParsed } from './parse.js';
 
@@ -12,7 +12,7 @@ export function ccRequest(
   return { domains: [...domains], interval, params, action: metrics.map((metricName) => ({ metricName })) };
 }
 
-export interface CcSendContext {
+interface CcSendContext {
   readonly client: UpstreamClient;
   readonly tz: PlatformClock;
   readonly signal: AbortSignal;

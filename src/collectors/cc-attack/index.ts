@@ -7,7 +7,7 @@
 // is account-wide (the account counter, the peak and ranking gauges, none of
 // them additive across shards) covers every domain and runs where the
 // registry places it: shard 0 (`accountGauges` off elsewhere).
-import type { Collector, CollectContext, CollectOutput } from '../types.js';
+import type { Collector, CollectContext, CollectOutput } from '../collector.js';
 import { driveSeries, seriesCollector, type CounterSpec, type SeriesOptions, type SeriesState, type SeriesTarget } from '../series/index.js';
 import { ccCounter, ccMetrics, convertCc } from './convert.js';
 import { ccSender } from './fetch.js';

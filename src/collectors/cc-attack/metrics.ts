@@ -2,7 +2,7 @@
 // request). The item shapes are not documented: the gauges appear only when
 // the response holds a shape cc-attack/parse.ts recognises.
 import { counter, gauge } from '../metric-def.js';
-import type { MetricDef } from '../types.js';
+import type { MetricDef } from '../collector.js';
 
 const OP = 'describeL7CCAttack' as const;
 

@@ -62,14 +62,14 @@ function points(v: unknown): RawPoint[] | undefined {
   return out;
 }
 
-export function trendOf(item: Rec): RawPoint[] | undefined {
+function trendOf(item: Rec): RawPoint[] | undefined {
   const data = item.data;
   if (isRecord(data) && data.trend !== undefined) return points(data.trend);
   if (item.objectArrayList !== undefined) return points(item.objectArrayList);
   return Array.isArray(data) ? points(data) : undefined;
 }
 
-export function detailOf(item: Rec): CcDetail | undefined {
+function detailOf(item: Rec): CcDetail | undefined {
   if (!isRecord(item.data)) return undefined;
   const attackedDomains = num(item.data.attackedDomains);
   const peakRequests = num(item.data.peakRequests);
@@ -77,7 +77,7 @@ export function detailOf(item: Rec): CcDetail | undefined {
   return { ...(attackedDomains === undefined ? {} : { attackedDomains }), ...(peakRequests === undefined ? {} : { peakRequests }) };
 }
 
-export function rankingOf(item: Rec): Ranked[] | undefined {
+function rankingOf(item: Rec): Ranked[] | undefined {
   if (!isRecord(item.data) || !Array.isArray(item.data.list)) return undefined;
   const out: Ranked[] = [];
   for (const entry of item.data.list) {

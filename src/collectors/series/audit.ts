@@ -7,9 +7,9 @@
 // down). What the counter holds per bucket is kept in memory only: buckets
 // counted before a restart are not audited.
 import { seconds, type Mismatch } from '../contract/checks.js';
-import type { AuditTally, Sample } from '../types.js';
+import type { AuditTally, Sample } from '../collector.js';
 
-export type { AuditOptions } from './options.js';
+;
 import type { CounterSpec } from './answer.js';
 import { bucketMs, type AuditOptions, type AutoDelay, type Grid } from './options.js';
 import { layoutIn, readBuckets, type CountedRange } from './read-buckets.js';

@@ -5,7 +5,7 @@
 // that audit: the buckets are compared next time.
 import pLimit from 'p-limit';
 import { seconds, type Mismatch } from '../contract/checks.js';
-import type { CollectContext, CollectorLogger, CollectOutput } from '../types.js';
+import type { CollectContext, CollectorLogger, CollectOutput } from '../collector.js';
 import { ClockReading, lagFinding, type SeriesTarget, type UpstreamClock } from './answer.js';
 import type { AuditRecord } from './audit.js';
 import { asError } from './fetch.js';

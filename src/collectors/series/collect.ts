@@ -15,7 +15,7 @@
 // answers until all had answered, to read the clock over all of them, was
 // most of the daemon's memory at 100k series (issue 12).
 import pLimit from 'p-limit';
-import type { CollectContext, CollectorLogger, CollectOutput } from '../types.js';
+import type { CollectContext, CollectorLogger, CollectOutput } from '../collector.js';
 import { ClockReading, type Piece, type SeriesTarget, type UpstreamClock } from './answer.js';
 import { closeCycle, type Reasked } from './close.js';
 import { targetResult, type Converted, type TargetAnswers, type TargetResult } from './count.js';

@@ -1,7 +1,7 @@
 // A series collector's shape around the driver (collect.ts): its options
 // checked once, its request estimate, and the state it keeps from cycle to
 // cycle besides the watermarks (the audit's record, the upstream's clock).
-import type { CollectContext, Collector, CollectOutput, TargetCounts } from '../types.js';
+import type { CollectContext, Collector, CollectOutput, TargetCounts } from '../collector.js';
 import type { UpstreamClock } from './answer.js';
 import { AuditRecord, NO_AUDIT } from './audit.js';
 import { checkSeriesOptions, nonNegative, type SeriesOptions } from './options.js';

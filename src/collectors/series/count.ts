@@ -29,7 +29,7 @@
 import type { Plan } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { emptyTally, rejectedOf, REJECT_REASONS, type RejectedPoints, type RejectTally } from '../rejects.js';
-import type { Sample } from '../types.js';
+import type { Sample } from '../collector.js';
 import { answerBounds, pieceSpan, type AnswerBounds, type CounterSpec, type Piece, type UpstreamClock } from './answer.js';
 import type { Labels } from './keys.js';
 import { bucketMs, type Grid } from './options.js';

@@ -6,7 +6,7 @@
 // asked again next cycle.
 import type { PlatformClock } from '../../api/index.js';
 import { alignDown, lastSettledStart, type CountRange, type Plan } from '../buckets.js';
-import type { CollectContext, CollectorLogger } from '../types.js';
+import type { CollectContext, CollectorLogger } from '../collector.js';
 import type { Piece, Send, SeriesTarget } from './answer.js';
 import type { Grid, SeriesOptions } from './options.js';
 import { planSeries, requestWindow, spanOf, type BucketRange, type TimeSpan } from './window.js';

@@ -3,12 +3,12 @@
 // watermarks, back-fill chunking, the one driver that counts answers into
 // increments (collect.ts), and the cycle's output. Written once so the five
 // agree on every rule.
-export { seriesKey, type Labels } from './keys.js';
+export { seriesKey,  } from './keys.js';
 export {
   bucketMs, checkSeriesOptions, positiveInteger, type Grid, type SeriesOptions,
 } from './options.js';
 export {
-  MAX_BUCKETS_PER_REQUEST, chunkRange, paramsOf, planSeries, requestWindow, spanOf, type BucketRange, type RequestWindow, type TimeSpan,
+   chunkRange, paramsOf, planSeries, requestWindow, spanOf, type BucketRange, type RequestWindow, type TimeSpan,
 } from './window.js';
 export { ClockReading, pieceSpan, type CounterSpec, type Piece, type Send, type SeriesTarget } from './answer.js';
 export {
@@ -20,5 +20,5 @@ export {
 } from './collect.js';
 export { seriesCollector, type SeriesState } from './collector.js';
 export { assemble, NoDataError } from './sum.js';
-export { AuditRecord, NO_AUDIT, type AuditOptions } from './audit.js';
-export { readBuckets, type CountedRange } from './read-buckets.js';
+export { AuditRecord, NO_AUDIT,  } from './audit.js';
+export { readBuckets,  } from './read-buckets.js';

@@ -10,7 +10,7 @@
 // upstream that returns no data would hide the outage.
 import { firstPerCheck, type Mismatch } from '../contract/checks.js';
 import type { RejectedPoints } from '../rejects.js';
-import type { CollectOutput, Sample } from '../types.js';
+import type { CollectOutput, Sample } from '../collector.js';
 import type { TargetResult } from './count.js';
 import type { Tally } from './fetch.js';
 

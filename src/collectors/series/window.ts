@@ -6,7 +6,7 @@
 // request grows without bound.
 import type { PlatformClock } from '../../api/index.js';
 import { alignDown, lastSettledStart, planCount, type Plan } from '../buckets.js';
-import type { CollectorLogger } from '../types.js';
+import type { CollectorLogger } from '../collector.js';
 import { bucketMs, type Grid, type SeriesOptions } from './options.js';
 
 /** Most buckets one request asks for: a day of minutes, ~5 days of 5m, 60 days of hours. */

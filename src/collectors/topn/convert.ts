@@ -4,10 +4,10 @@
 // missing or has `data: null` yields no series this cycle.
 import type { DescribeL7MostDataResponse } from '../../api/index.js';
 import { gaugeSample } from '../series/index.js';
-import type { Sample } from '../types.js';
+import type { Sample } from '../collector.js';
 import { OTHER_KEY } from './metrics.js';
 
-export interface TopnConvertInput {
+interface TopnConvertInput {
   /** Family fed by the request's mostDimension. */
   readonly family: string;
   readonly dimensions: readonly string[];

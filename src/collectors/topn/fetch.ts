@@ -2,12 +2,12 @@
 // configured dimension as an action item, first page of `top` items.
 import type { DescribeL7MostDataRequest, DescribeL7MostDataResponse, Interval, PlatformClock } from '../../api/index.js';
 import { paramsOf, type TimeSpan } from '../series/index.js';
-import type { UpstreamClient } from '../types.js';
+import type { UpstreamClient } from '../collector.js';
 import type { TopnBy } from './metrics.js';
 
 export type MostMetric = NonNullable<DescribeL7MostDataRequest['action'][number]['metricName']>;
 
-export interface TopnRequestInput {
+interface TopnRequestInput {
   readonly by: TopnBy;
   readonly dimensions: readonly MostMetric[];
   readonly top: number;

@@ -6,7 +6,7 @@
 // the cycle and keeps its last values.
 import { MOST_METRICS } from '../../api/schemas/index.js';
 import { alignDown, lastSettledStart } from '../buckets.js';
-import type { Collector, CollectContext, CollectOutput } from '../types.js';
+import type { Collector, CollectContext, CollectOutput } from '../collector.js';
 import {
   asError, assemble, bucketMs, checkSeriesOptions, positiveInteger, type Grid, type SeriesOptions, type TargetResult, type Tally,
   type TimeSpan,

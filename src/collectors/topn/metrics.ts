@@ -2,7 +2,7 @@
 // configured dimension in it). Both are gauges over a window, replaced each
 // cycle: a key that drops out of the top N disappears.
 import { gauge } from '../metric-def.js';
-import type { MetricDef } from '../types.js';
+import type { MetricDef } from '../collector.js';
 
 const OP = 'describeL7MostData';
 

@@ -9,13 +9,13 @@ import {
   bucketMs, gaugeSample, pieceSpan, seriesKey, type Converted, type CounterSpec, type Grid, type Piece, type TargetConvertInput,
 } from '../series/index.js';
 import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond, type BandwidthUnit } from '../units.js';
-import type { Sample } from '../types.js';
+import type { Sample } from '../collector.js';
 import { PACKAGE_BANDWIDTH, PACKAGE_BANDWIDTH_PEAK, PACKAGE_TRAFFIC_BYTES } from './metrics.js';
 
 type Usage = DescribeL7UsageDataResponse;
 export type UsageTrendMetric = 'trafficTrend' | 'bandwidthTrend';
 
-export function usageItem(response: Usage, metric: UsageTrendMetric): Usage['data'][number] | undefined {
+function usageItem(response: Usage, metric: UsageTrendMetric): Usage['data'][number] | undefined {
   return response.data.find((i) => i.metricName === metric);
 }
 
@@ -46,7 +46,7 @@ export function usageMetrics(specs: readonly CounterSpec<Usage>[], gaugeFamilies
   return out;
 }
 
-export interface UsageGaugeInput {
+interface UsageGaugeInput {
   readonly pkg: string;
   readonly lastSettled: number;
   /** Start of the newest bucket of the summary window (the peak's timestamp). */
@@ -77,7 +77,7 @@ export function usageGauges(main: Usage, input: UsageGaugeInput): Sample[] {
   return out;
 }
 
-export type UsageConvertInput = TargetConvertInput<Usage, UsageGaugeInput>;
+type UsageConvertInput = TargetConvertInput<Usage, UsageGaugeInput>;
 
 export function convertUsage(input: UsageConvertInput): Converted {
   const findings = input.pieces.flatMap((p) => usageFindings(p, input.grid, input.gauges.bandwidthUnit ?? DEFAULT_UNITS.bandwidth));
@@ -85,7 +85,7 @@ export function convertUsage(input: UsageConvertInput): Converted {
 }
 
 /** What one answer says about the assumptions: traffic totals against points, bandwidth against traffic. */
-export function usageFindings(piece: Piece<Usage>, grid: Grid, unit: BandwidthUnit): Mismatch[] {
+function usageFindings(piece: Piece<Usage>, grid: Grid, unit: BandwidthUnit): Mismatch[] {
   const r = piece.response;
   if (r === undefined) return [];
   const size = bucketMs(grid);

@@ -2,7 +2,7 @@
 // trafficTrend and bandwidthTrend together (back-fill spans: trafficTrend only).
 import type { DescribeL7UsageDataRequest, DescribeL7UsageDataResponse, Interval, PlatformClock } from '../../api/index.js';
 import { paramsOf, type CounterSpec, type TimeSpan } from '../series/index.js';
-import type { UpstreamClient } from '../types.js';
+import type { UpstreamClient } from '../collector.js';
 import { usageMetrics, type UsageTrendMetric } from './convert.js';
 
 export function usageRequest(
@@ -11,7 +11,7 @@ export function usageRequest(
   return { oids: [pkg], interval, params, action: metrics.map((metricName) => ({ metricName })) };
 }
 
-export interface UsageSendContext {
+interface UsageSendContext {
   readonly client: UpstreamClient;
   readonly tz: PlatformClock;
   readonly signal: AbortSignal;

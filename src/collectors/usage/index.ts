@@ -2,7 +2,7 @@
 // counters, their bandwidth and peak as gauges, from one describeL7UsageData
 // request per package and cycle. Packages are getPackages `value`s.
 import type { DescribeL7UsageDataResponse } from '../../api/index.js';
-import type { Collector, CollectContext, CollectOutput } from '../types.js';
+import type { Collector, CollectContext, CollectOutput } from '../collector.js';
 import type { BandwidthUnit } from '../units.js';
 import { driveSeries, seriesCollector, type SeriesOptions, type SeriesState } from '../series/index.js';
 import { convertUsage, usageCounters } from './convert.js';

@@ -1,7 +1,7 @@
 // Usage-monitoring families (describeL7UsageData per layer-7 package).
 // totalTraffic / totalBandwidth are in + out and are not exported beside them.
 import { counter, gauge } from '../metric-def.js';
-import type { MetricDef } from '../types.js';
+import type { MetricDef } from '../collector.js';
 
 const OP = 'describeL7UsageData' as const;
 

@@ -87,7 +87,7 @@ export function grainOf(pieces: readonly Piece<WafAnswer>[], grid: Grid): Grain 
 }
 
 /** `count` against the sum of the points: the totals check of one answer. */
-export function logTreadFinding(answer: WafAnswer, grid: Grid): Mismatch | undefined {
+function logTreadFinding(answer: WafAnswer, grid: Grid): Mismatch | undefined {
   const item = answer.response.data.find((i) => i.metricName === 'logTread');
   return totalsFinding(item?.count ?? undefined, item?.objectArrayList, answer.range.last + bucketMs(grid), 'logTread.count');
 }

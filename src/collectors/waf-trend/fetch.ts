@@ -2,7 +2,7 @@
 // severity and per chunk of buckets to count; none when nothing has settled.
 import type { DescribeLogV2Request, PlatformClock } from '../../api/index.js';
 import { paramsOf, type TimeSpan } from '../series/index.js';
-import type { UpstreamClient } from '../types.js';
+import type { UpstreamClient } from '../collector.js';
 import type { Combo, WafAnswer } from './convert.js';
 
 export function wafRequest(combo: Combo, domains: readonly string[], params: DescribeLogV2Request['params']): DescribeLogV2Request {
@@ -15,7 +15,7 @@ export function wafRequest(combo: Combo, domains: readonly string[], params: Des
   };
 }
 
-export interface WafSendContext {
+interface WafSendContext {
   readonly client: UpstreamClient;
   readonly tz: PlatformClock;
   readonly signal: AbortSignal;

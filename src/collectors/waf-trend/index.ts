@@ -5,7 +5,7 @@
 // cover the log ingest lag (the simulator's is up to 90 s): an event ingested
 // after its bucket was counted is not counted.
 import { lastSettledStart } from '../buckets.js';
-import type { Collector, CollectContext, CollectOutput } from '../types.js';
+import type { Collector, CollectContext, CollectOutput } from '../collector.js';
 import {
   assemble, bucketMs, driveSeries, seriesCollector, type Grid, type SeriesOptions, type SeriesState, type SeriesTarget,
 } from '../series/index.js';

@@ -1,7 +1,7 @@
 // WAF event counts (describeLogV2 logTread), one series per action and
 // severity; the six series partition the events, so sum() is the total.
 import { counter } from '../metric-def.js';
-import type { MetricDef } from '../types.js';
+import type { MetricDef } from '../collector.js';
 
 export const WAF_EVENTS = counter('edge_waf_events_total',
   'WAF log events by action (deny: blocked with 417, pass: allowed) and severity (高风险 high, 中风险 medium, 低风险 low). Each settled bucket is counted once.',

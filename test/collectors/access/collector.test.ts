@@ -8,7 +8,7 @@ import {
   DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_P95, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUEST_TIME, DOMAIN_REQUESTS, DOMAIN_RESPONSES, DOMAIN_TRAFFIC_BYTES,
 } from '../../../src/collectors/access/metrics.js';
 import { alignDown } from '../../../src/collectors/buckets.js';
-import type { UpstreamClient } from '../../../src/collectors/types.js';
+import type { UpstreamClient } from '../../../src/collectors/collector.js';
 import type { StatMetric } from '../../../src/simulator/stats.js';
 import { Driver, HOUR, MIN, T0, useSim } from '../series/sim-driver.js';
 

@@ -8,7 +8,7 @@ import {
   CC_ATTACK_PEAK_REQUESTS, CC_ATTACK_REQUESTS, CC_ATTACKED_DOMAINS, CC_TOP_DOMAIN_ATTACK_REQUESTS, CC_TOP_USER_AGENT_ATTACK_REQUESTS,
 } from '../../../src/collectors/cc-attack/metrics.js';
 import { seriesKey } from '../../../src/collectors/series/index.js';
-import type { UpstreamClient } from '../../../src/collectors/types.js';
+import type { UpstreamClient } from '../../../src/collectors/collector.js';
 import { Driver, HOUR, MIN, T0, useSim } from '../series/sim-driver.js';
 
 const rig = useSim();

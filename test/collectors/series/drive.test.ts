@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { platformClock } from '../../../src/api/index.js';
 import type { RawPoint } from '../../../src/collectors/buckets.js';
-import type { CollectContext, CollectorLogger, UpstreamClient } from '../../../src/collectors/types.js';
+import type { CollectContext, CollectorLogger, UpstreamClient } from '../../../src/collectors/collector.js';
 import {
   AuditRecord, driveSeries, NO_AUDIT, seriesKey, type SeriesState, type SeriesTarget, type TimeSpan,
 } from '../../../src/collectors/series/index.js';

@@ -4,7 +4,7 @@
 // families replaced, and every log record kept for assertions.
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { EdgeClient, platformClock } from '../../../src/api/index.js';
-import type { Collector, CollectContext, CollectOutput, CollectorLogger, Sample, Targets, UpstreamClient } from '../../../src/collectors/types.js';
+import type { Collector, CollectContext, CollectOutput, CollectorLogger, Sample, Targets, UpstreamClient } from '../../../src/collectors/collector.js';
 import type { Mismatch } from '../../../src/collectors/contract/checks.js';
 import { seriesKey } from '../../../src/collectors/series/index.js';
 import { createSimulator, type Simulator } from '../../../src/simulator/index.js';
@@ -14,7 +14,6 @@ import { type SimulatorOptions } from '../../../src/simulator/simulator.js';
 export const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
 export const MIN = 60_000;
 export const HOUR = 3_600_000;
-export const DAY = 86_400_000;
 
 export interface LogRecord {
   readonly level: 'debug' | 'info' | 'warn';
@@ -29,7 +28,7 @@ export function logStub(records: LogRecord[], bindings: Record<string, unknown> 
   return { debug: at('debug'), info: at('info'), warn: at('warn'), child: (b) => logStub(records, { ...bindings, ...b }) };
 }
 
-export interface SimRig {
+interface SimRig {
   readonly sim: Simulator;
   readonly client: EdgeClient;
 }

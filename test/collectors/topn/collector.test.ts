@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTopnCollector, type TopnOptions } from '../../../src/collectors/topn/index.js';
 import { OTHER_KEY, TOPN_REQUESTS, TOPN_TRAFFIC_BYTES } from '../../../src/collectors/topn/metrics.js';
-import type { Sample } from '../../../src/collectors/types.js';
+import type { Sample } from '../../../src/collectors/collector.js';
 import { split, termsFor } from '../../../src/simulator/terms.js';
 import { Driver, MIN, T0, useSim } from '../series/sim-driver.js';
 
