@@ -61,7 +61,6 @@ interface SeriesCycle<R, T extends SeriesTarget<R>> {
  */
 const TARGETS_IN_FLIGHT = 64;
 
-
 /** A target counted: its result, its requests, and whether it got an answer. */
 interface Done {
   readonly result: TargetResult;
