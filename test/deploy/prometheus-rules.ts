@@ -25,8 +25,9 @@ const HEADER = `# GENERATED from prometheus/*.yml, one PrometheusRule per rule f
 # (test/deploy fails while it differs from the rule files).
 #
 # The settings file holds per-deployment constants (collector intervals,
-# bandwidth commits): edit prometheus/edge-exporter.settings.yml, or patch the
-# edge-exporter-settings object with kustomize.
+# bandwidth commits, the docs base of every runbook_url): edit
+# prometheus/edge-exporter.settings.yml, or patch the edge-exporter-settings
+# object with kustomize.
 #
 # kube-prometheus-stack loads only PrometheusRules labelled
 # \`release: <its release name>\` unless ruleSelectorNilUsesHelmValues is false:

@@ -162,7 +162,15 @@ export function edgeMatchers(text: string): Matcher[] {
   return matchers;
 }
 
-/** docs/alerts.md anchor of an alert (GitHub lowercases a heading and drops what is not a word character). */
+/** The settings rule whose `url` label is the docs base every runbook_url starts with. */
+export const RUNBOOK_BASE_RECORD = 'edge_exporter:runbook_base_url:configured';
+
+/** An alert's runbook_url template: the docs base from the settings, then its docs/alerts.md anchor. */
+export function runbookTemplate(alert: string): string {
+  return `{{ with query "${RUNBOOK_BASE_RECORD}" }}{{ . | first | label "url" }}{{ end }}/${runbookAnchor(alert)}`;
+}
+
+/** alerts.md anchor of an alert (GitHub lowercases a heading and drops what is not a word character). */
 export function runbookAnchor(alert: string): string {
-  return `docs/alerts.md#${alert.toLowerCase()}`;
+  return `alerts.md#${alert.toLowerCase()}`;
 }

@@ -16,7 +16,7 @@ import { configSchema, loadConfig, resolveCollectorOptions } from '../../src/con
 import { checkRules, testRules } from '../support/promtool.js';
 import {
   documentedMetrics, edgeMatchers, edgeMetricNames, loadRules, loadUnitTests, recordedNames, ROOT, RULES_DIR,
-  runbookAnchor, TESTS_DIR, ymlFiles,
+  RUNBOOK_BASE_RECORD, runbookAnchor, runbookTemplate, TESTS_DIR, ymlFiles,
 } from './rule-files.js';
 
 const ruleFiles = ymlFiles(RULES_DIR);
@@ -133,8 +133,31 @@ describe('alert conventions', () => {
     expect(['warning', 'critical']).toContain(alert.labels.severity);
     expect(alert.annotations.summary).toMatch(/\{\{ \$labels\.\w+ \}\}|\{\{ \$value/);
     expect(alert.annotations.description).toMatch(/\{\{ \$(labels\.\w+|value)/);
-    expect(alert.annotations.runbook_url).toBe(runbookAnchor(name));
+    expect(alert.annotations.runbook_url).toBe(runbookTemplate(name));
     expect(alertsDoc).toMatch(new RegExp(`^### ${name}$`, 'm'));
+  });
+
+  // Alertmanager, Slack and PagerDuty show runbook_url as a link only when it is absolute.
+  it('every firing unit test expects the absolute runbook URL, from the one base in the settings', () => {
+    const bases = records.filter((r) => r.record === RUNBOOK_BASE_RECORD);
+    expect(bases).toHaveLength(1);
+    expect(basename(bases[0]?.file ?? '')).toBe('edge-exporter.settings.yml');
+    const base = bases[0]?.labels.url ?? '';
+    expect(new URL(base).protocol).toBe('https:');
+    expect(base).not.toMatch(/\/$/);
+    const firing = alertTests.flatMap((t) => (t.exp_alerts ?? []).map((e) => [t.alertname, e.exp_annotations?.runbook_url] as const));
+    expect(firing.length).toBeGreaterThanOrEqual(alerts.length);
+    for (const [name, url] of firing) expect(url, name).toBe(`${base}/${runbookAnchor(name)}`);
+  });
+
+  // The cause of a failure is on the alert, not only in another metric and the log.
+  it.each([
+    ['EdgeExporterWafExportFailing', 'ECONNREFUSED'],
+    ['EdgeExporterUpstreamAuthFailures', 'EDGE_AUTH'],
+  ])('%s carries the failure code as its `code` label', (name, code) => {
+    const labels = alertTests.filter((t) => t.alertname === name).flatMap((t) => (t.exp_alerts ?? []).map((e) => e.exp_labels));
+    expect(labels.length).toBeGreaterThan(0);
+    for (const l of labels) expect(l?.code).toBe(code);
   });
 
   it('docs/alerts.md describes no alert that does not exist', () => {
