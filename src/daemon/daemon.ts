@@ -74,7 +74,7 @@ export class Daemon {
 
   constructor(private readonly options: DaemonOptions) {
     this.config = options.config;
-    ({ families: this.families, self: this.self, exposition: this.exposition } = buildExports(options.config, options.version));
+    ({ families: this.families, self: this.self, exposition: this.exposition } = buildExports(options.config, options.version, options.clock));
   }
 
   /** The config in force: the one started with, or the last reload applied. */

@@ -62,10 +62,7 @@ export class WafEventForwarder implements EventJob {
       clock: this.clock,
       maxSeries: options.maxSeries ?? 10_000,
       ...(options.recovery ? { recovery: options.recovery } : {}),
-      onSaved: (cursorMs) => {
-        const lag = Math.max(0, (this.clock.now() - cursorMs) / 1000);
-        this.notify((ob) => ob.onCheckpointLag?.(lag));
-      },
+      onSaved: (cursorMs) => this.notify((ob) => ob.onCheckpoint?.(cursorMs)),
     });
   }
 

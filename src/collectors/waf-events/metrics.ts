@@ -102,8 +102,8 @@ export interface WafEventsObserver {
   onForwarded?(count: number): void;
   /** A delivery attempt failed (it is retried); `events` were not confirmed, `code` is the error's stable code. */
   onExportFailure?(failure: { readonly events: number; readonly code: string }): void;
-  /** After each checkpoint save: now minus the cursor, in seconds. */
-  onCheckpointLag?(seconds: number): void;
+  /** After each checkpoint save: the cursor saved, epoch ms (the lag gauge is read against it at every scrape, so it grows while delivery fails). */
+  onCheckpoint?(cursorMs: number): void;
   /** Answers whose record times contradicted an assumption (edge_exporter_contract_mismatches_total). */
   onMismatch?(check: ContractCheck, count: number): void;
 }

@@ -44,10 +44,11 @@ interface Exports {
   readonly exposition: Exposition;
 }
 
-export function buildExports(config: Config, version: string): Exports {
+/** `clock`: the engine's, which the live gauges (…_lag_seconds, …_age_seconds) are read against at scrape. */
+export function buildExports(config: Config, version: string, clock?: Clock): Exports {
   const { limits } = config;
   const families = new FamilyStore({ maxLabelValueLength: limits.label_value_length, maxSeriesPerFamily: limits.series_per_family });
-  const self = new SelfMetrics({ families, version });
+  const self = new SelfMetrics({ families, version, ...(clock ? { clock } : {}) });
   const exposition = new Exposition({ families, self });
   return { families, self, exposition };
 }

@@ -9,6 +9,8 @@ interface Cell {
   /** Histograms: observations at or below each bound, cumulative. */
   readonly cumulative: number[];
   sum: number;
+  /** A live gauge's moment, epoch ms: its value is the seconds since it, set by `age` at each scrape. */
+  sinceMs?: number;
 }
 
 /**
@@ -27,6 +29,23 @@ export class SelfFamily {
 
   set(labels: Labels, value: number): void {
     this.cell(labels).value = value;
+  }
+
+  /**
+   * A live gauge (`…_lag_seconds`, `…_age_seconds`): keeps the moment it measures
+   * from, not a difference, so the value `age` gives at a scrape never stands still.
+   */
+  since(labels: Labels, epochMs: number): void {
+    this.cell(labels).sinceMs = epochMs;
+  }
+
+  /** Sets every live gauge's value to the seconds from its moment to `nowMs` (never below 0). */
+  age(nowMs: number): void {
+    for (const cell of this.cells.values()) {
+      if (cell.sinceMs === undefined) continue;
+      cell.value = Math.max(0, nowMs - cell.sinceMs) / 1000;
+      this.series = undefined;
+    }
   }
 
   /** A counter's increase; 0 makes the series exist, so increase() sees its first real increment. */

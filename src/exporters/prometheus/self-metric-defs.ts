@@ -40,14 +40,14 @@ export const SELF_METRICS = {
   collectorDataLag: {
     name: 'edge_exporter_collector_data_lag_seconds',
     type: 'gauge',
-    help: 'At the end of the last successful run, seconds since the end of the newest bucket the collector counted or saw settled.',
+    help: 'At scrape time, seconds since the end of the newest bucket the collector counted or saw settled (as of its last successful run): grows while its runs fail.',
     unit: 'seconds',
     labels: ['collector'],
   },
   targetDataAge: {
     name: 'edge_exporter_target_data_age_seconds',
     type: 'gauge',
-    help: 'At the end of the last successful run, seconds since the end of the newest settled bucket of this target (domain or package) the collector counted or saw settled; grows while the target has no new data.',
+    help: 'At scrape time, seconds since the end of the newest settled bucket of this target (domain or package) the collector counted or saw settled (as of its last successful run): grows while the target has no new data or the runs fail.',
     unit: 'seconds',
     labels: ['collector', 'target'],
   },
@@ -153,7 +153,7 @@ export const SELF_METRICS = {
   wafCheckpointLag: {
     name: 'edge_exporter_waf_checkpoint_lag_seconds',
     type: 'gauge',
-    help: 'Now minus the WAF event checkpoint: how far behind the forwarded events are.',
+    help: 'At scrape time, seconds since the WAF event checkpoint: how far behind the forwarded events are; grows while delivery or polling fails.',
     unit: 'seconds',
     labels: [],
   },

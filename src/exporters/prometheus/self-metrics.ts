@@ -1,6 +1,6 @@
 // The exporter's health metrics (collector runs, upstream requests, series, state resets, build): the recorder of
 // the SELF_METRICS families the FamilyStore holds, and their rendering, followed by the process metrics.
-import { CONTRACT_CHECKS, REJECT_REASONS, type CollectorObserver, type RunReport } from '../../collectors/index.js';
+import { CONTRACT_CHECKS, REJECT_REASONS, type Clock, type CollectorObserver, type RunReport } from '../../collectors/index.js';
 import type { FamilyStats } from './family-store.js';
 import { ProcessMetrics } from './process-metrics.js';
 import type { SelfFamily } from './self-family.js';
@@ -23,6 +23,8 @@ interface SelfMetricsOptions {
   readonly version: string;
   /** Adds prom-client's process_* and nodejs_* metrics. Default true. */
   readonly processMetrics?: boolean;
+  /** The clock the live gauges (`…_lag_seconds`, `…_age_seconds`) are read against at scrape: the engine's. Default the system clock. */
+  readonly clock?: Clock;
 }
 
 interface RunRecord {
@@ -35,8 +37,6 @@ interface RunRecord {
   readonly newestBucketEndMs?: number;
   /** The same per target (domain or package), for the freshness gauge. */
   readonly targetNewestBucketEndMs?: ReadonlyMap<string, number>;
-  /** The engine's clock at the end of the run, epoch ms (the data lag is measured against it). */
-  readonly nowMs: number;
 }
 
 interface UpstreamRecord {
@@ -44,6 +44,12 @@ interface UpstreamRecord {
   readonly outcome: string;
   readonly durationSeconds: number;
 }
+
+/**
+ * The gauges that measure time since a moment: computed at every scrape from the moment kept, so one
+ * whose moment stops advancing (runs failing, delivery failing, pushing stuck) keeps growing.
+ */
+const LIVE_GAUGE = /_(lag|age)_seconds$/;
 
 /** One SelfFamily per SELF_METRICS entry, under the same key. */
 type Families = { readonly [K in keyof typeof SELF_METRICS]: SelfFamily };
@@ -53,6 +59,9 @@ export class SelfMetrics implements CollectorObserver {
   private readonly store: SelfMetricsStore;
   private storeGeneration: number | undefined;
   private readonly process: ProcessMetrics | undefined;
+  private readonly clock: Clock;
+  /** The live gauges, aged at every scrape (see SelfFamily.since). */
+  private readonly live: readonly SelfFamily[];
   /** Each family's rendering, kept while its snapshot's series array is the same (it is replaced on every change). */
   private readonly rendered: Record<ExpositionFormat, WeakMap<readonly SeriesSnapshot[], string>> = { text: new WeakMap(), openmetrics: new WeakMap() };
 
@@ -60,6 +69,8 @@ export class SelfMetrics implements CollectorObserver {
     this.store = options.families;
     const entries = Object.entries(SELF_METRICS).map(([key, def]) => [key, options.families.selfFamily(def)] as const);
     this.own = Object.fromEntries(entries) as Families;
+    this.clock = options.clock ?? { now: () => Date.now() };
+    this.live = Object.values(this.own).filter((family) => LIVE_GAUGE.test(family.def.name));
     this.own.buildInfo.set({ version: options.version, node_version: process.version }, 1);
     // Every check at 0 from the start, so increase() sees the first mismatch and a dashboard lists them all.
     for (const check of CONTRACT_CHECKS) this.own.contractMismatches.add({ check }, 0);
@@ -77,11 +88,11 @@ export class SelfMetrics implements CollectorObserver {
     if (!run.ok) return;
     this.own.collectorLastSuccess.set(collector, run.finishedAtMs / 1000);
     if (run.newestBucketEndMs !== undefined) {
-      this.own.collectorDataLag.set(collector, (run.nowMs - run.newestBucketEndMs) / 1000);
+      this.own.collectorDataLag.since(collector, run.newestBucketEndMs);
     }
     // Every target of the run, moved or not: a target with no new data keeps its newest end, and its age grows.
     for (const [target, endMs] of run.targetNewestBucketEndMs ?? []) {
-      this.own.targetDataAge.set({ collector: run.collector, target }, (run.nowMs - endMs) / 1000);
+      this.own.targetDataAge.since({ collector: run.collector, target }, endMs);
     }
   }
 
@@ -95,7 +106,6 @@ export class SelfMetrics implements CollectorObserver {
       ok: report.ok,
       durationSeconds: report.durationMs / 1000,
       finishedAtMs: endMs,
-      nowMs: endMs,
       ...(report.newestBucketEndMs === undefined ? {} : { newestBucketEndMs: report.newestBucketEndMs }),
       ...(report.targetNewestBucketEndMs === undefined ? {} : { targetNewestBucketEndMs: report.targetNewestBucketEndMs }),
     });
@@ -172,7 +182,7 @@ export class SelfMetrics implements CollectorObserver {
     onDeduplicated: (count: number): void => this.own.wafEventsDeduplicated.add({}, count),
     onForwarded: (count: number): void => this.own.wafEventsForwarded.add({}, count),
     onExportFailure: (failure: { readonly code: string }): void => this.own.wafExportFailures.add({ code: failure.code }, 1),
-    onCheckpointLag: (seconds: number): void => this.own.wafCheckpointLag.set({}, seconds),
+    onCheckpoint: (cursorMs: number): void => this.own.wafCheckpointLag.since({}, cursorMs),
     onMismatch: (check: string, count: number): void => this.onMismatch(check, count),
   };
 
@@ -184,11 +194,12 @@ export class SelfMetrics implements CollectorObserver {
     pending: (count: number): void => this.own.remoteWriteSamplesPending.set({}, count),
     pushed: (newestTimestampMs: number): void => {
       this.newestPushedMs = Math.max(this.newestPushedMs ?? newestTimestampMs, newestTimestampMs);
+      this.own.remoteWriteLag.since({}, this.newestPushedMs);
     },
     requestDuration: (seconds: number, outcome: string): void => this.own.remoteWriteRequests.observe({ outcome }, seconds),
   };
 
-  /** Time of the newest sample the remote-write receiver confirmed; the lag is read against it at scrape. */
+  /** Time of the newest sample the remote-write receiver confirmed (a later push of older samples keeps it). */
   private newestPushedMs: number | undefined;
 
   /**
@@ -218,9 +229,10 @@ export class SelfMetrics implements CollectorObserver {
     this.process?.close();
   }
 
-  /** Read from the store when scraped, so they can never disagree with what is exposed. */
+  /** Read from the store (and the clock, for the live gauges) when scraped, so they can never disagree with what is exposed. */
   private readStore(): void {
-    if (this.newestPushedMs !== undefined) this.own.remoteWriteLag.set({}, Math.max(0, Date.now() - this.newestPushedMs) / 1000);
+    const now = this.clock.now();
+    for (const family of this.live) family.age(now);
     if (this.store.generation === this.storeGeneration) return;
     this.storeGeneration = this.store.generation;
     const stats = this.store.stats();

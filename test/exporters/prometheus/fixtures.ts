@@ -94,9 +94,9 @@ export function realisticExposition(): Exposition {
   const store = realisticStore(40);
   const self = new SelfMetrics({ families: store, version: '0.1.0' });
   for (const collector of ['access', 'usage', 'topn', 'waf-trend', 'inventory']) {
-    self.recordRun({ collector, ok: true, durationSeconds: 2.5, finishedAtMs: 1_700_000_000_000, newestBucketEndMs: 1_699_999_700_000, nowMs: 1_700_000_000_000 });
+    self.recordRun({ collector, ok: true, durationSeconds: 2.5, finishedAtMs: 1_700_000_000_000, newestBucketEndMs: 1_699_999_700_000 });
   }
-  self.recordRun({ collector: 'cc-attack', ok: false, durationSeconds: 30, finishedAtMs: 1_700_000_000_000, nowMs: 1_700_000_000_000 });
+  self.recordRun({ collector: 'cc-attack', ok: false, durationSeconds: 30, finishedAtMs: 1_700_000_000_000 });
   for (const operation of ['describeL7DataV2', 'describeL7UsageData', 'getPackages']) {
     self.recordUpstream({ operation, outcome: 'success', durationSeconds: 0.05 });
     self.recordUpstream({ operation, outcome: 'timeout', durationSeconds: 10 });

@@ -12,8 +12,10 @@ const requests = def('edge_domain_requests_total', 'counter', ['domain'], 'reque
 function setup() {
   const store = new FamilyStore({ maxSeriesPerFamily: 1 });
   store.define([requests]);
-  const self = new SelfMetrics({ families: store, version: '1.2.3', processMetrics: false });
-  return { store, self };
+  // The engine's clock, which the live gauges are read against at each scrape.
+  const clock = { nowMs: 0, now: (): number => clock.nowMs };
+  const self = new SelfMetrics({ families: store, version: '1.2.3', processMetrics: false, clock });
+  return { store, self, clock };
 }
 
 /** Sample lines of the text rendering, without comments. */
@@ -23,8 +25,9 @@ async function samples(self: SelfMetrics): Promise<string[]> {
 
 describe('SelfMetrics', () => {
   it('records a successful run', async () => {
-    const { self } = setup();
-    self.recordRun({ collector: 'access', ok: true, durationSeconds: 1.5, finishedAtMs: 1_700_000_000_500, newestBucketEndMs: 1_699_999_700_000, nowMs: 1_700_000_000_500 });
+    const { self, clock } = setup();
+    self.recordRun({ collector: 'access', ok: true, durationSeconds: 1.5, finishedAtMs: 1_700_000_000_500, newestBucketEndMs: 1_699_999_700_000 });
+    clock.nowMs = 1_700_000_000_500;
     const lines = await samples(self);
     expect(lines).toEqual(
       expect.arrayContaining([
@@ -53,16 +56,17 @@ describe('SelfMetrics', () => {
     expect(lines.filter((l) => l.startsWith('edge_exporter_suggested_delay_seconds'))).toHaveLength(1);
   });
 
-  it('keeps the last success and the lag when a run fails', async () => {
-    const { self } = setup();
-    self.recordRun({ collector: 'usage', ok: true, durationSeconds: 1, finishedAtMs: 1_000_000, newestBucketEndMs: 940_000, nowMs: 1_000_000 });
-    self.recordRun({ collector: 'usage', ok: false, durationSeconds: 9, finishedAtMs: 2_000_000, nowMs: 2_000_000 });
+  it('keeps the last success when a run fails, and the lag grows from its newest bucket', async () => {
+    const { self, clock } = setup();
+    self.recordRun({ collector: 'usage', ok: true, durationSeconds: 1, finishedAtMs: 1_000_000, newestBucketEndMs: 940_000 });
+    self.recordRun({ collector: 'usage', ok: false, durationSeconds: 9, finishedAtMs: 2_000_000 });
+    clock.nowMs = 2_000_000;
     const lines = await samples(self);
     expect(lines).toEqual(
       expect.arrayContaining([
         'edge_exporter_collector_up{collector="usage"} 0',
         'edge_exporter_collector_last_success_timestamp_seconds{collector="usage"} 1000',
-        'edge_exporter_collector_data_lag_seconds{collector="usage"} 60',
+        'edge_exporter_collector_data_lag_seconds{collector="usage"} 1060',
         'edge_exporter_collector_last_run_duration_seconds{collector="usage"} 9',
         'edge_exporter_collector_runs_total{collector="usage",outcome="success"} 1',
         'edge_exporter_collector_runs_total{collector="usage",outcome="error"} 1',
@@ -71,8 +75,9 @@ describe('SelfMetrics', () => {
   });
 
   it("takes the engine's RunReport (cycle start + duration) as a run", async () => {
-    const { self } = setup();
+    const { self, clock } = setup();
     self.onRun({ collector: 'topn', ok: true, now: 1_000_000, durationMs: 2_500, partialErrors: 0, newestBucketEndMs: 942_500 });
+    clock.nowMs = 1_002_500;
     expect(await samples(self)).toEqual(
       expect.arrayContaining([
         'edge_exporter_collector_last_success_timestamp_seconds{collector="topn"} 1002.5',
@@ -83,21 +88,28 @@ describe('SelfMetrics', () => {
   });
 
   it("reports each target's data age, growing over runs in which the target saw nothing new", async () => {
-    const { self } = setup();
+    const { self, clock } = setup();
     const ends = (quiet: number, busy: number) => new Map([['quiet.example', quiet], ['busy.example', busy]]);
     self.onRun({ collector: 'access', ok: true, now: 1_000_000, durationMs: 0, partialErrors: 0, targetNewestBucketEndMs: ends(940_000, 940_000) });
+    clock.nowMs = 1_000_000;
     expect(await samples(self)).toEqual(expect.arrayContaining([
       'edge_exporter_target_data_age_seconds{collector="access",target="quiet.example"} 60',
       'edge_exporter_target_data_age_seconds{collector="access",target="busy.example"} 60',
     ]));
     // Ten minutes on: the quiet target's newest end has not moved, the busy one's has.
     self.onRun({ collector: 'access', ok: true, now: 1_600_000, durationMs: 0, partialErrors: 0, targetNewestBucketEndMs: ends(940_000, 1_540_000) });
-    // A failed run changes nothing.
-    self.onRun({ collector: 'access', ok: false, now: 1_660_000, durationMs: 0, partialErrors: 0 });
-    const lines = await samples(self);
-    expect(lines).toEqual(expect.arrayContaining([
+    clock.nowMs = 1_600_000;
+    expect(await samples(self)).toEqual(expect.arrayContaining([
       'edge_exporter_target_data_age_seconds{collector="access",target="quiet.example"} 660',
       'edge_exporter_target_data_age_seconds{collector="access",target="busy.example"} 60',
+    ]));
+    // A failed run moves no moment: both ages grow by the minute elapsed.
+    self.onRun({ collector: 'access', ok: false, now: 1_660_000, durationMs: 0, partialErrors: 0 });
+    clock.nowMs = 1_660_000;
+    const lines = await samples(self);
+    expect(lines).toEqual(expect.arrayContaining([
+      'edge_exporter_target_data_age_seconds{collector="access",target="quiet.example"} 720',
+      'edge_exporter_target_data_age_seconds{collector="access",target="busy.example"} 120',
     ]));
     expect(lines.filter((l) => l.startsWith('edge_exporter_target_data_age_seconds'))).toHaveLength(2);
   });
@@ -251,4 +263,55 @@ describe('SelfMetrics', () => {
     expect(text).not.toContain('process_cpu_seconds_total');
     expect(text).toContain('edge_exporter_build_info');
   });
+});
+
+describe('live gauges (…_lag_seconds, …_age_seconds): computed at each scrape from the moment they measure from', () => {
+  /** Each live gauge, the event that sets its moment to `momentMs`, and the failure after which the moment stops. */
+  const LIVE: Record<string, { set(self: SelfMetrics, momentMs: number): void; fail(self: SelfMetrics): void }> = {
+    'edge_exporter_collector_data_lag_seconds{collector="access"}': {
+      set: (self, momentMs) => self.onRun({ collector: 'access', ok: true, now: momentMs + 60_000, durationMs: 0, partialErrors: 0, newestBucketEndMs: momentMs }),
+      fail: (self) => self.onRun({ collector: 'access', ok: false, now: T0 + 120_000, durationMs: 5_000, partialErrors: 0 }),
+    },
+    'edge_exporter_target_data_age_seconds{collector="access",target="a.example"}': {
+      set: (self, momentMs) => self.onRun({ collector: 'access', ok: true, now: momentMs + 60_000, durationMs: 0, partialErrors: 0, targetNewestBucketEndMs: new Map([['a.example', momentMs]]) }),
+      fail: (self) => self.onRun({ collector: 'access', ok: false, now: T0 + 120_000, durationMs: 5_000, partialErrors: 0 }),
+    },
+    'edge_exporter_waf_checkpoint_lag_seconds': {
+      set: (self, momentMs) => self.wafEvents.onCheckpoint(momentMs),
+      fail: (self) => self.wafEvents.onExportFailure({ code: 'EDGE_NETWORK' }),
+    },
+    'edge_exporter_remote_write_lag_seconds': {
+      set: (self, momentMs) => self.remoteWrite.pushed(momentMs),
+      fail: (self) => self.remoteWrite.requestDuration(0.01, 'network_error'),
+    },
+  };
+  const T0 = 1_700_000_000_000;
+
+  it('covers every self-metric named …_lag_seconds or …_age_seconds, each saying it is computed at scrape time', () => {
+    const live = Object.values(SELF_METRICS).filter((d) => /_(lag|age)_seconds$/.test(d.name));
+    expect(live.map((d) => d.name).sort()).toEqual(Object.keys(LIVE).map((key) => key.replace(/\{.*$/, '')).sort());
+    for (const d of live) expect(d.help, d.name).toMatch(/^At scrape time, /);
+  });
+
+  for (const [series, { set, fail }] of Object.entries(LIVE)) {
+    it(`${series}: grows by exactly the time elapsed between two scrapes while its moment stands still`, async () => {
+      const { self, clock } = setup();
+      const value = async (): Promise<number> => {
+        const line = (await samples(self)).find((l) => l.startsWith(`${series} `));
+        return Number(line?.slice(series.length + 1));
+      };
+      set(self, T0);
+      clock.nowMs = T0 + 60_000;
+      expect(await value()).toBe(60);
+      fail(self);
+      clock.nowMs = T0 + 60_000 + 3_600_677;
+      expect(await value()).toBe(3_660.677);
+      fail(self);
+      clock.nowMs += 90_500;
+      expect(await value()).toBe(3_751.177);
+      // The moment moving on brings it back down.
+      set(self, T0 + 3_700_000);
+      expect(await value()).toBe((clock.nowMs - T0 - 3_700_000) / 1000);
+    });
+  }
 });
