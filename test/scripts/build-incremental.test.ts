@@ -50,5 +50,13 @@ describe('npm run build (prestart)', () => {
     build();
     expect(readFileSync(mainJs(), 'utf8')).toContain('// edited after the first build');
     expect(statSync(mainJs()).mtimeMs).toBeGreaterThan(first);
+
+    // The build record is the compiler's, not the package's.
+    expect(existsSync(join(dir, 'dist/.tsbuildinfo'))).toBe(true);
+    const pack = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+    expect(pack.status).toBe(0);
+    const packed = (JSON.parse(pack.stdout) as Array<{ files: Array<{ path: string }> }>)[0]?.files.map((f) => f.path) ?? [];
+    expect(packed).toContain('dist/cli/main.js');
+    expect(packed).not.toContain('dist/.tsbuildinfo');
   }, 120_000);
 });
