@@ -17,7 +17,10 @@ export interface ReceivedLogRecord {
   readonly attributes: Record<string, unknown>;
   readonly droppedAttributesCount: number;
   readonly resource: Record<string, unknown>;
-  readonly scope: { readonly name: string; readonly version: string };
+  /** ResourceLogs.schema_url; '' when absent. */
+  readonly resourceSchemaUrl: string;
+  /** ScopeLogs.schema_url as schemaUrl; '' when absent. */
+  readonly scope: { readonly name: string; readonly version: string; readonly schemaUrl: string };
 }
 
 export type OtlpEncoding = 'protobuf' | 'json';
@@ -70,7 +73,8 @@ function flatten(request: unknown): ReceivedLogRecord[] {
           attributes: keyValues(record.attributes),
           droppedAttributesCount: typeof record.droppedAttributesCount === 'number' ? record.droppedAttributesCount : 0,
           resource,
-          scope: { name: str(scope.name), version: str(scope.version) },
+          resourceSchemaUrl: str(resourceLogs.schemaUrl),
+          scope: { name: str(scope.name), version: str(scope.version), schemaUrl: str(scopeLogs.schemaUrl) },
         });
       }
     }

@@ -6,14 +6,14 @@ import { defaultResource, resourceFromAttributes, type Resource } from '@opentel
 import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { OtlpResourceOptions, ResolvedOptions } from './options.js';
-import { instrumentationScope } from './record.js';
+import { SEMCONV_SCHEMA_URL, instrumentationScope } from './record.js';
 import { agentFactory } from './agent.js';
 import { readTlsFiles } from '../../shared/tls-files.js';
 
 /** Instrumentation scope of every record. */
 export const SCOPE_NAME = 'edge-exporter';
 
-/** telemetry.sdk.* from the SDK's default resource, then the extra attributes, then the service triple. */
+/** telemetry.sdk.* from the SDK's default resource (no schema URL), then the extra attributes, then the service triple; the conventions' schema URL. */
 export function buildResource(options: OtlpResourceOptions): Resource {
   return defaultResource().merge(
     resourceFromAttributes({
@@ -21,7 +21,7 @@ export function buildResource(options: OtlpResourceOptions): Resource {
       [ATTR_SERVICE_NAME]: options.serviceName,
       [ATTR_SERVICE_VERSION]: options.serviceVersion,
       [ATTR_SERVICE_INSTANCE_ID]: options.serviceInstanceId,
-    }),
+    }, { schemaUrl: SEMCONV_SCHEMA_URL }),
   );
 }
 

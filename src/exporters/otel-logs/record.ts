@@ -36,9 +36,19 @@ export function msToHrTime(ms: number): HrTime {
 /** The SDK's default attribute-count limit (LoggerProvider logRecordLimits), which the records keep. */
 export const ATTRIBUTE_COUNT_LIMIT = 128;
 
-/** The instrumentation scope as the SDK's LoggerProvider.getLogger(name, version) builds it. */
+/**
+ * The semantic-conventions release whose attribute names the records and the
+ * resource use (src/collectors/waf-events/attributes.ts): the version of the
+ * installed @opentelemetry/semantic-conventions, which is generated from that
+ * release. Set on the resource and the scope so a backend can translate the
+ * names when the conventions move on; raise it with the package, after
+ * checking the names (test/exporters/otel-logs/schema-url.test.ts compares).
+ */
+export const SEMCONV_SCHEMA_URL = 'https://opentelemetry.io/schemas/1.45.0';
+
+/** The instrumentation scope as the SDK's LoggerProvider.getLogger(name, version, { schemaUrl }) builds it. */
 export function instrumentationScope(name: string, version: string): ReadableLogRecord['instrumentationScope'] {
-  return { name, version, schemaUrl: undefined };
+  return { name, version, schemaUrl: SEMCONV_SCHEMA_URL };
 }
 
 /**

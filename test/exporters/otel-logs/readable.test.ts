@@ -13,7 +13,7 @@ import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
 import { headerPolicy, toLogEvent } from '../../../src/collectors/waf-events/convert.js';
 import type { LogEvent } from '../../../src/collectors/log-sink.js';
 import {
-  ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecords,
+  ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SEMCONV_SCHEMA_URL, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecords,
 } from '../../../src/exporters/otel-logs/record.js';
 import { SCOPE_NAME, buildResource } from '../../../src/exporters/otel-logs/pipeline.js';
 import { createSimulator } from '../../../src/simulator/index.js';
@@ -69,7 +69,7 @@ function emittedBySdk(events: readonly LogEvent[]): ReadableLogRecord[] {
     })],
     logRecordLimits: { attributeCountLimit: 128 },
   });
-  const logger = provider.getLogger(SCOPE_NAME, RESOURCE.serviceVersion);
+  const logger = provider.getLogger(SCOPE_NAME, RESOURCE.serviceVersion, { schemaUrl: SEMCONV_SCHEMA_URL });
   for (const event of events) logger.emit(emittedRecord(event));
   return captured;
 }

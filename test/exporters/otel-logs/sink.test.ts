@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { OtlpLogSink } from '../../../src/exporters/otel-logs/index.js';
 import type { OtlpProtocol } from '../../../src/exporters/otel-logs/options.js';
+import { SEMCONV_SCHEMA_URL } from '../../../src/exporters/otel-logs/record.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../support/otlp-receiver.js';
 import { RESOURCE, denyEvent, denyEvents, startedSink, waitFor } from './fixtures.js';
 
@@ -51,7 +52,8 @@ describe.each([
         'service.instance.id': RESOURCE.serviceInstanceId,
         'telemetry.sdk.language': 'nodejs',
       }),
-      scope: { name: 'edge-exporter', version: RESOURCE.serviceVersion },
+      resourceSchemaUrl: SEMCONV_SCHEMA_URL,
+      scope: { name: 'edge-exporter', version: RESOURCE.serviceVersion, schemaUrl: SEMCONV_SCHEMA_URL },
     });
     expect(first?.attributes['edge.waf.rule_ids']).toEqual(['100001', '100002']);
     expect([second?.severityNumber, second?.severityText]).toEqual([13, '中风险']);

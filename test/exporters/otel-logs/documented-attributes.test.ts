@@ -1,0 +1,45 @@
+// Every attribute a WAF record is sent with is in the README's list, and
+// every name in the list is sent: the records of an hour of simulator events
+// (deny and pass), plus the one attribute the simulator never causes (a
+// method outside the HTTP conventions' list), as the exporter hands them over.
+import { describe, expect, it } from 'vitest';
+import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
+import { headerPolicy, toLogEvent } from '../../../src/collectors/waf-events/convert.js';
+import { buildResource, SCOPE_NAME } from '../../../src/exporters/otel-logs/pipeline.js';
+import { instrumentationScope, toReadableLogRecords } from '../../../src/exporters/otel-logs/record.js';
+import { createSimulator } from '../../../src/simulator/index.js';
+import { readmeList } from '../../support/readme-list.js';
+import { RESOURCE } from './fixtures.js';
+
+const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
+const sim = createSimulator({ clock: { mode: 'fixed', start: T0 }, domains: 6 });
+const records = sim.truth.wafEvents(T0 - 3_600_000, T0).map((e) => wafLogRecord.parse(e.record));
+const HEADER_PREFIX = 'http.request.header.';
+
+/** The attribute keys of the records sent, each header attribute as the README writes it. */
+function sentKeys(): Set<string> {
+  const first = records[0];
+  if (first === undefined) throw new Error('no simulator events');
+  const odd = { ...first, request: { ...first.request, method: 'PROPFIND' } };
+  const policy = headerPolicy(['host', 'referer', 'x-forwarded-for']);
+  const events = [...records, odd].map((r) => toLogEvent(r, T0, policy));
+  const sent = toReadableLogRecords(events, buildResource(RESOURCE), instrumentationScope(SCOPE_NAME, RESOURCE.serviceVersion));
+  const keys = new Set<string>();
+  for (const record of sent) {
+    for (const key of Object.keys(record.attributes)) keys.add(key.startsWith(HEADER_PREFIX) ? `${HEADER_PREFIX}<name>` : key);
+  }
+  return keys;
+}
+
+describe('the README lists the records’ attributes', () => {
+  it('every attribute sent is documented, and every documented one is sent', () => {
+    expect(records.some((r) => r.response.httpCode === 417)).toBe(true);
+    const documented = readmeList('record-attributes');
+    expect(new Set(documented).size).toBe(documented.length);
+    expect([...sentKeys()].sort()).toEqual([...documented].sort());
+  });
+
+  it('names edge.waf.rule.severity_level, which was sent undocumented', () => {
+    expect(readmeList('record-attributes')).toContain('edge.waf.rule.severity_level');
+  });
+});
