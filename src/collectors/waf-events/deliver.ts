@@ -73,8 +73,10 @@ export async function deliverBatch(batch: readonly LogEvent[], ctx: DeliveryCont
       onFailedAttempt: ({ error, attemptNumber }) => {
         if (ctx.signal.aborted) return;
         const { code, message } = describeError(error);
-        const fields = { code, error: message, ...(error instanceof DeliveryError ? error.detail : {}), attempt: attemptNumber, events: batch.length };
-        if (attemptNumber === 1) ctx.log.warn(fields, 'delivering WAF events failed; retrying with backoff (polling waits) until the receiver confirms; one line when it does');
+        const detail = error instanceof DeliveryError ? error.detail : {};
+        // A failed connection's fields (address, reason, hint) say all its message says, so the line carries it once.
+        const fields = { code, ...(detail['hint'] === undefined ? { error: message } : {}), ...detail, attempt: attemptNumber, events: batch.length };
+        if (attemptNumber === 1) ctx.log.warn(fields, 'delivering WAF events failed; retrying with backoff (polling waits), one line when the receiver confirms');
         else ctx.log.debug(fields, 'delivering WAF events failed again; retrying');
       },
     },
