@@ -53,3 +53,26 @@ describe('the demo with no OTLP receiver', () => {
     expect(await ran).toBe(0);
   }, 90_000);
 });
+
+describe('run with log.format', () => {
+  it('pretty: readable lines, even where the log is not a terminal', async () => {
+    const config = join(dir, 'pretty.yaml');
+    writeFileSync(config, [
+      'simulator: { enabled: true, domains: 2 }',
+      'log: { format: pretty }',
+      'waf_events: { enabled: false }',
+      `state_dir: ${JSON.stringify(join(dir, 'state-pretty'))}`,
+    ].join('\n'));
+    const stop = new AbortController();
+    const stdout = new Capture();
+    const ran = main(['run', '--config', config, '--listen', '127.0.0.1:0'], { stdout, stderr: new Capture(), env: {} }, stop.signal);
+    try {
+      await expect.poll(() => stdout.text, { timeout: 10_000 }).toContain('serving metrics');
+    } finally {
+      stop.abort();
+    }
+    expect(await ran).toBe(0);
+    expect(stdout.text).toMatch(/^\[\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z\] INFO: serving metrics \{"url":"http:\/\/127\.0\.0\.1:\d+\/metrics"\}$/m);
+    expect(stdout.text.split('\n').filter((l) => l.startsWith('{'))).toEqual([]);
+  });
+});
