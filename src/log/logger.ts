@@ -78,15 +78,17 @@ function isTerminal(stream: pino.DestinationStream): boolean {
 }
 
 /**
- * pino-pretty's formatter run in the writing call: each JSON line (already
- * scrubbed of secrets by the streamWrite hook) is turned into its readable
- * form and written before pino's call returns. Not pino's `transport` (a
- * worker thread: lines still queued there are lost when the process exits or
- * crashes, and a test cannot capture them from an in-memory stream), nor
- * pino-pretty's stream (a Transform pipeline whose hops run later, so the same
- * loss at exit). The time is shown as pino wrote it (translateTime: false), so
- * both formats carry the same ISO 8601 time; pid and hostname are left out of
- * the terminal view. Colours only on a terminal.
+ * pino-pretty's formatter (prettyFactory) called in pino's own write: each
+ * JSON line, already scrubbed of secrets by the streamWrite hook, is written
+ * to the destination in its readable form before the log call returns, the
+ * path a JSON line takes, with nothing in between to flush at exit. Not pino's
+ * `transport` (a worker thread: lines still queued there are lost when the
+ * process exits or crashes, and a test cannot capture them from an in-memory
+ * stream), nor pino-pretty's stream form (a split2/pump pipeline in front of
+ * the destination, which buffers under backpressure and ends or destroys the
+ * destination, stdout, with itself). The time is shown as pino wrote it
+ * (translateTime: false), so both formats carry the same ISO 8601 time; pid
+ * and hostname are left out of the terminal view. Colours only on a terminal.
  */
 function prettyDestination(destination: pino.DestinationStream): pino.DestinationStream {
   const pretty = prettyFactory({
