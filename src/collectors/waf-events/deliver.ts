@@ -80,7 +80,14 @@ export async function deliverBatch(batch: readonly LogEvent[], ctx: DeliveryCont
         else ctx.log.debug(fields, 'delivering WAF events failed again; retrying');
       },
     },
-  );
+  ).catch((err: unknown) => {
+    // A stop (SIGTERM, a reload) ends the spell too: said once, so no spell is left open in the log.
+    if (ctx.signal.aborted && failingSince !== undefined) {
+      const durationSeconds = Math.round(performance.now() - failingSince) / 1000;
+      ctx.log.info({ events: batch.length, retries, durationSeconds }, 'stopped while delivering WAF events was failing; the batch is read again on the next poll');
+    }
+    throw err;
+  });
 }
 
 /** A confirmed batch that cannot be recorded must not be retried: that would send it again. */
