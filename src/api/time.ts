@@ -27,6 +27,12 @@ export interface PlatformClock {
   formatDateTime(ms: number): string;
   /** epoch ms -> `yyyy-MM-dd` in the platform zone */
   formatDate(ms: number): string;
+  /**
+   * epoch ms -> ISO 8601 in the platform zone with its offset
+   * (`2026-03-10T17:00:05+08:00`, milliseconds only when not whole), for log
+   * lines: the platform's wall-clock time, still one unambiguous instant.
+   */
+  formatIso(ms: number): string;
   /** `yyyy-MM-dd HH:mm:ss` in the platform zone -> epoch ms; throws on a malformed string */
   parseDateTime(text: string): number;
   /** `yyyy-MM-dd` (midnight in the platform zone) -> epoch ms */
@@ -52,6 +58,7 @@ export function platformClock(offset: string | number = '+08:00'): PlatformClock
     }
     return ms - offsetMinutes * 60_000;
   };
+  const offsetText = `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offsetMinutes) / 60))}:${pad(Math.abs(offsetMinutes) % 60)}`;
   const formatDate = (ms: number): string => {
     const d = shifted(ms, offsetMinutes);
     return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
@@ -62,6 +69,11 @@ export function platformClock(offset: string | number = '+08:00'): PlatformClock
     formatDateTime(ms) {
       const d = shifted(ms, offsetMinutes);
       return `${formatDate(ms)} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+    },
+    formatIso(ms) {
+      const d = shifted(ms, offsetMinutes);
+      const millis = d.getUTCMilliseconds() === 0 ? '' : `.${pad(d.getUTCMilliseconds(), 3)}`;
+      return `${formatDate(ms)}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}${millis}${offsetText}`;
     },
     parseDateTime(text) {
       const m = DATETIME_RE.exec(text);

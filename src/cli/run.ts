@@ -36,7 +36,7 @@ export async function runCommand(argv: string[], io: Io, signal: AbortSignal): P
   const secrets = configSecrets(config);
   io.secrets?.push(...secrets);
   // With --once, stdout carries the exposition, so the log goes to stderr.
-  const logger = createLogger({ level: config.log.level, secrets, destination: values.once ? io.stderr : io.stdout });
+  const logger = createLogger({ level: config.log.level, format: config.log.format, secrets, destination: values.once ? io.stderr : io.stdout });
   const reloadConfig = (): Config => {
     const next = load();
     // Masked before anything can log them: the new token, password or header.

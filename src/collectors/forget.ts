@@ -8,6 +8,7 @@
 // a restart the wait starts again (forgetting is late, never early).
 import type { TargetsConfig } from '../config/sections/targets.js';
 import type { CollectorLogger, TargetLists } from './collector.js';
+import { isoOrUnknown } from '../state/recovery.js';
 
 type Kind = keyof TargetLists;
 
@@ -54,7 +55,7 @@ export class TargetForgetter {
       if (this.logged[kind].has(name)) continue;
       this.logged[kind].add(name);
       this.log.info(
-        { [TARGET_LABEL[kind]]: name, absentSinceMs: absent.get(name), forgetAfterMs: this.forgetAfterMs },
+        { [TARGET_LABEL[kind]]: name, absentSince: isoOrUnknown(absent.get(name)), forgetAfterMs: this.forgetAfterMs },
         `${TARGET_LABEL[kind]} ${name} not listed for forget_after: its series are dropped from /metrics, remote-write and the state files`,
       );
     }

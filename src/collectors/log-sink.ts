@@ -19,12 +19,17 @@ export interface LogEvent {
   readonly attributes: Readonly<Record<string, string | number | boolean | readonly string[]>>;
 }
 
+/** Where and why a delivery failed, as log fields: the endpoint, a failed connection's address, reason and hint, an HTTP status. */
+type DeliveryDetail = Readonly<Record<string, string | number>>;
+
 /** Thrown by LogSink.deliver when some events were not confirmed by the receiver. */
 export class DeliveryError extends Error {
   readonly code = 'EDGE_DELIVERY';
-  constructor(message: string, readonly failedUids: readonly string[], options?: { cause?: unknown }) {
+  readonly detail: DeliveryDetail;
+  constructor(message: string, readonly failedUids: readonly string[], options?: { cause?: unknown; detail?: DeliveryDetail }) {
     super(message, options);
     this.name = 'DeliveryError';
+    this.detail = options?.detail ?? {};
   }
 }
 

@@ -1,8 +1,12 @@
-// The daemon's structured log: pino JSON lines. Secrets are kept out two ways:
+// The daemon's structured log: pino JSON lines, or the same lines made
+// readable by pino-pretty for a terminal. Secrets are kept out two ways:
 // well-known secret-bearing keys are censored by path, and every literal
 // secret value is scrubbed from the finished line, so a token that leaks into
-// an error message or a URL is masked too.
+// an error message or a URL is masked too. Every time pino writes is ISO 8601
+// in UTC (`…Z`, an offset); times the platform reads in its own zone are
+// logged with that zone's offset by the code that logs them (PlatformClock.formatIso).
 import { pino } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 import { REDACTED, SecretMask } from './redact.js';
 
 export { redactSecrets } from './redact.js';
@@ -16,6 +20,8 @@ interface CreateLoggerOptions {
   secrets?: readonly string[];
   /** Where lines go; stdout when omitted. */
   destination?: pino.DestinationStream;
+  /** json or pretty; when omitted, pretty if the destination is a terminal (isTTY), json otherwise. */
+  format?: 'json' | 'pretty' | undefined;
 }
 
 /** Keys whose values are always censored, at the depths they commonly appear (headers of requests, undici/axios errors). */
@@ -60,9 +66,35 @@ export function createLogger(options: CreateLoggerOptions): Logger {
     // Always installed, so a secret added later (addLogSecret) is masked too.
     hooks: { streamWrite: (line: string) => mask.scrub(line) },
   };
-  const logger = options.destination ? pino(pinoOptions, options.destination) : pino(pinoOptions);
+  const destination = options.destination ?? process.stdout;
+  const format = options.format ?? (isTerminal(destination) ? 'pretty' : 'json');
+  const logger = pino(pinoOptions, format === 'pretty' ? prettyDestination(destination) : destination);
   Object.defineProperty(logger, SECRET_MASK, { value: mask });
   return logger;
+}
+
+function isTerminal(stream: pino.DestinationStream): boolean {
+  return 'isTTY' in stream && stream.isTTY === true;
+}
+
+/**
+ * pino-pretty's formatter (prettyFactory) called in pino's own write: each
+ * JSON line, already scrubbed of secrets by the streamWrite hook, is written
+ * to the destination in its readable form before the log call returns, the
+ * path a JSON line takes, with nothing in between to flush at exit. Not pino's
+ * `transport` (a worker thread: lines still queued there are lost when the
+ * process exits or crashes, and a test cannot capture them from an in-memory
+ * stream), nor pino-pretty's stream form (a split2/pump pipeline in front of
+ * the destination, which buffers under backpressure and ends or destroys the
+ * destination, stdout, with itself). The time is shown as pino wrote it
+ * (translateTime: false), so both formats carry the same ISO 8601 time; pid
+ * and hostname are left out of the terminal view. Colours only on a terminal.
+ */
+function prettyDestination(destination: pino.DestinationStream): pino.DestinationStream {
+  const pretty = prettyFactory({
+    colorize: isTerminal(destination), translateTime: false, ignore: 'pid,hostname', singleLine: true,
+  });
+  return { write: (line: string) => destination.write(pretty(line)) };
 }
 
 /**

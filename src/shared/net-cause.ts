@@ -78,9 +78,13 @@ function hintFor(reason: string, section: OutboundSection, viaProxy: boolean, pr
   if (reason === 'ERR_TLS_CERT_ALTNAME_INVALID') return `the certificate does not name this host: check the host in ${URL_KEYS[section]}, or set ${section}.tls.server_name`;
   if (reason === 'CERT_HAS_EXPIRED' || reason === 'CERT_NOT_YET_VALID') return 'the certificate is outside its validity period: renew it, or check this machine\'s clock';
   if (reason === 'ECONNREFUSED') {
-    return viaProxy
-      ? `nothing accepts connections there: check the proxy's address and port (${proxyKeys})`
-      : `nothing accepts connections there: check the host and port of ${URL_KEYS[section]}, or whether a proxy is required (${proxyKeys})`;
+    if (viaProxy) return `nothing accepts connections there: check the proxy's address and port (${proxyKeys})`;
+    // The demo's first meeting with OTLP: it forwards WAF events to localhost:4318 whether or not a collector runs there.
+    if (section === 'otlp') {
+      return 'nothing accepts connections there: start an OpenTelemetry Collector (OTLP/HTTP receiver) there, or set otlp.endpoint to one that listens, ' +
+        `or set waf_events.enabled: false to forward no WAF events; behind a proxy, set ${proxyKeys}`;
+    }
+    return `nothing accepts connections there: check the host and port of ${URL_KEYS[section]}, or whether a proxy is required (${proxyKeys})`;
   }
   if (reason === 'ECONNRESET' || reason === 'EPIPE' || reason === 'UND_ERR_SOCKET') return 'the connection was cut: a firewall, or a proxy the traffic must go through, may be in the way';
   if (reason === 'ETIMEDOUT' || reason === 'UND_ERR_CONNECT_TIMEOUT' || reason === 'EHOSTUNREACH' || reason === 'ENETUNREACH') {

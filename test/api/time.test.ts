@@ -36,6 +36,15 @@ describe('platformClock (UTC+8)', () => {
   it.each(['2026-02-30 00:00:00', '2026-03-10T17:00:05', '2026-03-10 24:00:00', '2026-3-1 00:00:00'])('rejects %j', (text) => {
     expect(() => tz.parseDateTime(text)).toThrow();
   });
+  it.each([
+    ['+08:00', ms, '2026-03-10T17:00:05+08:00'],
+    ['+08:00', ms + 250, '2026-03-10T17:00:05.250+08:00'],
+    ['-05:30', ms, '2026-03-10T03:30:05-05:30'],
+    ['+00:00', ms, '2026-03-10T09:00:05+00:00'],
+  ])('formats ISO 8601 with the platform offset (%s): the same instant, readable as the platform\'s wall clock', (offset, at, text) => {
+    expect(platformClock(offset).formatIso(at)).toBe(text);
+    expect(Date.parse(text)).toBe(at);
+  });
   it('uses another configured offset', () => {
     expect(platformClock('+00:00').formatDateTime(ms)).toBe('2026-03-10 09:00:05');
   });

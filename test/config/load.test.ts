@@ -116,6 +116,7 @@ describe('loadConfig: each mistake is reported at its YAML path', () => {
     ['unknown operation', yaml(SIM, 'upstream:', '  paths:', '    listDomain: /x'), 'upstream.paths.listDomain', 4, 5, /did you mean "listDomains".*describeLogV2, batchUpdateDomainCertInfo/],
     ['path without slash', yaml(SIM, 'upstream:', '  paths:', '    listDomains: cdn/list'), 'upstream.paths.listDomains', 4, 5, /starting with \//],
     ['bad enum', yaml(SIM, 'log:', '  level: verbose'), 'log.level', 3, 3, /expected one of: fatal, error, warn, info, debug, trace/],
+    ['bad log format', yaml(SIM, 'log:', '  format: text'), 'log.format', 3, 3, /expected one of: json, pretty/],
     ['bad auth scheme', yaml(SIM, 'upstream: { auth_scheme: basic }'), 'upstream.auth_scheme', 2, 13, /bearer, raw/],
     ['bad listen', yaml('simulator:', '  enabled: true', '  listen: localhost'), 'simulator.listen', 3, 3, /HOST:PORT/],
     ['domains out of range', yaml('simulator:', '  enabled: true', '  domains: 100001'), 'simulator.domains', 3, 3, /<= 100000/],

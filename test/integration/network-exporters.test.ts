@@ -140,8 +140,8 @@ describe('remote_write behind the proxy rules', () => {
     const closed = await freePort();
     const started = await start([`remote_write: { url: "http://127.0.0.1:${closed}/api/v1/write", batch_send_deadline: 0s, min_backoff: 1s, max_backoff: 1s }`]);
     await started.daemon.runOnce();
-    await until(() => started.lines.some((l) => l.includes('remote write: request failed, retrying')));
-    const line = JSON.parse(started.lines.find((l) => l.includes('remote write: request failed, retrying')) ?? '{}') as Record<string, unknown>;
+    await until(() => started.lines.some((l) => l.includes('remote write: request failed; retrying')));
+    const line = JSON.parse(started.lines.find((l) => l.includes('remote write: request failed; retrying')) ?? '{}') as Record<string, unknown>;
     expect(line).toMatchObject({ code: 'ECONNREFUSED', address: `127.0.0.1:${closed}`, hint: expect.stringContaining('remote_write.url') });
     expect(await landing(started.url)).toContain(`remote_write: last connection failure at `);
     expect(await landing(started.url)).toContain(`cannot reach 127.0.0.1:${closed} (ECONNREFUSED)`);
@@ -187,7 +187,7 @@ describe('OTLP behind the proxy rules', () => {
     // Delivery is retried until the receiver takes the events (polling waits), so the poll is left running and stopped with the daemon.
     const polling = started.daemon.forwardOnce();
     const failed = (): Record<string, unknown> | undefined =>
-      started.lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l['msg'] === 'OTLP log export failed');
+      started.lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => String(l['msg']).startsWith('delivering WAF events failed'));
     await until(() => failed() !== undefined);
     expect(failed()).toMatchObject({ address: `127.0.0.1:${otlpTls.port}`, reason: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', hint: expect.stringContaining('otlp.tls.ca_file') });
     const page = await landing(started.url);
@@ -241,8 +241,8 @@ describe('a proxy that wants credentials', () => {
     const wrong = `http://${PROXY_USER}:wrong-${PROXY_PASSWORD}@127.0.0.1:${authProxy.port}`;
     const started = await start([`remote_write: { url: "https://127.0.0.1:${rwTls.port}/api/v1/write", batch_send_deadline: 0s, min_backoff: 1s, max_backoff: 1s, tls: { ca_file: ${JSON.stringify(pki.caFile)} }, proxy_url: "${wrong}" }`]);
     await started.daemon.runOnce();
-    await until(() => started.lines.some((l) => l.includes('remote write: request failed, retrying')));
-    const line = JSON.parse(started.lines.find((l) => l.includes('remote write: request failed, retrying')) ?? '{}') as Record<string, unknown>;
+    await until(() => started.lines.some((l) => l.includes('remote write: request failed; retrying')));
+    const line = JSON.parse(started.lines.find((l) => l.includes('remote write: request failed; retrying')) ?? '{}') as Record<string, unknown>;
     expect(line).toMatchObject({ code: 'PROXY_REFUSED', proxy: `http://[REDACTED]@127.0.0.1:${authProxy.port}`, hint: expect.stringContaining('remote_write.proxy_url') });
     const page = await landing(started.url);
     for (const text of [started.lines.join(''), page]) expect(text).not.toContain(PROXY_PASSWORD);

@@ -138,3 +138,45 @@ describe('addLogSecret: a secret learnt while running', () => {
     expect(addLogSecret(pino({ level: 'silent' }), ROTATED)).toBe(false);
   });
 });
+
+describe('createLogger: format', () => {
+  /** A stream collecting what is written, optionally claiming to be a terminal. */
+  function sink(isTTY: boolean) {
+    const chunks: string[] = [];
+    const stream = Object.assign(new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk.toString());
+        callback();
+      },
+    }), isTTY ? { isTTY: true } : {});
+    return { stream, text: () => chunks.join('') };
+  }
+
+  it('pretty: one readable line per entry, written before the call returns, with the ISO time and secrets masked', () => {
+    const out = sink(false);
+    const logger = createLogger({ level: 'info', format: 'pretty', secrets: [TOKEN], destination: out.stream });
+    logger.warn({ endpoint: 'http://127.0.0.1:4318/v1/logs', token2: TOKEN }, 'OTLP delivery failing');
+    const text = out.text();
+    expect(text).toMatch(/^\[\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z\] WARN: OTLP delivery failing \{"endpoint":"http:\/\/127\.0\.0\.1:4318\/v1\/logs","token2":"\[REDACTED\]"\}\n$/);
+    // Not a terminal: no colour codes.
+    expect(text).not.toContain('\u001b[');
+  });
+
+  it('defaults to pretty (coloured) on a terminal and to JSON elsewhere', () => {
+    const tty = sink(true);
+    createLogger({ level: 'info', destination: tty.stream }).info('on a terminal');
+    expect(tty.text()).toContain('on a terminal');
+    expect(tty.text()).toContain('\u001b[');
+    expect(tty.text().startsWith('{')).toBe(false);
+
+    const file = sink(false);
+    createLogger({ level: 'info', destination: file.stream }).info('in a file');
+    expect(JSON.parse(file.text())).toMatchObject({ level: 'info', msg: 'in a file' });
+  });
+
+  it('json when asked, even on a terminal', () => {
+    const tty = sink(true);
+    createLogger({ level: 'info', format: 'json', destination: tty.stream }).info('asked for json');
+    expect(JSON.parse(tty.text())).toMatchObject({ msg: 'asked for json' });
+  });
+});

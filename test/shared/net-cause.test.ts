@@ -34,6 +34,14 @@ describe('describeNetCause', () => {
     expect(cause.hint).toContain(hint);
   });
 
+  it('tells what to do when no OTLP receiver listens: start a collector, point otlp.endpoint elsewhere, or turn WAF forwarding off', () => {
+    const cause = describeNetCause(errno('ECONNREFUSED', { address: '127.0.0.1', port: 4318 }), 'http://localhost:4318/v1/logs', 'otlp', undefined);
+    expect(cause).toMatchObject({ address: '127.0.0.1:4318', reason: 'ECONNREFUSED' });
+    expect(cause.hint).toContain('start an OpenTelemetry Collector');
+    expect(cause.hint).toContain('set otlp.endpoint');
+    expect(cause.hint).toContain('waf_events.enabled: false');
+  });
+
   it('reads a proxy\'s refusal of the CONNECT from undici\'s message, with its status', () => {
     const error = Object.assign(new Error('Proxy response (403) !== 200 when HTTP Tunneling'), { code: 'UND_ERR_ABORTED' });
     const cause = describeNetCause(error, 'https://api.example.com', 'remote_write', 'http://proxy:3128');

@@ -50,8 +50,8 @@ function encodingOf(contentType: string): OtlpEncoding | undefined {
   return undefined;
 }
 
-/** Starts a receiver on 127.0.0.1 with a free port. */
-export async function startOtlpReceiver(): Promise<OtlpReceiver> {
+/** Starts a receiver on 127.0.0.1, on `port` (one an exporter was already failing to reach) or a free one. */
+export async function startOtlpReceiver(port = 0): Promise<OtlpReceiver> {
   const decode = createLogsDecoder();
   let down = false;
   let status = 200;
@@ -99,15 +99,15 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(port, '127.0.0.1', () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  const bound = (server.address() as AddressInfo).port;
   const releaseHeld = (): void => {
     for (const release of held.splice(0)) release();
   };
 
   return {
-    url: `http://127.0.0.1:${port}${LOGS_PATH}`,
+    url: `http://127.0.0.1:${bound}${LOGS_PATH}`,
     setDown: (value) => {
       down = value;
     },

@@ -98,8 +98,9 @@ async function fetchChunks<R>(
   for (const [i, range] of chunks.entries()) {
     const exact = spanOf(range, input.grid);
     const span = i === chunks.length - 1 && input.lastEnd !== undefined && input.lastEnd > exact.end ? { ...exact, end: input.lastEnd } : exact;
-    const from = input.tz.formatDateTime(span.begin);
-    const to = input.tz.formatDateTime(span.end);
+    // For the log lines: ISO 8601 in the platform zone, with its offset.
+    const from = input.tz.formatIso(span.begin);
+    const to = input.tz.formatIso(span.end);
     const result = await tryRequest(() => input.send(span, 'backfill'));
     if (result.error) {
       input.log.warn({ err: result.error, from, to, chunk: i + 1, of: chunks.length }, 'back-fill chunk failed; retrying from it next cycle');

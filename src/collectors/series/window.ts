@@ -119,7 +119,7 @@ export function planSeries(
     }
   }
   if (skipped > 0 && from !== undefined) {
-    ctx.log.warn({ ...target, skipped, resumeFrom: ctx.tz.formatDateTime(from) }, 'buckets older than max_backfill are not counted');
+    ctx.log.warn({ ...target, skipped, resumeFrom: ctx.tz.formatIso(from) }, 'buckets older than max_backfill are not counted');
   }
   return plans;
 }

@@ -80,7 +80,8 @@ export class WafEventForwarder implements EventJob {
     this.loading ??= (async () => {
       const restored = await this.delivery.load(this.options.startBackMs, this.options.delayMs);
       const { originMs, cursorMs } = this.delivery.checkpoint;
-      this.options.log.info({ restored, originMs, cursorMs, file: this.options.store.pathOf(CHECKPOINT_NAME) }, 'WAF event checkpoint loaded');
+      const { tz } = this.options;
+      this.options.log.info({ restored, origin: tz.formatIso(originMs), cursor: tz.formatIso(cursorMs), file: this.options.store.pathOf(CHECKPOINT_NAME) }, 'WAF event checkpoint loaded');
     })();
     return this.loading;
   }
@@ -159,8 +160,8 @@ export class WafEventForwarder implements EventJob {
 
   private logWindow(window: TimeWindow, delivered: number, behindMs: number): void {
     const fields = {
-      from: this.options.tz.formatDateTime(window.startMs),
-      to: this.options.tz.formatDateTime(window.endMs),
+      from: this.options.tz.formatIso(window.startMs),
+      to: this.options.tz.formatIso(window.endMs),
       delivered,
       remainingLagSeconds: Math.max(0, Math.round((this.clock.now() - this.options.delayMs - window.endMs) / 1000)),
     };

@@ -6,7 +6,7 @@ import type { TimeWindow } from './window.js';
 
 export function pageMismatches(window: TimeWindow, evidence: PageEvidence, tz: PlatformClock): Mismatch[] {
   const out: Mismatch[] = [];
-  const range = `[${tz.formatDateTime(window.startMs)}, ${tz.formatDateTime(window.endMs)})`;
+  const range = `[${tz.formatIso(window.startMs)}, ${tz.formatIso(window.endMs)})`;
   if (evidence.naive > 0) {
     out.push({
       check: 'timestamp_offset', operation: 'describeLogV2', field: 'logs.list[].timeStamp',

@@ -1,7 +1,7 @@
 // What the status page says about the network besides the collectors' own
 // errors: a warning per TLS block with certificate checks off, and the last
 // connection failure of each outbound client that is not the upstream (OTLP,
-// remote-write), taken from the structured warning those clients log (its
+// remote-write), taken from the structured lines those clients log (a
 // `hint` field marks a failed connection). Lives as long as the daemon.
 import { insecureTlsKeys, type Config, type ProxyRoute } from '../../config/index.js';
 import { proxyFor } from '../../shared/proxy-route.js';
@@ -42,15 +42,25 @@ export class OutboundNotices {
   /** While the upstream throttles the daemon: since when, and the answer that started it. */
   private throttled: { readonly at: number; readonly host: string; readonly status: number } | undefined;
 
-  /** `logger` with its warnings about failed connections also kept for the status page, under `client`. */
+  /**
+   * `logger` with its lines about failed connections also kept for the status
+   * page, under `client`: warnings, and the debug lines of each failed attempt
+   * (a failure spell warns once), so the page shows the latest.
+   */
   watch(client: 'otlp' | 'remote_write', logger: OutboundLogger): OutboundLogger {
+    const note = (obj: object): void => {
+      const text = failureText(obj);
+      if (text !== undefined) this.failures.set(client, { at: Date.now(), text });
+    };
     return {
-      debug: (obj, msg) => logger.debug(obj, msg),
+      debug: (obj, msg) => {
+        note(obj);
+        logger.debug(obj, msg);
+      },
       info: (obj, msg) => logger.info(obj, msg),
       error: (obj, msg) => logger.error(obj, msg),
       warn: (obj, msg) => {
-        const text = failureText(obj);
-        if (text !== undefined) this.failures.set(client, { at: Date.now(), text });
+        note(obj);
         logger.warn(obj, msg);
       },
     };
@@ -86,6 +96,6 @@ export class OutboundNotices {
 function failureText(obj: object): string | undefined {
   const fields = obj as Record<string, unknown>;
   if (typeof fields['hint'] !== 'string') return undefined;
-  const text = fields['message'] ?? fields['err'];
+  const text = fields['error'] ?? fields['err'];
   return typeof text === 'string' ? text : undefined;
 }

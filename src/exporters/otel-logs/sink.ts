@@ -119,11 +119,10 @@ export class OtlpLogSink implements LogSink {
       answered = exported.answered;
       const outcome = await exported.outcome;
       if (!outcome.confirmed) {
-        throw new DeliveryError(
-          `${uids.length} log records not confirmed by the OTLP receiver: ${summarizeExportError(outcome.cause, this.target).message}`,
-          uids,
-          { cause: outcome.cause },
-        );
+        const { message, ...detail } = summarizeExportError(outcome.cause, this.target);
+        throw new DeliveryError(`${uids.length} log records not confirmed by the OTLP receiver: ${message}`, uids, {
+          cause: outcome.cause, detail: { endpoint: maskUrl(this.target.endpoint), ...detail },
+        });
       }
       this.options.logger?.debug({ records: uids.length }, 'OTLP receiver confirmed log records');
     } catch (error) {
@@ -135,10 +134,16 @@ export class OtlpLogSink implements LogSink {
     }
   }
 
-  /** Every export result, also one that comes after its deadline: a failure is logged. */
+  /**
+   * Every export result, also one that comes after its deadline: a failure is
+   * logged at debug. The warning is the caller's, once per failure spell
+   * (waf-events/deliver.ts), from the DeliveryError carrying the same
+   * fields: a warning here too made two per retry.
+   */
   private onResult(records: number, result: ExportResult): void {
     if (result.code !== ExportResultCode.SUCCESS) {
-      this.options.logger?.warn({ records, ...summarizeExportError(result.error, this.target) }, 'OTLP log export failed');
+      const { message, ...detail } = summarizeExportError(result.error, this.target);
+      this.options.logger?.debug({ records, error: message, endpoint: maskUrl(this.target.endpoint), ...detail }, 'OTLP log export failed');
     }
   }
 }

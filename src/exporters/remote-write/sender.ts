@@ -219,14 +219,22 @@ export class RemoteWriteSender {
     }
     const body = encodeBody(pages, this.options.externalLabels, this.options.maxLabelValueLength);
     let final: SendOutcome | undefined;
+    // A failure spell is logged twice: a warning at its first failed attempt, a line when an answer settles it (retries, how long).
+    let failingSince: number | undefined;
+    let retries = 0;
     try {
       await pRetry(
         async () => {
           const started = performance.now();
+          if (failingSince !== undefined) retries++;
           const outcome = await this.transport.send(body, this.cutting.signal);
           this.notify((o) => o.requestDuration((performance.now() - started) / 1000, classify(outcome)));
           const kind = classify(outcome);
           if (kind !== 'success' && kind !== 'refused') throw new RetryableOutcome(outcome);
+          if (failingSince !== undefined) {
+            const durationSeconds = Math.round(performance.now() - failingSince) / 1000;
+            this.logger?.info({ samples, retries, durationSeconds }, `remote write: the receiver answered again after ${retries} retries over ${durationSeconds}s`);
+          }
           // Kept here: p-retry throws the stop signal's reason even after a success, and a success must still be settled.
           final = outcome;
         },
@@ -239,21 +247,21 @@ export class RemoteWriteSender {
           unref: true,
           onFailedAttempt: ({ error, attemptNumber }) => {
             if (this.stopping.signal.aborted) return;
+            failingSince ??= performance.now();
             this.notify((o) => o.samplesRetried(samples));
             const outcome = error instanceof RetryableOutcome ? error.outcome : undefined;
-            this.logger?.warn(
-              {
-                attempt: attemptNumber,
-                samples,
-                ...(outcome?.kind === 'status' ? { status: outcome.status } : {}),
-                ...(outcome !== undefined && outcome.kind !== 'status' && outcome.kind !== 'aborted' && outcome.code !== undefined
-                  ? { code: outcome.code }
-                  : {}),
-                ...(outcome?.kind === 'network' ? where(outcome) : {}),
-                err: error.message,
-              },
-              'remote write: request failed, retrying',
-            );
+            const fields = {
+              attempt: attemptNumber,
+              samples,
+              ...(outcome?.kind === 'status' ? { status: outcome.status } : {}),
+              ...(outcome !== undefined && outcome.kind !== 'status' && outcome.kind !== 'aborted' && outcome.code !== undefined
+                ? { code: outcome.code }
+                : {}),
+              ...(outcome?.kind === 'network' ? where(outcome) : {}),
+              err: error.message,
+            };
+            if (attemptNumber === 1) this.logger?.warn(fields, 'remote write: request failed; retrying with backoff until the receiver answers (one line when it does)');
+            else this.logger?.debug(fields, 'remote write: request failed again; retrying');
           },
         },
       );
@@ -286,7 +294,7 @@ export class RemoteWriteSender {
     this.logger?.warn(
       {
         status: outcome.kind === 'status' ? outcome.status : undefined,
-        message: outcome.kind === 'status' ? outcome.message : describe(outcome),
+        error: outcome.kind === 'status' ? outcome.message : describe(outcome),
         samples,
         pages: pages.map((p) => `${p.owner}#${p.seq}`),
       },

@@ -82,7 +82,7 @@ describe('access collector against the simulator', () => {
     expect(d.requests[1]).toEqual({ describeL7DataV2: 4 * n });
     const progress = d.logs.filter((l) => l.level === 'info' && l.msg === 'back-filled');
     expect(progress).toHaveLength(3 * n);
-    expect(progress[0]?.fields).toMatchObject({ collector: 'access', chunk: 1, of: 3, from: '2026-03-02 11:57:00' });
+    expect(progress[0]?.fields).toMatchObject({ collector: 'access', chunk: 1, of: 3, from: '2026-03-02T11:57:00+08:00' });
   });
 
   it('gives up buckets older than max_backfill and says how many', async () => {

@@ -71,7 +71,7 @@ describe('planSeries', () => {
     expect([...plans.values()].map((p) => p.kind)).toEqual(['count', 'count', 'initial']);
     expect(logs).toEqual([{
       level: 'warn', msg: 'buckets older than max_backfill are not counted',
-      fields: { collector: 'x', domain: 'd', skipped: 4 * 60 - 5, resumeFrom: '2026-03-02 05:56:00' },
+      fields: { collector: 'x', domain: 'd', skipped: 4 * 60 - 5, resumeFrom: '2026-03-02T05:56:00+08:00' },
     }]);
   });
 });

@@ -50,7 +50,7 @@ describe('usage counters, one cycle', () => {
     planSeries([IN], { now: T0, watermarks: { [IN]: T0 - 2 * DAY }, tz, log: logStub(logs, { collector: 'usage' }) },
       { interval: '1h', delayMs: 10 * MIN, maxBackfillMs: DAY, timestamps: false }, { package: P });
     // Last settled 1h bucket at T0 = T0-2h; oldest kept = T0-26h; skipped T0-47h .. T0-27h.
-    expect(logs.map((l) => l.fields)).toEqual([{ collector: 'usage', package: P, skipped: 21, resumeFrom: '2026-03-01 10:00:00' }]);
+    expect(logs.map((l) => l.fields)).toEqual([{ collector: 'usage', package: P, skipped: 21, resumeFrom: '2026-03-01T10:00:00+08:00' }]);
   });
 });
 

@@ -75,7 +75,7 @@ describe('WafEventForwarder against the simulator', () => {
     expect(report).toMatchObject({ ok: true, windows: 12, cursorMs: T0 - 2 * MIN, forwarded: denyIds(rig.sim, T0 - 180 * MIN, T0 - 2 * MIN).length });
     const progress = rig.logs.filter((l) => l.msg === 'WAF event backlog: window delivered');
     expect(progress.length).toBeGreaterThanOrEqual(10);
-    expect(progress[0]?.fields).toMatchObject({ from: '2026-03-02 09:00:00', to: '2026-03-02 09:15:00', remainingLagSeconds: (165 - 2) * 60 });
+    expect(progress[0]?.fields).toMatchObject({ from: '2026-03-02T09:00:00+08:00', to: '2026-03-02T09:15:00+08:00', remainingLagSeconds: (165 - 2) * 60 });
     expect(typeof progress[0]?.fields.delivered).toBe('number');
   });
 

@@ -180,6 +180,10 @@ describe('WafEventForwarder while the receiver is down', () => {
     await f.stop();
     expect(sink.attempts).toBe(1);
     expect(lines.some((l) => l.msg === 'WAF event forwarder stopped')).toBe(true);
+    // The failure spell the stop ended is closed in the log: one warning, one line at the stop.
+    expect(lines.filter((l) => l.level === 'warn').map((l) => l.msg)).toEqual([expect.stringMatching(/^delivering WAF events failed/)]);
+    expect(lines.filter((l) => l.fields['retries'] !== undefined).map((l) => [l.level, l.msg, l.fields['retries']]))
+      .toEqual([['info', 'stopped while delivering WAF events was failing; the batch is read again on the next poll', 0]]);
   });
 
   it('the AbortSignal it was given stops it like stop()', async () => {

@@ -91,7 +91,12 @@ describe('WafEventForwarder when the receiver fails', () => {
     // The 6 failed attempts and the one that succeeded are the same batch: no page was read in between.
     expect(new Set(upstreamCalls.slice(0, 7)).size).toBe(1);
     expect(f.stats().exportFailures).toBe(6);
-    expect(rig.logs.filter((l) => l.level === 'warn' && l.msg?.startsWith('delivering WAF events failed'))).toHaveLength(6);
+    // One failure spell: one warning at its first failure, the 5 repeats at debug, one line when the receiver confirms.
+    expect(rig.logs.filter((l) => l.level === 'warn').map((l) => l.msg)).toEqual([expect.stringMatching(/^delivering WAF events failed; retrying/)]);
+    expect(rig.logs.filter((l) => l.level === 'debug' && l.msg?.startsWith('delivering WAF events failed again'))).toHaveLength(5);
+    const recovered = rig.logs.filter((l) => l.fields['retries'] !== undefined);
+    expect(recovered.map((l) => [l.level, l.fields['retries'], typeof l.fields['durationSeconds']])).toEqual([['info', 6, 'number']]);
+    expect(recovered[0]?.msg).toMatch(/^the OTLP receiver confirmed WAF events again after 6 retries over [\d.]+s$/);
     const uids = sink.uids();
     expect(uids.length).toBe(new Set(uids).size);
     expect(new Set(uids)).toEqual(new Set(denyIds(rig.sim, ORIGIN, cursorOf(rig.dir))));

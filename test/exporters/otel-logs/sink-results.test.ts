@@ -14,14 +14,15 @@ const OK: ExportResult = { code: ExportResultCode.SUCCESS };
 const failed = (message: string): ExportResult => ({ code: ExportResultCode.FAILED, error: new Error(message) });
 
 /** A sink over an exporter whose export() the test answers (or not). */
-async function sinkOver(exportFn: LogRecordExporter['export']): Promise<{ sink: OtlpLogSink; warn: ReturnType<typeof vi.fn> }> {
+async function sinkOver(exportFn: LogRecordExporter['export']): Promise<{ sink: OtlpLogSink; warn: ReturnType<typeof vi.fn>; debug: ReturnType<typeof vi.fn> }> {
   const warn = vi.fn();
+  const debug = vi.fn();
   const sink = new OtlpLogSink(
-    { resource: RESOURCE, timeoutMs: 1_000, ackMarginMs: 500, headers: { authorization: 'Bearer secret' }, logger: { debug: vi.fn(), warn } },
+    { resource: RESOURCE, timeoutMs: 1_000, ackMarginMs: 500, headers: { authorization: 'Bearer secret' }, logger: { debug, warn } },
     { exporter: { export: exportFn, forceFlush: () => Promise.resolve(), shutdown: () => Promise.resolve() } },
   );
   await sink.start();
-  return { sink, warn };
+  return { sink, warn, debug };
 }
 
 /** What deliver() settled with: undefined when it resolved. */
@@ -45,16 +46,19 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
     await sink.shutdown();
   });
 
-  it('rejects with every uid and the export error as cause when the export fails, and logs it without secrets', async () => {
-    const { sink, warn } = await sinkOver((_records, callback) => callback(failed('receiver refused')));
+  it('rejects with every uid and the export error as cause when the export fails, and logs it at debug without secrets', async () => {
+    const { sink, warn, debug } = await sinkOver((_records, callback) => callback(failed('receiver refused')));
     const events = denyEvents(1, 2);
     const error = await settledWith(sink.deliver(events));
     expect(error).toBeInstanceOf(DeliveryError);
     expect((error as DeliveryError).failedUids).toEqual(events.map((e) => e.uid));
     expect((error as DeliveryError).cause).toEqual(new Error('receiver refused'));
     expect((error as DeliveryError).message).toMatch(/^2 log records not confirmed by the OTLP receiver: receiver refused$/);
-    expect(warn).toHaveBeenCalledWith({ records: 2, message: 'receiver refused' }, 'OTLP log export failed');
-    expect(JSON.stringify(warn.mock.calls)).not.toMatch(/secret/);
+    expect((error as DeliveryError).detail).toEqual({ endpoint: 'http://localhost:4318/v1/logs' });
+    // The warning is the caller's, once per failure spell (waf-events/deliver.ts); here each failed export is a debug line.
+    expect(debug).toHaveBeenCalledWith({ records: 2, error: 'receiver refused', endpoint: 'http://localhost:4318/v1/logs' }, 'OTLP log export failed');
+    expect(warn).not.toHaveBeenCalled();
+    expect(JSON.stringify(debug.mock.calls)).not.toMatch(/secret/);
     await sink.shutdown();
   });
 
@@ -85,7 +89,7 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
   it('fails the batch at timeoutMs + ackMarginMs instead of hanging; a late result is ignored, a late failure logged', async () => {
     vi.useFakeTimers();
     const callbacks: Array<(result: ExportResult) => void> = [];
-    const { sink, warn } = await sinkOver((_records, callback) => void callbacks.push(callback));
+    const { sink, debug } = await sinkOver((_records, callback) => void callbacks.push(callback));
     const events = denyEvents(1, 3);
     const delivery = settledWith(sink.deliver(events));
     await vi.advanceTimersByTimeAsync(1_499);
@@ -97,7 +101,7 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
     expect((error as DeliveryError).cause).toMatchObject({ code: 'EDGE_OTLP_ACK_TIMEOUT', message: 'no export result within 1500 ms' });
 
     callbacks[0]?.(failed('late'));
-    expect(warn).toHaveBeenCalledWith({ records: 3, message: 'late' }, 'OTLP log export failed');
+    expect(debug).toHaveBeenCalledWith({ records: 3, error: 'late', endpoint: 'http://localhost:4318/v1/logs' }, 'OTLP log export failed');
     const stopping = sink.shutdown();
     await vi.advanceTimersByTimeAsync(1_500);
     await stopping;

@@ -30,18 +30,18 @@ class RecordingObserver implements RemoteWriteObserver {
 }
 
 class RecordingLogger implements RemoteWriteLogger {
-  lines: { level: string; obj: object; msg: string | undefined }[] = [];
+  lines: { level: string; obj: Record<string, unknown>; msg: string | undefined }[] = [];
   debug(obj: object, msg?: string): void {
-    this.lines.push({ level: 'debug', obj, msg });
+    this.lines.push({ level: 'debug', obj: { ...obj }, msg });
   }
   info(obj: object, msg?: string): void {
-    this.lines.push({ level: 'info', obj, msg });
+    this.lines.push({ level: 'info', obj: { ...obj }, msg });
   }
   warn(obj: object, msg?: string): void {
-    this.lines.push({ level: 'warn', obj, msg });
+    this.lines.push({ level: 'warn', obj: { ...obj }, msg });
   }
   error(obj: object, msg?: string): void {
-    this.lines.push({ level: 'error', obj, msg });
+    this.lines.push({ level: 'error', obj: { ...obj }, msg });
   }
 }
 
@@ -107,11 +107,14 @@ describe('RemoteWriteSender: outcomes', () => {
     expect(h.observer.retried).toEqual([4, 4]);
     expect(h.observer.sent).toEqual([4]);
     expect(h.observer.outcomes).toEqual(['server_error', 'server_error', 'success']);
+    // One failure spell: one warning at its start, the repeat at debug, one line when the receiver takes it.
     const warnings = h.logger.lines.filter((l) => l.level === 'warn');
-    expect(warnings.map((w) => w.obj)).toEqual([
-      { attempt: 1, samples: 4, status: 503, err: 'HTTP 503: overloaded' },
-      { attempt: 2, samples: 4, status: 503, err: 'HTTP 503: overloaded' },
-    ]);
+    expect(warnings.map((w) => w.obj)).toEqual([{ attempt: 1, samples: 4, status: 503, err: 'HTTP 503: overloaded' }]);
+    expect(h.logger.lines.filter((l) => l.level === 'debug' && l.obj['attempt'] !== undefined).map((l) => l.obj))
+      .toEqual([{ attempt: 2, samples: 4, status: 503, err: 'HTTP 503: overloaded' }]);
+    const recovered = h.logger.lines.filter((l) => l.level === 'info' && l.obj['retries'] !== undefined);
+    expect(recovered.map((l) => l.obj)).toEqual([{ samples: 4, retries: 2, durationSeconds: expect.any(Number) as number }]);
+    expect(recovered[0]?.msg).toMatch(/^remote write: the receiver answered again after 2 retries over [\d.]+s$/);
   });
 
   it('retries 429', async () => {
@@ -143,7 +146,7 @@ describe('RemoteWriteSender: outcomes', () => {
     expect(h.observer.sent).toEqual([1]);
     expect(h.observer.outcomes).toEqual(['refused', 'success']);
     const warning = h.logger.lines.find((l) => l.level === 'warn');
-    expect(warning?.obj).toEqual({ status: 400, message: 'out of order sample', samples: 3, pages: ['cdn#1'] });
+    expect(warning?.obj).toEqual({ status: 400, error: 'out of order sample', samples: 3, pages: ['cdn#1'] });
     expect(JSON.stringify(h.logger.lines)).not.toContain('tok-secret');
   });
 
@@ -159,7 +162,10 @@ describe('RemoteWriteSender: outcomes', () => {
     expect(receiver.requests).toHaveLength(1);
     expect(h.observer.outcomes.at(-1)).toBe('success');
     expect(h.observer.outcomes.slice(0, -1).every((o) => o === 'network_error')).toBe(true);
-    expect(h.logger.lines.find((l) => l.level === 'warn')?.obj).toMatchObject({ attempt: 1, samples: 2, code: 'ECONNREFUSED' });
+    expect(h.logger.lines.filter((l) => l.level === 'warn').map((l) => l.obj)).toEqual([expect.objectContaining({ attempt: 1, samples: 2, code: 'ECONNREFUSED' })]);
+    const failedAttempts = h.observer.outcomes.length - 1;
+    expect(h.logger.lines.filter((l) => l.level === 'info' && l.obj['retries'] !== undefined).map((l) => l.obj))
+      .toEqual([{ samples: 2, retries: failedAttempts, durationSeconds: expect.any(Number) as number }]);
   });
 
   it('keeps going when the observer throws', async () => {
