@@ -10,6 +10,7 @@ import { createLogger } from '../log/logger.js';
 import { UsageError, type Io } from './args.js';
 import { openUpstream } from '../daemon/wiring/upstream.js';
 import { startBundledSimulator } from './bundled-simulator.js';
+import { errnoText } from '../shared/errno-text.js';
 
 export const CALL_USAGE = `usage: edge-exporter call OPERATION [--body JSON | --body-file FILE] [--config FILE]
 
@@ -53,6 +54,6 @@ async function readBodyFile(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read --body-file ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new UsageError(`cannot read --body-file ${file}: ${errnoText(err)}`);
   }
 }

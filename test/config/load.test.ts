@@ -180,8 +180,8 @@ describe('loadConfig: each mistake is reported at its YAML path', () => {
   it('names a missing config file', () => {
     const file = join(dir, 'missing.yaml');
     const err = loadError({ file });
-    expect(err.problems).toEqual([{ path: '', message: 'cannot read the config file (ENOENT)' }]);
-    expect(err.message).toContain(`${file}: cannot read the config file (ENOENT)`);
+    expect(err.problems).toEqual([{ path: '', message: 'cannot read the config file: no such file or directory (ENOENT)' }]);
+    expect(err.message).toContain(`${file}: cannot read the config file: no such file or directory (ENOENT)`);
   });
 
   it('reads a config file and points into it', () => {
@@ -249,8 +249,8 @@ describe('loadConfig: environment', () => {
   });
 
   it.each([
-    ['missing', () => join(dir, 'no-such-token'), /cannot read the token file \(ENOENT\)/],
-    ['a directory', () => (mkdirSync(join(dir, 'token-dir'), { recursive: true }), join(dir, 'token-dir')), /cannot read the token file \(EISDIR\)/],
+    ['missing', () => join(dir, 'no-such-token'), /cannot read the token file \S*no-such-token: no such file or directory \(ENOENT\)/],
+    ['a directory', () => (mkdirSync(join(dir, 'token-dir'), { recursive: true }), join(dir, 'token-dir')), /cannot read the token file \S*token-dir: illegal operation on a directory \(EISDIR\)/],
     ['empty', () => tmpFile('empty-token', '\n'), /the token file is empty/],
   ])('reports a token_file that is %s at upstream.token_file', (_name, makePath, message) => {
     const err = loadError({ text: yaml('upstream:', '  api_url: https://a.example', `  token_file: ${makePath()}`) });
