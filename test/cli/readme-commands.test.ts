@@ -12,9 +12,11 @@
 //   the background, every later command runs against it, and it is stopped
 //   with SIGTERM at the end (the README starts the simulator itself; the test
 //   starts no other);
-// - each command must exit 0 with nothing on stderr; JSON output (call, the
-//   admin endpoint) must carry the envelope code 200, and a list must list
-//   something. `export` lines carry over to the later commands of their block.
+// - each command must exit 0 with nothing on stderr and something on stdout;
+//   the JSON of `call` and of the admin endpoint (curl) must carry the
+//   envelope code 200, and a list must list something. A command that shows
+//   a mistake ends in a comment `# exits N: TEXT`: it must exit N with TEXT
+//   on stderr. `export` lines carry over to the later commands of their block.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,6 +75,9 @@ const steps = run.flatMap((b) => b.commands.map((command, k) => ({
   line: b.line, command, exports: b.commands.slice(0, k).filter((c) => /^export\s/.test(c)),
 })));
 const isSimulate = (command: string): boolean => /^edge-exporter simulate\b/.test(command);
+/** Commands that talk to the simulator. */
+const needsSimulator = (command: string): boolean => /^(edge-exporter call \w+ --body|curl)\b/.test(command);
+const EXITS = /# exits (\d+): (.*)$/;
 
 let port = 0;
 let env: Record<string, string> = {};
@@ -124,6 +129,8 @@ function startSimulator(command: string): Promise<void> {
 /** "Sensible output": JSON answers carry the envelope's success, and a list is not empty. */
 function expectSensible(command: string, out: string): void {
   if (/^export\s/.test(command)) return expect(out).toBe('');
+  expect(out.trim()).not.toBe('');
+  if (!needsSimulator(command)) return;
   const json = JSON.parse(out) as { code?: unknown; rows?: unknown };
   expect(json.code, out.slice(0, 300)).toBe(200);
   if (Array.isArray(json.rows)) expect(json.rows.length).toBeGreaterThan(0);
@@ -134,8 +141,9 @@ describe('README shell blocks', () => {
     expect(run.length).toBeGreaterThan(0);
     for (const b of blocks) if (b.notRun !== undefined) expect(b.notRun, `README.md:${b.line}`).not.toBe('');
     // The README starts the simulator its commands expect, before them.
-    expect(isSimulate(steps[0]?.command ?? '')).toBe(true);
+    const start = steps.findIndex((s) => isSimulate(s.command));
     expect(steps.filter((s) => isSimulate(s.command))).toHaveLength(1);
+    expect(steps.findIndex((s) => needsSimulator(s.command))).toBeGreaterThan(start);
   });
 
   it.each(steps.map((s) => [`README.md:${s.line} ${s.command.split('\n')[0]}`, s] as const))('%s', async (_name, step) => {
@@ -145,6 +153,12 @@ describe('README shell blocks', () => {
       return;
     }
     const r = await shell(here([...step.exports, step.command].join('\n')));
+    const failure = EXITS.exec(step.command);
+    if (failure) {
+      expect(r.code).toBe(Number(failure[1]));
+      expect(r.err).toContain(failure[2]?.trim());
+      return;
+    }
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expectSensible(step.command, r.out);
