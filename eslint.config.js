@@ -13,7 +13,7 @@ import tseslint from 'typescript-eslint';
 export const ALLOWED_IMPORTS = {
   shared: [],
   log: [],
-  state: [],
+  state: ['shared'],
   api: ['log', 'shared'],
   config: ['api', 'log', 'shared'],
   simulator: ['api'],
@@ -22,7 +22,7 @@ export const ALLOWED_IMPORTS = {
   server: [],
   doctor: ['api', 'collectors', 'config', 'log'],
   daemon: ['api', 'collectors', 'config', 'exporters', 'log', 'server', 'shared', 'state'],
-  cli: ['api', 'config', 'daemon', 'doctor', 'log', 'simulator', 'state'],
+  cli: ['api', 'config', 'daemon', 'doctor', 'log', 'shared', 'simulator', 'state'],
 };
 
 /** Packages a folder must not use, besides the folder fences. */

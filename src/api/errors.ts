@@ -81,7 +81,13 @@ export class PermissionError extends ApiError {
   readonly retryable = false;
 }
 
-/** HTTP 404: wrong path (check the path override) or unknown resource. */
+/**
+ * HTTP 404: an unknown resource, or a wrong path (check the path override).
+ * The upstream's own answer tells them apart (docs/upstream-notes.md,
+ * "Errors and envelopes"): a body in its error format, envelope code and msg,
+ * says the path is served and what is missing; anything else comes from
+ * whatever serves the paths, so the path or base URL is wrong.
+ */
 export class NotFoundError extends ApiError {
   readonly code = 'EDGE_NOT_FOUND';
   readonly retryable = false;

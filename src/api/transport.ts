@@ -157,10 +157,19 @@ function errorForStatus(status: number, details: Details): ApiError | undefined 
   const suffix = details.upstreamMsg ? `: ${details.upstreamMsg}` : '';
   if (status === 401) return new AuthError(`${op}: HTTP 401, token missing or invalid${suffix}`, details);
   if (status === 403) return new PermissionError(`${op}: HTTP 403, token lacks the permission for this operation${suffix}`, details);
-  if (status === 404) return new NotFoundError(`${op}: HTTP 404, path not found (check upstream.paths.${op})${suffix}`, details);
+  if (status === 404) return notFound(details);
   if (status === 429) return new RateLimitedError(`${op}: HTTP 429, rate limited${suffix}`, details);
   if (status < 200 || status > 299) return new HttpError(`${op}: HTTP ${status}${suffix}`, details);
   return undefined;
+}
+
+/** The upstream's message for a business 404 ("the package does not exist"); the path hint only when it did not answer in its format. */
+function notFound(details: Details): NotFoundError {
+  const op = details.operation;
+  if (details.upstreamCode !== undefined && details.upstreamMsg !== undefined) {
+    return new NotFoundError(`${op}: HTTP 404, upstream code ${details.upstreamCode}: ${details.upstreamMsg}`, details);
+  }
+  return new NotFoundError(`${op}: HTTP 404 without the upstream's error body: path not found (check upstream.paths.${op} and upstream.api_url)`, details);
 }
 
 function transportError(err: unknown, input: AttemptInput, timeout: AbortSignal): ApiError {

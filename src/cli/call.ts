@@ -2,14 +2,14 @@
 // a shell for every operation, the management ones included (push URLs, set
 // certificates, add layer-4 rules, manage orders).
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { OPERATION_NAMES, isOperationName } from '../api/index.js';
 import type { RequestOf } from '../api/index.js';
 import { loadConfig } from '../config/index.js';
 import { createLogger } from '../log/logger.js';
-import { UsageError, type Io } from './args.js';
+import { parseCommandLine, unknownName, UsageError, type Io } from './args.js';
 import { openUpstream } from '../daemon/wiring/upstream.js';
 import { startBundledSimulator } from './bundled-simulator.js';
+import { errnoText } from '../shared/errno-text.js';
 
 export const CALL_USAGE = `usage: edge-exporter call OPERATION [--body JSON | --body-file FILE] [--config FILE]
 
@@ -19,14 +19,14 @@ A path parameter (getPackageDetails' oid) goes in the body like any other field.
 Operations: ${OPERATION_NAMES.join(', ')}`;
 
 export async function callCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine({
     args: argv,
     allowPositionals: true,
     options: { body: { type: 'string' }, 'body-file': { type: 'string' }, config: { type: 'string', short: 'c' } },
   });
   const operation = positionals[0];
   if (operation === undefined || positionals.length > 1) throw new UsageError('call takes exactly one OPERATION');
-  if (!isOperationName(operation)) throw new UsageError(`unknown operation "${operation}"`);
+  if (!isOperationName(operation)) throw unknownName('operation', operation, OPERATION_NAMES);
   if (values.body !== undefined && values['body-file'] !== undefined) throw new UsageError('give --body or --body-file, not both');
   const text = values['body-file'] !== undefined ? await readBodyFile(values['body-file']) : (values.body ?? '{}');
   let body: unknown;
@@ -53,6 +53,6 @@ async function readBodyFile(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read --body-file ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new UsageError(`cannot read --body-file ${file}: ${errnoText(err)}`);
   }
 }

@@ -3,19 +3,18 @@
 // alone), the upstream opened as by `run` (the bundled simulator when no
 // api_url is set), and the report printed as a table or one JSON document.
 // Exit 0: nothing differs; 1: something does, or the upstream refused us.
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { createLogger } from '../log/logger.js';
 import { openUpstream } from '../daemon/wiring/upstream.js';
 import { accountRequestEstimate, renderRequestEstimate } from '../daemon/wiring/requests.js';
 import { startBundledSimulator } from './bundled-simulator.js';
 import { DOCTOR_DEADLINE_MS, planFrom, renderJson, renderText, runDoctor } from '../doctor/index.js';
-import { UsageError, type Io } from './args.js';
+import { parseCommandLine, UsageError, type Io } from './args.js';
 
 export const DOCTOR_USAGE = 'usage: edge-exporter doctor [--config FILE] [--json]';
 
 export async function doctorCommand(argv: string[], io: Io, signal: AbortSignal): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine({
     args: argv,
     allowPositionals: true,
     options: { config: { type: 'string', short: 'c' }, json: { type: 'boolean' } },

@@ -8,66 +8,67 @@ import { inspect } from 'node:util';
 import { callCommand, CALL_USAGE } from './call.js';
 import { runCommand, RUN_USAGE } from './run.js';
 import { setMissingFlags } from './node-flags.js';
-import { simulateCommand } from './simulate.js';
+import { simulateCommand, SIMULATE_USAGE } from './simulate.js';
 import { checkConfigCommand, CHECK_CONFIG_USAGE } from './check-config.js';
 import { doctorCommand, DOCTOR_USAGE } from './doctor.js';
-import { UsageError, type Io } from './args.js';
+import { unknownName, UsageError, type Io } from './args.js';
+import { versionText } from './version.js';
 import { isApiError, ValidationError } from '../api/index.js';
 import { ConfigError } from '../config/index.js';
 import { redactSecrets } from '../log/redact.js';
 import { StartupError, TlsFileError } from '../daemon/daemon.js';
 import { isStateError } from '../state/index.js';
 
+interface Command {
+  readonly summary: string;
+  /** Printed for --help, and under a usage error of this command (not the whole list). */
+  readonly usage: string;
+  readonly run: (argv: string[], io: Io, signal: AbortSignal) => Promise<number>;
+}
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  run: { summary: 'run the exporter daemon', usage: RUN_USAGE, run: runCommand },
+  simulate: { summary: 'serve the bundled upstream simulator', usage: SIMULATE_USAGE, run: (argv, io, signal) => simulateCommand(argv, io.stdout, signal) },
+  call: { summary: 'run one upstream operation and print the JSON response', usage: CALL_USAGE, run: (argv, io) => callCommand(argv, io) },
+  'check-config': { summary: 'validate a config file', usage: CHECK_CONFIG_USAGE, run: (argv, io) => checkConfigCommand(argv, io) },
+  doctor: { summary: 'read-only check of an account', usage: DOCTOR_USAGE, run: doctorCommand },
+  version: { summary: 'print the version (also --version)', usage: 'usage: edge-exporter version', run: (argv, io) => version(argv, io) },
+};
+
 const USAGE = `usage: edge-exporter <command> [options]
 
 commands:
-  run            run the exporter daemon          (${RUN_USAGE})
-  simulate       serve the bundled upstream simulator
-  call           run one upstream operation and print the JSON response
-  check-config   validate a config file           (${CHECK_CONFIG_USAGE})
-  doctor         read-only check of an account    (${DOCTOR_USAGE})
+${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(14)} ${c.summary}`).join('\n')}
 
-Run 'edge-exporter call --help' for the list of operations.`;
+Run 'edge-exporter <command> --help' for a command's options ('call --help' lists the operations).`;
 
 export async function main(argv: string[], io: Io, signal: AbortSignal): Promise<number> {
-  const [command, ...rest] = argv;
+  const [name, ...rest] = argv;
+  if (name === undefined) return print(io.stderr, USAGE, 2);
+  if (name === '--help' || name === '-h' || name === 'help') return print(io.stdout, USAGE, 0);
+  const command = name === '--version' ? COMMANDS['version'] : COMMANDS[name];
   try {
-    switch (command) {
-      case 'run':
-        return await runCommand(rest, io, signal);
-      case 'simulate':
-        return await simulateCommand(rest, io.stdout, signal);
-      case 'call':
-        if (rest.includes('--help')) return print(io.stdout, CALL_USAGE, 0);
-        return await callCommand(rest, io);
-      case 'check-config':
-        return await checkConfigCommand(rest, io);
-      case 'doctor':
-        if (rest.includes('--help')) return print(io.stdout, DOCTOR_USAGE, 0);
-        return await doctorCommand(rest, io, signal);
-      case undefined:
-      case '--help':
-      case 'help':
-        return print(io.stdout, USAGE, command === undefined ? 2 : 0);
-      default:
-        throw new UsageError(`unknown command "${command}"`);
-    }
+    if (command === undefined) throw unknownName('command', name, Object.keys(COMMANDS));
+    if (rest.includes('--help') || rest.includes('-h')) return print(io.stdout, command.usage, 0);
+    return await command.run(rest, io, signal);
   } catch (err) {
-    return report(err, io);
+    return report(err, io, command?.usage ?? USAGE);
   }
 }
 
-function report(err: unknown, io: Io): number {
-  if (err instanceof UsageError) return print(io.stderr, `edge-exporter: ${err.message}\n\n${USAGE}`, 2);
+async function version(argv: string[], io: Io): Promise<number> {
+  if (argv.length > 0) throw new UsageError(`version takes no arguments, got "${argv[0]}"`);
+  return print(io.stdout, versionText(), 0);
+}
+
+function report(err: unknown, io: Io, usage: string): number {
+  if (err instanceof UsageError) return print(io.stderr, `edge-exporter: ${err.message}\n\n${usage}`, 2);
   if (err instanceof ConfigError) return print(io.stderr, `edge-exporter: ${err.message}`, 2);
   if (err instanceof ValidationError) return print(io.stderr, `edge-exporter: ${err.message}`, 2);
   // Start-up failures the operator fixes outside the config: the message names what and where, a stack would bury it.
   if (err instanceof StartupError || err instanceof TlsFileError || isStateError(err)) return print(io.stderr, `edge-exporter: ${err.message}`, 1);
   // ApiError messages already carry the operation, HTTP status and envelope msg.
   if (isApiError(err)) return print(io.stderr, `edge-exporter: ${err.code}: ${err.message}`, 1);
-  if (err instanceof Error && String((err as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS')) {
-    return print(io.stderr, `edge-exporter: ${err.message}\n\n${USAGE}`, 2);
-  }
   const text = `edge-exporter: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
   return print(io.stderr, redactSecrets(text, io.secrets ?? []), 1);
 }

@@ -4,19 +4,18 @@
 // runs. --web.config.file reads exporter-toolkit's web config (TLS, client
 // certificates, bcrypt users), as the other exporters take it.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../config/index.js';
 import { addLogSecret, createLogger } from '../log/logger.js';
 import { credentialParts } from '../log/redact.js';
 import { Daemon } from '../daemon/daemon.js';
-import { parseListen, UsageError, type Io } from './args.js';
+import { parseCommandLine, parseListen, UsageError, type Io } from './args.js';
 import { startBundledSimulator } from './bundled-simulator.js';
 import { packageVersion } from './version.js';
 
 export const RUN_USAGE = 'usage: edge-exporter run [--config FILE] [--listen HOST:PORT] [--web.config.file FILE] [--once]';
 
 export async function runCommand(argv: string[], io: Io, signal: AbortSignal): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandLine({
     args: argv,
     allowPositionals: true,
     options: { config: { type: 'string', short: 'c' }, listen: { type: 'string' }, 'web.config.file': { type: 'string' }, once: { type: 'boolean' } },

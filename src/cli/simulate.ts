@@ -4,10 +4,11 @@
 // --config takes the seed, domains, token and readings from a config file's
 // `simulator:` section, so a demo can play the same readings as an in-process
 // run; flags given on the command line win.
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { createSimulator, DEFAULT_READINGS, DEFAULT_TOKEN, type BudgetSettings, type Readings } from '../simulator/index.js';
-import { parseListen, UsageError } from './args.js';
+import { parseCommandLine, parseListen, UsageError } from './args.js';
+
+export const SIMULATE_USAGE = 'usage: edge-exporter simulate [--config FILE] [--listen HOST:PORT] [--seed N] [--domains N] [--token TOKEN]';
 
 interface FromConfig {
   seed?: number;
@@ -18,7 +19,7 @@ interface FromConfig {
 }
 
 export async function simulateCommand(argv: string[], out: NodeJS.WritableStream, signal?: AbortSignal): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseCommandLine({
     args: argv,
     options: {
       config: { type: 'string', short: 'c' },

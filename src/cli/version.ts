@@ -1,4 +1,4 @@
-// The package version, read once from package.json (two levels up from both src/cli and dist/cli).
+// The package version, read from package.json (two levels up from both src/cli and dist/cli).
 import { readFileSync } from 'node:fs';
 
 export function packageVersion(): string {
@@ -8,4 +8,9 @@ export function packageVersion(): string {
   } catch {
     return 'unknown';
   }
+}
+
+/** `edge-exporter --version`: the version alone on the first line (for scripts), then the runtime a bug report needs. */
+export function versionText(): string {
+  return `edge-exporter ${packageVersion()}\nnode ${process.version} (${process.platform}/${process.arch})`;
 }

@@ -6,6 +6,7 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { PathProblem } from './env.js';
+import { errnoText } from '../shared/errno-text.js';
 
 const SECTIONS = ['upstream', 'otlp', 'remote_write'] as const;
 
@@ -28,8 +29,7 @@ export function clientFileProblems(document: unknown): PathProblem[] {
       try {
         content = readFileSync(file, 'utf8');
       } catch (err) {
-        const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown error';
-        problems.push({ path, message: `cannot read the file (${code})` });
+        problems.push({ path, message: `cannot read ${file}: ${errnoText(err)}` });
         continue;
       }
       try {

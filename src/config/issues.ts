@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { PathProblem, YamlPath } from './env.js';
 import { knownKeysAt } from './json-schema.js';
+import { closest } from '../shared/closest.js';
 import type { JsonSchema } from './json-schema.js';
 
 const NOUNS: Readonly<Record<string, string>> = {
@@ -56,34 +57,6 @@ function unknownKeyMessage(key: string, known: readonly string[]): string {
   if (known.length === 0) return 'unknown key';
   const guess = closest(key, known);
   return `unknown key${guess === undefined ? '' : ` (did you mean "${guess}"?)`}; expected one of: ${known.join(', ')}`;
-}
-
-function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const candidate of candidates) {
-    const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return best;
-}
-
-/** Levenshtein distance, with transpositions counted as one edit ('tiemout' -> 'timeout'). */
-function editDistance(a: string, b: string): number {
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  const at = (i: number, j: number): number => rows[i]?.[j] ?? Number.POSITIVE_INFINITY;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, at(i - 2, j - 2) + 1);
-      const row = rows[i];
-      if (row) row[j] = d;
-    }
-  }
-  return at(a.length, b.length);
 }
 
 export function dottedPath(path: YamlPath): string {

@@ -20,6 +20,7 @@ import { loadWebConfig } from './web-config.js';
 import { clientFileProblems } from './client-files.js';
 import { parseYaml } from './yaml-source.js';
 import type { YamlSource } from './yaml-source.js';
+import { errnoText } from '../shared/errno-text.js';
 
 export interface LoadConfigOptions {
   /** Path of the YAML file; also names the source in messages when `text` is given. */
@@ -102,7 +103,7 @@ function readConfigFile(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    throw new ConfigError(file, [{ path: '', message: `cannot read the config file (${errorCode(err)})` }], { cause: err });
+    throw new ConfigError(file, [{ path: '', message: `cannot read the config file: ${errnoText(err)}` }], { cause: err });
   }
 }
 
@@ -129,7 +130,7 @@ export function readTokenFile(file: string): TokenFileRead {
   try {
     content = readFileSync(file, 'utf8').trim();
   } catch (err) {
-    return { problem: `cannot read the token file (${errorCode(err)})` };
+    return { problem: `cannot read the token file ${file}: ${errnoText(err)}` };
   }
   if (!isUsableSecret(content)) {
     return { token: content, problem: content === '' ? 'the token file is empty' : 'the token file must hold one line without control characters' };
@@ -171,7 +172,3 @@ function get(value: unknown, key: string): unknown {
     : undefined;
 }
 
-function errorCode(err: unknown): string {
-  const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
-  return typeof code === 'string' ? code : 'unknown error';
-}

@@ -8,6 +8,7 @@ import { proxyEnvironment, proxyRoute, type ProxyRoutes } from './proxy.js';
 import type { z } from 'zod';
 import type { configSchema } from './schema.js';
 import { proxyCredentials } from '../shared/url-credentials.js';
+import { errnoText } from '../shared/errno-text.js';
 
 type Parsed = z.output<typeof configSchema>;
 
@@ -38,8 +39,7 @@ export function readProxyFiles(document: unknown): ProxyFiles {
     try {
       content = readFileSync(file, 'utf8').trim();
     } catch (err) {
-      const code = typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown error';
-      problems.push({ path, message: `cannot read the proxy URL file (${code})` });
+      problems.push({ path, message: `cannot read the proxy URL file ${file}: ${errnoText(err)}` });
       continue;
     }
     secrets.push(...proxyCredentials(content));

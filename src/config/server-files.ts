@@ -6,6 +6,7 @@ import { KeyObject, X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { PathProblem } from './env.js';
 import { isUsableSecret } from './fields.js';
+import { errnoText } from '../shared/errno-text.js';
 
 /** Problems with the server files the document names; values of the wrong type are left to the schema. */
 export function serverFileProblems(document: unknown): PathProblem[] {
@@ -57,8 +58,7 @@ function read(file: string): string | { problem: string } {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : 'unknown error';
-    return { problem: `cannot read the file (${code})` };
+    return { problem: `cannot read ${file}: ${errnoText(err)}` };
   }
 }
 

@@ -13,6 +13,7 @@ import { dottedPath, issueMessage, issueProblems } from './issues.js';
 import { bcryptHash, type ClientAuthMode } from './sections/server.js';
 import { tlsFileProblems } from './server-files.js';
 import { parseYaml } from './yaml-source.js';
+import { errnoText } from '../shared/errno-text.js';
 
 /** TLS versions as exporter-toolkit names them, and as Node's TLS options do. */
 const TLS_VERSIONS = { TLS10: 'TLSv1', TLS11: 'TLSv1.1', TLS12: 'TLSv1.2', TLS13: 'TLSv1.3' } as const;
@@ -92,8 +93,7 @@ export function loadWebConfig(file: string): WebConfig {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'unknown error';
-    throw new ConfigError(file, [{ path: '', message: `cannot read the web config file (${code})` }], { cause: err });
+    throw new ConfigError(file, [{ path: '', message: `cannot read the web config file: ${errnoText(err)}` }], { cause: err });
   }
   const yaml = parseYaml(text);
   if (yaml.errors.length > 0) throw new ConfigError(file, yaml.errors.map((e) => ({ path: '', message: e.message, ...e.position })));

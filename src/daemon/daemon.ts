@@ -26,6 +26,7 @@ import type { StartLocalUpstream } from './wiring/upstream.js';
 import { buildExports, wire, type Components } from './wiring/index.js';
 import { OutboundNotices } from './wiring/network.js';
 import { TlsFileError } from '../shared/tls-files.js';
+import { errnoText } from '../shared/errno-text.js';
 
 /** A TLS file the config names, unreadable when a client is built (`call` and `doctor` meet it outside a daemon's start-up). */
 export { TlsFileError };
@@ -204,8 +205,7 @@ export class Daemon {
     });
     // Server before state and upstream: a port in use stops start-up before anything is read, written or asked.
     return held.server.start().catch((err: unknown) => {
-      const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      throw new StartupError(`${listenFrom}: cannot listen on ${listenText} (${code})`, { cause: err });
+      throw new StartupError(`${listenFrom}: cannot listen on ${listenText}: ${errnoText(err)}`, { cause: err });
     });
   }
 

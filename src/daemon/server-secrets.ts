@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Config } from '../config/index.js';
 import type { ServerCredentials, TlsPair } from '../server/index.js';
+import { errnoText } from '../shared/errno-text.js';
 
 /** A file named in the config cannot be read; the message names the key and the file. */
 export class ServerFileError extends Error {
@@ -17,7 +18,7 @@ const read: Read = async (file, path) => {
   try {
     return await readFile(file);
   } catch (err) {
-    throw new ServerFileError(`${path}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, { cause: err });
+    throw new ServerFileError(`${path}: cannot read ${file}: ${errnoText(err)}`, { cause: err });
   }
 };
 

@@ -44,8 +44,8 @@ function lasting(error: ApiError): boolean {
 }
 
 function failurePart(operation: OperationName, error: ApiError): Part {
-  const hint = error instanceof NotFoundError ? ` (check upstream.paths.${operation})` : '';
-  return { verdict: lasting(error) ? 'differs' : 'unknown', observed: `${operation}: ${error.code}: ${error.message}${hint}` };
+  // A 404's message already says whether to look at upstream.paths (api/transport.ts).
+  return { verdict: lasting(error) ? 'differs' : 'unknown', observed: `${operation}: ${error.code}: ${error.message}` };
 }
 
 export function judgeOperations(tallies: ReadonlyMap<OperationName, Readonly<OperationTally>>): CheckResult {

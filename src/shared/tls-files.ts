@@ -3,6 +3,7 @@
 // certificate or CA file is picked up by a reload.
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
+import { errnoText } from './errno-text.js';
 
 /** A TLS block as the clients receive it (the config's ca_file, cert_file, ...). */
 export interface TlsFiles {
@@ -53,7 +54,6 @@ function read(file: string, what: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    const code = typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : 'unknown error';
-    throw new TlsFileError(`cannot read ${what} ${file} (${code})`, { cause: err });
+    throw new TlsFileError(`cannot read ${what} ${file}: ${errnoText(err)}`, { cause: err });
   }
 }

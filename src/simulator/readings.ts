@@ -42,6 +42,8 @@ export interface Readings {
   readonly omitZeroBuckets: boolean;
   /** With logTreadBucketMs: only buckets that begin inside [beginTime, endTime) are listed, not the one containing beginTime. */
   readonly logTreadStrictRange: boolean;
+  /** An unknown path is answered 404 by the framework in front (Spring Boot's default error body), not with the platform's envelope. */
+  readonly gatewayNotFound: boolean;
 }
 
 export const DEFAULT_READINGS: Readings = Object.freeze({
@@ -57,6 +59,7 @@ export const DEFAULT_READINGS: Readings = Object.freeze({
   pathForm: 'both',
   omitZeroBuckets: false,
   logTreadStrictRange: false,
+  gatewayNotFound: false,
 });
 
 export type ReadingKey = keyof Readings;
@@ -102,6 +105,7 @@ function assign(patch: ReadingsPatch, key: ReadingKey, v: unknown): void {
     case 'ignoreRanges':
     case 'omitZeroBuckets':
     case 'logTreadStrictRange':
+    case 'gatewayNotFound':
       if (typeof v !== 'boolean') throw bad('a boolean');
       patch[key] = v;
       return;

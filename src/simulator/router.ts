@@ -63,6 +63,11 @@ const MSG_BUDGET = '请求过于频繁,请稍后再试';
 const envelope = (status: number, msg: string): Reply => ({ status, body: { code: status, msg } });
 const now = (reply: Reply): ReplyPlan => ({ delayMs: 0, hang: false, respond: () => reply });
 
+/** What a Spring Boot application answers for a path nothing handles: its own error body, no envelope. */
+function gatewayNotFound(deps: RouterDeps, path: string): Reply {
+  return { status: 404, body: { timestamp: new Date(deps.clock.now()).toISOString(), status: 404, error: 'Not Found', path } };
+}
+
 export function createRouter(deps: RouterDeps): App {
   const routes: Readonly<Record<PathForm, ReturnType<typeof compileRoutes>>> = {
     both: compileRoutes('both'), prefixed: compileRoutes('prefixed'), bare: compileRoutes('bare'),
@@ -70,7 +75,7 @@ export function createRouter(deps: RouterDeps): App {
   return (incoming) => {
     if (incoming.path.startsWith('/__admin/')) return now(deps.admin(incoming));
     const match = matchRoute(routes[deps.readings().pathForm], incoming.method, incoming.path);
-    if (match.kind === 'none') return now(envelope(404, `Not Found: ${incoming.path}`));
+    if (match.kind === 'none') return now(deps.readings().gatewayNotFound ? gatewayNotFound(deps, incoming.path) : envelope(404, `Not Found: ${incoming.path}`));
     if (match.kind === 'badPath') return now(envelope(400, 'malformed path parameter'));
     if (match.kind === 'wrongMethod') {
       return now({ ...envelope(405, `请求方法 '${incoming.method}' 不支持`), headers: { allow: match.allow } });

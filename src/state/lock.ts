@@ -18,6 +18,7 @@ import * as fsp from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { nodeStateFs, StateError } from './store.js';
+import { errnoText } from '../shared/errno-text.js';
 
 export const LOCK_FILE = 'edge-exporter.lock';
 /** Starts that find the lock changing under them give up after this many tries (others are racing). */
@@ -82,7 +83,7 @@ export async function acquireStateLock(dir: string, options: StateLockOptions = 
   try {
     await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    throw new StateError(dir, `cannot create the state directory (${codeOf(err) ?? 'unknown error'})`, { cause: err });
+    throw new StateError(dir, `cannot create the state directory: ${errnoText(err)}`, { cause: err });
   }
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     if (await createWhole(dir, file, text, me.pid)) {
@@ -138,7 +139,7 @@ async function createWhole(dir: string, file: string, text: string, pid: number)
   } catch (err) {
     const code = codeOf(err);
     if (code === 'EEXIST') return false;
-    if (!NO_LINKS.has(code ?? '')) throw new StateError(file, `cannot be created (${code ?? 'unknown error'})`, { cause: err });
+    if (!NO_LINKS.has(code ?? '')) throw new StateError(file, `cannot be created: ${errnoText(err)}`, { cause: err });
     if (!(await createExclusive(file, text))) return false;
   } finally {
     await fsp.rm(temp, { force: true });
@@ -154,7 +155,7 @@ async function createExclusive(file: string, text: string): Promise<boolean> {
     return true;
   } catch (err) {
     if (codeOf(err) === 'EEXIST') return false;
-    throw new StateError(file, `cannot be created (${codeOf(err) ?? 'unknown error'})`, { cause: err });
+    throw new StateError(file, `cannot be created: ${errnoText(err)}`, { cause: err });
   }
 }
 
@@ -171,7 +172,7 @@ async function moveAsideIfStill(dir: string, file: string, stale: string, pid: n
     await fsp.rename(file, aside);
   } catch (err) {
     if (codeOf(err) === 'ENOENT') return; // another starter moved it
-    throw new StateError(file, `stale lock cannot be moved aside (${codeOf(err) ?? 'unknown error'})`, { cause: err });
+    throw new StateError(file, `stale lock cannot be moved aside: ${errnoText(err)}`, { cause: err });
   }
   if ((await readOrUndefined(aside)) === stale) return;
   await fsp.link(aside, file).catch(() => undefined);
@@ -255,7 +256,7 @@ async function readOrUndefined(file: string): Promise<string | undefined> {
     return await fsp.readFile(file, 'utf8');
   } catch (err) {
     if (codeOf(err) === 'ENOENT') return undefined;
-    throw new StateError(file, `cannot be read (${codeOf(err) ?? 'unknown error'})`, { cause: err });
+    throw new StateError(file, `cannot be read: ${errnoText(err)}`, { cause: err });
   }
 }
 

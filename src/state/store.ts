@@ -25,6 +25,7 @@
 import * as fsp from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { errnoText } from '../shared/errno-text.js';
 
 /** Format of the envelope every state file has; bump on an incompatible change. */
 const STATE_FORMAT_VERSION = 1;
@@ -199,7 +200,7 @@ export class StateStore {
   journal(name: string): StateJournal {
     const path = this.journalPathOf(name);
     const fail = (what: string, err: unknown): StateError => {
-      const failure = isStateError(err) ? err : new StateError(path, `${what} (${errorCode(err) ?? 'unknown error'})`, { cause: err });
+      const failure = isStateError(err) ? err : new StateError(path, `${what}: ${errnoText(err)}`, { cause: err });
       this.options.onSaveFailure?.(name, failure);
       return failure;
     };
@@ -213,7 +214,7 @@ export class StateStore {
           const code = errorCode(err);
           if (code === 'ENOENT') return { entries: [], torn: false };
           if (code === 'EISDIR') throw new StateError(path, 'is a directory, not a file', { cause: err, damaged: true });
-          throw new StateError(path, `cannot be read (${code ?? 'unknown error'})`, { cause: err });
+          throw new StateError(path, `cannot be read: ${errnoText(err)}`, { cause: err });
         }
         const lines = text.split('\n');
         // The part after the last newline: empty, or an append a crash cut short.
@@ -254,7 +255,7 @@ export class StateStore {
   init(): Promise<void> {
     this.created ??= this.fs.mkdir(this.dir, 0o700).catch((err: unknown) => {
       this.created = undefined;
-      throw new StateError(this.dir, `cannot create the state directory (${errorCode(err) ?? 'unknown error'})`, { cause: err });
+      throw new StateError(this.dir, `cannot create the state directory: ${errnoText(err)}`, { cause: err });
     });
     return this.created;
   }
@@ -269,7 +270,7 @@ export class StateStore {
       const code = errorCode(err);
       if (code === 'ENOENT') return undefined;
       if (code === 'EISDIR') throw new StateError(file, 'is a directory, not a file', { cause: err, damaged: true });
-      throw new StateError(file, `cannot be read (${code ?? 'unknown error'})`, { cause: err });
+      throw new StateError(file, `cannot be read: ${errnoText(err)}`, { cause: err });
     }
     if (text.trim() === '') throw new StateError(file, `is empty (${text.length} bytes)`, { damaged: true });
     let json: unknown;
@@ -308,7 +309,7 @@ export class StateStore {
       await this.fs.syncDir(this.dir);
       return { keptAs, lastWrittenMs };
     } catch (err) {
-      throw new StateError(file, `cannot be moved aside (${errorCode(err) ?? 'unknown error'})`, { cause: err });
+      throw new StateError(file, `cannot be moved aside: ${errnoText(err)}`, { cause: err });
     }
   }
 
@@ -338,7 +339,7 @@ export class StateStore {
       names = await this.fs.readdir(this.dir);
     } catch (err) {
       if (errorCode(err) === 'ENOENT') return [];
-      throw new StateError(this.dir, `cannot be listed (${errorCode(err) ?? 'unknown error'})`, { cause: err });
+      throw new StateError(this.dir, `cannot be listed: ${errnoText(err)}`, { cause: err });
     }
     const removed: string[] = [];
     for (const name of names.filter((n) => TEMP_RE.test(n)).sort()) {
@@ -347,7 +348,7 @@ export class StateStore {
       try {
         await this.fs.remove(path);
       } catch (err) {
-        throw new StateError(path, `leftover temp file cannot be removed (${errorCode(err) ?? 'unknown error'})`, { cause: err });
+        throw new StateError(path, `leftover temp file cannot be removed: ${errnoText(err)}`, { cause: err });
       }
       removed.push(path);
     }
@@ -366,7 +367,7 @@ export class StateStore {
         await this.attempt(file, text);
       }
     } catch (err) {
-      const failure = isStateError(err) ? err : new StateError(file, `cannot be written (${errorCode(err) ?? 'unknown error'})`, { cause: err });
+      const failure = isStateError(err) ? err : new StateError(file, `cannot be written: ${errnoText(err)}`, { cause: err });
       this.options.onSaveFailure?.(name, failure);
       throw failure;
     }
@@ -407,7 +408,7 @@ export class StateStore {
         try {
           await this.fs.mkdir(this.dir, 0o700);
         } catch (err) {
-          throw new StateError(file, `cannot be written: the state directory ${this.dir} is gone and cannot be re-created (${errorCode(err) ?? 'unknown error'})`, { cause: err });
+          throw new StateError(file, `cannot be written: the state directory ${this.dir} is gone and cannot be re-created: ${errnoText(err)}`, { cause: err });
         }
         this.hookPending = true;
       }

@@ -96,6 +96,22 @@ describe('errors', () => {
     }
   });
 
+  // docs/upstream-notes.md, "Errors and envelopes": a 404 in the upstream's own error format is about
+  // the data and shows its message; any other 404 body means the path or base URL is wrong.
+  it.each<[string, string | object, RegExp]>([
+    ['the envelope with a msg', { code: 404, msg: '套餐不存在' }, /^describeL7UsageData: HTTP 404, upstream code 404: 套餐不存在$/],
+    ['Spring Boot\'s default error body', { timestamp: '2026-03-02T04:00:00.000Z', status: 404, error: 'Not Found', path: usagePath }, /path not found \(check upstream\.paths\.describeL7UsageData and upstream\.api_url\)$/],
+    ['an HTML page', '<html><body>404 Not Found</body></html>', /path not found \(check upstream\.paths\.describeL7UsageData and upstream\.api_url\)$/],
+    ['an empty body', '', /path not found/],
+    ['an envelope code without msg', { code: 404 }, /path not found/],
+  ])('a 404 with %s', async (_what, body, message) => {
+    agent.get(API).intercept({ path: usagePath, method: 'POST' }).reply(404, body);
+    const err = (await client().describeL7UsageData(usageRequest).catch((e: unknown) => e)) as ApiError;
+    expect(err).toBeInstanceOf(NotFoundError);
+    expect(err.message).toMatch(message);
+    if (typeof body === 'object' && 'msg' in body) expect(err.message).not.toContain('upstream.paths');
+  });
+
   it('keeps the envelope code on an UpstreamError', async () => {
     agent.get(API).intercept({ path: usagePath, method: 'POST' }).reply(200, { code: '601', msg: 'x' });
     const err = (await client().describeL7UsageData(usageRequest).catch((e: unknown) => e)) as UpstreamError;

@@ -135,9 +135,9 @@ const ROWS: Row[] = [
   { name: 'no token anywhere (an empty EDGE_API_TOKEN is unset)', yaml: (c) => `upstream:\n  api_url: ${c.url}\n${c.server}${c.state}`,
     env: { EDGE_API_TOKEN: '' }, path: 'upstream.token', at: 'upstream:', message: /^set upstream\.token, upstream\.token_file or EDGE_API_TOKEN/ },
   { name: 'a token_file that does not exist', yaml: (c) => `upstream:\n  api_url: ${c.url}\n  token_file: ${c.directory('d')}/missing\n${c.server}${c.state}`,
-    path: 'upstream.token_file', at: '  token_file:', message: /^cannot read the token file \(ENOENT\)$/ },
+    path: 'upstream.token_file', at: '  token_file:', message: /^cannot read the token file \S+: no such file or directory \(ENOENT\)$/ },
   { name: 'a token_file that is a directory', yaml: (c) => `upstream:\n  api_url: ${c.url}\n  token_file: ${c.directory('d')}\n${c.server}${c.state}`,
-    path: 'upstream.token_file', at: '  token_file:', message: /^cannot read the token file \(EISDIR\)$/ },
+    path: 'upstream.token_file', at: '  token_file:', message: /^cannot read the token file \S+: illegal operation on a directory \(EISDIR\)$/ },
   { name: 'an empty token_file', yaml: (c) => `upstream:\n  api_url: ${c.url}\n  token_file: ${c.file('token', ' \n\n')}\n${c.server}${c.state}`,
     path: 'upstream.token_file', at: '  token_file:', message: /^the token file is empty$/ },
   { name: 'a token_file of two lines', yaml: (c) => `upstream:\n  api_url: ${c.url}\n  token_file: ${c.file('token', `${FILE_TOKEN}\nsecond-line-4be0\n`)}\n${c.server}${c.state}`,
@@ -162,15 +162,15 @@ const ROWS: Row[] = [
     path: 'server.listen', at: '  listen:', message: /^expected HOST:PORT like 127\.0\.0\.1:9100/ },
   // The server's files
   { name: 'a TLS certificate that does not exist', yaml: (c) => `${c.server}  tls: { cert_file: ${c.directory('d')}/missing.pem, key_file: ${c.tls.key} }\n${c.upstream}${c.state}`,
-    path: 'server.tls.cert_file', at: 'cert_file:', message: /^cannot read the file \(ENOENT\)$/ },
+    path: 'server.tls.cert_file', at: 'cert_file:', message: /^cannot read \S+: no such file or directory \(ENOENT\)$/ },
   { name: 'a TLS key that is a directory', yaml: (c) => `${c.server}  tls:\n    cert_file: ${c.tls.cert}\n    key_file: ${c.directory('d')}\n${c.upstream}${c.state}`,
-    path: 'server.tls.key_file', at: '    key_file:', message: /^cannot read the file \(EISDIR\)$/ },
+    path: 'server.tls.key_file', at: '    key_file:', message: /^cannot read \S+: illegal operation on a directory \(EISDIR\)$/ },
   { name: 'a TLS certificate that is no PEM', yaml: (c) => `${c.server}  tls:\n    cert_file: ${c.file('cert.pem', 'not a certificate\n')}\n    key_file: ${c.tls.key}\n${c.upstream}${c.state}`,
     path: 'server.tls.cert_file', at: '    cert_file:', message: /^is not a PEM certificate$/ },
   { name: 'a TLS key of another certificate', yaml: (c) => `${c.server}  tls:\n    cert_file: ${c.tls.cert}\n    key_file: ${c.tls.otherKey}\n${c.upstream}${c.state}`,
     path: 'server.tls.key_file', at: '    key_file:', message: /^does not match the certificate in server\.tls\.cert_file$/ },
   { name: 'a password_file that does not exist', yaml: (c) => `${c.server}  basic_auth: { username: prom, password_file: ${c.directory('d')}/missing }\n${c.upstream}${c.state}`,
-    path: 'server.basic_auth.password_file', at: 'password_file:', message: /^cannot read the file \(ENOENT\)$/ },
+    path: 'server.basic_auth.password_file', at: 'password_file:', message: /^cannot read \S+: no such file or directory \(ENOENT\)$/ },
   { name: 'an empty password_file', yaml: (c) => `${c.server}  basic_auth:\n    username: prom\n    password_file: ${c.file('pw', '\n')}\n${c.upstream}${c.state}`,
     path: 'server.basic_auth.password_file', at: '    password_file:', message: /^the password file is empty$/ },
   { name: 'both password and password_file', yaml: (c) => `${c.server}  basic_auth:\n    username: prom\n    password: ${PASSWORD}\n    password_file: ${c.file('pw', PASSWORD)}\n${c.upstream}${c.state}`,
@@ -311,7 +311,7 @@ describe('a valid config the environment defeats', () => {
     await new Promise<void>((resolve) => blocker?.listen(port, '127.0.0.1', resolve));
     const c = context();
     const file = c.file('config.yaml', c.base);
-    const expected = `edge-exporter: server.listen: cannot listen on 127.0.0.1:${port} (EADDRINUSE)\n`;
+    const expected = `edge-exporter: server.listen: cannot listen on 127.0.0.1:${port}: address already in use (EADDRINUSE)\n`;
     const inProcess = await cli(['run', '--config', file]);
     expect(inProcess.code).toBe(1);
     expect(inProcess.err).toBe(expected);
@@ -332,7 +332,7 @@ describe('a valid config the environment defeats', () => {
     expect(r.code).toBe(1);
     // One message naming the directory and the cause, no stack trace.
     expect(r.err).toMatch(/^edge-exporter: [^\n]+\n$/);
-    expect(r.err).toContain(`${blocked}: cannot create the state directory (ENOTDIR)`);
+    expect(r.err).toContain(`${blocked}: cannot create the state directory: not a directory (ENOTDIR)`);
     expect(await connectOutcome(port)).toBe('ECONNREFUSED');
     expect(sim.requestCounts()).toEqual({});
   });
@@ -343,7 +343,7 @@ describe('a valid config the environment defeats', () => {
     const config = loadConfig({ text: `${c.server}  tls: { cert_file: ${tls.cert}, key_file: ${key} }\n${c.upstream}${c.state}`, env: {}, serverFiles: true });
     rmSync(key);
     const daemon = new Daemon({ config, logger: createLogger({ level: 'fatal', destination: new Capture() }), version: 'test' });
-    await expect(daemon.start()).rejects.toThrow(`server.tls.key_file: cannot read ${key} (ENOENT)`);
+    await expect(daemon.start()).rejects.toThrow(`server.tls.key_file: cannot read ${key}: no such file or directory (ENOENT)`);
     await daemon.stop();
     await expectNothingStarted(config.state_dir);
   });

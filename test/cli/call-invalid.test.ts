@@ -171,7 +171,7 @@ describe('call with an invalid body', () => {
     const r = await cli(['call', 'pushUrlsCache', '--body-file', file], env);
     expect(r.code).toBe(2);
     expect(r.out).toBe('');
-    expect(r.err).toMatch(new RegExp(`^edge-exporter: cannot read --body-file ${file} \\(ENOENT\\)\n`));
+    expect(r.err).toMatch(new RegExp(`^edge-exporter: cannot read --body-file ${file}: no such file or directory \\(ENOENT\\)\n`));
     expect(sim.requestCounts()).toEqual({});
   });
 

@@ -107,6 +107,9 @@ describe('loadConfig: each mistake is reported at its YAML path', () => {
     ['fraction for an integer', yaml(SIM, 'upstream:', '  connections: 1.5'), 'upstream.connections', 3, 3, /expected an integer/],
     ['below minimum', yaml(SIM, 'upstream:', '  retry:', '    attempts: 0'), 'upstream.retry.attempts', 4, 5, /expected a number >= 1/],
     ['unknown key (typo)', yaml(SIM, 'upstream:', '  tiemout: 5s'), 'upstream.tiemout', 3, 3, /unknown key \(did you mean "timeout"\?\)/],
+    // A plural is a typo of its singular ('retries' is three edits from 'retry', too far for the distance alone).
+    ['unknown key (plural)', yaml(SIM, 'upstream:', '  retries: 3'), 'upstream.retries', 3, 3, /unknown key \(did you mean "retry"\?\)/],
+    ['unknown key (nothing near)', yaml(SIM, 'upstream:', '  zzz: 3'), 'upstream.zzz', 3, 3, /^unknown key; expected one of: api_url/],
     ['unknown top-level key', yaml(SIM, 'loggging: {}'), 'loggging', 2, 1, /unknown key.*expected one of: upstream, simulator, log, .*state_dir/],
     ['bad URL', yaml('upstream:', '  api_url: not a url', '  token: abcd'), 'upstream.api_url', 2, 3, /http:\/\/ or https:\/\/ URL/],
     ['non-http URL', yaml('upstream:', '  api_url: ftp://x.example', '  token: abcd'), 'upstream.api_url', 2, 3, /http:\/\/ or https:\/\/ URL/],
@@ -178,8 +181,8 @@ describe('loadConfig: each mistake is reported at its YAML path', () => {
   it('names a missing config file', () => {
     const file = join(dir, 'missing.yaml');
     const err = loadError({ file });
-    expect(err.problems).toEqual([{ path: '', message: 'cannot read the config file (ENOENT)' }]);
-    expect(err.message).toContain(`${file}: cannot read the config file (ENOENT)`);
+    expect(err.problems).toEqual([{ path: '', message: 'cannot read the config file: no such file or directory (ENOENT)' }]);
+    expect(err.message).toContain(`${file}: cannot read the config file: no such file or directory (ENOENT)`);
   });
 
   it('reads a config file and points into it', () => {
@@ -247,8 +250,8 @@ describe('loadConfig: environment', () => {
   });
 
   it.each([
-    ['missing', () => join(dir, 'no-such-token'), /cannot read the token file \(ENOENT\)/],
-    ['a directory', () => (mkdirSync(join(dir, 'token-dir'), { recursive: true }), join(dir, 'token-dir')), /cannot read the token file \(EISDIR\)/],
+    ['missing', () => join(dir, 'no-such-token'), /cannot read the token file \S*no-such-token: no such file or directory \(ENOENT\)/],
+    ['a directory', () => (mkdirSync(join(dir, 'token-dir'), { recursive: true }), join(dir, 'token-dir')), /cannot read the token file \S*token-dir: illegal operation on a directory \(EISDIR\)/],
     ['empty', () => tmpFile('empty-token', '\n'), /the token file is empty/],
   ])('reports a token_file that is %s at upstream.token_file', (_name, makePath, message) => {
     const err = loadError({ text: yaml('upstream:', '  api_url: https://a.example', `  token_file: ${makePath()}`) });

@@ -101,7 +101,7 @@ describe('loadConfig', () => {
       `upstream: { proxy_url_file: ${JSON.stringify(join(dir, 'missing'))} }`,
     ) });
     expect(problemAt(err, 'otlp.proxy_url_file').message).toBe('the proxy URL file must hold one http:// or https:// URL');
-    expect(problemAt(err, 'upstream.proxy_url_file').message).toBe('cannot read the proxy URL file (ENOENT)');
+    expect(problemAt(err, 'upstream.proxy_url_file').message).toBe(`cannot read the proxy URL file ${join(dir, 'missing')}: no such file or directory (ENOENT)`);
     expect(err.message).not.toContain('leaked-pw');
   });
 
@@ -177,7 +177,7 @@ describe('the TLS files, checked at load when the daemon\'s files are (run, chec
       `otlp: { tls: { ca_file: ${JSON.stringify(join(dir, 'absent.pem'))} } }`,
       `remote_write: { tls: { cert_file: ${JSON.stringify(garbage)}, key_file: ${JSON.stringify(garbage)} } }`,
     ) });
-    expect(problemAt(err, 'otlp.tls.ca_file').message).toBe('cannot read the file (ENOENT)');
+    expect(problemAt(err, 'otlp.tls.ca_file').message).toBe(`cannot read ${join(dir, 'absent.pem')}: no such file or directory (ENOENT)`);
     expect(problemAt(err, 'remote_write.tls.cert_file').message).toBe('does not hold a PEM certificate');
     expect(problemAt(err, 'remote_write.tls.key_file').message).toBe('does not hold an unencrypted PEM private key');
     expect(err.message).not.toContain('not to be quoted');

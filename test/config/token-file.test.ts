@@ -29,6 +29,6 @@ describe('readTokenFile', () => {
   });
 
   it('names the error code of a file it cannot read', () => {
-    expect(readTokenFile(join(dir, 'missing'))).toEqual({ problem: 'cannot read the token file (ENOENT)' });
+    expect(readTokenFile(join(dir, 'missing'))).toEqual({ problem: `cannot read the token file ${join(dir, 'missing')}: no such file or directory (ENOENT)` });
   });
 });

@@ -82,7 +82,7 @@ describe('loadWebConfig: what is refused, by key', () => {
     ['a client CA without a policy', [...TLS, '  client_ca_file: certs/ca.pem'], 'tls_server_config.client_ca_file', /client_auth_type is NoClientCert \(exporter-toolkit refuses this too\)/],
     ['RequireAndVerifyClientCert without a CA', [...TLS, '  client_auth_type: RequireAndVerifyClientCert'], 'tls_server_config.client_ca_file', /any certificate a public CA signed would pass/],
     ['a missing key_file', ['tls_server_config:', '  cert_file: server.pem'], 'tls_server_config.key_file', /^required when tls_server_config is set$/],
-    ['a cert_file that does not exist', ['tls_server_config:', '  cert_file: gone.pem', '  key_file: server-key.pem'], 'tls_server_config.cert_file', /^cannot read the file \(ENOENT\)$/],
+    ['a cert_file that does not exist', ['tls_server_config:', '  cert_file: gone.pem', '  key_file: server-key.pem'], 'tls_server_config.cert_file', /^cannot read \S*gone\.pem: no such file or directory \(ENOENT\)$/],
     ['a key that does not match', ['tls_server_config:', '  cert_file: server.pem', '  key_file: other-key.pem'], 'tls_server_config.key_file', /^does not match the certificate in tls_server_config\.cert_file$/],
     ['a client CA file that is no certificate', [...TLS, '  client_auth_type: RequireAndVerifyClientCert', '  client_ca_file: server-key.pem'], 'tls_server_config.client_ca_file', /^is not a PEM file of CA certificates$/],
     ['an unknown TLS version', [...TLS, '  min_version: TLS14'], 'tls_server_config.min_version', /^expected one of: TLS10, TLS11, TLS12, TLS13$/],
@@ -99,7 +99,7 @@ describe('loadWebConfig: what is refused, by key', () => {
   });
 
   it('names the file when it cannot be read, and a YAML syntax error\'s line', () => {
-    expect(() => loadWebConfig(join(dir, 'absent.yml'))).toThrow(/absent\.yml: cannot read the web config file \(ENOENT\)/);
+    expect(() => loadWebConfig(join(dir, 'absent.yml'))).toThrow(/absent\.yml: cannot read the web config file: no such file or directory \(ENOENT\)/);
     expect(() => load('tls_server_config: [')).toThrow(/web-\d+\.yml:2:1: YAML syntax error/);
   });
 });

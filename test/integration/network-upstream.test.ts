@@ -316,7 +316,7 @@ describe('upstream.tls', () => {
   it('a ca_file that cannot be read stops start-up, naming the key and the file', async () => {
     const missing = join(dir, 'absent-ca.pem');
     await expect(startDaemon([`api_url: ${front.origin}`, `tls: { ca_file: ${JSON.stringify(missing)} }`]))
-      .rejects.toMatchObject({ code: 'EDGE_STARTUP', message: `cannot read upstream.tls.ca_file ${missing} (ENOENT)` });
+      .rejects.toMatchObject({ code: 'EDGE_STARTUP', message: `cannot read upstream.tls.ca_file ${missing}: no such file or directory (ENOENT)` });
   });
 
   it('a reload naming a ca_file that cannot be read is refused, naming it, and the daemon runs on', async () => {
@@ -325,7 +325,7 @@ describe('upstream.tls', () => {
     const started = await startDaemon(lines, {}, { reread: () => lines });
     lines = [`api_url: ${front.origin}`, `tls: { ca_file: ${JSON.stringify(missing)} }`];
     const outcome = await daemon?.reload();
-    expect(outcome).toEqual({ ok: false, message: `cannot read upstream.tls.ca_file ${missing} (ENOENT)` });
+    expect(outcome).toEqual({ ok: false, message: `cannot read upstream.tls.ca_file ${missing}: no such file or directory (ENOENT)` });
     const after = await started.cycle();
     expect(after.reports.map((r) => r.ok)).toEqual([true]);
   });

@@ -33,6 +33,21 @@ describe('routing', () => {
     expect(await res.json()).toMatchObject({ code: 404 });
   });
 
+  it('with the gatewayNotFound reading, answers an unknown path with Spring Boot\'s error body, no envelope; an unknown package keeps its envelope', async () => {
+    h.sim.readings.merge({ gatewayNotFound: true });
+    try {
+      const res = await h.raw('POST', '/prod-api/nope', { body: '{}' });
+      expect(res.status).toBe(404);
+      const body = await res.json() as Record<string, unknown>;
+      expect(body).toEqual({ timestamp: expect.any(String), status: 404, error: 'Not Found', path: '/prod-api/nope' });
+      const missing = await h.raw('GET', OPERATIONS.getPackageDetails.path.replace('{oid}', 'no-such-oid'));
+      expect(missing.status).toBe(404);
+      expect(await missing.json()).toEqual({ code: 404, msg: '套餐不存在' });
+    } finally {
+      h.sim.readings.merge({ gatewayNotFound: null });
+    }
+  });
+
   it.each(OPERATION_NAMES.map((n) => [n, OPERATIONS[n].method === 'GET' ? 'POST' : 'GET']))('%s refuses method %s with 405', async (name, method) => {
     const res = await h.raw(method, OPERATIONS[name].path.replace('{oid}', 'x'));
     expect(res.status).toBe(405);

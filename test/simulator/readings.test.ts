@@ -17,7 +17,7 @@ const rig = useReadingsSim({ domains: 4 });
 const DEFAULT_JSON = {
   logTreadBucketMs: null, naiveTimestamps: false, bandwidthUnit: 'bits_per_second', totalsSkew: 1, lateRevision: null,
   ignoreRanges: false, clockOffsetMs: 0, paramsZone: null, recordTimeLagMs: 0, pathForm: 'both', omitZeroBuckets: false,
-  logTreadStrictRange: false,
+  logTreadStrictRange: false, gatewayNotFound: false,
 };
 
 describe('/__admin/readings', () => {
@@ -135,12 +135,14 @@ simulator:
     path_form: prefixed
     omit_zero_buckets: true
     log_tread_strict_range: true
+    gateway_not_found: true
 `;
 
 const FROM_YAML: Readings = {
   logTreadBucketMs: 300_000, naiveTimestamps: true, bandwidthUnit: 'bytes_per_second', totalsSkew: 1.1,
   lateRevision: { afterMs: 600_000, factor: 0.9 }, ignoreRanges: true, clockOffsetMs: -600_000, paramsZone: '+00:00',
   recordTimeLagMs: 600_000, pathForm: 'prefixed', omitZeroBuckets: true, logTreadStrictRange: true,
+  gatewayNotFound: true,
 };
 
 describe('simulator.readings in the config', () => {

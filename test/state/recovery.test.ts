@@ -67,7 +67,7 @@ describe('loadRecovering', () => {
     const denied: StateFs = { ...nodeStateFs, readFile: () => Promise.reject(Object.assign(new Error('denied'), { code: 'EACCES' })) };
     const { load, resets } = setUp('reset', denied);
     await expect(load()).rejects.toThrow(
-      `state file ${join(root, 's.json')}: cannot be read (EACCES). Refusing to start. It may be intact: fix what keeps it ` +
+      `state file ${join(root, 's.json')}: cannot be read: permission denied (EACCES). Refusing to start. It may be intact: fix what keeps it ` +
         'from being read (ownership, permissions, disk); state_recovery: reset does not apply to it',
     );
     expect(resets).toEqual([]);

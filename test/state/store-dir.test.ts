@@ -121,11 +121,11 @@ describe('a state directory removed while running', () => {
   });
 
   it.each([
-    ['a file in place of its parent', (parent: string) => writeFileSync(parent, 'not a directory'), () => 'cannot be written (ENOTDIR)'],
+    ['a file in place of its parent', (parent: string) => writeFileSync(parent, 'not a directory'), () => 'cannot be written: not a directory (ENOTDIR)'],
     [
       'its parent a dangling symlink',
       (parent: string) => symlinkSync(join(root, 'nowhere'), parent),
-      (dir: string) => `cannot be written: the state directory ${dir} is gone and cannot be re-created (ENOTDIR)`,
+      (dir: string) => `cannot be written: the state directory ${dir} is gone and cannot be re-created: not a directory (ENOTDIR)`,
     ],
   ])('with %s, fails each save with a StateError reported per name; once the parent is back the next save succeeds', async (_what, breakParent, problem) => {
     // Both work as root too, where a chmod would not stop anything.
@@ -144,7 +144,7 @@ describe('a state directory removed while running', () => {
     const err = await rejectionOf(store.save('ledger-a', { writer: 'x', n: 2, pad: '' }), StateError);
     expect(err.code).toBe('EDGE_STATE');
     // Node's recursive mkdir names a dangling link ENOTDIR (async, Node 20) or ENOENT (its sync twin): either means "cannot".
-    expect(err.message.replace(/\(ENOENT\)$/, '(ENOTDIR)')).toBe(`state file ${join(dir, 'ledger-a.json')}: ${problem(dir)}`);
+    expect(err.message.replace(/no such file or directory \(ENOENT\)$/, 'not a directory (ENOTDIR)')).toBe(`state file ${join(dir, 'ledger-a.json')}: ${problem(dir)}`);
     expect(failures).toEqual([['ledger-a', err]]);
     await rejectionOf(store.save('waf-checkpoint', { writer: 'x', n: 2, pad: '' }), StateError);
     expect(failures.map(([name]) => name)).toEqual(['ledger-a', 'waf-checkpoint']);
@@ -165,7 +165,7 @@ describe('a state directory removed while running', () => {
     rmSync(dir, { recursive: true });
     writeFileSync(dir, 'a file');
     const err = await rejectionOf(store.save('a', { writer: 'x', n: 2, pad: '' }), StateError);
-    expect(err.message).toBe(`state file ${join(dir, 'a.json')}: cannot be written (ENOTDIR)`);
+    expect(err.message).toBe(`state file ${join(dir, 'a.json')}: cannot be written: not a directory (ENOTDIR)`);
     expect(failures).toEqual(['a']);
     expect(readFileSync(dir, 'utf8')).toBe('a file');
   });
@@ -198,7 +198,7 @@ describe('a state directory removed while running', () => {
     const full: StateFs = { ...nodeStateFs, rename: () => Promise.reject(Object.assign(new Error('full'), { code: 'ENOSPC' })) };
     mkdirSync(join(root, 'state'));
     const err = await rejectionOf(new StateStore(join(root, 'state'), { fs: full, onSaveFailure: (n) => failures.push(n) }).save('a', {}), StateError);
-    expect(err.message).toBe(`state file ${join(root, 'state', 'a.json')}: cannot be written (ENOSPC)`);
+    expect(err.message).toBe(`state file ${join(root, 'state', 'a.json')}: cannot be written: no space left on device (ENOSPC)`);
     expect(failures).toEqual(['a']);
   });
 });

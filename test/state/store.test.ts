@@ -99,7 +99,7 @@ describe('StateStore', () => {
   it('reports a file it cannot read as an I/O problem, not damage (the file may be intact)', async () => {
     const denied: StateFs = { ...nodeStateFs, readFile: () => Promise.reject(Object.assign(new Error('denied'), { code: 'EACCES' })) };
     const err = await rejectionOf(new StateStore(root, { fs: denied }).load('s', doc), StateError);
-    expect(err.message).toBe(`state file ${join(root, 's.json')}: cannot be read (EACCES)`);
+    expect(err.message).toBe(`state file ${join(root, 's.json')}: cannot be read: permission denied (EACCES)`);
     expect(err.damaged).toBe(false);
   });
 
@@ -132,7 +132,7 @@ describe('StateStore', () => {
     const { keptAs } = await new StateStore(root).quarantine('s', Date.UTC(2026, 0, 1));
     expect(readdirSync(keptAs)).toEqual(['inside']);
     const err = await rejectionOf(new StateStore(root).quarantine('absent'), StateError);
-    expect(err.message).toBe(`state file ${join(root, 'absent.json')}: cannot be moved aside (ENOENT)`);
+    expect(err.message).toBe(`state file ${join(root, 'absent.json')}: cannot be moved aside: no such file or directory (ENOENT)`);
   });
 
   it('ignores a torn temp file a crash left, and removeLeftoverTemps deletes it', async () => {
@@ -191,7 +191,7 @@ describe('StateStore.journal', () => {
     const failures: string[] = [];
     const store = new StateStore(join(root, 'gone'), { onSaveFailure: (name) => failures.push(name) });
     const err = await rejectionOf(store.journal('cp').append([{ n: 1 }]), StateError);
-    expect(err.message).toContain('cannot be appended to (ENOENT)');
+    expect(err.message).toContain('cannot be appended to: no such file or directory (ENOENT)');
     expect(failures).toEqual(['cp']);
     expect(existsSync(join(root, 'gone'))).toBe(false);
   });

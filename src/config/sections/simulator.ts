@@ -88,6 +88,13 @@ const readingsSchema = z
         'With log_tread_bucket: only the logTread buckets that begin inside [beginTime, endTime) are listed, not the one containing beginTime ' +
           '(default false).',
       ),
+    gateway_not_found: z
+      .boolean()
+      .default(false)
+      .describe(
+        'An unknown path is answered 404 with Spring Boot\'s default error body ({timestamp, status, error, path}) instead of the envelope ' +
+          '{code: 404, msg} (default false: the envelope).',
+      ),
   })
   .transform((r) => ({
     logTreadBucketMs: r.log_tread_bucket,
@@ -102,6 +109,7 @@ const readingsSchema = z
     pathForm: r.path_form,
     omitZeroBuckets: r.omit_zero_buckets,
     logTreadStrictRange: r.log_tread_strict_range,
+    gatewayNotFound: r.gateway_not_found,
   }));
 
 /** The account's request budget the simulator can enforce (src/simulator/budget.ts); off unless present. */

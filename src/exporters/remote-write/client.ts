@@ -5,6 +5,7 @@ import { describeNetCause, netCauseText } from '../../shared/net-cause.js';
 import { proxyFor, type ProxyRoute } from '../../shared/proxy-route.js';
 import { readTlsFiles, type TlsFiles } from '../../shared/tls-files.js';
 import { maskUrl } from '../../shared/url-credentials.js';
+import { errnoText } from '../../shared/errno-text.js';
 
 /** Credentials: exactly one of the inline value and the file (read, trimmed, for every request, so a rotated file needs no reload). */
 export type RemoteWriteAuth =
@@ -67,7 +68,7 @@ async function readSecretFile(path: string, what: string): Promise<string> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // The path is configuration, not a secret; the content never reaches a message.
-    throw new LocalError(`cannot read the ${what} file ${path}${code === undefined ? '' : ` (${code})`}`, code);
+    throw new LocalError(`cannot read the ${what} file ${path}: ${errnoText(error)}`, code);
   }
 }
 

@@ -109,7 +109,7 @@ export class MemoryStore implements LedgerStorage {
   async save(name: string, value: unknown): Promise<void> {
     if (this.failSaves > 0) {
       this.failSaves--;
-      throw new StateError(this.pathOf(name), 'cannot be written (ENOSPC)');
+      throw new StateError(this.pathOf(name), 'cannot be written: no space left on device (ENOSPC)');
     }
     this.files.set(name, JSON.stringify(value));
     this.events.push({ kind: 'save', name });

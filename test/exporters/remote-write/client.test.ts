@@ -78,7 +78,7 @@ describe('RemoteWriteClient', () => {
     receiver = await startReceiver();
     const tokenFile = join(dir, 'missing-token');
     const outcome = await makeClient({ url: receiver.url, auth: { type: 'bearer', tokenFile } }).send(BODY);
-    expect(outcome).toEqual({ kind: 'local', error: `cannot read the bearer token file ${tokenFile} (ENOENT)`, code: 'ENOENT' });
+    expect(outcome).toEqual({ kind: 'local', error: `cannot read the bearer token file ${tokenFile}: no such file or directory (ENOENT)`, code: 'ENOENT' });
     expect(receiver.requests).toHaveLength(0);
   });
 
