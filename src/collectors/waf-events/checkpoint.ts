@@ -15,11 +15,15 @@
 // the append) is dropped: its batch was not confirmed as saved, so it is sent
 // again once, as before. After a crash either a batch's ids and its counts are
 // on disk, or neither is. A snapshot without `journal` (written before the
-// journal existed) is generation 0 and loads as it always did.
+// journal existed) is generation 0 and loads as it always did. Both files also
+// hold the rules of edge_waf_rule_info (rule-info.ts): `rules` in the
+// snapshot, `r` in a line (the rules its batch set); files written before
+// they existed have none, and load with none.
 import { z } from 'zod';
 import { FAIL_ON_DAMAGE, loadRecovering, type StateRecovery, type StateReset } from '../../state/recovery.js';
 import { StateError, type StateStore } from '../../state/store.js';
 import type { DeniedDelta, DeniedLabels } from './metrics.js';
+import type { SavedRule } from './rule-info.js';
 import type { Checkpoint } from './window.js';
 
 /** `<state_dir>/waf-events-checkpoint.json` (and `.journal`) */
@@ -29,6 +33,8 @@ export const CHECKPOINT_NAME = 'waf-events-checkpoint';
 export type CheckpointStorage = Pick<StateStore, 'init' | 'load' | 'save' | 'pathOf' | 'journal'>;
 
 const labelsSchema = z.strictObject({ domain: z.string(), rule_id: z.string(), severity: z.string() });
+/** [rule_id, description, category, seen at ms]; absent in files written before edge_waf_rule_info. */
+const rulesSchema = z.array(z.tuple([z.string(), z.string(), z.string(), z.number().int()])).optional();
 
 const checkpointFileSchema = z
   .strictObject({
@@ -39,6 +45,7 @@ const checkpointFileSchema = z
     counters: z.array(z.strictObject({ labels: labelsSchema, value: z.number().int().nonnegative() })),
     /** The journal generation whose lines belong to this snapshot; absent before the journal existed (0). */
     journal: z.number().int().nonnegative().optional(),
+    rules: rulesSchema,
   })
   .refine((f) => f.cursorMs >= f.originMs, { path: ['cursorMs'], error: 'cursor before origin' });
 
@@ -47,11 +54,13 @@ const journalLineSchema = z.strictObject({
   g: z.number().int().nonnegative(),
   d: z.array(z.tuple([z.string().min(1), z.number().int()])),
   c: z.array(z.tuple([z.string(), z.string(), z.string(), z.number().int().positive()])),
+  r: rulesSchema,
 });
 
 interface CheckpointState {
   readonly checkpoint: Checkpoint;
   readonly counters: ReadonlyArray<{ labels: DeniedLabels; value: number }>;
+  readonly rules: readonly SavedRule[];
 }
 
 interface LoadedCheckpoint extends CheckpointState {
@@ -89,6 +98,7 @@ async function loadWithJournal(store: CheckpointStorage): Promise<LoadedCheckpoi
   const generation = file.journal ?? 0;
   const delivered = new Map(file.delivered);
   const counters = new Map(file.counters.map((c) => [counterKey(c.labels), { labels: c.labels, value: c.value }]));
+  const rules = new Map((file.rules ?? []).map((r) => [r[0], r]));
   const journal = store.journal(CHECKPOINT_NAME);
   const { entries } = await journal.read();
   for (const [i, entry] of entries.entries()) {
@@ -107,10 +117,12 @@ async function loadWithJournal(store: CheckpointStorage): Promise<LoadedCheckpoi
       if (known) known.value += n;
       else counters.set(key, { labels, value: n });
     }
+    for (const rule of line.data.r ?? []) rules.set(rule[0], rule);
   }
   return {
     checkpoint: { originMs: file.originMs, cursorMs: file.cursorMs, delivered },
     counters: [...counters.values()],
+    rules: [...rules.values()],
     generation,
   };
 }
@@ -119,13 +131,14 @@ const counterKey = (labels: DeniedLabels): string => `${labels.domain}\u0000${la
 
 /** The whole state as generation `generation`, then the journal emptied (its lines are in the snapshot now). */
 export async function saveCheckpoint(store: CheckpointStorage, state: CheckpointState, generation = 0): Promise<void> {
-  const { checkpoint, counters } = state;
+  const { checkpoint, counters, rules } = state;
   await store.save(CHECKPOINT_NAME, {
     originMs: checkpoint.originMs,
     cursorMs: checkpoint.cursorMs,
     delivered: [...checkpoint.delivered],
     counters,
     journal: generation,
+    rules,
   });
   await store.journal(CHECKPOINT_NAME).truncate();
 }
@@ -136,10 +149,12 @@ export function appendCheckpoint(
   generation: number,
   delivered: Iterable<readonly [string, number]>,
   counted: readonly DeniedDelta[],
+  rules: readonly SavedRule[],
 ): Promise<void> {
   return store.journal(CHECKPOINT_NAME).append([{
     g: generation,
     d: [...delivered],
     c: counted.map((c) => [c.labels.domain, c.labels.rule_id, c.labels.severity, c.value]),
+    ...(rules.length === 0 ? {} : { r: rules }),
   }]);
 }

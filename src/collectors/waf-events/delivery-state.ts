@@ -6,14 +6,16 @@
 // the start and any write after a failed one rewrite the snapshot (and empty
 // the journal). When a save fails the state is marked dirty and the forwarder
 // sends nothing more until a save succeeds, so a crash never re-sends more
-// than one batch.
+// than one batch. The rule descriptions (rule-info.ts) are saved and
+// published with the counter the same way.
 import type { JobLogger } from '../engine/job.js';
 import { errorFields } from '../engine/errors.js';
 import type { SampleSink } from '../collector.js';
 import type { Clock } from '../engine/reports.js';
 import type { LogEvent } from '../log-sink.js';
 import { appendCheckpoint, loadCheckpoint, saveCheckpoint, type CheckpointStorage } from './checkpoint.js';
-import { DeniedCounts, WAF_EVENTS_COLLECTOR, type DeniedDelta } from './metrics.js';
+import { DeniedCounts, WAF_EVENTS_COLLECTOR, WAF_RULE_INFO, type DeniedDelta } from './metrics.js';
+import { RuleInfo, type SavedRule } from './rule-info.js';
 import { advance, initialCheckpoint, rememberInPlace, type Checkpoint } from './window.js';
 import { isoOrUnknown, type StateRecovery } from '../../state/recovery.js';
 
@@ -22,8 +24,10 @@ interface DeliveryStateOptions {
   readonly samples: SampleSink;
   readonly log: JobLogger;
   readonly clock: Clock;
-  /** Most series of the denied counter. */
+  /** Most series of the denied counter, and of the rule info. */
   readonly maxSeries: number;
+  /** A rule absent from this much of the deny events read (by window end) leaves the rule info. */
+  readonly forgetAfterMs: number;
   /** After every successful save, with the cursor saved. */
   readonly onSaved: (cursorMs: number) => void;
   /** What a damaged checkpoint does at start-up (state_recovery); default: start-up fails. */
@@ -34,6 +38,7 @@ export class DeliveryState {
   /** Its `delivered` is this state's own map, updated in place (see rememberInPlace). */
   private current: (Checkpoint & { readonly delivered: Map<string, number> }) | undefined;
   private readonly counts: DeniedCounts;
+  private readonly rules: RuleInfo;
   private dirty = false;
   private saving: Promise<void> = Promise.resolve();
   /** The journal generation of the snapshot on disk; a new snapshot takes the next one. */
@@ -44,9 +49,12 @@ export class DeliveryState {
   private changed = new Set<string>();
   /** Counter increments since the last write. */
   private counted: DeniedDelta[] = [];
+  /** Rules set since the last write. */
+  private described: SavedRule[] = [];
 
   constructor(private readonly options: DeliveryStateOptions) {
     this.counts = new DeniedCounts(options.maxSeries);
+    this.rules = new RuleInfo(options.maxSeries, options.forgetAfterMs);
   }
 
   /** The loaded checkpoint; throws before load(). */
@@ -62,6 +70,11 @@ export class DeliveryState {
   /** Events left out of the denied counter by its series cap. */
   get droppedFromCounter(): number {
     return this.counts.dropped;
+  }
+
+  /** Deny events whose rule was left out of the rule info by its series cap. */
+  get droppedFromRuleInfo(): number {
+    return this.rules.dropped;
   }
 
   /**
@@ -93,6 +106,7 @@ export class DeliveryState {
     this.current = { ...saved.checkpoint, delivered: new Map(saved.checkpoint.delivered) };
     this.generation = saved.generation;
     this.counts.restore(saved.counters);
+    this.rules.restore(saved.rules);
     this.publish();
     // Folded into a new snapshot before anything is sent (the forwarder's poll saves a dirty state first).
     this.compactNext = true;
@@ -109,6 +123,7 @@ export class DeliveryState {
     rememberInPlace(this.owned().delivered, events.map((e): [string, number] => [e.uid, e.timestampMs]), windowEndMs);
     for (const e of events) this.changed.add(e.uid);
     for (const delta of this.counts.add(events)) this.counted.push(delta);
+    for (const rule of this.rules.see(events, windowEndMs)) this.described.push(rule);
     return this.save();
   }
 
@@ -128,6 +143,7 @@ export class DeliveryState {
     const next = advance(this.checkpoint, windowEndMs, overlapMs);
     // advance() built a new map: own it rather than copy a window's worth of ids again.
     this.current = { ...next, delivered: next.delivered instanceof Map ? next.delivered : new Map(next.delivered) };
+    this.rules.forget(windowEndMs);
     this.compactNext = true;
     return this.save();
   }
@@ -156,19 +172,21 @@ export class DeliveryState {
     const compact = this.compactNext;
     const changed = this.changed;
     const counted = this.counted;
+    const described = this.described;
     this.changed = new Set();
     this.counted = [];
+    this.described = [];
     try {
       if (compact) {
-        await saveCheckpoint(this.options.store, { checkpoint, counters: this.counts.entries() }, this.generation + 1);
+        await saveCheckpoint(this.options.store, { checkpoint, counters: this.counts.entries(), rules: this.rules.entries() }, this.generation + 1);
         this.generation += 1;
         this.compactNext = false;
-      } else if (changed.size > 0 || counted.length > 0) {
+      } else if (changed.size > 0 || counted.length > 0 || described.length > 0) {
         const delivered = [...changed].flatMap((uid): Array<[string, number]> => {
           const keep = checkpoint.delivered.get(uid);
           return keep === undefined ? [] : [[uid, keep]];
         });
-        await appendCheckpoint(this.options.store, this.generation, delivered, counted);
+        await appendCheckpoint(this.options.store, this.generation, delivered, counted, described);
       }
     } catch (err) {
       // What this write took is not known to be on disk (a journal line may be torn): the next write is a whole snapshot.
@@ -185,9 +203,10 @@ export class DeliveryState {
   /** A sink's bug must not undo a delivery that is already saved. */
   private publish(): void {
     try {
-      this.options.samples.publish(WAF_EVENTS_COLLECTOR, { counters: this.counts.totals.saved, gauges: new Map() });
+      const gauges = new Map([[WAF_RULE_INFO.name, this.rules.samples()]]);
+      this.options.samples.publish(WAF_EVENTS_COLLECTOR, { counters: this.counts.totals.saved, gauges });
     } catch (err) {
-      this.options.log.error(errorFields(err), 'publishing the WAF denied-request counter failed');
+      this.options.log.error(errorFields(err), 'publishing the WAF denied-request counter and rule info failed');
     }
   }
 }

@@ -61,6 +61,7 @@ export class WafEventForwarder implements EventJob {
       log: options.log,
       clock: this.clock,
       maxSeries: options.maxSeries ?? 10_000,
+      forgetAfterMs: options.forgetAfterMs ?? 3_600_000,
       ...(options.recovery ? { recovery: options.recovery } : {}),
       onSaved: (cursorMs) => this.notify((ob) => ob.onCheckpoint?.(cursorMs)),
     });
@@ -72,6 +73,7 @@ export class WafEventForwarder implements EventJob {
       ...this.totals,
       checkpointLagSeconds: cursor === undefined ? undefined : Math.max(0, (this.clock.now() - cursor) / 1000),
       droppedFromCounter: this.delivery.droppedFromCounter,
+      droppedFromRuleInfo: this.delivery.droppedFromRuleInfo,
     };
   }
 

@@ -2,7 +2,7 @@
 // counter (plain Samples to a SampleSink, kept in the checkpoint so a restart
 // continues it) and the self-metrics the daemon exposes, as an observer.
 import type { ContractCheck } from '../contract/checks.js';
-import { counter } from '../metric-def.js';
+import { counter, gauge } from '../metric-def.js';
 import { CounterTotals } from '../ledger.js';
 import type { MetricDef } from '../collector.js';
 import type { LogEvent } from '../log-sink.js';
@@ -18,7 +18,14 @@ export const WAF_DENIED_REQUESTS = counter('edge_waf_denied_requests_total',
   'requests', ['domain', 'rule_id', 'severity'], 'describeLogV2',
   'logs list (action deny): request.headers.host, rules[0].ruleId, severityLevel');
 
-export const WAF_EVENTS_FAMILIES: readonly MetricDef[] = [WAF_DENIED_REQUESTS];
+export const WAF_RULE_INFO = gauge('edge_waf_rule_info',
+  'What a WAF rule id means, for joining on rule_id: value 1, one series per rule id, with the description and ' +
+    'category of the latest deny event read whose primary rule it is. A rule absent from targets.forget_after of deny ' +
+    'events read is dropped; long descriptions are cut at limits.label_value_length.',
+  'info', ['rule_id', 'description', 'category'], 'describeLogV2',
+  'logs list (action deny): rules[0].ruleId, rules[0].ruleMessage, rules[0].group');
+
+export const WAF_EVENTS_FAMILIES: readonly MetricDef[] = [WAF_DENIED_REQUESTS, WAF_RULE_INFO];
 
 export type DeniedLabels = Readonly<Record<'domain' | 'rule_id' | 'severity', string>>;
 
@@ -117,4 +124,6 @@ export interface WafEventsStats {
   readonly checkpointLagSeconds: number | undefined;
   /** Events not counted in the denied counter because its series cap was reached. */
   readonly droppedFromCounter: number;
+  /** Deny events whose rule was left out of edge_waf_rule_info because its series cap was reached. */
+  readonly droppedFromRuleInfo: number;
 }

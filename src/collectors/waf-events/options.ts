@@ -30,8 +30,10 @@ export interface WafEventForwarderOptions extends WindowOptions {
   readonly headers?: readonly string[];
   /** Delivery backoff (default 1s doubling, jittered, up to 60s). */
   readonly retry?: Partial<DeliveryRetry>;
-  /** Most series of the denied counter (limits.series_per_family; default 10000). */
+  /** Most series of the denied counter and of the rule info (limits.series_per_family; default 10000). */
   readonly maxSeries?: number;
+  /** A rule absent from this much of the deny events read leaves edge_waf_rule_info (targets.forget_after; default 1h). */
+  readonly forgetAfterMs?: number;
   readonly observer?: WafEventsObserver;
   /** Defaults to Date.now. */
   readonly clock?: Clock;

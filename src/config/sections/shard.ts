@@ -45,6 +45,8 @@ export const SHARD_DESCRIPTION =
   'cannot be merged into the account top N), `cc_attack` account-wide and its peak and ranking gauges, and ' +
   '`waf_trend` (its {action, severity} counts would otherwise be the same series on every shard; it costs six ' +
   'requests a cycle however many domains). Together the shards export exactly the series and events of one ' +
-  'unsharded replica, each on one replica. Each shard needs its own `state_dir`: the first start records the shard ' +
+  'unsharded replica, each on one replica, but for `edge_waf_rule_info`: a description, not a count, exposed the ' +
+  'same by every shard that read a deny event of the rule (join it through `max by (rule_id, description, ' +
+  'category)`). Each shard needs its own `state_dir`: the first start records the shard ' +
   "in `<state_dir>/shard.json`, and a replica with another index refuses to start there (two shards would overwrite " +
   "each other's counters and WAF checkpoint); a changed `count` (scaling) is accepted and recorded.";

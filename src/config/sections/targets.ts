@@ -57,7 +57,8 @@ export const targetsSchema = z.strictObject({
     .describe(
       'A discovered domain or package absent from the lists (or no longer this shard\'s) for this long, at least 1m, is ' +
         'forgotten: its counters and watermarks leave /metrics, remote-write and the state files; one that comes back ' +
-        'counts again from 0 at first sight. Static lists are never forgotten (default 1h).',
+        'counts again from 0 at first sight. Static lists are never forgotten. A WAF rule absent from this long of the ' +
+        'deny events read leaves edge_waf_rule_info the same way (default 1h).',
     ),
 });
 

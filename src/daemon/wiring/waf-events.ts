@@ -72,6 +72,7 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     scope: shardScope({ shard: config.shard, configured: waf.domains, targets }),
     headers: waf.headers,
     maxSeries: config.limits.series_per_family,
+    forgetAfterMs: config.targets.forget_after,
     observer: exports.self.wafEvents,
     ...(options.clock ? { clock: options.clock } : {}),
     recovery,

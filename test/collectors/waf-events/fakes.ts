@@ -106,8 +106,11 @@ export class FakeSink implements LogSink {
 
 export class LastSamples implements SampleSink {
   counters: readonly Sample[] = [];
-  publish(_collector: string, update: { counters: Iterable<Sample> }): void {
+  /** The last series of each gauge family published. */
+  readonly gauges = new Map<string, readonly Sample[]>();
+  publish(_collector: string, update: { counters: Iterable<Sample>; gauges: ReadonlyMap<string, readonly Sample[]> }): void {
     this.counters = [...update.counters];
+    for (const [name, samples] of update.gauges) this.gauges.set(name, [...samples]);
   }
 }
 
