@@ -17,8 +17,8 @@
 // and, for time-series panels, as a range query, except the panels listed in
 // EXPECTED_EMPTY, which must then have no data. A second run turns on what
 // each of those panels shows (an upstream 5xx that is retried, a 429 with
-// Retry-After, a failed delivery while the receiver is down) and then they
-// must return data too.
+// Retry-After that holds the next requests back, a failed delivery while the
+// receiver is down) and then they must return data too.
 import { readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -263,6 +263,7 @@ const EXPECTED_EMPTY: ReadonlyMap<string, string> = new Map([
   ['Edge / Exporter health / Upstream errors by operation and outcome', 'an upstream 5xx or 429'],
   ['Edge / Exporter health / Retries by operation', 'an upstream 5xx, retried'],
   ['Edge / Exporter health / Throttled answers by operation', 'a 429 with Retry-After'],
+  ['Edge / Exporter health / Rate-limit waits by operation', 'a request held back by the request budget: after a 429, until its Retry-After'],
   ['Edge / Exporter health / WAF export failures by code', 'the OTLP receiver down'],
 ]);
 
@@ -273,14 +274,13 @@ const EXPECTED_EMPTY: ReadonlyMap<string, string> = new Map([
  */
 const EMPTY_FOR_ONE_VALUE: ReadonlyMap<string, string> = new Map([['Edge / Inventory / Domains not active', 'the picked domain is active']]);
 
-/** The demo with every collector on 1-minute buckets, WAF forwarding on, and the order rate limit at 1/s. */
+/** The demo with every collector on 1-minute buckets and WAF forwarding on. */
 function configText(apiUrl: string, otlpUrl: string, stateDir: string): string {
   return `
 upstream:
   api_url: ${JSON.stringify(apiUrl)}
   token: ${TOKEN}
   timeout: 5s
-  order_rate_limit: 1
   retry: { attempts: 2, min_delay: 10ms, max_delay: 50ms }
 log: { level: warn }
 collectors:
@@ -340,7 +340,16 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     if (!report?.ok) throw new Error(`WAF forwarding failed: ${JSON.stringify(report)}\n${log.join('')}`);
   }
 
-  /** `count` cycles a simulated minute apart, each forwarded and scraped, then one more scrape so a new series has the two samples rate() needs. */
+  /**
+   * More scrapes, so that a series the last step added has the two samples
+   * rate() needs before the last step of a range query (steps are STEP_S apart
+   * and scrapes 1 s apart).
+   */
+  async function settled(): Promise<void> {
+    for (let i = 0; i <= STEP_S; i++) await scraped();
+  }
+
+  /** `count` cycles a simulated minute apart, each forwarded and scraped. */
   async function minutes(count: number): Promise<void> {
     for (let i = 0; i < count; i++) {
       running(sim, 'simulator').clock.advance(MIN);
@@ -348,7 +357,7 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
       await forward();
       await scraped();
     }
-    await scraped();
+    await settled();
   }
 
   /**
@@ -384,7 +393,7 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     prometheus = await startPrometheus([{ name: JOB, target: metrics.host, path: '/metrics' }]);
     const startS = Math.floor(Date.now() / 1000);
 
-    // A healthy account: every request answered, every delivery taken.
+    // A healthy account: every request answered at once, every delivery taken.
     await cycle();
     await forward();
     await scraped();
@@ -509,7 +518,7 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     const [s, rx, d] = [running(sim, 'simulator'), running(receiver, 'receiver'), running(daemon, 'daemon')];
     // The first attempt of a getPackages fails with a 503 and is retried.
     s.faults.add({ status5xx: 503, count: 1, operations: ['getPackages'] });
-    // One access request is throttled (429, Retry-After 1 s): the exporter pauses, lowers its rate and recovers.
+    // One access request is throttled (429, Retry-After 1 s): the exporter pauses (the requests after it wait), lowers its rate and recovers.
     s.faults.add({ retryAfter: 1, count: 1, operations: ['describeL7DataV2'] });
     s.clock.advance(MIN);
     await cycle();
@@ -519,8 +528,7 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     await until('a failed WAF delivery', async () => (await d.renderText()).includes('edge_exporter_waf_export_failures_total{'));
     rx.setDown(false);
     await forwarding;
-    await scraped();
-    await scraped();
+    await settled();
     const w = { startS: healthy.startS, endS: Date.now() / 1000 };
     const problems: string[] = [];
     let count = 0;
