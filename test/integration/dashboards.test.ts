@@ -514,6 +514,20 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     expect(problems, `${problems.length} of ${count} panel queries failed, with\n${values.join('\n')}\n\n${problems.join('\n')}`).toEqual([]);
   }, 30_000);
 
+  it.each(['all', 'one'] as const)('the WAF rule panels name every rule they show by its description and category (edge_waf_rule_info), variables at %s', async (mode) => {
+    const d = await load('edge-overview.json');
+    const vars = await resolveVariables(d, healthy, mode, []);
+    const joins = queriesOf(d).filter(({ expr }) => expr.includes('edge_waf_rule_info'));
+    expect(joins.map(({ panel }) => panel.title).sort()).toEqual(['Denied requests by rule (top 10)', 'Top denied rules']);
+    for (const { panel, expr } of joins) {
+      const rows = await running(prometheus, 'Prometheus').query(interpolate(expr, vars), healthy.endS);
+      expect(rows.length, panel.title).toBeGreaterThan(0);
+      // The join matched: no rule fell through to the fallback without its description (the demo stays under the series cap).
+      for (const row of rows) expect(row.metric.description, `${panel.title}: rule ${row.metric.rule_id}`).toMatch(/\S/);
+      if (expr.includes('category')) for (const row of rows) expect(row.metric.category, `${panel.title}: rule ${row.metric.rule_id}`).toMatch(/\S/);
+    }
+  });
+
   it('with upstream errors, throttling and a failed delivery, the expected-empty panels have data', async () => {
     const [s, rx, d] = [running(sim, 'simulator'), running(receiver, 'receiver'), running(daemon, 'daemon')];
     // The first attempt of a getPackages fails with a 503 and is retried.
