@@ -69,6 +69,11 @@ interface StatsOptions {
 interface Profile {
   readonly key: number;
   readonly active: boolean;
+  /** Position among the account's active domains, and their number: who the CC campaign targets (ccAttacks). */
+  readonly activeIndex: number;
+  readonly activeCount: number;
+  /** The account's campaign key (seed only): the same for every domain. */
+  readonly campaignKey: number;
   readonly rpm: number;
   readonly avgBytes: number;
   readonly missRatio: number;
@@ -91,7 +96,9 @@ export class Stats {
     this.lateRevision = options.lateRevision ?? (() => undefined);
     this.revisionDelayMs = options.revisionDelayMs ?? 180_000;
     if (!(this.revisionDelayMs >= 0)) throw new RangeError('revisionDelayMs must be >= 0');
-    for (const d of options.domains) this.profiles.set(d.domainName, profile(options.seed, d));
+    const active = options.domains.filter((d) => d.isActive === '1').map((d) => d.domainName);
+    const campaign = { key: hash32(options.seed, 'cc-campaign'), active };
+    for (const d of options.domains) this.profiles.set(d.domainName, profile(options.seed, d, campaign));
   }
 
   /** Every domain of the account, in world order. */
@@ -186,11 +193,14 @@ function revised(final: Readonly<TrafficSample>, factor: number): TrafficSample 
   return out;
 }
 
-function profile(seed: number, d: StatsDomain): Profile {
+function profile(seed: number, d: StatsDomain, campaign: { readonly key: number; readonly active: readonly string[] }): Profile {
   const u = (k: string): number => unit(seed, d.domainName, k);
   return {
     key: hash32(seed, d.domainName, 'stats'),
     active: d.isActive === '1',
+    activeIndex: campaign.active.indexOf(d.domainName),
+    activeCount: campaign.active.length,
+    campaignKey: campaign.key,
     rpm: Math.round(200 + 5800 * u('rpm') ** 2),
     avgBytes: Math.round(8_000 + 290_000 * u('size')),
     missRatio: 0.03 + 0.27 * u('miss'),
@@ -226,8 +236,32 @@ function minuteSample(p: Profile, start: number, offsetMinutes: number): Traffic
   return s;
 }
 
-/** CC attacks come in bursts: some hours hold one 3-10 minute attack of steady intensity. */
+/**
+ * CC attacks come in bursts: some hours hold one 3-10 minute attack of steady
+ * intensity; on top of those, a campaign attacks one active domain (picked
+ * per quarter hour) for 3-6 minutes of every quarter hour, so an account
+ * never goes half an hour without an attack and a demo's CC panels fill.
+ */
 function ccAttacks(p: Profile, start: number): number {
+  return burst(p, start) + campaign(p, start);
+}
+
+const QUARTER_MS = 15 * MINUTE_MS;
+
+function campaign(p: Profile, start: number): number {
+  if (p.activeCount === 0) return 0;
+  const quarter = Math.floor(start / QUARTER_MS);
+  const q = new Rng(mixInts(p.campaignKey, quarter));
+  if (q.int(0, p.activeCount - 1) !== p.activeIndex) return 0;
+  const length = q.int(3, 6);
+  const first = q.int(0, 15 - length);
+  const intensity = q.int(300, 3000);
+  const minute = (start % QUARTER_MS) / MINUTE_MS;
+  if (minute < first || minute >= first + length) return 0;
+  return Math.floor(intensity * (0.7 + 0.6 * (mixInts(p.key ^ 0x6ca6ca6c, start / MINUTE_MS) / 4294967296)));
+}
+
+function burst(p: Profile, start: number): number {
   const hourIndex = Math.floor(start / HOUR_MS);
   const h = new Rng(mixInts(p.key ^ 0x5cc5cc5c, hourIndex));
   if (!h.chance(0.12)) return 0;

@@ -10,7 +10,8 @@ import {
 
 const MINUTE_MS = 60_000;
 // Candidate lists, computed once: the generator runs for every event of every query.
-const DENY_RULES = RULES.filter((x) => x.severityLevel !== '低风险');
+// Any rule may deny, so denies of every documented severity (high, medium, low) occur.
+const DENY_RULES = RULES;
 const PASS_RULES = RULES.filter((x) => x.severityLevel !== '高风险');
 const LOW_RULES = RULES.filter((x) => x.severityLevel === '低风险');
 const TOOL_AGENTS = USER_AGENTS.filter((u) => !u.parsed);

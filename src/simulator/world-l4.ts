@@ -47,6 +47,12 @@ export interface L4Package {
 
 /** Every documented activate code appears at least once, in this order. */
 const STATES: readonly L4Activate[] = [1, 1, 4, 0, -1, 3, 1];
+/**
+ * The package (in use) that expires soon: 3-10 days after the world is built,
+ * under the 14-day expiry alert, so the demo's expiry panels and that alert
+ * have something to show.
+ */
+const NEAR_EXPIRY = 6;
 
 export function buildL4Packages(seed: number, now: number): L4Package[] {
   const rng = new Rng(hash32(seed, 'l4'));
@@ -60,9 +66,9 @@ export function buildL4Packages(seed: number, now: number): L4Package[] {
     const ruleCount = activate === 1 || activate === 4 ? rng.int(1, Math.min(6, totalPort)) : rng.int(0, 1);
     const ctime = Math.floor(now / 1000) - rng.int(20, 400) * 86_400;
     // Unpaid and unsubscribed packages carry no expiry; closed ones expired in the past.
-    const mday = activate === 0 || activate === -1 ? null
-      : activate === 3 ? now - rng.int(2, 60) * DAY_MS
-        : now + rng.int(3, 365) * DAY_MS;
+    // The near one reuses its draw (3 + days % 8), so every later draw, and the world, stays as it was.
+    const days = activate === 0 || activate === -1 ? 0 : activate === 3 ? -rng.int(2, 60) : rng.int(3, 365);
+    const mday = activate === 0 || activate === -1 ? null : now + (k === NEAR_EXPIRY ? 3 + (days % 8) : days) * DAY_MS;
     const rules = Array.from({ length: ruleCount }, (_, r) => {
       ruleId += 1;
       return makeRule(rng, ruleId, String(10_000 + k * 100 + r), nodes);

@@ -2,7 +2,8 @@
 // deny events to an OTLP receiver while it is killed with SIGKILL at random
 // points and restarted, and while the receiver is down for a while. At the
 // end the receiver must hold every deny event of the range exactly once
-// (duplicates are measured against the documented bound), and no pass event.
+// (duplicates are measured against the documented bound), and no pass event;
+// the denied counter and the rule descriptions come through the kills whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -115,6 +116,17 @@ describe('WAF deny events through SIGKILL and a receiver outage', () => {
     const metrics = await (await fetch(metricsUrl!)).text();
     const counted = [...metrics.matchAll(/^edge_waf_denied_requests_total\{[^}]*\} (\d+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
     expect(counted).toBe(unique.size);
+
+    // Every rule id counted, across the kills, is described by its rule's message and group as the records carry them.
+    const countedRules = new Set([...metrics.matchAll(/^edge_waf_denied_requests_total\{[^}]*rule_id="([^"]*)"[^}]*\} \d+$/gm)].map((m) => m[1]));
+    const described = new Map([...metrics.matchAll(/^edge_waf_rule_info\{rule_id="([^"]*)",description="([^"]*)",category="([^"]*)"\} 1$/gm)]
+      .map((m) => [m[1], `${m[2]}|${m[3]}`]));
+    const truth = new Map(sim.truth.wafEvents(originMs, Date.now()).flatMap((e) => {
+      const rule = e.record.rules[0];
+      return unique.has(e.record.requestId) && rule ? [[String(rule.ruleId), `${rule.ruleMessage}|${rule.group}`] as const] : [];
+    }));
+    expect(countedRules.size).toBeGreaterThan(3);
+    expect(described).toEqual(new Map([...countedRules].map((id) => [id, truth.get(id ?? '')])));
 
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);

@@ -85,7 +85,8 @@ export async function loadCheckpoint(
     remedy:
       'Restore it from a backup (removing it would start again waf_events.start_from back: events sent and counted ' +
       'twice), or set state_recovery: reset to resume at now minus waf_events.delay (events not forwarded yet before ' +
-      'that are skipped, none is sent or counted twice; edge_waf_denied_requests_total restarts from 0)',
+      'that are skipped, none is sent or counted twice; edge_waf_denied_requests_total restarts from 0, ' +
+      'edge_waf_rule_info starts empty)',
   });
   if (value === undefined) return reset ? { state: undefined, reset } : { state: undefined };
   return { state: value };

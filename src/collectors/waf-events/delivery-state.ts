@@ -97,7 +97,8 @@ export class DeliveryState {
           { file, keptAs, problem, lastWrittenAt: isoOrUnknown(lastWrittenMs), resumeFrom: isoOrUnknown(this.current.cursorMs) },
           'damaged WAF event checkpoint kept aside (state_recovery: reset): deny events not forwarded yet from the lost ' +
             'cursor (at or before lastWrittenAt minus waf_events.delay) up to resumeFrom are skipped; none is sent twice; ' +
-            'edge_waf_denied_requests_total restarts at 0',
+            'edge_waf_denied_requests_total restarts at 0; edge_waf_rule_info starts empty, each rule back with its ' +
+            'next deny event',
         );
       }
       await this.save();
