@@ -67,6 +67,14 @@ export interface Fingerprint {
   readonly server: unknown;
   readonly log: unknown;
   readonly collectors: Record<string, unknown>;
+  /** The whole config by top-level section, files as digests: for the log line. */
+  readonly sections: Record<string, unknown>;
+}
+
+/** Top-level config sections whose content (or whose files' content) differs, for the reload's log line. */
+export function changedSections(a: Fingerprint, b: Fingerprint): string[] {
+  const keys = new Set([...Object.keys(a.sections), ...Object.keys(b.sections)]);
+  return [...keys].filter((k) => !isDeepStrictEqual(a.sections[k], b.sections[k])).sort();
 }
 
 /** Reads every file the config names (a digest of each) and splits the config into its parts. */
@@ -81,7 +89,7 @@ export function fingerprint(config: Config): Fingerprint {
   // Of the collectors' section only the jitter is the engine's; the rest is in each collector's part.
   shared['collectors'] = { jitter: config.collectors.defaults.jitter };
   const pick = (keys: readonly (keyof Config)[]): unknown[] => keys.map((key) => resolved[key]);
-  return { shared, server: pick(IN_PLACE.server), log: pick(IN_PLACE.log), collectors };
+  return { shared, server: pick(IN_PLACE.server), log: pick(IN_PLACE.log), collectors, sections: resolved };
 }
 
 /** `value` with every `*_file` key's path paired with a digest of the file's content (or why it cannot be read). */

@@ -16,7 +16,7 @@ import type { SelfMetrics } from '../exporters/prometheus/index.js';
 import type { Logger } from '../log/logger.js';
 import type { ReloadOutcome, ServerCredentials } from '../server/index.js';
 import { stopComponents } from './components.js';
-import { fingerprint, planReload, unchanged, type Fingerprint } from './reload-plan.js';
+import { changedSections, fingerprint, planReload, unchanged, type Fingerprint } from './reload-plan.js';
 import { readServerCredentials } from './server-secrets.js';
 import type { Components } from './wiring/index.js';
 
@@ -67,12 +67,6 @@ function restartOnlyChanges(running: Config, next: Config, listenOverridden: boo
   return FIXED.filter((f) => !(listenOverridden && f.key === 'server.listen'))
     .filter((f) => (f.when?.(running) ?? true) && !isDeepStrictEqual(f.value(running), f.value(next)))
     .map((f) => `${f.key}: ${f.why ?? 'changed; it is applied only by a restart'}`);
-}
-
-/** Top-level config sections whose content differs, for the reload's log line. */
-function changedSections(running: Config, next: Config): string[] {
-  const keys = new Set([...Object.keys(running), ...Object.keys(next)]) as Set<keyof Config>;
-  return [...keys].filter((k) => !isDeepStrictEqual(running[k], next[k])).sort();
 }
 
 /** What a reload needs from the daemon: its config source, and how to build and start one config's components. */
@@ -159,7 +153,7 @@ export async function applyReload(running: InForce, ctx: ReloadContext): Promise
   ctx.self.retainCollectors(components.collectors);
   ctx.self.recordConfigLoad(true, Date.now());
   const restarted = plan.shared ? 'everything but the server' : plan.collectors;
-  log.info({ changed: changedSections(running.config, next), restarted }, 'configuration reloaded');
+  log.info({ changed: changedSections(running.fingerprint, applied), restarted }, 'configuration reloaded');
   return { outcome: { ok: true }, inForce: { config: next, fingerprint: applied, components }, ...(plan.server ? { credentials } : {}) };
 }
 
