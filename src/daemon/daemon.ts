@@ -4,8 +4,9 @@
 // read or written and the upstream asked anything (a daemon that cannot serve
 // has polled nothing). Stop runs in reverse: the engine first (every job saves
 // its state), the log sink, the server, the upstream connections, the lock.
-// A reload (reload.ts) stops and rebuilds the engine and its jobs over the
-// same state directory; the server, the lock and the bundled simulator stay.
+// A reload (reload.ts) restarts what changed: nothing, some collectors' jobs,
+// or the engine and all its jobs over the same state directory; the server,
+// the lock and the bundled simulator stay.
 // Which state the daemon is in, what it holds there and the moves between
 // them are state.ts's; the landing page and /readyz read its one status.
 import type { LookupFunction } from 'node:net';
@@ -19,6 +20,7 @@ import type { Logger } from '../log/logger.js';
 import { HttpServer, type DaemonStatus, type MetricsSource, type ReloadOutcome } from '../server/index.js';
 import { startComponents, stopComponents } from './components.js';
 import { applyReload, refuseReload, ReloadRefusedError } from './reload.js';
+import { fingerprint, type Fingerprint } from './reload-plan.js';
 import { readServerCredentials, ServerFileError } from './server-secrets.js';
 import { holdStateDir } from './state-dir.js';
 import { move, statusOf, type Held, type State } from './state.js';
@@ -64,6 +66,8 @@ export class Daemon {
   readonly exposition: Exposition;
   readonly self: SelfMetrics;
   private config: Config;
+  /** The config's files as they were when it was applied (reload-plan.ts). */
+  private applied: Fingerprint;
   private state: State = { name: 'created' };
   /** The one start-up: start()'s, or the first runOnce/forwardOnce's without a server (then no URL). */
   private startUp: Promise<string | undefined> | undefined;
@@ -75,6 +79,7 @@ export class Daemon {
 
   constructor(private readonly options: DaemonOptions) {
     this.config = options.config;
+    this.applied = fingerprint(options.config);
     ({ families: this.families, self: this.self, exposition: this.exposition } = buildExports(options.config, options.version, options.clock));
   }
 
@@ -256,7 +261,7 @@ export class Daemon {
     // The components built last, which a stop after a failed reload stops.
     let latest = state.components;
     try {
-      const reloaded = await applyReload({ config: this.config, components: state.components }, {
+      const reloaded = await applyReload({ config: this.config, fingerprint: this.applied, components: state.components }, {
         logger: this.options.logger,
         self: this.self,
         read,
@@ -266,6 +271,7 @@ export class Daemon {
       });
       if (reloaded.credentials) held.server?.setCredentials(reloaded.credentials);
       this.config = reloaded.inForce.config;
+      this.applied = reloaded.inForce.fingerprint;
       this.to({ name: 'running', held, components: reloaded.inForce.components });
       return reloaded.outcome;
     } catch (error) {

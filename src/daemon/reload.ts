@@ -1,8 +1,11 @@
 // A reload: what it may change, and how it applies a new config or goes back
-// to the previous one. Most of the config is re-applied by building the
-// engine and its jobs again over the same state directory, so counters
+// to the previous one. It restarts only what changed (reload-plan.ts): an
+// unchanged config restarts nothing and sends no request; a change confined
+// to some collectors' blocks restarts those collectors' jobs alone; a change
+// to anything they share (the upstream, targets, sinks, ...) builds the
+// engine and all its jobs again over the same state directory, so counters
 // continue from what the old engine just saved and no WAF event is sent
-// twice; a few keys are bound to what lives for the whole process (the
+// twice. A few keys are bound to what lives for the whole process (the
 // listening socket, the state directory and its lock, the shard that
 // directory belongs to, the bundled simulator and its world), so a reload
 // that changes one is refused, naming it, and the daemon keeps its running
@@ -13,6 +16,7 @@ import type { SelfMetrics } from '../exporters/prometheus/index.js';
 import type { Logger } from '../log/logger.js';
 import type { ReloadOutcome, ServerCredentials } from '../server/index.js';
 import { stopComponents } from './components.js';
+import { changedSections, fingerprint, planReload, unchanged, type Fingerprint } from './reload-plan.js';
 import { readServerCredentials } from './server-secrets.js';
 import type { Components } from './wiring/index.js';
 
@@ -65,12 +69,6 @@ function restartOnlyChanges(running: Config, next: Config, listenOverridden: boo
     .map((f) => `${f.key}: ${f.why ?? 'changed; it is applied only by a restart'}`);
 }
 
-/** Top-level config sections whose content differs, for the reload's log line. */
-function changedSections(running: Config, next: Config): string[] {
-  const keys = new Set([...Object.keys(running), ...Object.keys(next)]) as Set<keyof Config>;
-  return [...keys].filter((k) => !isDeepStrictEqual(running[k], next[k])).sort();
-}
-
 /** What a reload needs from the daemon: its config source, and how to build and start one config's components. */
 interface ReloadContext {
   readonly logger: Logger;
@@ -87,6 +85,8 @@ interface ReloadContext {
 /** The config and components in force: before a reload, and after it (the new ones, or the previous config's again). */
 interface InForce {
   readonly config: Config;
+  /** The config's files as they were when it was applied: what the next reload compares against. */
+  readonly fingerprint: Fingerprint;
   readonly components: Components;
 }
 
@@ -98,12 +98,15 @@ interface Reloaded {
 }
 
 /**
- * Reads the config again and applies it. A config that does not validate,
- * changes a key only a restart applies, or names a file that cannot be read
- * is refused before anything stops, and `running` stays in force. Otherwise
- * its components stop (every job saves its state) and the new config's are
- * built and started; when that fails, the previous config's are built and
- * started again over the state just saved. Rejects only when that fails too.
+ * Reads the config again and applies what changed. A config that does not
+ * validate, changes a key only a restart applies, or names a file that cannot
+ * be read is refused before anything stops, and `running` stays in force. An
+ * unchanged one is applied by doing nothing. One that changes collectors
+ * alone restarts their jobs in the running engine. Otherwise the running
+ * components stop (every job saves its state) and the new config's are built
+ * and started. When applying fails, the previous config's components are
+ * built and started again over the state just saved. Rejects only when that
+ * fails too.
  */
 export async function applyReload(running: InForce, ctx: ReloadContext): Promise<Reloaded> {
   const { logger: log } = ctx;
@@ -118,24 +121,54 @@ export async function applyReload(running: InForce, ctx: ReloadContext): Promise
   } catch (err) {
     return { outcome: refuseReload(err, ctx), inForce: running };
   }
-  await stopComponents(running.components);
+  const applied = fingerprint(next);
+  const plan = planReload(running.fingerprint, applied);
+  if (unchanged(plan)) {
+    ctx.self.recordConfigLoad(true, Date.now());
+    log.info('configuration unchanged (files it names included); nothing restarted');
+    return { outcome: { ok: true }, inForce: running };
+  }
   let components: Components | undefined;
   try {
-    components = await ctx.build(next);
-    await ctx.start(components);
+    if (plan.shared) {
+      await stopComponents(running.components);
+      components = await ctx.build(next);
+      await ctx.start(components);
+    } else {
+      components = await swapCollectors(running.components, next, plan.collectors);
+    }
   } catch (err) {
     // The previous config's state was just saved and is valid; come back up on it (a failure here is the caller's to end on).
     log.error({ error: describe(err) }, 'the new configuration failed to start; going back to the previous one');
     // What the new config opened closes (its upstream connections); a job whose state did not load has nothing to save.
-    if (components) await stopComponents(components);
+    // After a failed collector swap, the running engine (partly swapped) is what stops.
+    const opened = plan.shared ? components : running.components;
+    if (opened) await stopComponents(opened);
+    // Built now, it reads the previous config's files as they are now.
+    const again = fingerprint(running.config);
     const back = await ctx.build(running.config);
     await ctx.start(back);
-    return { outcome: refuseReload(err, ctx), inForce: { config: running.config, components: back } };
+    return { outcome: refuseReload(err, ctx), inForce: { config: running.config, fingerprint: again, components: back } };
   }
   ctx.self.retainCollectors(components.collectors);
   ctx.self.recordConfigLoad(true, Date.now());
-  log.info({ changed: changedSections(running.config, next) }, 'configuration reloaded');
-  return { outcome: { ok: true }, inForce: { config: next, components }, credentials };
+  const restarted = plan.shared ? 'everything but the server' : plan.collectors;
+  log.info({ changed: changedSections(running.fingerprint, applied), restarted }, 'configuration reloaded');
+  return { outcome: { ok: true }, inForce: { config: next, fingerprint: applied, components }, ...(plan.server ? { credentials } : {}) };
+}
+
+/**
+ * Restarts the named collectors' jobs (added, removed or changed) in the
+ * running engine, over the same client, targets, ledger and sinks; every
+ * other job keeps its schedule, its run state and its counters.
+ */
+async function swapCollectors(components: Components, next: Config, names: readonly string[]): Promise<Components> {
+  const built = components.collectorJobs(next);
+  const restart = new Set(names);
+  const fresh = built.jobs.filter((job) => restart.has(job.name));
+  const gone = names.filter((name) => !fresh.some((job) => job.name === name));
+  await components.engine.swap(fresh, gone);
+  return { ...components, collectors: built.collectors };
 }
 
 /** A reload that did not apply: logged, counted in edge_exporter_config_last_reload_successful, and its reason. */

@@ -61,7 +61,8 @@ export function statusOf(state: State, notices: readonly string[]): DaemonStatus
   const components = 'components' in state ? state.components : undefined;
   const collectors = components?.engine.status('samples') ?? [];
   // With every metric collector disabled (only WAF events forwarded) there is no cycle to wait for. A
-  // reload's new engine has run nothing yet, so after a reload /readyz waits for its first success again.
+  // reload that rebuilt the engine (or restarted every collector) has run nothing yet, so /readyz then waits
+  // for a first success again; collectors a reload left running keep theirs.
   const serving = state.name === 'running' || state.name === 'reloading';
   const ready = serving && (collectors.length === 0 || collectors.some((s) => s.lastSuccessAt !== undefined));
   return { state: state.name, ready, collectors, notices };

@@ -7,7 +7,9 @@
 // normal, and the job runs again as soon as the run ends. Failures are the
 // jobs' to report; nothing a job does stops the engine. At stop the schedules
 // end, runs in flight are aborted and awaited up to a deadline, and every
-// job flushes its unsaved state.
+// job flushes its unsaved state. A reload that changes some collectors swaps
+// their jobs alone (swap()); every other job keeps its slot, its schedule and
+// its run state.
 import type { PlatformClock } from '../../api/time.js';
 import { settlesWithin } from '../../shared/wait.js';
 import type { Clock, CollectorStatus, RunReport } from '../engine/reports.js';
@@ -36,6 +38,8 @@ interface SchedulerOptions {
 interface Slot {
   readonly job: Job;
   readonly log: JobLogger;
+  /** Aborts this job's run: at stop, or when swap() replaces the job. */
+  readonly controller: AbortController;
   inFlight: Promise<JobRun> | undefined;
   ticker: Ticker | undefined;
   /** An event job's tick arrived during a run: run again when it ends. */
@@ -50,8 +54,7 @@ interface Slot {
 export class Scheduler {
   private readonly options: SchedulerOptions;
   private readonly clock: Clock;
-  private readonly slots: readonly Slot[];
-  private readonly controller = new AbortController();
+  private slots: readonly Slot[];
   private loading: Promise<void> | undefined;
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
@@ -59,14 +62,7 @@ export class Scheduler {
   constructor(options: SchedulerOptions) {
     this.options = options;
     this.clock = options.clock ?? SYSTEM_CLOCK;
-    this.slots = options.jobs.map((job) => ({
-      job,
-      log: options.logger.child({ collector: job.name }),
-      inFlight: undefined,
-      ticker: undefined,
-      pending: false,
-      skippedTicks: 0,
-    }));
+    this.slots = options.jobs.map((job) => this.slotOf(job));
     if (options.signal?.aborted) void this.stop();
     else options.signal?.addEventListener('abort', () => void this.stop(), { once: true });
   }
@@ -114,6 +110,37 @@ export class Scheduler {
     return run.report as R;
   }
 
+  /**
+   * Puts each of `fresh` in the place of the held job of its name (or adds
+   * it) and removes the jobs named in `gone`. A replaced or removed job is
+   * stopped as at stop() (its run aborted and awaited up to stopTimeoutMs,
+   * then flushed) before its successor loads, so the two never share state;
+   * once started, a fresh job runs at once and then on its own schedule.
+   * Every other job keeps its slot untouched. Rejects (StateError) when a
+   * fresh job's state file is damaged: the ones before it are in place.
+   */
+  async swap(fresh: readonly Job[], gone: readonly string[]): Promise<void> {
+    const names = new Set([...fresh.map((j) => j.name), ...gone]);
+    const leaving = this.slots.filter((s) => names.has(s.job.name));
+    await this.retire(leaving);
+    const started = this.starting !== undefined && this.stopping === undefined;
+    // The order of the jobs in force is kept (the status page lists them so), new jobs after.
+    const byName = new Map(fresh.map((job) => [job.name, job]));
+    const kept = this.slots.flatMap((s) => {
+      if (!names.has(s.job.name)) return [s];
+      const job = byName.get(s.job.name);
+      byName.delete(s.job.name);
+      return job ? [this.slotOf(job)] : [];
+    });
+    this.slots = [...kept, ...[...byName.values()].map((job) => this.slotOf(job))];
+    if (!started) return;
+    await this.starting;
+    for (const slot of this.slots.filter((s) => fresh.includes(s.job))) {
+      await slot.job.load();
+      this.arm(slot);
+    }
+  }
+
   /** Run state of the jobs of one kind, for the landing page. */
   status(kind: JobKind = 'samples'): CollectorStatus[] {
     return this.slots.filter((s) => s.job.kind === kind).map((s) => {
@@ -134,25 +161,32 @@ export class Scheduler {
   private async doStart(): Promise<void> {
     await this.load();
     if (this.stopping) return;
-    for (const slot of this.slots) {
-      const { job } = slot;
-      void this.launch(slot);
-      slot.ticker = startTicker({
-        name: job.name,
-        schedule: job.schedule,
-        offsetMs: jitterOffsetMs(job.name, this.options.jitterMs),
-        tzOffsetMinutes: this.options.tz.offsetMinutes,
-        clock: this.clock,
-        log: slot.log,
-        onTick: () => this.tick(slot),
-        onMissed: (missed) =>
-          job.kind === 'samples'
-            ? slot.log.warn({ missedSlots: missed }, 'schedule slots missed (process blocked?); buckets are back-filled')
-            : slot.log.debug({ missedSlots: missed }, 'schedule slots missed (process blocked?); the next run catches up'),
-      });
-    }
+    for (const slot of this.slots) this.arm(slot);
     const named = (kind: JobKind): string[] => this.slots.filter((s) => s.job.kind === kind).map((s) => s.job.name);
     this.options.logger.info({ collectors: named('samples'), events: named('events') }, 'engine started');
+  }
+
+  private slotOf(job: Job): Slot {
+    return { job, log: this.options.logger.child({ collector: job.name }), controller: new AbortController(), inFlight: undefined, ticker: undefined, pending: false, skippedTicks: 0 };
+  }
+
+  /** Runs the job once now and arms its schedule. */
+  private arm(slot: Slot): void {
+    const { job } = slot;
+    void this.launch(slot);
+    slot.ticker = startTicker({
+      name: job.name,
+      schedule: job.schedule,
+      offsetMs: jitterOffsetMs(job.name, this.options.jitterMs),
+      tzOffsetMinutes: this.options.tz.offsetMinutes,
+      clock: this.clock,
+      log: slot.log,
+      onTick: () => this.tick(slot),
+      onMissed: (missed) =>
+        job.kind === 'samples'
+          ? slot.log.warn({ missedSlots: missed }, 'schedule slots missed (process blocked?); buckets are back-filled')
+          : slot.log.debug({ missedSlots: missed }, 'schedule slots missed (process blocked?); the next run catches up'),
+    });
   }
 
   private tick(slot: Slot): void {
@@ -184,7 +218,7 @@ export class Scheduler {
 
   private async execute(slot: Slot): Promise<JobRun> {
     const { job } = slot;
-    const signal = this.controller.signal;
+    const signal = slot.controller.signal;
     slot.lastRunAt = this.clock.now();
     const run: JobRun =
       job.kind === 'samples'
@@ -208,17 +242,23 @@ export class Scheduler {
 
   private async doStop(): Promise<void> {
     await this.starting?.catch(() => undefined);
-    for (const slot of this.slots) {
+    await this.retire(this.slots);
+    this.options.logger.info({}, 'engine stopped');
+  }
+
+  /** Ends the slots' schedules, aborts and awaits their runs (up to stopTimeoutMs), flushes their jobs. */
+  private async retire(slots: readonly Slot[]): Promise<void> {
+    for (const slot of slots) {
       slot.ticker?.stop();
       slot.ticker = undefined;
+      slot.pending = false;
+      slot.controller.abort();
     }
-    this.controller.abort();
-    const inFlight = this.slots.flatMap((s) => (s.inFlight ? [s.inFlight] : []));
+    const inFlight = slots.flatMap((s) => (s.inFlight ? [s.inFlight] : []));
     if (inFlight.length > 0 && !(await settlesWithin(Promise.allSettled(inFlight), this.options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS))) {
-      const running = this.slots.filter((s) => s.inFlight).map((s) => s.job.name);
+      const running = slots.filter((s) => s.inFlight).map((s) => s.job.name);
       this.options.logger.warn({ running }, 'runs still in flight at stop; their results are discarded');
     }
-    for (const slot of this.slots) await slot.job.flush();
-    this.options.logger.info({}, 'engine stopped');
+    for (const slot of slots) await slot.job.flush();
   }
 }

@@ -81,6 +81,19 @@ export interface Components {
   readonly collectors: ReadonlySet<string>;
   /** With remote_write.url set: the collectors' history and the sender pushing it. */
   readonly remoteWrite?: RemoteWrite;
+  /**
+   * The collectors' jobs for `config`, sharing this build's client, targets,
+   * ledger and sinks, with the data families made `config`'s: for a reload
+   * that changes collectors alone (reload-plan.ts), never for one that
+   * changes what they share.
+   */
+  readonly collectorJobs: (config: Config) => CollectorJobs;
+}
+
+/** A config's metric collectors as jobs, and the names of those this shard runs. */
+interface CollectorJobs {
+  readonly jobs: readonly Job[];
+  readonly collectors: ReadonlySet<string>;
 }
 
 /**
@@ -126,18 +139,18 @@ export async function wire(options: WiringOptions): Promise<Components> {
   self.recordRateLimit(upstream.client.ratePerSecond);
   // The new client starts unthrottled (a reload builds one), and the status page says what is in force.
   outbound.throttling(undefined);
-  const collectors = buildCollectors(resolveCollectorOptions(config), shard);
-  families.define([...collectors.flatMap((c) => c.collector.families), ...(config.waf_events.enabled ? WAF_EVENTS_FAMILIES : [])]);
   const log = logger.child({ component: 'engine' });
   const tz = platformClock(config.upstream.timezone);
+  // What the request estimate is made for: this config's collectors, or those a reload swapped in (collectorJobs).
+  let estimateFor = { config, collectors: buildCollectors(resolveCollectorOptions(config), shard) };
   // One discovery for the collectors and the WAF event scope, so both see the same share.
   const targets = new TargetDiscovery({
     client: upstream.client, config: config.targets, shard, log: logger.child({ component: 'targets' }),
-    onChange: (t) => logRequestEstimate(logger, config, requestEstimate(config, collectors, { domains: t.domains.length, packages: t.packages.length })),
+    onChange: (t) => logRequestEstimate(logger, estimateFor.config, requestEstimate(estimateFor.config, estimateFor.collectors, { domains: t.domains.length, packages: t.packages.length })),
   });
   logExporterRoutes(config, logger);
   const remoteWrite = wireRemoteWrite(config, outbound.watch('remote_write', logger.child({ component: 'remote_write' })), options.version, self, store, recovery);
-  const jobs: Job[] = sampleJobs(collectors, {
+  const context = {
     client: upstream.client,
     tz,
     sink: families,
@@ -150,7 +163,15 @@ export async function wire(options: WiringOptions): Promise<Components> {
     logger: log,
     recovery,
     forgetter: new TargetForgetter(config.targets, logger.child({ component: 'targets' })),
-  });
+  };
+  const collectorJobs = (next: Config): CollectorJobs => {
+    const collectors = buildCollectors(resolveCollectorOptions(next), shard);
+    estimateFor = { config: next, collectors };
+    families.define([...collectors.flatMap((c) => c.collector.families), ...(next.waf_events.enabled ? WAF_EVENTS_FAMILIES : [])]);
+    return { jobs: sampleJobs(collectors, context), collectors: new Set(collectors.map((c) => c.collector.name)) };
+  };
+  const built = collectorJobs(config);
+  const jobs: Job[] = [...built.jobs];
   const wafEvents = config.waf_events.enabled
     ? wireWafEvents(options, { upstream, store, targets, recovery, otlpLogger: outbound.watch('otlp', logger.child({ component: 'otlp' })) })
     : undefined;
@@ -172,8 +193,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
     // Long enough for a WAF batch handed to the receiver to be answered (the sink's deadline) and recorded (see deliver.ts).
     stopTimeoutMs: Math.max(DEFAULT_STOP_TIMEOUT_MS, (wafEvents?.logSink.ackDeadlineMs ?? 0) + RECORD_MARGIN_MS),
   });
-  const names = new Set(collectors.map((c) => c.collector.name));
-  return { upstream, engine, collectors: names, ...(wafEvents ? { wafEvents } : {}), ...(remoteWrite ? { remoteWrite } : {}) };
+  return { upstream, engine, collectors: built.collectors, collectorJobs, ...(wafEvents ? { wafEvents } : {}), ...(remoteWrite ? { remoteWrite } : {}) };
 }
 
 /** Retry-After for a log record, in seconds (null when the answer named none). */
