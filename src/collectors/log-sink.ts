@@ -22,9 +22,15 @@ export interface LogEvent {
 /** Thrown by LogSink.deliver when some events were not confirmed by the receiver. */
 export class DeliveryError extends Error {
   readonly code = 'EDGE_DELIVERY';
-  constructor(message: string, readonly failedUids: readonly string[], options?: { cause?: unknown }) {
+  /** host:port of the receiver (or of the proxy that refused), when the delivery reached for one. */
+  readonly address: string | undefined;
+  /** The one setting to look at, for a failed connection. */
+  readonly hint: string | undefined;
+  constructor(message: string, readonly failedUids: readonly string[], options?: { cause?: unknown; address?: string; hint?: string }) {
     super(message, options);
     this.name = 'DeliveryError';
+    this.address = options?.address;
+    this.hint = options?.hint;
   }
 }
 

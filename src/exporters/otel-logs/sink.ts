@@ -7,7 +7,7 @@ import { resolveOptions, type OtlpLogSinkOptions, type ResolvedOptions } from '.
 import { createOtlpExporter, createPipeline, type Pipeline } from './pipeline.js';
 import { toReadableLogRecords } from './record.js';
 import { pause, settlesWithin } from '../../shared/wait.js';
-import { duplicatesOf, summarizeExportError, type ExportTarget } from './util.js';
+import { duplicatesOf, summarizeExportError, where, type ExportTarget } from './util.js';
 import { maskUrl } from '../../shared/url-credentials.js';
 
 interface OtlpLogSinkDeps {
@@ -119,16 +119,14 @@ export class OtlpLogSink implements LogSink {
       answered = exported.answered;
       const outcome = await exported.outcome;
       if (!outcome.confirmed) {
-        throw new DeliveryError(
-          `${uids.length} log records not confirmed by the OTLP receiver: ${summarizeExportError(outcome.cause, this.target).message}`,
-          uids,
-          { cause: outcome.cause },
-        );
+        const summary = summarizeExportError(outcome.cause, this.target);
+        throw new DeliveryError(`${uids.length} log records not confirmed by the OTLP receiver: ${summary.message}`, uids, { cause: outcome.cause, ...where(summary) });
       }
       this.options.logger?.debug({ records: uids.length }, 'OTLP receiver confirmed log records');
     } catch (error) {
       if (error instanceof DeliveryError) throw error;
-      throw new DeliveryError(`log records not delivered: ${summarizeExportError(error, this.target).message}`, uids, { cause: error });
+      const summary = summarizeExportError(error, this.target);
+      throw new DeliveryError(`log records not delivered: ${summary.message}`, uids, { cause: error, ...where(summary) });
     } finally {
       // One export at a time: the next deliver() waits for this one's result (bounded).
       void previous.then(() => settlesWithin(answered, this.ackDeadlineMs)).then(release);
