@@ -13,17 +13,23 @@ const REFRESH_SECONDS = 10;
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:1em;line-height:1.4}
 table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:.3em .5em;text-align:left;vertical-align:top}
-td{overflow-wrap:anywhere}.error{color:#b00}.success{color:#070}.running{color:#555}code{font-size:.95em}
+td{overflow-wrap:anywhere}td.n{white-space:nowrap;overflow-wrap:normal}td.t{overflow-wrap:normal}td.t span{white-space:nowrap}td:last-child{min-width:14em}.error{color:#b00}.success{color:#070}.running{color:#555}code{font-size:.95em}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}dd{margin:0;overflow-wrap:anywhere}
 @media (max-width:700px){thead{display:none}table,tbody,tr,td{display:block;width:auto}tr{border:1px solid #ccc;margin:0 0 .8em;padding:.3em}
-td{border:0;padding:.15em .3em}td::before{content:attr(data-label) ": ";font-weight:bold}}`;
+td,td.n,td:last-child{border:0;padding:.15em .3em;white-space:normal;min-width:0}td::before{content:attr(data-label) ": ";font-weight:bold}}`;
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** RFC 3339 to the second: runs are minutes apart. */
+function stamp(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A table cell's time, wrapped only between date and time in a narrow column. */
 function when(ms: number | undefined): string {
-  return ms === undefined ? '—' : new Date(ms).toISOString();
+  return ms === undefined ? '—' : stamp(ms).split(' ').map((part) => `<span>${part}</span>`).join(' ');
 }
 
 /** `754` -> `754 s (12 min 34 s)`: exact for a comparison with the self-metric, readable at a glance. */
@@ -33,13 +39,13 @@ function duration(seconds: number | undefined): string {
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const parts = [...(h > 0 ? [`${h} h`] : []), ...(h > 0 || m > 0 ? [`${m} min`] : []), `${s % 60} s`];
-  return parts.length === 1 ? `${s} s` : `${s} s (${parts.join(' ')})`;
+  return parts.length === 1 ? `${s} s` : `<span>${s} s</span> <span>(${parts.join(' ')})</span>`;
 }
 
 const LAG_OF: Readonly<Record<JobStatus['kind'], string>> = { collector: 'data lag', forwarder: 'checkpoint lag', sender: 'newest sample pushed' };
 
 function outcomeOf(job: JobStatus): { readonly cls: string; readonly text: string } {
-  if (job.failing) return { cls: 'error', text: `error, retrying: ${job.failing.attempts} attempts failed since ${when(job.failing.since)}` };
+  if (job.failing) return { cls: 'error', text: `error, retrying: ${job.failing.attempts} attempts failed since ${stamp(job.failing.since)}` };
   if (job.running) return { cls: 'running', text: 'running' };
   if (job.lastOutcome === undefined) return { cls: 'none', text: 'not run yet' };
   return { cls: job.lastOutcome, text: job.lastOutcome };
@@ -56,22 +62,24 @@ function errorCell(job: JobStatus): string {
 
 function row(job: JobStatus): string {
   const outcome = outcomeOf(job);
-  const cells = [
-    ['job', `${escapeHtml(job.name)} <small>(${job.kind})</small>`],
-    ['last run', when(job.lastRunAt)],
-    ['last success', when(job.lastSuccessAt)],
-    ['outcome', `<span class="${outcome.cls}">${escapeHtml(outcome.text)}</span>`],
-    [LAG_OF[job.kind], duration(job.lagSeconds)],
-    ['last error', errorCell(job)],
+  // [label, html, class: n on one line on a wide screen, t wrapped only between its spans]
+  const cells: readonly (readonly [string, string, string])[] = [
+    ['job', `${escapeHtml(job.name)} <small>(${job.kind})</small>`, 'n'],
+    ['last run', when(job.lastRunAt), 't'],
+    ['last success', when(job.lastSuccessAt), 't'],
+    ['outcome', `<span class="${outcome.cls}">${escapeHtml(outcome.text)}</span>`, ''],
+    [LAG_OF[job.kind], duration(job.lagSeconds), 't'],
+    ['last error', errorCell(job), ''],
   ];
-  return `<tr id="job-${escapeHtml(job.name)}">${cells.map(([label, html]) => `<td data-label="${escapeHtml(label ?? '')}">${html ?? ''}</td>`).join('')}</tr>`;
+  const td = ([label, html, cls]: readonly [string, string, string]): string => `<td${cls === '' ? '' : ` class="${cls}"`} data-label="${escapeHtml(label)}">${html}</td>`;
+  return `<tr id="job-${escapeHtml(job.name)}">${cells.map(td).join('')}</tr>`;
 }
 
 function reloadText(status: DaemonStatus): string {
   const r = status.reload;
   if (r === undefined) return 'none since start';
-  if (r.ok) return `<span class="success">applied</span> at ${when(r.at)}`;
-  return `<span class="error">refused</span> at ${when(r.at)}; the previous configuration still runs: ${escapeHtml(r.message ?? '')}`;
+  if (r.ok) return `<span class="success">applied</span> at ${stamp(r.at)}`;
+  return `<span class="error">refused</span> at ${stamp(r.at)}; the previous configuration still runs: ${escapeHtml(r.message ?? '')}`;
 }
 
 function mismatchText(status: DaemonStatus): string {

@@ -107,7 +107,7 @@ describe('probes and pages', () => {
     ]);
     const html = (await get(`${base}/`)).body.toString();
     expect(html).toContain('<h1>edge-exporter 1.0&#60;b&#62;</h1>');
-    expect(html).toContain('<td data-label="job">x&#34;&#62;&#60;img src=x onerror=alert(1)&#62; <small>(collector)</small></td>');
+    expect(html).toContain('<td class="n" data-label="job">x&#34;&#62;&#60;img src=x onerror=alert(1)&#62; <small>(collector)</small></td>');
     expect(html).toContain('<td data-label="last error"><code>E&#38;&#34;&#60;&#62;</code> msg &#34;quoted&#34; &#38; &#39;single&#39;\n&#60;script&#62;alert(1)&#60;/script&#62;</td>');
     expect(html).not.toMatch(/<script>|<img|<b>/);
   });
