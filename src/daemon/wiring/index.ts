@@ -163,7 +163,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
     observer: {
       onRun: (run: JobRun) => {
         if (run.kind === 'samples') self.onRun(run.report);
-        // The status page's collectors table has no row for the WAF job: its connection failures go with the outbound clients'.
+        // The WAF job has its row on the status page; its connection failures are also kept with the outbound clients' notices.
         else outbound.recordRun('waf_events', run.report.error);
       },
     },
