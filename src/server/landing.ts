@@ -16,7 +16,7 @@ table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:.3
 td{overflow-wrap:anywhere}td.n{white-space:nowrap;overflow-wrap:normal}td.t{overflow-wrap:normal}td.t span{white-space:nowrap}td:last-child{min-width:14em}.error{color:#b00}.success{color:#070}.running{color:#555}code{font-size:.95em}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}dd{margin:0;overflow-wrap:anywhere}
 @media (max-width:700px){thead{display:none}table,tbody,tr,td{display:block;width:auto}tr{border:1px solid #ccc;margin:0 0 .8em;padding:.3em}
-td,td.n,td:last-child{border:0;padding:.15em .3em;white-space:normal;min-width:0}td::before{content:attr(data-label) ": ";font-weight:bold}}`;
+td,td.n,td:last-child{border:0;padding:.15em .3em;white-space:normal;min-width:0}td::before{content:attr(data-label) ": ";font-weight:bold}td:empty{display:none}}`;
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
