@@ -1,7 +1,9 @@
 // The status page of a real daemon (in process, schedules off): the upstream
 // URL shown without its credentials (user info, a token query parameter, the
-// token itself never), and the last reload's outcome, refused with its reason
-// while the previous config keeps running, then applied.
+// token itself never); the last reload's outcome, refused with its reason
+// while the previous config keeps running, then applied; and the
+// remote-write sender's row through a receiver that answers 503 (retried),
+// then 204, then 400 (given up, not retried).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +13,7 @@ import { loadConfig, type Config } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
+import { startReceiver, type Receiver } from '../exporters/remote-write/support.js';
 
 const URL_USER = 'page-user-4b1d';
 const URL_PASSWORD = 'Pa55-in-url-9f0c';
@@ -20,9 +23,11 @@ const TOKEN = 'upstream-token-77c1';
 let sim: Simulator | undefined;
 let daemon: Daemon | undefined;
 let dir: string | undefined;
+let receiver: Receiver | undefined;
 
 afterEach(async () => {
   await daemon?.stop();
+  await receiver?.close();
   await sim?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -69,4 +74,48 @@ it('shows a refused reload with its reason, then an applied one', async () => {
   next = config;
   expect(await daemon?.reload()).toEqual({ ok: true });
   expect(await page(base)).toMatch(/<dt>last reload<\/dt><dd><span class="success">applied<\/span> at \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ<\/dd>/);
+});
+
+it('shows the remote-write sender retrying a 503, then pushing, then a refusal that is not retried', async () => {
+  let status = 503;
+  receiver = await startReceiver(() => ({ status, body: status === 204 ? '' : `answer ${status} <b>` }));
+  sim = createSimulator({ seed: 1, domains: 2, clock: { mode: 'fixed', start: Date.UTC(2026, 2, 2, 4, 0, 10) }, tokens: [{ token: TOKEN, permissions: '*' }] });
+  const { url } = await sim.listen('127.0.0.1', 0);
+  dir = mkdtempSync(join(tmpdir(), 'edge-status-page-'));
+  const text = [
+    `upstream: { api_url: "${url}", token: "${TOKEN}" }`,
+    `state_dir: ${join(dir, 'state')}`,
+    'server: { listen: "127.0.0.1:0" }',
+    'collectors:',
+    ...['access', 'topn', 'cc_attack', 'waf_trend', 'inventory'].map((c) => `  ${c}: { enabled: false }`),
+    `remote_write: { url: "${receiver.url}", batch_send_deadline: 0s, min_backoff: 50ms, max_backoff: 50ms }`,
+  ].join('\n');
+  const clock = sim.clock;
+  daemon = new Daemon({ config: loadConfig({ text, env: {} }), logger: createLogger({ level: 'silent', destination: quiet }), version: '0.1.0', clock, schedules: false });
+  const base = await daemon.start();
+  const row = async (): Promise<string> => (await page(base)).match(/<tr id="job-remote-write">.*?<\/tr>/)?.[0] ?? '';
+  expect(await row()).toContain('<span class="none">not run yet</span>');
+
+  await daemon.runOnce();
+  await expect.poll(row).toMatch(/error, retrying: \d+ attempts? failed since/);
+  const failing = await row();
+  expect(failing).toContain('<code>server_error</code> HTTP 503: answer 503 &#60;b&#62;');
+  expect(failing).toContain(`address: <code>127.0.0.1:${receiver.port}</code>`);
+
+  status = 204;
+  await expect.poll(row).toContain('<span class="success">success</span>');
+  expect(await row()).not.toContain('last error"><code>');
+  // The newest sample pushed is the 12:00 bucket's (platform time), 10 s before the simulator's clock.
+  expect(await row()).toContain('data-label="newest sample pushed">10 s</td>');
+
+  status = 400;
+  const before = receiver.requests.length;
+  // Minutes on, the next cycle counts new buckets and pushes them.
+  clock.advance(5 * 60_000);
+  await daemon.runOnce();
+  await expect.poll(row).toContain('<code>refused</code> HTTP 400: answer 400 &#60;b&#62;');
+  const refused = await row();
+  expect(refused).toContain('<span class="error">error</span>');
+  expect(refused).not.toContain('retrying');
+  expect(receiver.requests.length).toBe(before + 1);
 });

@@ -34,15 +34,16 @@ export class JobWatch {
     this.state = { lastRunAt: at, lastSuccessAt: at, lastOutcome: 'success' };
   }
 
-  failed(error: JobError): void {
+  /** `retried`: the attempt is made again (a refusal that gives the data up is an error, but nothing is failing since). */
+  failed(error: JobError, retried = true): void {
     const at = this.clock.now();
-    const failing = this.state.failing;
+    const { failing, ...rest } = this.state;
     this.state = {
-      ...this.state,
+      ...rest,
       lastRunAt: at,
       lastOutcome: 'error',
       lastError: error,
-      failing: { since: failing?.since ?? at, attempts: (failing?.attempts ?? 0) + 1 },
+      ...(retried ? { failing: { since: failing?.since ?? at, attempts: (failing?.attempts ?? 0) + 1 } } : {}),
     };
   }
 }
@@ -77,7 +78,8 @@ export function watchedObserver(observer: RemoteWriteObserver, watch: JobWatch):
     },
     requestFailed: (failure: RequestFailure) => {
       observer.requestFailed?.(failure);
-      if (failure.outcome !== 'aborted') watch.failed(jobError({ code: failure.outcome, ...failure }));
+      // A 4xx other than 429 settles the pages `refused`: not retried.
+      if (failure.outcome !== 'aborted') watch.failed(jobError({ code: failure.outcome, ...failure }), failure.outcome !== 'refused');
     },
   };
 }
