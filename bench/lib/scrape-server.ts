@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     host: '127.0.0.1',
     port: 0,
     metrics: { negotiate, render: (f) => exposition.render(f), renderGzip: (f) => exposition.renderGzip(f) },
-    status: { status: () => ({ state: 'running', ready: true, collectors: [], notices: [] }) },
+    status: { status: () => ({ state: 'running', ready: true, jobs: [], notices: [], contractMismatches: [] }) },
     version: 'bench',
   });
   const url = await server.start();

@@ -7,6 +7,7 @@ export type * from './collector.js';
 export type * from './engine/reports.js';
 export { DeliveryError, type LogEvent, type LogSink } from './log-sink.js';
 export { DEFAULT_STOP_TIMEOUT_MS, Scheduler } from './engine/scheduler.js';
+export { describeError } from './engine/errors.js';
 export type { Job, JobRun } from './engine/job.js';
 export { scheduleOf } from './engine/schedule.js';
 export { sampleJobs, type PolledCollector } from './sample-job/job.js';

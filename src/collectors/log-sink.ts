@@ -26,10 +26,17 @@ type DeliveryDetail = Readonly<Record<string, string | number>>;
 export class DeliveryError extends Error {
   readonly code = 'EDGE_DELIVERY';
   readonly detail: DeliveryDetail;
+  /** host:port of the receiver (or of the proxy that refused), when the delivery reached for one: the status page's row. */
+  readonly address: string | undefined;
+  /** The one setting to look at, for a failed connection. */
+  readonly hint: string | undefined;
   constructor(message: string, readonly failedUids: readonly string[], options?: { cause?: unknown; detail?: DeliveryDetail }) {
     super(message, options);
     this.name = 'DeliveryError';
     this.detail = options?.detail ?? {};
+    const { address, hint } = this.detail;
+    this.address = typeof address === 'string' ? address : undefined;
+    this.hint = typeof hint === 'string' ? hint : undefined;
   }
 }
 

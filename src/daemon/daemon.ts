@@ -17,7 +17,8 @@ import type { Config } from '../config/index.js';
 import { parseHostPort } from '../config/fields.js';
 import { negotiate, type Exposition, type ExpositionFormat, type FamilyStore, type SelfMetrics } from '../exporters/prometheus/index.js';
 import type { Logger } from '../log/logger.js';
-import { HttpServer, type DaemonStatus, type MetricsSource, type ReloadOutcome } from '../server/index.js';
+import { HttpServer, type DaemonStatus, type MetricsSource, type ReloadOutcome, type ReloadStatus } from '../server/index.js';
+import { displayUrl } from '../shared/url-credentials.js';
 import { startComponents, stopComponents } from './components.js';
 import { applyReload, refuseReload, ReloadRefusedError } from './reload.js';
 import { fingerprint, type Fingerprint } from './reload-plan.js';
@@ -76,6 +77,8 @@ export class Daemon {
   private reloads: Promise<unknown> = Promise.resolve();
   /** The OTLP and remote-write clients' last connection failures, for the status page; kept across reloads. */
   private readonly outbound = new OutboundNotices();
+  /** The last reload's outcome, for the status page. */
+  private lastReload: ReloadStatus | undefined;
 
   constructor(private readonly options: DaemonOptions) {
     this.config = options.config;
@@ -109,7 +112,10 @@ export class Daemon {
    * does.
    */
   reload(): Promise<ReloadOutcome> {
-    const next = this.reloads.then(() => this.reloadInOrder());
+    const next = this.reloads.then(() => this.reloadInOrder()).then((outcome) => {
+      this.lastReload = { at: Date.now(), ...outcome };
+      return outcome;
+    });
     this.reloads = next.catch(() => undefined);
     return next;
   }
@@ -146,7 +152,15 @@ export class Daemon {
 
   /** What the landing page shows and /readyz answers from. */
   private status(): DaemonStatus {
-    return statusOf(this.state, this.outbound.notices(this.config));
+    const { state, config } = this;
+    const local = 'held' in state ? state.held.local?.url : undefined;
+    const upstream = config.upstream.api_url ?? local;
+    return statusOf(state, {
+      notices: this.outbound.notices(config),
+      readings: this.self.readings(),
+      upstream: upstream === undefined ? undefined : displayUrl(upstream),
+      reload: this.lastReload,
+    });
   }
 
   /** The components in force, once started (a reload in progress is waited for). */

@@ -8,7 +8,9 @@
 //
 // A start without a server (the first runOnce/forwardOnce: `run --once`,
 // tests) passes through the same states; `held.server` is then undefined.
-import type { DaemonStatus, HttpServer } from '../server/index.js';
+import type { SelfReadings } from '../exporters/prometheus/index.js';
+import type { DaemonStatus, HttpServer, ReloadStatus } from '../server/index.js';
+import { jobRows } from './status.js';
 import type { HeldDir } from './state-dir.js';
 import type { Components } from './wiring/index.js';
 import type { LocalUpstream } from './wiring/upstream.js';
@@ -56,8 +58,17 @@ export function move(from: State, to: State): State {
   return to;
 }
 
-/** The one status: the collectors of the components in force and whether /readyz says ready. */
-export function statusOf(state: State, notices: readonly string[]): DaemonStatus {
+/** What the status shows besides the jobs' run state: the daemon supplies it. */
+interface StatusExtras {
+  readonly notices: readonly string[];
+  readonly readings: SelfReadings;
+  /** The upstream URL in force, credentials masked. */
+  readonly upstream: string | undefined;
+  readonly reload: ReloadStatus | undefined;
+}
+
+/** The one status: every job of the components in force, and whether /readyz says ready. */
+export function statusOf(state: State, extras: StatusExtras): DaemonStatus {
   const components = 'components' in state ? state.components : undefined;
   const collectors = components?.engine.status('samples') ?? [];
   // With every metric collector disabled (only WAF events forwarded) there is no cycle to wait for. A
@@ -65,5 +76,14 @@ export function statusOf(state: State, notices: readonly string[]): DaemonStatus
   // for a first success again; collectors a reload left running keep theirs.
   const serving = state.name === 'running' || state.name === 'reloading';
   const ready = serving && (collectors.length === 0 || collectors.some((s) => s.lastSuccessAt !== undefined));
-  return { state: state.name, ready, collectors, notices };
+  const contractMismatches = [...extras.readings.contractMismatches].map(([check, count]) => ({ check, count }));
+  return {
+    state: state.name,
+    ready,
+    jobs: jobRows(components, extras.readings),
+    notices: extras.notices,
+    contractMismatches,
+    ...(extras.upstream === undefined ? {} : { upstream: extras.upstream }),
+    ...(extras.reload === undefined ? {} : { reload: extras.reload }),
+  };
 }

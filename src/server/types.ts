@@ -18,13 +18,37 @@ export interface MetricsSource {
   renderGzip(format: ExpositionFormat): Promise<RenderedMetrics>;
 }
 
-export interface CollectorRunStatus {
+/** A failure as the status page shows it: the stable code, the message, and where and what to look at when known. */
+export interface JobError {
+  readonly code: string;
+  readonly message: string;
+  /** host:port the failed request went to. */
+  readonly address?: string;
+  /** The one setting to look at. */
+  readonly hint?: string;
+}
+
+/** One job the engine runs, as a row of the status page. */
+export interface JobStatus {
   readonly name: string;
+  /** A metric collector; the WAF event forwarder; the remote-write sender. */
+  readonly kind: 'collector' | 'forwarder' | 'sender';
   readonly running: boolean;
   readonly lastRunAt?: number;
   readonly lastSuccessAt?: number;
   readonly lastOutcome?: 'success' | 'error';
-  readonly lastError?: { readonly code?: string; readonly message: string };
+  readonly lastError?: JobError;
+  /** Attempts failed in a row, retried in place (a WAF delivery, a remote-write push), and since when. */
+  readonly failing?: { readonly since: number; readonly attempts: number };
+  /** Seconds behind, as the self-metric says at this moment: data lag, checkpoint lag, or the age of the newest sample pushed. */
+  readonly lagSeconds?: number;
+}
+
+/** The last reload: when, and whether it applied (else why, the previous config still in force). */
+export interface ReloadStatus {
+  readonly at: number;
+  readonly ok: boolean;
+  readonly message?: string;
 }
 
 /** The daemon's one status: the landing page shows it and /readyz answers from it. */
@@ -33,9 +57,16 @@ export interface DaemonStatus {
   readonly state: string;
   /** What /readyz answers: a first successful cycle (or no collector to wait for) while running or reloading. */
   readonly ready: boolean;
-  readonly collectors: readonly CollectorRunStatus[];
+  /** Collectors first, then the WAF event forwarder and the remote-write sender when configured. */
+  readonly jobs: readonly JobStatus[];
   /** Lines shown above the table: warnings (certificate checks off) and the outbound clients' last connection failures. */
   readonly notices: readonly string[];
+  /** Where the collectors read from, credentials masked; undefined before a config is in force. */
+  readonly upstream?: string;
+  /** Undefined until the first reload. */
+  readonly reload?: ReloadStatus;
+  /** edge_exporter_contract_mismatches_total, by check. */
+  readonly contractMismatches: readonly { readonly check: string; readonly count: number }[];
 }
 
 export interface StatusSource {

@@ -49,7 +49,7 @@ export function describeNetCause(error: unknown, target: string, section: Outbou
   if (proxyStatus !== undefined) reason = 'PROXY_REFUSED';
   const finalReason = reason ?? 'unknown';
   return {
-    address: address ?? hostPort(new URL(target).hostname, portOf(target)),
+    address: address ?? urlAddress(target),
     reason: finalReason,
     ...(proxyStatus === undefined ? {} : { proxyStatus }),
     hint: hintFor(finalReason, section, proxy !== undefined, proxyStatus),
@@ -91,6 +91,11 @@ function hintFor(reason: string, section: OutboundSection, viaProxy: boolean, pr
     return `no route or no answer: a firewall drops the traffic, or a proxy is required (${proxyKeys})`;
   }
   return `check ${URL_KEYS[section]} and the network path (proxy: ${proxyKeys})`;
+}
+
+/** host:port a URL's requests go to (the scheme's port when it names none); never its credentials. */
+export function urlAddress(url: string): string {
+  return hostPort(new URL(url).hostname, portOf(url));
 }
 
 function portOf(url: string): number {

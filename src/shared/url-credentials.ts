@@ -32,3 +32,20 @@ function safeDecode(text: string): string {
     return text;
   }
 }
+
+/** Query parameters whose values are credentials (`?token=`, `?api_key=`, `?access_token=`, `?sig=`, ...). */
+const SECRET_PARAM = /token|key|secret|pass|auth|sig|credential/i;
+
+/**
+ * `url` as a page may show it: user name and password masked as maskUrl
+ * does, and the value of every query parameter that looks like a credential
+ * replaced by `REDACTED` (the rest of the query kept, as it says where data
+ * comes from).
+ */
+export function displayUrl(url: string): string {
+  if (!URL.canParse(url)) return '[REDACTED]';
+  const parsed = new URL(url);
+  const userinfo = parsed.username === '' && parsed.password === '' ? '' : '[REDACTED]@';
+  for (const name of new Set(parsed.searchParams.keys())) if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, 'REDACTED');
+  return `${parsed.protocol}//${userinfo}${parsed.host}${parsed.pathname}${parsed.search}`;
+}

@@ -90,7 +90,7 @@ describe('the daemon lifecycle', () => {
     await reached.promise;
     const base = `http://127.0.0.1:${port}`;
     expect(await get(`${base}/readyz`)).toEqual([503, 'not ready: the daemon is starting\n']);
-    expect((await get(`${base}/`))[1]).toContain('<p>state: starting, not ready</p>');
+    expect((await get(`${base}/`))[1]).toContain('<dt>state</dt><dd>starting, not ready</dd>');
     held.open();
     expect(await starting).toBe(base);
     // Idempotent: the same start-up, the same URL.
@@ -99,7 +99,7 @@ describe('the daemon lifecycle', () => {
     const [report] = await d.runOnce();
     expect(report?.ok).toBe(true);
     expect(await get(`${base}/readyz`)).toEqual([200, 'ready\n']);
-    expect((await get(`${base}/`))[1]).toContain('<p>state: running, ready</p>');
+    expect((await get(`${base}/`))[1]).toContain('<dt>state</dt><dd>running, ready</dd>');
   });
 
   it('answers /readyz while it stops (503, stopping, the collectors still listed); stop() twice is one stop, and it does not start again', async () => {
@@ -121,8 +121,8 @@ describe('the daemon lifecycle', () => {
       expect(second).toBe(first);
       expect(await get(`${base}/readyz`)).toEqual([503, 'not ready: the daemon is stopping\n']);
       const landing = (await get(`${base}/`))[1];
-      expect(landing).toContain('<p>state: stopping, not ready</p>');
-      expect(landing).toContain('<td>access</td>');
+      expect(landing).toContain('<dt>state</dt><dd>stopping, not ready</dd>');
+      expect(landing).toContain('<tr id="job-access">');
       answer.open();
       await Promise.all([first, second]);
       await d.stop();
@@ -167,11 +167,11 @@ describe('the daemon lifecycle', () => {
     expect(outcome.ok).toBe(false);
     expect(outcome.ok ? '' : outcome.message).toMatch(/ledger-usage\.json.*not valid JSON/);
     expect(d.running.collectors.usage.enabled).toBe(false);
-    expect((await get(`${base}/`))[1]).toMatch(/<p>state: running, (not )?ready<\/p>/);
+    expect((await get(`${base}/`))[1]).toMatch(/<dt>state<\/dt><dd>running, (not )?ready<\/dd>/);
     // The previous config's engine came back and runs its collector again over the state just saved.
     await readyAt(base);
-    expect((await get(`${base}/`))[1]).toContain('<td>access</td>');
-    expect((await get(`${base}/`))[1]).not.toContain('<td>usage</td>');
+    expect((await get(`${base}/`))[1]).toContain('<tr id="job-access">');
+    expect((await get(`${base}/`))[1]).not.toContain('<tr id="job-usage">');
     expect(accessCounters(await d.renderText())).toEqual(counted);
   });
 });

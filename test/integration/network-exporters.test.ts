@@ -145,6 +145,12 @@ describe('remote_write behind the proxy rules', () => {
     expect(line).toMatchObject({ code: 'ECONNREFUSED', address: `127.0.0.1:${closed}`, hint: expect.stringContaining('remote_write.url') });
     expect(await landing(started.url)).toContain(`remote_write: last connection failure at `);
     expect(await landing(started.url)).toContain(`cannot reach 127.0.0.1:${closed} (ECONNREFUSED)`);
+    // The sender's own row: retrying, with the request metric's outcome as the code, the address and the hint.
+    const row = (await landing(started.url)).match(/<tr id="job-remote-write">.*?<\/tr>/)?.[0] ?? '';
+    expect(row).toMatch(/error, retrying: \d+ attempts? failed since/);
+    expect(row).toContain('<code>network_error</code> cannot reach');
+    expect(row).toContain(`address: <code>127.0.0.1:${closed}</code>`);
+    expect(row).toContain('hint: ');
   });
 });
 

@@ -10,7 +10,7 @@ import { Agent, request } from 'undici';
 import { HttpServer } from '../../src/server/index.js';
 import { acceptsGzip, type HttpServerOptions } from '../../src/server/server.js';
 import type { MetricsSource } from '../../src/server/index.js';
-import type { CollectorRunStatus, ExpositionFormat } from '../../src/server/types.js';
+import type { ExpositionFormat, JobStatus } from '../../src/server/types.js';
 
 const TEXT = '# HELP edge_x X.\n# TYPE edge_x gauge\nedge_x 1\n';
 const OM = `${TEXT}# EOF\n`;
@@ -28,10 +28,10 @@ afterEach(async () => {
   servers = [];
 });
 
-async function start(extra: Partial<HttpServerOptions> = {}, collectors: CollectorRunStatus[] = [], ready = true, state = 'running'): Promise<string> {
+async function start(extra: Partial<HttpServerOptions> = {}, jobs: JobStatus[] = [], ready = true, state = 'running'): Promise<string> {
   const server = new HttpServer({
     host: '127.0.0.1', port: 0, metrics: fakeMetrics, version: '1.2.3',
-    status: { status: () => ({ state, ready, collectors, notices: [] }) }, ...extra,
+    status: { status: () => ({ state, ready, jobs, notices: [], contractMismatches: [] }) }, ...extra,
   });
   servers.push(server);
   return server.start();
@@ -91,24 +91,24 @@ describe('probes and pages', () => {
   });
   it('shows each collector on the landing page, escaped', async () => {
     const base = await start({}, [
-      { name: 'access', running: false, lastRunAt: 0, lastSuccessAt: 0, lastOutcome: 'success' },
-      { name: 'usage', running: false, lastRunAt: 1000, lastOutcome: 'error', lastError: { code: 'EDGE_UPSTREAM', message: '<script>alert(1)</script> 查询失败' } },
+      { name: 'access', kind: 'collector', running: false, lastRunAt: 0, lastSuccessAt: 0, lastOutcome: 'success' },
+      { name: 'usage', kind: 'collector', running: false, lastRunAt: 1000, lastOutcome: 'error', lastError: { code: 'EDGE_UPSTREAM', message: '<script>alert(1)</script> 查询失败' } },
     ]);
     const html = (await get(`${base}/`)).body.toString();
     expect(html).toContain('<a href="/metrics">');
     expect(html).toContain('access');
-    expect(html).toContain('EDGE_UPSTREAM: &#60;script&#62;alert(1)&#60;/script&#62; 查询失败');
+    expect(html).toContain('<code>EDGE_UPSTREAM</code> &#60;script&#62;alert(1)&#60;/script&#62; 查询失败');
     expect(html).not.toContain('<script>');
   });
   it('escapes markup, quotes, ampersands and line breaks in every field it shows', async () => {
     const base = await start({ version: '1.0<b>' }, [
-      { name: 'x"><img src=x onerror=alert(1)>', running: false, lastRunAt: 0, lastOutcome: 'error',
+      { name: 'x"><img src=x onerror=alert(1)>', kind: 'collector', running: false, lastRunAt: 0, lastOutcome: 'error',
         lastError: { code: 'E&"<>', message: 'msg "quoted" & \'single\'\n<script>alert(1)</script>' } },
     ]);
     const html = (await get(`${base}/`)).body.toString();
     expect(html).toContain('<h1>edge-exporter 1.0&#60;b&#62;</h1>');
-    expect(html).toContain('<tr><td>x&#34;&#62;&#60;img src=x onerror=alert(1)&#62;</td>');
-    expect(html).toContain('<td>E&#38;&#34;&#60;&#62;: msg &#34;quoted&#34; &#38; &#39;single&#39;\n&#60;script&#62;alert(1)&#60;/script&#62;</td>');
+    expect(html).toContain('<td class="n" data-label="job">x&#34;&#62;&#60;img src=x onerror=alert(1)&#62; <small>(collector)</small></td>');
+    expect(html).toContain('<td data-label="last error"><code>E&#38;&#34;&#60;&#62;</code> msg &#34;quoted&#34; &#38; &#39;single&#39;\n&#60;script&#62;alert(1)&#60;/script&#62;</td>');
     expect(html).not.toMatch(/<script>|<img|<b>/);
   });
   it('answers 404 elsewhere', async () => {

@@ -26,14 +26,20 @@ export function describeError(err: unknown): RunError {
     return { ...described, message: `${err.message} (${err.errors.length} failures, the first: ${described.message})` };
   }
   if (isApiError(err)) {
-    return { code: err.code, message: err.message, operation: err.operation, ...(err.status === undefined ? {} : { status: err.status }) };
+    return { code: err.code, message: err.message, operation: err.operation, ...(err.status === undefined ? {} : { status: err.status }), ...where(err) };
   }
   if (isStateError(err)) return { code: err.code, message: err.message };
   if (err instanceof Error) {
     const code = 'code' in err && typeof err.code === 'string' ? err.code : COLLECTOR_ERROR_CODE;
-    return { code, message: err.message };
+    return { code, message: err.message, ...where(err) };
   }
   return { code: COLLECTOR_ERROR_CODE, message: String(err) };
+}
+
+/** The address and hint an error carries (a NetworkError, a DeliveryError), for the status page's row. */
+function where(err: Error): Pick<RunError, 'address' | 'hint'> {
+  const { address, hint } = err as { address?: unknown; hint?: unknown };
+  return { ...(typeof address === 'string' ? { address } : {}), ...(typeof hint === 'string' ? { hint } : {}) };
 }
 
 /**

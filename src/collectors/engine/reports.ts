@@ -15,6 +15,10 @@ export interface RunError {
   readonly message: string;
   readonly operation?: string;
   readonly status?: number;
+  /** host:port the failed request went to, when the error says (a connection failure, a receiver's refusal). */
+  readonly address?: string;
+  /** The one setting to look at, when the error names one. */
+  readonly hint?: string;
 }
 
 /**
@@ -60,7 +64,7 @@ export interface CollectorStatus {
   readonly lastRunAt?: number;
   readonly lastSuccessAt?: number;
   readonly lastOutcome?: 'success' | 'error';
-  readonly lastError?: { readonly code: string; readonly message: string };
+  readonly lastError?: Pick<RunError, 'code' | 'message' | 'address' | 'hint'>;
   /** Ticks skipped because a run was still in flight, since start. */
   readonly skippedTicks: number;
   /** When the schedule fires next, epoch ms (absent while stopped). */

@@ -12,7 +12,7 @@
 // its run state.
 import type { PlatformClock } from '../../api/time.js';
 import { settlesWithin } from '../../shared/wait.js';
-import type { Clock, CollectorStatus, RunReport } from '../engine/reports.js';
+import type { Clock, CollectorStatus, RunError, RunReport } from '../engine/reports.js';
 import { notifySafely } from './guard.js';
 import { SYSTEM_CLOCK, type EngineObserver, type Job, type JobKind, type JobLogger, type JobRun } from './job.js';
 import { jitterOffsetMs, startTicker, type Ticker } from './schedule.js';
@@ -47,7 +47,7 @@ interface Slot {
   lastRunAt?: number;
   lastSuccessAt?: number;
   lastOutcome?: 'success' | 'error';
-  lastError?: { code: string; message: string };
+  lastError?: Pick<RunError, 'code' | 'message' | 'address' | 'hint'>;
   skippedTicks: number;
 }
 
@@ -230,7 +230,8 @@ export class Scheduler {
       slot.lastSuccessAt = run.kind === 'samples' ? run.report.now : slot.lastRunAt;
       delete slot.lastError;
     } else if (report.error) {
-      slot.lastError = { code: report.error.code, message: report.error.message };
+      const { code, message, address, hint } = report.error;
+      slot.lastError = { code, message, ...(address === undefined ? {} : { address }), ...(hint === undefined ? {} : { hint }) };
     }
     this.notify(() => this.options.observer?.onRun(run));
     return run;

@@ -33,6 +33,7 @@ import { wireRemoteWrite, type RemoteWrite } from './remote-write.js';
 import { wireWafEvents } from './waf-events.js';
 import { logRequestEstimate, requestEstimate } from './requests.js';
 import { insecureWarning, logExporterRoutes, OutboundNotices } from './network.js';
+import { SYSTEM_CLOCK, type JobWatch } from './job-watch.js';
 
 /** Time left after the sink's deadline for a confirmed WAF batch's checkpoint save, at stop. */
 const RECORD_MARGIN_MS = 3_000;
@@ -76,7 +77,7 @@ export interface Components {
   readonly upstream: Upstream;
   readonly engine: Scheduler;
   /** With waf_events enabled: its job and the sink it delivers to. */
-  readonly wafEvents?: { readonly forwarder: WafEventForwarder; readonly logSink: OtlpLogSink };
+  readonly wafEvents?: { readonly forwarder: WafEventForwarder; readonly logSink: OtlpLogSink; readonly delivery: JobWatch };
   /** The metric collectors this shard runs, by name. */
   readonly collectors: ReadonlySet<string>;
   /** With remote_write.url set: the collectors' history and the sender pushing it. */
@@ -149,7 +150,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
     onChange: (t) => logRequestEstimate(logger, estimateFor.config, requestEstimate(estimateFor.config, estimateFor.collectors, { domains: t.domains.length, packages: t.packages.length })),
   });
   logExporterRoutes(config, logger);
-  const remoteWrite = wireRemoteWrite(config, outbound.watch('remote_write', logger.child({ component: 'remote_write' })), options.version, self, store, recovery);
+  const remoteWrite = wireRemoteWrite(config, outbound.watch('remote_write', logger.child({ component: 'remote_write' })), options.version, self, store, recovery, options.clock ?? SYSTEM_CLOCK);
   const context = {
     client: upstream.client,
     tz,
@@ -183,7 +184,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
     observer: {
       onRun: (run: JobRun) => {
         if (run.kind === 'samples') self.onRun(run.report);
-        // The status page's collectors table has no row for the WAF job: its connection failures go with the outbound clients'.
+        // The WAF job has its row on the status page; its connection failures are also kept with the outbound clients' notices.
         else outbound.recordRun('waf_events', run.report.error);
       },
     },

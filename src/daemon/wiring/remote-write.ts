@@ -6,16 +6,20 @@ import { tlsFiles, type Config } from '../../config/index.js';
 import type { SelfMetrics } from '../../exporters/prometheus/index.js';
 import { RemoteWriteSender, type RemoteWriteAuth } from '../../exporters/remote-write/index.js';
 import type { OutboundLogger } from './network.js';
+import { JobWatch, watchedObserver } from './job-watch.js';
+import type { Clock } from '../../collectors/index.js';
 import type { StateRecovery, StateStore } from '../../state/index.js';
 
 /** The history and its sender; absent when remote_write.url is not set. */
 export interface RemoteWrite {
   readonly history: HistoryQueues;
   readonly sender: RemoteWriteSender;
+  /** Its pushes' outcomes, for the status page. */
+  readonly watch: JobWatch;
 }
 
 export function wireRemoteWrite(
-  config: Config, logger: OutboundLogger, version: string, self: Pick<SelfMetrics, 'remoteWrite'>, store: StateStore, recovery: StateRecovery,
+  config: Config, logger: OutboundLogger, version: string, self: Pick<SelfMetrics, 'remoteWrite'>, store: StateStore, recovery: StateRecovery, clock: Clock,
 ): RemoteWrite | undefined {
   const rw = config.remote_write;
   if (rw.url === undefined) return undefined;
@@ -32,6 +36,7 @@ export function wireRemoteWrite(
     ),
   });
   const auth = authOf(rw);
+  const watch = new JobWatch(clock);
   const sender = new RemoteWriteSender(history, {
     url: rw.url,
     timeoutMs: rw.timeout,
@@ -47,9 +52,9 @@ export function wireRemoteWrite(
     maxBackoffMs: rw.max_backoff,
     userAgent: `edge-exporter/${version}`,
     logger,
-    observer: self.remoteWrite,
+    observer: watchedObserver(self.remoteWrite, watch),
   });
-  return { history, sender };
+  return { history, sender, watch };
 }
 
 function authOf(rw: Config['remote_write']): RemoteWriteAuth | undefined {

@@ -14,6 +14,7 @@ import type { Logger } from '../../log/logger.js';
 import type { StateRecovery, StateStore } from '../../state/index.js';
 import type { Clock } from '../../collectors/index.js';
 import type { Upstream } from './upstream.js';
+import { JobWatch, SYSTEM_CLOCK, watchedSink } from './job-watch.js';
 
 /** What the WAF wiring takes from the daemon's options. */
 interface WafWiringOptions {
@@ -35,7 +36,7 @@ interface SharedParts {
 }
 
 /** WAF deny events -> OTLP logs, with its own checkpoint in the state directory. */
-export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): { forwarder: WafEventForwarder; logSink: OtlpLogSink } {
+export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): { forwarder: WafEventForwarder; logSink: OtlpLogSink; delivery: JobWatch } {
   const { upstream, store, targets, recovery } = shared;
   const { config, logger, version, exports } = options;
   const waf = config.waf_events;
@@ -50,10 +51,12 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     resource: { serviceName: 'edge-exporter', serviceVersion: version, serviceInstanceId: `${hostname()}:${process.pid}` },
     logger: shared.otlpLogger,
   });
+  // Deliveries are retried inside one long poll: the status page learns of them from the sink.
+  const delivery = new JobWatch(options.clock ?? SYSTEM_CLOCK);
   const forwarder = new WafEventForwarder({
     client: upstream.client,
     tz: platformClock(config.upstream.timezone),
-    sink: logSink,
+    sink: watchedSink(logSink, delivery),
     samples: exports.families,
     store,
     log: logger.child({ component: 'waf-events', collector: 'waf-events' }),
@@ -77,7 +80,7 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     ...(options.clock ? { clock: options.clock } : {}),
     recovery,
   });
-  return { forwarder, logSink };
+  return { forwarder, logSink, delivery };
 }
 
 /** The proxy chosen for otlp.endpoint (NO_PROXY applied here: node:http has no EnvHttpProxyAgent) and otlp.tls. */

@@ -127,7 +127,8 @@ export class OtlpLogSink implements LogSink {
       this.options.logger?.debug({ records: uids.length }, 'OTLP receiver confirmed log records');
     } catch (error) {
       if (error instanceof DeliveryError) throw error;
-      throw new DeliveryError(`log records not delivered: ${summarizeExportError(error, this.target).message}`, uids, { cause: error });
+      const { message, ...detail } = summarizeExportError(error, this.target);
+      throw new DeliveryError(`log records not delivered: ${message}`, uids, { cause: error, detail: { endpoint: maskUrl(this.target.endpoint), ...detail } });
     } finally {
       // One export at a time: the next deliver() waits for this one's result (bounded).
       void previous.then(() => settlesWithin(answered, this.ackDeadlineMs)).then(release);

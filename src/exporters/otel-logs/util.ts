@@ -1,6 +1,6 @@
 // Small helpers of the OTLP log sink: error summaries for logs and messages, duplicate detection.
 import { OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
-import { describeNetCause, netCauseText } from '../../shared/net-cause.js';
+import { describeNetCause, netCauseText, urlAddress } from '../../shared/net-cause.js';
 
 interface ErrorSummary {
   readonly message: string;
@@ -28,7 +28,9 @@ export function summarizeExportError(error: unknown, target?: ExportTarget): Err
   if (error instanceof OTLPExporterError) {
     const message = error.message || `HTTP ${error.code ?? 'error'}`;
     if (error.code === 407 && target?.proxy !== undefined) return networkSummary(new ProxyRefusal(407), target);
-    return error.code === undefined ? { message } : { message, status: error.code };
+    // The receiver answered: it is the address (the status page's row says where the refusal came from).
+    const address = target === undefined ? {} : { address: urlAddress(target.endpoint) };
+    return error.code === undefined ? { message, ...address } : { message, status: error.code, ...address };
   }
   if (target !== undefined && error instanceof Error && 'code' in error && typeof error.code === 'string') return networkSummary(error, target);
   if (error instanceof Error) return { message: error.message };

@@ -2,6 +2,6 @@
 export { FamilyStore } from './family-store.js';
 export { Exposition } from './exposition.js';
 export { negotiate } from './negotiate.js';
-export { SelfMetrics } from './self-metrics.js';
+export { SelfMetrics, type SelfReadings } from './self-metrics.js';
 export { type ExpositionFormat, type FamilySnapshot } from './serialize.js';
 export { renderAllMetricsDocs } from './docs.js';

@@ -2,6 +2,9 @@
 import { seriesKey, type Labels } from '../../collectors/index.js';
 import { compareSeries, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
 
+/** The gauges that measure time since a moment (`…_lag_seconds`, `…_age_seconds`). */
+export const LIVE = /_(lag|age)_seconds$/;
+
 interface Cell {
   readonly labelValues: readonly string[];
   /** A counter's total, a gauge's value, a histogram's count. */
@@ -46,6 +49,19 @@ export class SelfFamily {
       cell.value = Math.max(0, nowMs - cell.sinceMs) / 1000;
       this.series = undefined;
     }
+  }
+
+  /**
+   * Each series' labels and value at `nowMs`, for the status page: a live gauge's measured as `age` would, and
+   * left out while it has no moment yet. Reads only; what a scrape serves is not touched.
+   */
+  read(nowMs: number): { readonly labels: Labels; readonly value: number }[] {
+    return [...this.cells.values()]
+      .filter((c) => !LIVE.test(this.def.name) || c.sinceMs !== undefined)
+      .map((c) => ({
+        labels: Object.fromEntries(this.def.labels.map((l, i) => [l, c.labelValues[i] ?? ''])),
+        value: c.sinceMs === undefined ? c.value : Math.max(0, nowMs - c.sinceMs) / 1000,
+      }));
   }
 
   /** A counter's increase; 0 makes the series exist, so increase() sees its first real increment. */

@@ -3,7 +3,7 @@
 import { CONTRACT_CHECKS, REJECT_REASONS, type Clock, type CollectorObserver, type RunReport } from '../../collectors/index.js';
 import type { FamilyStats } from './family-store.js';
 import { ProcessMetrics } from './process-metrics.js';
-import type { SelfFamily } from './self-family.js';
+import { LIVE, type SelfFamily } from './self-family.js';
 import { SELF_METRICS } from './self-metric-defs.js';
 import { serialize, type ExpositionFormat, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
 
@@ -45,11 +45,17 @@ interface UpstreamRecord {
   readonly durationSeconds: number;
 }
 
-/**
- * The gauges that measure time since a moment: computed at every scrape from the moment kept, so one
- * whose moment stops advancing (runs failing, delivery failing, pushing stuck) keeps growing.
- */
-const LIVE_GAUGE = /_(lag|age)_seconds$/;
+/** What the status page shows of the self-metrics, read from the same series /metrics serves. */
+export interface SelfReadings {
+  /** edge_exporter_collector_data_lag_seconds, by collector. */
+  readonly dataLagSeconds: ReadonlyMap<string, number>;
+  /** edge_exporter_waf_checkpoint_lag_seconds; undefined before the first checkpoint. */
+  readonly wafCheckpointLagSeconds: number | undefined;
+  /** edge_exporter_remote_write_lag_seconds; undefined before the first confirmed push. */
+  readonly remoteWriteLagSeconds: number | undefined;
+  /** edge_exporter_contract_mismatches_total, by check. */
+  readonly contractMismatches: ReadonlyMap<string, number>;
+}
 
 /** One SelfFamily per SELF_METRICS entry, under the same key. */
 type Families = { readonly [K in keyof typeof SELF_METRICS]: SelfFamily };
@@ -70,7 +76,8 @@ export class SelfMetrics implements CollectorObserver {
     const entries = Object.entries(SELF_METRICS).map(([key, def]) => [key, options.families.selfFamily(def)] as const);
     this.own = Object.fromEntries(entries) as Families;
     this.clock = options.clock ?? { now: () => Date.now() };
-    this.live = Object.values(this.own).filter((family) => LIVE_GAUGE.test(family.def.name));
+    // Computed at every scrape from the moment kept, so one whose moment stops advancing (runs failing, delivery failing, pushing stuck) keeps growing.
+    this.live = Object.values(this.own).filter((family) => LIVE.test(family.def.name));
     this.own.buildInfo.set({ version: options.version, node_version: process.version }, 1);
     // Every check at 0 from the start, so increase() sees the first mismatch and a dashboard lists them all.
     for (const check of CONTRACT_CHECKS) this.own.contractMismatches.add({ check }, 0);
@@ -222,6 +229,18 @@ export class SelfMetrics implements CollectorObserver {
     }
     const processText = this.process === undefined ? '' : serialize(await this.process.snapshot(), { format, keepEmpty: true });
     return body + processText;
+  }
+
+  /** The lags and mismatch counts as a scrape now would give them, for the status page. */
+  readings(): SelfReadings {
+    const now = this.clock.now();
+    const by = (family: SelfFamily, label: string): Map<string, number> => new Map(family.read(now).map((r) => [r.labels[label] ?? '', r.value]));
+    return {
+      dataLagSeconds: by(this.own.collectorDataLag, 'collector'),
+      wafCheckpointLagSeconds: this.own.wafCheckpointLag.read(now)[0]?.value,
+      remoteWriteLagSeconds: this.own.remoteWriteLag.read(now)[0]?.value,
+      contractMismatches: by(this.own.contractMismatches, 'check'),
+    };
   }
 
   /** Releases the process metrics' registry (see ProcessMetrics.close), for a daemon stopped in a process that goes on. */

@@ -34,6 +34,16 @@ export interface RemoteWriteObserver {
   pushed(newestTimestampMs: number): void;
   /** Every POST (retries each count), in seconds. */
   requestDuration(seconds: number, outcome: RequestOutcome): void;
+  /** A POST that did not succeed (retried, or refused), with what the log line says of it: for the status page. */
+  requestFailed?(failure: RequestFailure): void;
+}
+
+/** One failed POST: its outcome (the metric's label) and, as far as known, the answer or where the connection failed. */
+export interface RequestFailure {
+  readonly outcome: Exclude<RequestOutcome, 'success'>;
+  readonly message: string;
+  readonly address?: string;
+  readonly hint?: string;
 }
 
 /** The narrow logger the sender writes to (pino fits). Structured fields; never a credential. */

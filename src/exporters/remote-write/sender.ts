@@ -1,10 +1,11 @@
 // RemoteWriteSender: the loop that takes the history source's heads, pushes them one request at a time, and settles them.
 import pRetry from 'p-retry';
+import { urlAddress } from '../../shared/net-cause.js';
 import { pause } from '../../shared/wait.js';
 import { composeBatch, type Batch } from './batch.js';
 import { RemoteWriteClient, type RemoteWriteTransport, type SendOutcome } from './client.js';
 import { encodeBody } from './encode.js';
-import type { RemoteWriteLogger, RemoteWriteObserver, RequestOutcome, SampleFailureReason } from './observer.js';
+import type { RemoteWriteLogger, RemoteWriteObserver, RequestFailure, RequestOutcome, SampleFailureReason } from './observer.js';
 import { DEFAULT_SHUTDOWN_DEADLINE_MS, resolveSenderOptions, type RemoteWriteSenderOptions, type ResolvedSenderOptions } from './options.js';
 import type { HistoryPage, HistorySource, PageSettlement } from './source.js';
 
@@ -82,6 +83,8 @@ export class RemoteWriteSender {
   private wake: (() => void) | undefined;
   private flushWaiters: (() => void)[] = [];
   private stopped: Promise<void> | undefined;
+  /** host:port of the receiver, for a failure it answered. */
+  private readonly address: string;
 
   constructor(
     private readonly source: HistorySource,
@@ -92,6 +95,7 @@ export class RemoteWriteSender {
     this.logger = options.logger;
     this.observer = options.observer;
     this.now = deps.now ?? Date.now;
+    this.address = urlAddress(options.url);
     this.transport =
       deps.transport ??
       new RemoteWriteClient({
@@ -250,6 +254,7 @@ export class RemoteWriteSender {
             failingSince ??= performance.now();
             this.notify((o) => o.samplesRetried(samples));
             const outcome = error instanceof RetryableOutcome ? error.outcome : undefined;
+            if (outcome !== undefined) this.notify((o) => o.requestFailed?.(failureOf(outcome, this.address)));
             const fields = {
               attempt: attemptNumber,
               samples,
@@ -289,6 +294,7 @@ export class RemoteWriteSender {
       return;
     }
     const reason: SampleFailureReason = 'refused';
+    this.notify((o) => o.requestFailed?.(failureOf(outcome, this.address)));
     await this.settle(pages, 'refused');
     this.notify((o) => o.samplesFailed(samples, reason));
     this.logger?.warn(
@@ -320,6 +326,14 @@ export class RemoteWriteSender {
       this.logger?.error({ err: errorMessage(error) }, 'remote write: observer failed');
     }
   }
+}
+
+/** A failed POST for the observer: a network failure's address and hint, else the receiver's (`address`). */
+function failureOf(outcome: SendOutcome, address: string): RequestFailure {
+  const kind = classify(outcome);
+  const failed = kind === 'success' ? 'refused' : kind;
+  if (outcome.kind === 'network') return { outcome: failed, message: outcome.error, ...where(outcome) };
+  return { outcome: failed, message: describe(outcome), ...(outcome.kind === 'status' ? { address } : {}) };
 }
 
 /** A failed connection's address, proxy (masked) and hint, for the log line. */

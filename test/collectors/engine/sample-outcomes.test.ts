@@ -1,7 +1,7 @@
 // What the engine makes of each run: the success rule, error logging, the
 // metric filter, the observer.
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { AuthError, HttpError, PermissionError } from '../../../src/api/index.js';
+import { AuthError, HttpError, NetworkError, PermissionError } from '../../../src/api/index.js';
 import type { CollectOutput } from '../../../src/collectors/collector.js';
 import {
   COUNTER, GAUGE, MIN, T0, every, fakeCollector, family, idleClient, output, rig, trackRigs,
@@ -95,6 +95,18 @@ describe('Engine: failures', () => {
     const entry = r.logger.entries.find((e) => e.level === 'warn');
     expect(entry?.msg).toBe('collector run failed: token may be invalid / lacks permission');
     expect(entry?.obj).toEqual({ code: 'EDGE_AUTH', operation: 'describeL7DataV2', status: 401, failures: 2 });
+  });
+
+  it('keeps a failed connection\'s address and hint for the status page\'s row', async () => {
+    const refused = new NetworkError('cannot reach 127.0.0.1:9 (ECONNREFUSED): check upstream.api_url', {
+      operation: 'listDomains', address: '127.0.0.1:9', reason: 'ECONNREFUSED', hint: 'check upstream.api_url',
+    });
+    const c = fakeCollector('x', () => Promise.reject(refused));
+    const r = track(rig({ client, collectors: [{ collector: c, schedule: every(MIN) }] }));
+    await r.engine.runOnce();
+    expect(r.engine.status()[0]?.lastError).toEqual({
+      code: 'EDGE_NETWORK', message: 'cannot reach 127.0.0.1:9 (ECONNREFUSED): check upstream.api_url', address: '127.0.0.1:9', hint: 'check upstream.api_url',
+    });
   });
 
   it('logs partial errors one by one and still counts the cycle', async () => {

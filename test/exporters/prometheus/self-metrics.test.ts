@@ -315,3 +315,30 @@ describe('live gauges (…_lag_seconds, …_age_seconds): computed at each scrap
     });
   }
 });
+
+describe('SelfMetrics.readings (the status page\'s lags and mismatches)', () => {
+  it('gives what a scrape at the same moment exposes', async () => {
+    const { self, clock } = setup();
+    const before = self.readings();
+    expect([before.wafCheckpointLagSeconds, before.remoteWriteLagSeconds, before.dataLagSeconds.size]).toEqual([undefined, undefined, 0]);
+    self.recordRun({ collector: 'access', ok: true, durationSeconds: 1, finishedAtMs: 1_000_000, newestBucketEndMs: 700_000 });
+    self.wafEvents.onCheckpoint(880_000);
+    self.remoteWrite.pushed(640_000);
+    self.onMismatch('totals', 2);
+    clock.nowMs = 1_000_677;
+    const readings = self.readings();
+    const lines = await samples(self);
+    expect(lines).toEqual(expect.arrayContaining([
+      `edge_exporter_collector_data_lag_seconds{collector="access"} ${readings.dataLagSeconds.get('access')}`,
+      `edge_exporter_waf_checkpoint_lag_seconds ${readings.wafCheckpointLagSeconds}`,
+      `edge_exporter_remote_write_lag_seconds ${readings.remoteWriteLagSeconds}`,
+      `edge_exporter_contract_mismatches_total{check="totals"} ${readings.contractMismatches.get('totals')}`,
+    ]));
+    expect([readings.dataLagSeconds.get('access'), readings.wafCheckpointLagSeconds, readings.remoteWriteLagSeconds]).toEqual([300.677, 120.677, 360.677]);
+    expect(readings.contractMismatches.get('totals')).toBe(2);
+    expect(readings.contractMismatches.get('bucket_width')).toBe(0);
+    // Still growing a minute on, with nothing recorded in between.
+    clock.nowMs += 60_000;
+    expect(self.readings().wafCheckpointLagSeconds).toBeCloseTo(180.677, 6);
+  });
+});

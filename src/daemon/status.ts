@@ -1,0 +1,56 @@
+// The status page's rows: every job the engine runs, from what each already
+// keeps (the engine's run state, the delivery and push watches) and the lag
+// its self-metric would show at this moment (SelfMetrics.readings, the same
+// series /metrics serves), so the page and a scrape never disagree.
+import type { CollectorStatus } from '../collectors/index.js';
+import type { SelfReadings } from '../exporters/prometheus/index.js';
+import type { JobStatus } from '../server/index.js';
+import { jobError, type Watched } from './wiring/job-watch.js';
+import type { Components } from './wiring/index.js';
+
+/** Collectors first (the engine's order), then the WAF event forwarder and the remote-write sender when configured. */
+export function jobRows(components: Components | undefined, readings: SelfReadings): JobStatus[] {
+  if (components === undefined) return [];
+  const { engine, wafEvents, remoteWrite } = components;
+  const collectors = engine.status('samples').map((c) => ({ ...ranRow(c, 'collector'), ...lag(readings.dataLagSeconds.get(c.name)) }));
+  const forwarder = engine.status('events').map((c) => forwarderRow(c, wafEvents?.delivery.watched ?? {}, readings.wafCheckpointLagSeconds));
+  const sender = remoteWrite === undefined ? [] : [{ name: 'remote-write', kind: 'sender' as const, running: false, ...watchedFields(remoteWrite.watch.watched), ...lag(readings.remoteWriteLagSeconds) }];
+  return [...collectors, ...forwarder, ...sender];
+}
+
+/**
+ * The forwarder's polls are engine runs, but a failing delivery is retried
+ * inside one poll: while it fails, the row says so (the poll still shows
+ * as running), and the poll's own outcome otherwise.
+ */
+function forwarderRow(run: CollectorStatus, delivery: Watched, lagSeconds: number | undefined): JobStatus {
+  const row = { ...ranRow(run, 'forwarder'), ...lag(lagSeconds) };
+  if (delivery.failing === undefined || delivery.lastError === undefined) return row;
+  return { ...row, lastOutcome: 'error', lastError: delivery.lastError, failing: delivery.failing };
+}
+
+function ranRow(c: CollectorStatus, kind: JobStatus['kind']): JobStatus {
+  return {
+    name: c.name,
+    kind,
+    running: c.running,
+    ...(c.lastRunAt === undefined ? {} : { lastRunAt: c.lastRunAt }),
+    ...(c.lastSuccessAt === undefined ? {} : { lastSuccessAt: c.lastSuccessAt }),
+    ...(c.lastOutcome === undefined ? {} : { lastOutcome: c.lastOutcome }),
+    ...(c.lastError === undefined ? {} : { lastError: jobError(c.lastError) }),
+  };
+}
+
+function watchedFields(w: Watched): Omit<JobStatus, 'name' | 'kind' | 'running'> {
+  return {
+    ...(w.lastRunAt === undefined ? {} : { lastRunAt: w.lastRunAt }),
+    ...(w.lastSuccessAt === undefined ? {} : { lastSuccessAt: w.lastSuccessAt }),
+    ...(w.lastOutcome === undefined ? {} : { lastOutcome: w.lastOutcome }),
+    ...(w.lastError === undefined ? {} : { lastError: w.lastError }),
+    ...(w.failing === undefined ? {} : { failing: w.failing }),
+  };
+}
+
+function lag(seconds: number | undefined): { lagSeconds?: number } {
+  return seconds === undefined ? {} : { lagSeconds: seconds };
+}

@@ -1,0 +1,109 @@
+// The status page as a person meets it: in a real headless Chromium (Debian's
+// `chromium`, driven by playwright-core; no browser is downloaded). A daemon
+// (in-process, on the simulator's fixed clock, cycles driven by runOnce and
+// forwardOnce) runs every collector and forwards WAF events to a real OTLP
+// receiver. Healthy first; then the receiver answers 503 to every export and
+// the page, left open, must reload by itself and show the forwarder's row
+// failing with its code and the receiver's address, the collectors still
+// green. A 375-px-wide viewport must not scroll sideways.
+//
+// Screenshots (healthy and failing) go to a temporary directory, or to
+// SCREENSHOT_DIR: `npm run screenshots` writes the ones the README shows
+// into docs/, so `npm test` leaves the work tree clean.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterEach, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/index.js';
+import { Daemon } from '../../src/daemon/daemon.js';
+import { createLogger } from '../../src/log/logger.js';
+import { createSimulator, type Simulator } from '../../src/simulator/index.js';
+import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
+
+const TOKEN = 'status-page-token-41c9';
+const MIN = 60_000;
+/** 2026-03-02 12:00:00 platform time. */
+const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
+const COLLECTORS = ['access', 'usage', 'topn', 'cc-attack', 'waf-trend', 'inventory'];
+/** Debian's package; scripts/install-test-deps.sh installs it. */
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+let sim: Simulator | undefined;
+let receiver: OtlpReceiver | undefined;
+let daemon: Daemon | undefined;
+let browser: Browser | undefined;
+let dir: string | undefined;
+
+afterEach(async () => {
+  await browser?.close();
+  await daemon?.stop();
+  await receiver?.close();
+  await sim?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const quiet = new Writable({ write: (_c, _e, done) => done() });
+
+/** The text of a job's row, as the browser lays it out. */
+const rowText = (page: Page, job: string): Promise<string> => page.locator(`#job-${job}`).innerText();
+
+it('shows the forwarder failing (code, address) beside green collectors, refreshes itself and fits a phone', async () => {
+  sim = createSimulator({ seed: 3, domains: 20, clock: { mode: 'fixed', start: T0 }, tokens: [{ token: TOKEN, permissions: '*' }] });
+  const { url } = await sim.listen('127.0.0.1', 0);
+  receiver = await startOtlpReceiver();
+  dir = mkdtempSync(join(tmpdir(), 'edge-status-page-'));
+  const shots = process.env.SCREENSHOT_DIR ?? dir;
+  const text = [
+    `upstream: { api_url: "${url}", token: "${TOKEN}" }`,
+    `state_dir: ${join(dir, 'state')}`,
+    'server: { listen: "127.0.0.1:0" }',
+    'waf_events: { enabled: true, interval: 30s, delay: 2m, overlap: 5m, max_window: 15m, start_from: 10m, page_size: 50 }',
+    `otlp: { endpoint: "${receiver.url}", timeout: 1s, max_batch: 20 }`,
+  ].join('\n');
+  const clock = sim.clock;
+  daemon = new Daemon({ config: loadConfig({ text, env: {} }), logger: createLogger({ level: 'silent', destination: quiet }), version: '0.1.0', clock, schedules: false });
+  const base = await daemon.start();
+  const reports = await daemon.runOnce();
+  expect(reports.map((r) => [r.collector, r.ok])).toEqual(COLLECTORS.map((c) => [c, true]));
+  expect(await daemon.forwardOnce()).toMatchObject({ ok: true });
+
+  // A fresh profile (launch() makes a temporary one), nothing fetched but the page.
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+  let loads = 0;
+  page.on('load', () => loads++);
+  await page.goto(`${base}/`);
+  for (const c of COLLECTORS) expect(await rowText(page, c)).toMatch(/\tsuccess\t/);
+  expect(await rowText(page, 'waf-events')).toMatch(/\tsuccess\t120 s \(2 min 0 s\)\t$/);
+  await page.screenshot({ path: join(shots, 'status-page-healthy.png'), fullPage: true });
+
+  // The receiver fails every export: the next poll's delivery is retried in place, and the open page must show it by itself.
+  receiver.setDown(true);
+  clock.advance(MIN);
+  const polling = daemon.forwardOnce();
+  const port = new URL(receiver.url).port;
+  const loaded = loads;
+  await expect.poll(async () => (loads > loaded ? rowText(page, 'waf-events') : ''), { timeout: 25_000, interval: 250 }).toContain('EDGE_DELIVERY');
+  const failing = await rowText(page, 'waf-events');
+  expect(failing).toMatch(/error, retrying: \d+ attempts? failed since 2026-03-02 04:01:00Z/);
+  expect(failing).toContain(`address: 127.0.0.1:${port}`);
+  expect(receiver.requests().some((r) => r.status === 503)).toBe(true);
+  for (const c of COLLECTORS) expect(await rowText(page, c)).toMatch(/\tsuccess\t/);
+  await page.screenshot({ path: join(shots, 'status-page-failing.png'), fullPage: true });
+
+  // A phone: the document is no wider than the screen (the table stacks into cards).
+  const phone = await browser.newPage({ viewport: { width: 375, height: 800 } });
+  await phone.goto(`${base}/`);
+  // A string, run in the page: the tests are compiled without the DOM's types.
+  const widths = await phone.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
+  expect(widths.client).toBe(375);
+  expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+
+  await daemon.stop();
+  expect(await polling).toMatchObject({ ok: false });
+}, 60_000);
