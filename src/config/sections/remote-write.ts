@@ -47,8 +47,8 @@ export const remoteWriteSchema = z
       })
       .default({ job: 'edge-exporter' })
       .describe(
-        'Labels added to every pushed series where the series has no label of that name (default {job: edge-exporter}, the job the ' +
-          'bundled rules and dashboards select). A store fed both by scrape and by push needs a distinct job here (see docs/remote-write.md).',
+        'Labels added to every pushed series where the series has no label of that name (default {job: edge-exporter}, the scrape job of the ' +
+          'bundled set-ups). A store fed both by scrape and by push needs a distinct job here, then picked in the dashboards\' job variable (see docs/remote-write.md).',
       ),
     max_samples_per_send: integer().min(1).max(100_000).default(2_000).describe('Most samples in one request (default 2000, as Prometheus).'),
     batch_send_deadline: duration({ min: 0, max: MAX_LAG_MS })
