@@ -130,7 +130,7 @@ async function landing(base: string, dispatcher: Dispatcher | undefined): Promis
 }
 
 /** The landing page's row of one collector. */
-const row = (html: string, collector: string): string => new RegExp(`<tr><td>${collector}</td>.*?</tr>`, 's').exec(html)?.[0] ?? '';
+const row = (html: string, collector: string): string => new RegExp(`<tr id="job-${collector}">.*?</tr>`, 's').exec(html)?.[0] ?? '';
 
 async function faultedRun(run: Run): Promise<Map<string, string>> {
   sim.faults.set(run.faults);
@@ -150,8 +150,8 @@ async function faultedRun(run: Run): Promise<Map<string, string>> {
   try {
     // Every faulted collector has failed once, with the expected code on the landing page.
     for (const [collector, code] of Object.entries(run.expected)) {
-      const cell = code === 'success' ? '<td class="success">success</td>' : `<td class="error">error</td><td>${code}: `;
-      await expect.poll(async () => row(await landing(base, agent), collector), { timeout: 30_000, interval: 250 }).toContain(cell);
+      const cells = code === 'success' ? /<span class="success">success<\/span>/ : new RegExp(`<span class="error">error</span>.*<code>${code}</code> `, 's');
+      await expect.poll(async () => row(await landing(base, agent), collector), { timeout: 30_000, interval: 250 }).toMatch(cells);
     }
     for (const code of run.logged) {
       await expect.poll(() => current.stdout(), { timeout: 30_000, interval: 250 }).toContain(`"code":"${code}"`);
