@@ -24,9 +24,11 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { EdgeClient, platformClock } from '../src/api/index.js';
 import type { JobLogger } from '../src/collectors/engine/job.js';
-import { WafEventForwarder } from '../src/collectors/waf-events/index.js';
+import { WAF_EVENTS_FAMILIES, WafEventForwarder } from '../src/collectors/waf-events/index.js';
+import { limitsSchema } from '../src/config/sections/limits.js';
 import { otlpSchema, wafEventsSchema } from '../src/config/sections/waf-events.js';
 import { OtlpLogSink } from '../src/exporters/otel-logs/index.js';
+import { FamilyStore } from '../src/exporters/prometheus/index.js';
 import { StateStore } from '../src/state/store.js';
 import { startChild } from './lib/child.js';
 import { parseProfile, profileMarkdown, summarizeProfile } from './lib/cpu-profile.js';
@@ -88,8 +90,13 @@ async function main(): Promise<number> {
     resource: { serviceName: 'edge-exporter', serviceVersion: 'bench', serviceInstanceId: 'bench' },
   });
   const client = new EdgeClient({ apiUrl: peers.ready.upstream, token: 'sim-token', timeoutMs: 30_000 });
+  // The daemon's own sample sink (src/daemon/wiring): every checkpoint save publishes the denied counter to it,
+  // and what that costs per batch grows with the counter's series, so a no-op here would hide it.
+  const limits = limitsSchema.parse({});
+  const families = new FamilyStore({ maxLabelValueLength: limits.label_value_length, maxSeriesPerFamily: limits.series_per_family });
+  families.define(WAF_EVENTS_FAMILIES);
   const forwarder = new WafEventForwarder({
-    client, tz: platformClock('+08:00'), sink, samples: { publish: quiet }, store: new StateStore(join(dir, 'state')), log: benchLogger(),
+    client, tz: platformClock('+08:00'), sink, samples: families, store: new StateStore(join(dir, 'state')), log: benchLogger(),
     intervalMs: waf.interval, overlapMs: waf.overlap, delayMs: waf.delay, maxWindowMs: waf.max_window, startBackMs: waf.start_from,
     query: { pageSize: waf.page_size }, headers: waf.headers,
     observer: { onForwarded: (n) => { forwarded += n; marks.push({ at: performance.now(), forwarded }); } },

@@ -64,8 +64,11 @@ const RULES: readonly Rule[] = [
   { category: 'convert (convert.ts, attributes.ts)', test: inUrl(`${WAF}convert.ts`, `${WAF}attributes.ts`, `${WAF}record-time.ts`) },
   {
     category: 'checkpoint (journal, ids, counters)',
-    test: inUrl(`${WAF}checkpoint.ts`, `${WAF}delivery-state.ts`, `${WAF}window.ts`, `${WAF}metrics.ts`, `${WAF}mismatches.ts`, '/src/state/'),
+    test: inUrl(`${WAF}checkpoint.ts`, `${WAF}delivery-state.ts`, `${WAF}window.ts`, `${WAF}metrics.ts`, `${WAF}mismatches.ts`, '/src/state/',
+      '/src/collectors/ledger.ts'),
   },
+  // Every checkpoint save publishes the denied counter to the Prometheus exporter's store.
+  { category: 'denied counter publish (FamilyStore)', test: inUrl('/src/exporters/prometheus/') },
   { category: 'forwarder loop (drain, dedupe, deliver)', test: inUrl(WAF, '/src/collectors/', '/node_modules/p-retry/', '/node_modules/p-limit/') },
   { category: 'serialization (otlp-transformer, protobufjs)', test: inUrl('/@opentelemetry/otlp-transformer/', '/node_modules/protobufjs/') },
   {
