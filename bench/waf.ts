@@ -2,7 +2,10 @@
 // bench/lib/waf-peers.ts) forwarded to a local OTLP/HTTP receiver by the real
 // forwarder and OtlpLogSink with the config defaults (http/protobuf,
 // start_from 1h, max_window 15m, page_size 100, max_batch 512), both peers in
-// another process. One poll catches the backlog up; reported: events/s
+// another process. One poll catches the backlog up (the forwarder's clock
+// stands still at the start: with a running one, a backlog whose overlap takes
+// over a second to read again never catches up, each new window a second
+// long and re-reading the whole overlap); reported: events/s
 // overall, events/s over the first and the last third of each window's events
 // (a rate falling as the window fills shows up there), peak RSS and heap.
 // --events=N sizes the backlog (default 50000, under a minute here; target: 20,000/s, flat,
@@ -69,6 +72,8 @@ function benchLogger(): JobLogger {
 }
 
 let forwarded = 0;
+let read = 0;
+let repeats = 0;
 const marks: Array<{ at: number; forwarded: number }> = [];
 let peakRss = 0;
 let peakHeap = 0;
@@ -99,7 +104,13 @@ async function main(): Promise<number> {
     client, tz: platformClock('+08:00'), sink, samples: families, store: new StateStore(join(dir, 'state')), log: benchLogger(),
     intervalMs: waf.interval, overlapMs: waf.overlap, delayMs: waf.delay, maxWindowMs: waf.max_window, startBackMs: waf.start_from,
     query: { pageSize: waf.page_size }, headers: waf.headers,
-    observer: { onForwarded: (n) => { forwarded += n; marks.push({ at: performance.now(), forwarded }); } },
+    // Standing still: the poll ends once it reaches now - delay (see the file comment).
+    clock: { now: () => now },
+    observer: {
+      onForwarded: (n) => { forwarded += n; marks.push({ at: performance.now(), forwarded }); },
+      onRead: (n) => (read += n),
+      onDeduplicated: (n) => (repeats += n),
+    },
   });
   const memoryTimer = setInterval(sampleMemory, 100);
   try {
@@ -115,7 +126,7 @@ async function main(): Promise<number> {
     sampleMemory();
     if (!report.ok) throw new Error(`poll failed: ${JSON.stringify(report.error)}`);
     const daemonCpu = cpuSince(daemonBefore, daemonAfter);
-    print(peers.ready.events, wallMs, { daemon: daemonCpu, peers: cpuSince(peersBefore, peersAfter) });
+    print(peers.ready.events, wallMs, report.windows, { daemon: daemonCpu, peers: cpuSince(peersBefore, peersAfter) });
     if (profile !== undefined) {
       process.stdout.write(`\n### Where the forwarder's main-thread CPU goes (\`${profileFile}\`)\n\n${profileMarkdown(summarizeProfile(parseProfile(profile)), forwarded, daemonCpu.main.userMs + daemonCpu.main.systemMs)}\n`);
     }
@@ -142,7 +153,7 @@ const perEvent = (ms: number): number => (ms * 1000) / forwarded;
 const cpuCell = (t: CpuTimes): string =>
   `${perEvent(t.userMs + t.systemMs).toFixed(1)} µs (user ${perEvent(t.userMs).toFixed(1)}, system ${perEvent(t.systemMs).toFixed(1)})`;
 
-function print(backlog: number, wallMs: number, cpu: { daemon: ProcessCpu; peers: ProcessCpu }): void {
+function print(backlog: number, wallMs: number, windows: number, cpu: { daemon: ProcessCpu; peers: ProcessCpu }): void {
   const rate = (forwarded / wallMs) * 1000;
   const { all, main } = cpu.daemon;
   const daemonMs = all.userMs + all.systemMs;
@@ -161,7 +172,8 @@ function print(backlog: number, wallMs: number, cpu: { daemon: ProcessCpu; peers
   const tuned = values['page-size'] !== undefined || values['max-batch'] !== undefined;
   const settings = tuned ? `page_size ${waf.page_size}, max_batch ${maxBatch}` : 'config defaults';
   process.stdout.write(`## WAF events (upstream -> OTLP http/protobuf, ${settings})\n\n`);
-  process.stdout.write(`${fmtInt(backlog)} deny events in the backlog (${domains} domains, ${backlogMinutes} min); ${fmtInt(forwarded)} forwarded in ${fmtMs(wallMs)}.\n`);
+  process.stdout.write(`${fmtInt(backlog)} deny events in the backlog (${domains} domains, ${backlogMinutes} min); ${fmtInt(forwarded)} forwarded in ${fmtMs(wallMs)}, ` +
+    `${windows} windows; ${fmtInt(read)} records read, ${fmtInt(repeats)} of them again (window overlap).\n`);
   process.stdout.write(`CPU time from /proc over the poll (10 ms ticks; the daemon: this process, every thread; the peers: theirs)${profileFile === undefined ? '' : ', with the CPU profiler on'}.\n\n`);
   process.stdout.write(`${table(['measure', 'value', 'target'], [
     ['events/s overall (wall)', fmtInt(Math.round(rate)), `>= ${fmtInt(TARGET_PER_S)}`],
