@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { startChild } from './lib/child.js';
 import { NODE_FLAGS } from '../src/cli/node-flags.js';
 import { startDaemon } from './lib/daemon-process.js';
+import { processCpu } from './lib/proc-cpu.js';
 import { fmtBytes, fmtInt, fmtMs, since, table } from './lib/stats.js';
 
 const SERIES_PER_DOMAIN = 15;
@@ -24,8 +25,6 @@ const SAMPLE_MS = 100;
 const SCRAPE_MS = 15_000;
 const TARGET_PEAK = 300 * 1024 * 1024;
 const TARGET_PER_SERIES = 1024;
-/** USER_HZ: /proc reports CPU time in these ticks; 100 on every Linux this runs on. */
-const CLOCK_TICKS = 100;
 
 const { values } = parseArgs({
   options: { sizes: { type: 'string' }, cycles: { type: 'string' }, every: { type: 'boolean' }, built: { type: 'boolean' }, 'node-flags': { type: 'string' } },
@@ -59,10 +58,8 @@ function configYaml(url: string, stateDir: string): string {
 
 /** CPU time the process has used (user + system, every thread), from /proc/<pid>/stat. */
 async function cpuMs(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command (which may hold spaces) begin after its closing parenthesis; utime and stime are the 14th and 15th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  const { all } = await processCpu(pid);
+  return all.userMs + all.systemMs;
 }
 
 /** Completed access runs, from the daemon's own self-metric. */

@@ -10,6 +10,8 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 interface Child<T> {
   readonly ready: T;
+  /** For /proc readings (CPU time, RSS) of the helper. */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -24,11 +26,13 @@ export async function startChild<S extends z.ZodType>(script: string, args: read
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   };
+  const { pid } = child;
   const lines = createInterface({ input: child.stdout });
   for await (const line of lines) {
     lines.close();
     try {
-      return { ready: schema.parse(JSON.parse(line)), stop };
+      if (pid === undefined) throw new Error(`${script} has no pid`);
+      return { ready: schema.parse(JSON.parse(line)), pid, stop };
     } catch (err) {
       await stop();
       throw err;
