@@ -314,7 +314,7 @@ const SCRAPE_BOUND_MS = 2000;
 
 /** The landing page's table row of one collector. */
 function landingRow(page: string, collector: string): string {
-  return page.split('\n').find((line) => line.startsWith(`<tr><td>${collector}</td>`)) ?? `(no row for ${collector})`;
+  return page.split('\n').find((line) => line.startsWith(`<tr id="job-${collector}">`)) ?? `(no row for ${collector})`;
 }
 
 /**
@@ -366,7 +366,7 @@ export async function expectDownAndBack(rig: Rig, fault: DownFault): Promise<voi
     expect(rig.log.some((line) => line.includes('"collector":"access"') && line.includes(`"code":"${fault.code}"`))).toBe(true);
     const page = await rig.landing();
     for (const name of ['access', 'usage']) {
-      if (down.includes(name)) expect(landingRow(page, name)).toContain(`${fault.code}: `);
+      if (down.includes(name)) expect(landingRow(page, name)).toContain(`<code>${fault.code}</code> `);
       else expect(landingRow(page, name)).toContain('class="success"');
     }
     if (fault.scope === 'all') {
