@@ -42,7 +42,9 @@ describe('the demo with no OTLP receiver', () => {
       // Three failed attempts: the first and two retries.
       await expect.poll(() => exportFailures(metricsUrl), { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(3);
 
-      const warnings = lines().filter((l) => l['level'] === 'warn');
+      // The delivery path's warnings (the forwarder's and the OTLP client's). A collector may also warn of a skipped
+      // tick when a loaded machine makes a 1-minute cycle outlast its interval: true, and not what this test is about.
+      const warnings = lines().filter((l) => l['level'] === 'warn' && (l['component'] === 'waf-events' || l['component'] === 'otlp'));
       expect(warnings.map((w) => w['msg'])).toEqual([expect.stringMatching(/^delivering WAF events failed/)]);
       const [warning] = warnings;
       expect(warning).toMatchObject({ endpoint, reason: 'ECONNREFUSED' });

@@ -112,8 +112,9 @@ describe.each(['section', 'webConfig'])('Prometheus scraping a daemon secured th
     const target = targets.get(`${via}-rogue-cert`);
     expect(target?.health).toBe('down');
     // Node checks the chain once the TLS 1.3 handshake is done and then drops the connection, before any HTTP is read:
-    // Go reads a reset or an end of stream, depending on which arrives first.
-    expect(target?.lastError).toMatch(/: read: connection reset by peer$|": EOF$/);
+    // Go reads a reset or an end of stream, depending on which arrives first, or, when the close arrives before Go has
+    // written the request (a loaded machine), reports it as the server closing an idle connection.
+    expect(target?.lastError).toMatch(/: read: connection reset by peer$|": EOF$|": http: server closed idle connection$/);
   });
 
   it('is down with the right certificate but a wrong password: 401', () => {
