@@ -1,0 +1,121 @@
+// waf_events.max_rate and over_rate, end to end against the simulator's truth:
+// every deny event is either forwarded once or counted in exactly one summary
+// record, the denied counter counts every one, and a restart in the middle
+// of a window's summaries (the process gone before a batch reached the
+// receiver) neither doubles nor loses one. With delay, every event goes, later.
+import { describe, expect, it } from 'vitest';
+import type { LogEvent } from '../../../src/collectors/log-sink.js';
+import { counterMap, cursorOf, DENY, expectedCounters, FakeSink, LastSamples, MIN, polls, S, T0, useRig } from './fakes.js';
+
+const rig = useRig();
+const ORIGIN = T0 - 60 * MIN;
+const isSummary = (e: LogEvent): boolean => e.eventName === 'edge.waf.deny_summary';
+// The simulator denies about 160 requests an hour on 6 domains: 1 per minute forwarded leaves many to fold.
+const VOLUME = { volume: { maxRate: 1 / 60, overRate: 'summarize' as const } };
+
+/** minute|domain|rule|client of an instant and its attributes. */
+const keyOf = (atMs: number, domain: unknown, rule: unknown, client: unknown): string => `${Math.floor(atMs / MIN) * MIN}|${String(domain)}|${String(rule)}|${String(client)}`;
+
+/** What the receiver has: per key, events forwarded plus events counted in summaries; and every uid, repeats kept. */
+function received(events: readonly LogEvent[]): { perKey: Map<string, number>; uids: string[]; summarized: number; forwarded: number } {
+  const perKey = new Map<string, number>();
+  let summarized = 0;
+  let forwarded = 0;
+  for (const e of events) {
+    const a = e.attributes;
+    const count = isSummary(e) ? Number(a['edge.waf.count']) : 1;
+    if (isSummary(e)) {
+      summarized += count;
+      // A summary's events all fall in its minute.
+      expect(Math.floor(Date.parse(String(a['edge.waf.last_time'])) / MIN)).toBe(Math.floor(e.timestampMs / MIN));
+    } else forwarded += 1;
+    const key = keyOf(e.timestampMs, a['server.address'], a['security_rule.uuid'], a['client.address']);
+    perKey.set(key, (perKey.get(key) ?? 0) + count);
+  }
+  return { perKey, uids: events.map((e) => e.uid), summarized, forwarded };
+}
+
+/** The simulator's deny events in [from, to), per key. */
+function truth(from: number, to: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const { record, time } of rig.sim.truth.wafEvents(from, to)) {
+    if (record.response.httpCode !== DENY) continue;
+    const key = keyOf(time, record.request.headers['host'], record.rules[0]?.ruleId, record.clientIp);
+    out.set(key, (out.get(key) ?? 0) + 1);
+  }
+  return out;
+}
+
+describe('WafEventForwarder with over_rate: summarize', () => {
+  it('forwards max_rate per second of each window and folds the rest; every deny event once, the counters all of them', async () => {
+    const sink = new FakeSink(8);
+    const samples = new LastSamples();
+    const f = rig.forwarder(sink, samples, VOLUME);
+    await polls(f, rig.sim, 6, 30 * S);
+    const cursor = cursorOf(rig.dir);
+    const got = received(sink.events());
+    const expected = truth(ORIGIN, cursor);
+    const total = [...expected.values()].reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThan(100);
+    expect(got.perKey).toEqual(expected);
+    expect(new Set(got.uids).size).toBe(got.uids.length);
+    expect(got.forwarded + got.summarized).toBe(total);
+    // The first window is the hour before (plus 2 polls): about 60 forwarded, the rest folded.
+    expect(got.forwarded).toBeLessThanOrEqual(Math.floor((cursor - ORIGIN) / MIN) + 6);
+    expect(got.summarized).toBeGreaterThan(0);
+    expect(f.stats()).toMatchObject({ forwarded: got.forwarded, summarized: got.summarized });
+    expect(counterMap(samples.counters)).toEqual(expectedCounters(rig.sim, ORIGIN, cursor));
+  });
+
+  it.each([0, 1, 4])('a restart before the summary batch after %i confirmed ones: each event still once', async (confirmedSummaryBatches) => {
+    const sink = new FakeSink(8);
+    let summaryBatches = 0;
+    let crashed = false;
+    const first = rig.forwarder(sink, new LastSamples(), VOLUME);
+    // The process dies just before this batch reaches the receiver: nothing of it is confirmed, nothing saved after.
+    sink.onAttempt = (batch) => {
+      if (crashed || !batch.some(isSummary)) return;
+      if (summaryBatches === confirmedSummaryBatches) {
+        crashed = true;
+        sink.failures = Number.MAX_SAFE_INTEGER;
+        void first.stop();
+      } else summaryBatches++;
+    };
+    const report = await first.pollOnce();
+    expect(crashed).toBe(true);
+    expect(report.ok).toBe(false);
+    await first.stop();
+    sink.failures = 0;
+    sink.onAttempt = () => undefined;
+
+    const samples = new LastSamples();
+    const second = rig.forwarder(sink, samples, VOLUME);
+    await polls(second, rig.sim, 3, 30 * S);
+    const cursor = cursorOf(rig.dir);
+    const got = received(sink.events());
+    expect(got.perKey).toEqual(truth(ORIGIN, cursor));
+    expect(new Set(got.uids).size).toBe(got.uids.length);
+    expect(counterMap(samples.counters)).toEqual(expectedCounters(rig.sim, ORIGIN, cursor));
+    expect(second.stats().summarized).toBeGreaterThan(0);
+  });
+});
+
+describe('WafEventForwarder with over_rate: delay', () => {
+  it('forwards every deny event, paced: the batches after the first wait their turn at max_rate', async () => {
+    const sink = new FakeSink(8);
+    const samples = new LastSamples();
+    const rate = 4000;
+    const f = rig.forwarder(sink, samples, { volume: { maxRate: rate, overRate: 'delay' } });
+    const started = performance.now();
+    await polls(f, rig.sim, 1, 30 * S);
+    const elapsedMs = performance.now() - started;
+    const cursor = cursorOf(rig.dir);
+    const got = received(sink.events());
+    expect(got.summarized).toBe(0);
+    expect(got.perKey).toEqual(truth(ORIGIN, cursor));
+    expect(new Set(got.uids).size).toBe(got.uids.length);
+    // A lower bound only: every batch but the first waited batch / rate.
+    expect(elapsedMs).toBeGreaterThanOrEqual(((got.forwarded - 8) * 1000) / rate - 1);
+    expect(counterMap(samples.counters)).toEqual(expectedCounters(rig.sim, ORIGIN, cursor));
+  });
+});
