@@ -101,7 +101,9 @@ export const wafEventsSchema = z
           `${NEVER_FORWARDED_HEADERS.join(', ')} are refused.`,
       ),
   })
-  .refine((c) => c.max_window >= c.interval, { path: ['max_window'], error: 'must be at least `interval`' });
+  .refine((c) => c.max_window >= c.interval, { path: ['max_window'], error: 'must be at least `interval`' })
+  // Summarize without a rate would summarize nothing, silently.
+  .refine((c) => c.over_rate !== 'summarize' || c.max_rate !== undefined, { path: ['over_rate'], error: 'summarize applies above `max_rate`: set max_rate' });
 
 export const WAF_EVENTS_DESCRIPTION =
   'WAF deny events forwarded as OpenTelemetry logs (describeLogV2 `logs`, action deny), to `otlp`. The checkpoint ' +
