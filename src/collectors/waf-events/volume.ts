@@ -9,16 +9,22 @@
 //
 // summarize: a window of event time may forward max_rate events for each of
 // its new seconds (from the cursor to its end; the overlap re-read is not
-// new). The events past that budget are folded into one summary record per
-// minute, domain, rule and client address, delivered after the window's last
-// page. A summary's uid comes from its key and the window's end, so a window
-// read again after a crash builds the same uids; the events it folds are
-// marked delivered (and counted in edge_waf_denied_requests_total) only when
-// the receiver confirmed it, like any other event.
+// new), less what a run stopped by a crash already delivered in it. The
+// events past that budget are folded into one summary record per minute,
+// domain, rule and client address, delivered after the window's last page.
+// The events a summary folds are marked delivered (and counted in
+// edge_waf_denied_requests_total) only once the receiver confirmed it, like
+// any other event, so a crash before that reads them again. A summary's uid
+// is derived from its window's start, its key and the ids it folds: the
+// summary a crash made the daemon send again (confirmed, its save lost) has
+// the same uid when it folds the same events, and a backend drops it like a
+// repeated event; if the window read again folds other events (it reaches
+// further, or late records joined), it is another record: a duplicate count
+// bounded by that batch, never an event lost behind a reused uid.
 import { createHash } from 'node:crypto';
 import type { LogEvent } from '../log-sink.js';
 import { ATTR, EDGE_ATTR, EVENT_NAME } from './attributes.js';
-import type { TimeWindow } from './window.js';
+import type { Checkpoint, TimeWindow } from './window.js';
 
 export type OverRate = 'delay' | 'summarize';
 
@@ -34,10 +40,16 @@ export function paceBatch(nextFreeMs: number, nowMs: number, events: number, max
   return { waitMs: startMs - nowMs, nextFreeMs: startMs + (events * 1000) / maxRate };
 }
 
-/** Events of one window forwarded one by one under summarize: max_rate for each new second. */
-export function windowBudget(window: TimeWindow, cursorMs: number, maxRate: number): number {
-  const newMs = window.endMs - Math.max(window.startMs, cursorMs);
-  return Math.max(0, Math.floor((maxRate * newMs) / 1000));
+/**
+ * Events of one window forwarded one by one under summarize: max_rate for each new second, less the ids
+ * the checkpoint keeps past the cursor (delivered, or read again, in this window by a run a crash stopped;
+ * a finished window keeps none: its ids are kept until the window's end at most).
+ */
+export function windowBudget(window: TimeWindow, checkpoint: Pick<Checkpoint, 'cursorMs' | 'delivered'>, maxRate: number): number {
+  const newMs = window.endMs - Math.max(window.startMs, checkpoint.cursorMs);
+  let used = 0;
+  for (const keepMs of checkpoint.delivered.values()) if (keepMs > checkpoint.cursorMs) used++;
+  return Math.max(0, Math.floor((maxRate * newMs) / 1000) - used);
 }
 
 /** One summary record and the events it folds (what the checkpoint and the denied counter take once it is confirmed). */
@@ -128,8 +140,10 @@ export class WindowFold {
     const client = text(first, ATTR.CLIENT_ADDRESS, 'unknown');
     const domain = text(first, ATTR.SERVER_ADDRESS, 'unknown');
     const rule = text(first, ATTR.SECURITY_RULE_UUID, 'none');
+    const ids = createHash('sha256').update(`${this.window.startMs}\u0000${key}`);
+    for (const uid of group.folded.map((e) => e.uid).sort()) ids.update(`\u0000${uid}`);
     return {
-      uid: `summary-${createHash('sha256').update(`${this.window.endMs}\u0000${key}`).digest('hex').slice(0, 32)}`,
+      uid: `summary-${ids.digest('hex').slice(0, 32)}`,
       timestampMs: group.firstMs,
       observedMs: first.observedMs,
       severity: first.severity,

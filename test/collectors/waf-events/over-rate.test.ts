@@ -5,6 +5,7 @@
 // receiver) neither doubles nor loses one. With delay, every event goes, later.
 import { describe, expect, it } from 'vitest';
 import type { LogEvent } from '../../../src/collectors/log-sink.js';
+import { nodeStateFs, type StateFs } from '../../../src/state/store.js';
 import { counterMap, cursorOf, DENY, expectedCounters, FakeSink, LastSamples, MIN, polls, S, T0, useRig } from './fakes.js';
 
 const rig = useRig();
@@ -97,6 +98,53 @@ describe('WafEventForwarder with over_rate: summarize', () => {
     expect(new Set(got.uids).size).toBe(got.uids.length);
     expect(counterMap(samples.counters)).toEqual(expectedCounters(rig.sim, ORIGIN, cursor));
     expect(second.stats().summarized).toBeGreaterThan(0);
+  });
+});
+
+describe('WafEventForwarder with over_rate: summarize, killed between a confirmed summary batch and its save', () => {
+  it.each([0, 2])('after %i saved summary batches: the batch is sent again with the same uids and counts, so a backend dropping repeated uids holds each event once', async (savedSummaryBatches) => {
+    const sink = new FakeSink(8);
+    let summaryBatches = 0;
+    let dead = false;
+    // The receiver confirms; from the (n+1)th summary batch on, the process is gone before its save reaches the disk.
+    sink.onAttempt = (batch) => {
+      if (batch.some(isSummary) && summaryBatches++ === savedSummaryBatches) armed = true;
+    };
+    let armed = false;
+    const kill = (): Error => {
+      dead = true;
+      return Object.assign(new Error('process killed'), { code: 'EIO' });
+    };
+    const dying: StateFs = {
+      ...nodeStateFs,
+      async rename(from, to) {
+        if (armed) throw kill();
+        await nodeStateFs.rename(from, to);
+      },
+      async appendSynced(path, data) {
+        if (armed) throw kill();
+        await nodeStateFs.appendSynced(path, data);
+      },
+    };
+    const first = rig.forwarder(sink, new LastSamples(), VOLUME, { fs: dying });
+    expect((await first.pollOnce()).ok).toBe(false);
+    expect(dead).toBe(true);
+    await first.stop();
+    const lost = sink.batches.at(-1) ?? [];
+    expect(lost.every(isSummary)).toBe(true);
+
+    const samples = new LastSamples();
+    const second = rig.forwarder(sink, samples, VOLUME);
+    await polls(second, rig.sim, 3, 30 * S);
+    const cursor = cursorOf(rig.dir);
+    // The batch whose save was lost came again, identical: same uids, same content.
+    const resent = sink.events().filter((e) => lost.some((l) => l.uid === e.uid));
+    expect(resent).toHaveLength(2 * lost.length);
+    for (const e of lost) expect(resent.filter((r) => r.uid === e.uid).map((r) => r.attributes)).toEqual([e.attributes, e.attributes]);
+    // As a backend that drops a repeated log.record.uid holds them: each deny event once.
+    const kept = [...new Map(sink.events().map((e) => [e.uid, e])).values()];
+    expect(received(kept).perKey).toEqual(truth(ORIGIN, cursor));
+    expect(counterMap(samples.counters)).toEqual(expectedCounters(rig.sim, ORIGIN, cursor));
   });
 });
 

@@ -40,14 +40,19 @@ describe('paceBatch (over_rate delay)', () => {
 });
 
 describe('windowBudget (over_rate summarize)', () => {
+  const none = new Map<string, number>();
+  // Kept under the cursor: delivered in earlier windows. Past it: delivered (or read again) in this window before a crash.
+  const afterCrash = new Map([['a', T - 5000], ['b', T], ['c', T + 30_000], ['d', T + 30_000], ['e', T + 12_000]]);
   it.each([
-    // window start/end, cursor, rate -> budget: only the seconds after the cursor are new
-    [{ startMs: T - 300_000, endMs: T + 30_000 }, T, 10, 300],
-    [{ startMs: T, endMs: T + 900_000 }, T, 2.5, 2250],
-    [{ startMs: T - 300_000, endMs: T + 1000 }, T, 0.5, 0],
-    [{ startMs: T - 300_000, endMs: T + 30_000 }, T + 30_000, 10, 0],
-  ])('%o from cursor %i at %f/s: %i', (window, cursor, rate, budget) => {
-    expect(windowBudget(window, cursor, rate)).toBe(budget);
+    // window start/end, cursor, ids kept, rate -> budget: only the seconds after the cursor are new
+    [{ startMs: T - 300_000, endMs: T + 30_000 }, T, none, 10, 300],
+    [{ startMs: T, endMs: T + 900_000 }, T, none, 2.5, 2250],
+    [{ startMs: T - 300_000, endMs: T + 1000 }, T, none, 0.5, 0],
+    [{ startMs: T - 300_000, endMs: T + 30_000 }, T + 30_000, none, 10, 0],
+    [{ startMs: T - 300_000, endMs: T + 30_000 }, T, afterCrash, 10, 297],
+    [{ startMs: T - 300_000, endMs: T + 30_000 }, T, afterCrash, 0.1, 0],
+  ])('%o from cursor %i, kept %o, at %f/s: %i', (window, cursorMs, delivered, rate, budget) => {
+    expect(windowBudget(window, { cursorMs, delivered }, rate)).toBe(budget);
   });
 });
 
@@ -86,15 +91,21 @@ describe('WindowFold', () => {
     expect(new Set(summaries.map((s) => s.record.uid)).size).toBe(5);
   });
 
-  it('builds the same uids from the same events in another order (a window read again after a crash), other uids for another window', () => {
+  it('a summary\'s uid is its window\'s start, key and folded ids: the same in any order and for a window reaching further, another when it folds other events', () => {
     const events = [event('a', T + 1000, 'x.test', 'R1', '1.1.1.1'), event('b', T + 70_000, 'x.test', 'R1', '1.1.1.1'), event('c', T + 2000, 'y.test', 'R2', '3.3.3.3')];
     const uids = (w: typeof window, list: LogEvent[]): string[] => {
       const fold = new WindowFold(w, 0);
       fold.take(list);
       return fold.summaries().map((s) => s.record.uid);
     };
-    expect(uids(window, events)).toEqual(uids(window, [...events].reverse()));
-    const other = uids({ startMs: T, endMs: T + 150_000 }, events);
-    expect(other.filter((u) => uids(window, events).includes(u))).toEqual([]);
+    const base = uids(window, events);
+    expect(base).toHaveLength(3);
+    expect(uids(window, [...events].reverse())).toEqual(base);
+    // Read again after a crash, the window may end later: same start, same events, same uids.
+    expect(uids({ startMs: T, endMs: T + 150_000 }, events)).toEqual(base);
+    // Another window (another start), or a late record joining a key: other uids.
+    expect(uids({ startMs: T + 30_000, endMs: T + 150_000 }, events).filter((u) => base.includes(u))).toEqual([]);
+    const joined = uids(window, [...events, event('d', T + 3000, 'x.test', 'R1', '1.1.1.1')]);
+    expect(joined.filter((u) => base.includes(u))).toHaveLength(2);
   });
 });
