@@ -7,7 +7,9 @@
 // and every interval, never overlapping itself; upstream failures are logged
 // and retried on the next poll, delivery failures are retried in place
 // (deliver.ts) while polling waits. Sharded, each poll reads only the domains
-// of this replica (scope.ts).
+// of this replica (scope.ts). Between conversion and delivery the volume
+// policy (volume.ts, waf_events.max_rate / over_rate) paces the batches or
+// folds the events past the rate into summary records sent after the window.
 import { MismatchReporter } from '../contract/reporter.js';
 import { describeError, errorFields, failureMessage } from '../engine/errors.js';
 import { notifySafely } from '../engine/guard.js';
