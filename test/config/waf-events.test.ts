@@ -76,7 +76,7 @@ describe('waf_events and otlp: problems at their YAML path', () => {
     [['waf_events: { max_rate: 10, over_rate: drop }'], 'waf_events.over_rate', /expected one of: delay, summarize/],
     [['waf_events: { over_rate: summarize }'], 'waf_events.over_rate', /set max_rate/],
     [['waf_events: { upstream_retention: 30s }'], 'waf_events.upstream_retention', /at least/],
-    [['waf_events: { upstream_retention: 400d }'], 'waf_events.upstream_retention', /at most 366d/],
+    [['waf_events: { upstream_retention: 32d }'], 'waf_events.upstream_retention', /at most 31d/],
     [['waf_events: { overlap: soon }'], 'waf_events.overlap', /expected a duration/],
     [['waf_events: { windw: 5m }'], 'waf_events.windw', /unknown key/],
     [['otlp: { protocol: grpc }'], 'otlp.protocol', /expected one of: http\/protobuf, http\/json/],

@@ -5,7 +5,6 @@
 // refused at load and can never be forwarded even if a caller bypasses config.
 import { z } from 'zod';
 import { SEVERITY_LEVELS, WAF_COMPARISONS, WAF_FILTER_FIELDS } from '../../api/schemas/waf-log.js';
-import { DAY_MS } from '../../api/time.js';
 import { MAX_LAG_MS, MAX_RANGE_MS, MAX_REQUEST_TIMEOUT_MS, duration } from '../duration.js';
 import { HEADER_NAME_RE, headerMap, httpUrl, integer, proxyExclusive, proxyFields, tlsBlock } from '../fields.js';
 
@@ -13,9 +12,6 @@ import { HEADER_NAME_RE, headerMap, httpUrl, integer, proxyExclusive, proxyField
 export const NEVER_FORWARDED_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie'];
 /** Default allow-list of request headers forwarded as `http.request.header.<name>`. */
 export const DEFAULT_FORWARDED_HEADERS: readonly string[] = ['host', 'user-agent', 'referer', 'x-forwarded-for', 'content-type'];
-
-/** A year: a retention is a time range, never a timer. */
-const MAX_RETENTION_MS = 366 * DAY_MS;
 
 type SeverityLevel = (typeof SEVERITY_LEVELS)[number];
 /** English aliases of the upstream's severity words, for YAML that is easier to type. */
@@ -80,10 +76,10 @@ export const wafEventsSchema = z
           'the events past the rate into one record per minute, domain, rule and client address carrying edge.waf.count ' +
           '(default delay).',
       ),
-    upstream_retention: duration({ min: 60_000, max: MAX_RETENTION_MS })
+    upstream_retention: duration({ min: 60_000, max: MAX_RANGE_MS })
       .prefault('3d')
       .describe(
-        "How long the upstream keeps WAF logs: an assumption (its document does not say); set it from the vendor. Exposed as " +
+        "How long the upstream keeps WAF logs: an assumption (its document does not say); set it from the vendor (a longer one: 31d, the longest range). Exposed as " +
           'edge_exporter_waf_upstream_retention_seconds for the alert EdgeExporterWafBehindRetention (default 3d).',
       ),
     headers: z
