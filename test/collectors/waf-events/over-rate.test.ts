@@ -4,6 +4,8 @@
 // of a window's summaries (the process gone before a batch reached the
 // receiver) neither doubles nor loses one. With delay, every event goes, later.
 import { describe, expect, it } from 'vitest';
+import type { WafLogRecord } from '../../../src/api/index.js';
+import type { UpstreamClient } from '../../../src/collectors/collector.js';
 import type { LogEvent } from '../../../src/collectors/log-sink.js';
 import { nodeStateFs, type StateFs } from '../../../src/state/store.js';
 import { counterMap, cursorOf, DENY, expectedCounters, FakeSink, LastSamples, MIN, polls, S, T0, useRig } from './fakes.js';
@@ -98,6 +100,33 @@ describe('WafEventForwarder with over_rate: summarize', () => {
     expect(new Set(got.uids).size).toBe(got.uids.length);
     expect(counterMap(samples.counters)).toEqual(expectedCounters(rig.sim, ORIGIN, cursor));
     expect(second.stats().summarized).toBeGreaterThan(0);
+  });
+});
+
+describe('WafEventForwarder with over_rate: summarize, pages that shift while a window is read', () => {
+  it('a folded record a later page returns again is not folded twice', async () => {
+    // Every page after the first starts with the last 3 records of the one before, as records ingested while paging push the rest down.
+    let previous: readonly WafLogRecord[] = [];
+    const shifting: Pick<UpstreamClient, 'describeLogV2'> = {
+      async describeLogV2(req, options) {
+        const answer = await rig.client.describeLogV2(req, options);
+        const page = answer.data.find((d) => d.metricName === 'logs')?.list ?? [];
+        const pushedDown = (req.action[0]?.pageNo ?? 1) > 1 ? previous.slice(-3) : [];
+        previous = page;
+        return { ...answer, data: [{ metricName: 'logs', list: [...pushedDown, ...page], objectArrayList: [] }] };
+      },
+    };
+    const sink = new FakeSink(4);
+    const samples = new LastSamples();
+    // A rate that forwards nothing one by one: every record is folded.
+    const f = rig.forwarder(sink, samples, { client: shifting, volume: { maxRate: 1e-6, overRate: 'summarize' } });
+    await polls(f, rig.sim, 1, 30 * S);
+    const cursor = cursorOf(rig.dir);
+    const got = received(sink.events());
+    expect(got.forwarded).toBe(0);
+    expect(got.perKey).toEqual(truth(ORIGIN, cursor));
+    expect(f.stats().deduplicated).toBeGreaterThan(0);
+    expect(counterMap(samples.counters)).toEqual(expectedCounters(rig.sim, ORIGIN, cursor));
   });
 });
 
