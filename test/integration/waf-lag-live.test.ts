@@ -45,7 +45,7 @@ it('edge_exporter_waf_checkpoint_lag_seconds grows by the time elapsed between s
     'server: { listen: "127.0.0.1:0" }',
     'collectors:',
     ...['access', 'usage', 'topn', 'cc_attack', 'waf_trend', 'inventory'].map((c) => `  ${c}: { enabled: false }`),
-    'waf_events: { enabled: true, interval: 30s, delay: 2m, overlap: 5m, max_window: 15m, start_from: 10m, page_size: 50 }',
+    'waf_events: { enabled: true, interval: 30s, delay: 2m, overlap: 5m, max_window: 15m, start_from: 10m, page_size: 50, upstream_retention: 36h }',
     `otlp: { endpoint: "${receiver.url}", timeout: 5s, max_batch: 20 }`,
   ].join('\n');
   const clock = sim.clock;
@@ -62,6 +62,8 @@ it('edge_exporter_waf_checkpoint_lag_seconds grows by the time elapsed between s
   expect(received).toBeGreaterThan(0);
   const caughtUp = await scrape();
   expect(caughtUp.edge_exporter_waf_checkpoint_lag_seconds).toBe(120);
+  // What EdgeExporterWafBehindRetention divides the lag by: waf_events.upstream_retention as configured.
+  expect(caughtUp.edge_exporter_waf_upstream_retention_seconds).toBe(36 * 3600);
 
   // A minute on, the receiver fails every export: the poll reads the next window and keeps retrying its first batch.
   receiver.setDown(true);

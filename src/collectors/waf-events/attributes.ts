@@ -56,6 +56,10 @@ export const EDGE_ATTR = {
   GEO_TIMEZONE: 'edge.waf.geo.timezone',
   /** ua.device from the upstream's parsed user agent. */
   UA_DEVICE: 'edge.waf.user_agent.device',
+  /** A summary record (waf_events.over_rate: summarize): how many deny events it folds, and their first and last time (ISO 8601). */
+  COUNT: 'edge.waf.count',
+  FIRST_TIME: 'edge.waf.first_time',
+  LAST_TIME: 'edge.waf.last_time',
 } as const;
 
 /** Methods the HTTP conventions list; others are reported as `_OTHER` plus the original. */
@@ -64,5 +68,5 @@ export const KNOWN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'DELETE', 
 /** Query parameters whose values the url conventions say to replace by REDACTED (case-sensitive). */
 export const REDACTED_QUERY_KEYS: ReadonlySet<string> = new Set(['AWSAccessKeyId', 'Signature', 'sig', 'X-Goog-Signature']);
 
-/** The LogRecord's event name, per action. */
-export const EVENT_NAME = { deny: 'edge.waf.deny', pass: 'edge.waf.pass' } as const;
+/** The LogRecord's event name, per action, and of a summary of deny events (volume.ts). */
+export const EVENT_NAME = { deny: 'edge.waf.deny', pass: 'edge.waf.pass', summary: 'edge.waf.deny_summary' } as const;

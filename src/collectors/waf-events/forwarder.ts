@@ -7,7 +7,9 @@
 // and every interval, never overlapping itself; upstream failures are logged
 // and retried on the next poll, delivery failures are retried in place
 // (deliver.ts) while polling waits. Sharded, each poll reads only the domains
-// of this replica (scope.ts).
+// of this replica (scope.ts). Between conversion and delivery the volume
+// policy (volume.ts, waf_events.max_rate / over_rate) paces the batches or
+// folds the events past the rate into summary records sent after the window.
 import { MismatchReporter } from '../contract/reporter.js';
 import { describeError, errorFields, failureMessage } from '../engine/errors.js';
 import { notifySafely } from '../engine/guard.js';
@@ -24,11 +26,15 @@ import { pageMismatches } from './mismatches.js';
 import type { PollReport, WafEventForwarderOptions } from './options.js';
 import { DeliveryState } from './delivery-state.js';
 import { planWindow, type TimeWindow } from './window.js';
+import { paceBatch, windowBudget, WindowFold } from './volume.js';
+import { pause } from '../../shared/wait.js';
+import type { LogEvent } from '../log-sink.js';
 
 interface Totals {
   read: number;
   deduplicated: number;
   forwarded: number;
+  summarized: number;
   exportFailures: number;
 }
 
@@ -42,8 +48,10 @@ export class WafEventForwarder implements EventJob {
   private readonly retry: DeliveryRetry;
   private readonly delivery: DeliveryState;
   private readonly mismatches: MismatchReporter;
-  private readonly totals: Totals = { read: 0, deduplicated: 0, forwarded: 0, exportFailures: 0 };
+  private readonly totals: Totals = { read: 0, deduplicated: 0, forwarded: 0, summarized: 0, exportFailures: 0 };
   private loading: Promise<void> | undefined;
+  /** over_rate delay: when the next batch may go (performance.now(), the clock pause() runs on). */
+  private nextFreeMs = 0;
 
   constructor(options: WafEventForwarderOptions) {
     this.options = options;
@@ -130,34 +138,74 @@ export class WafEventForwarder implements EventJob {
     return domains.length === 0 ? undefined : { ...this.options.query, domains };
   }
 
-  private drain(window: TimeWindow, query: WafQuery, signal: AbortSignal): Promise<number> {
-    const delivery: DeliveryContext = {
-      sink: this.options.sink,
-      signal,
-      retry: this.retry,
-      log: this.options.log,
-      confirm: (events) => {
-        // Forwarded once the receiver confirmed, whether or not the save that follows succeeds.
-        this.count('forwarded', events.length, (ob) => ob.onForwarded?.(events.length));
-        return this.delivery.confirm(events, window.endMs);
-      },
-      failed: (events, code) => this.count('exportFailures', 1, (ob) => ob.onExportFailure?.({ events, code })),
-    };
-    return drainWindow(window, {
+  private async drain(window: TimeWindow, query: WafQuery, signal: AbortSignal): Promise<number> {
+    const delivery = this.deliveryContext(signal, (events) => {
+      // Forwarded once the receiver confirmed, whether or not the save that follows succeeds.
+      this.count('forwarded', events.length, (ob) => ob.onForwarded?.(events.length));
+      return this.delivery.confirm(events, window.endMs);
+    });
+    const { maxRate, overRate } = this.options.volume ?? { maxRate: undefined, overRate: 'delay' };
+    const fold = maxRate !== undefined && overRate === 'summarize' ? new WindowFold(window, windowBudget(window, this.delivery.checkpoint, maxRate)) : undefined;
+    const drained = await drainWindow(window, {
       reader: { client: this.options.client, tz: this.options.tz, query, signal },
       policy: this.policy,
       maxBatch: this.options.sink.maxBatch,
       offsetMinutes: this.options.tz.offsetMinutes,
       now: () => this.clock.now(),
-      isDelivered: (uid) => this.delivery.has(uid),
+      isDelivered: (uid) => this.delivery.has(uid) || fold?.holds(uid) === true,
       refresh: (uids) => this.delivery.refresh(uids, window.endMs),
-      deliver: (batch) => deliverBatch(batch, delivery),
+      deliver: async (batch) => {
+        const pass = fold ? fold.take(batch) : await this.paced(batch, maxRate, signal);
+        if (pass.length > 0) await deliverBatch(pass, delivery);
+      },
       onPage: (read, repeats, evidence) => {
         this.count('read', read, (ob) => ob.onRead?.(read));
         this.count('deduplicated', repeats, (ob) => ob.onDeduplicated?.(repeats));
         this.mismatches.report(WAF_EVENTS_COLLECTOR, pageMismatches(window, evidence, this.options.tz));
       },
     });
+    if (fold) await this.deliverSummaries(fold, window, signal);
+    return drained;
+  }
+
+  private deliveryContext(signal: AbortSignal, confirm: DeliveryContext['confirm']): DeliveryContext {
+    return {
+      sink: this.options.sink,
+      signal,
+      retry: this.retry,
+      log: this.options.log,
+      confirm,
+      failed: (events, code) => this.count('exportFailures', 1, (ob) => ob.onExportFailure?.({ events, code })),
+    };
+  }
+
+  /** over_rate delay: waits for the batch's turn at max_rate (volume.ts). */
+  private async paced(batch: readonly LogEvent[], maxRate: number | undefined, signal: AbortSignal): Promise<readonly LogEvent[]> {
+    if (maxRate === undefined) return batch;
+    const { waitMs, nextFreeMs } = paceBatch(this.nextFreeMs, performance.now(), batch.length, maxRate);
+    this.nextFreeMs = nextFreeMs;
+    if (waitMs > 0) await pause(waitMs, signal);
+    signal.throwIfAborted();
+    return batch;
+  }
+
+  /**
+   * over_rate summarize, after the window's last page: its summary records, in batches. The events a summary
+   * folds are marked delivered and counted only once the receiver confirmed it; until then a restart reads
+   * them again and builds the same summary uid.
+   */
+  private async deliverSummaries(fold: WindowFold, window: TimeWindow, signal: AbortSignal): Promise<void> {
+    const summaries = fold.summaries();
+    const folded = new Map(summaries.map((s) => [s.record.uid, s.folded]));
+    const delivery = this.deliveryContext(signal, (records) => {
+      const events = records.flatMap((r) => folded.get(r.uid) ?? []);
+      this.count('summarized', events.length, (ob) => ob.onSummarized?.(events.length));
+      return this.delivery.confirm(events, window.endMs);
+    });
+    const maxBatch = Math.max(1, Math.floor(this.options.sink.maxBatch));
+    for (let i = 0; i < summaries.length; i += maxBatch) {
+      await deliverBatch(summaries.slice(i, i + maxBatch).map((s) => s.record), delivery);
+    }
   }
 
   private logWindow(window: TimeWindow, delivered: number, behindMs: number): void {

@@ -107,6 +107,8 @@ export interface WafEventsObserver {
   onDeduplicated?(count: number): void;
   /** Events the receiver confirmed. */
   onForwarded?(count: number): void;
+  /** Events folded into summary records the receiver confirmed (waf_events.over_rate: summarize). */
+  onSummarized?(count: number): void;
   /** A delivery attempt failed (it is retried); `events` were not confirmed, `code` is the error's stable code. */
   onExportFailure?(failure: { readonly events: number; readonly code: string }): void;
   /** After each checkpoint save: the cursor saved, epoch ms (the lag gauge is read against it at every scrape, so it grows while delivery fails). */
@@ -120,6 +122,8 @@ export interface WafEventsStats {
   readonly read: number;
   readonly deduplicated: number;
   readonly forwarded: number;
+  /** Events folded into confirmed summary records. */
+  readonly summarized: number;
   readonly exportFailures: number;
   readonly checkpointLagSeconds: number | undefined;
   /** Events not counted in the denied counter because its series cap was reached. */

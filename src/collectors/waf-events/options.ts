@@ -12,6 +12,7 @@ import type { WafQuery } from './fetch.js';
 import type { WafEventsObserver } from './metrics.js';
 import type { WafDomainScope } from './scope.js';
 import type { WindowOptions } from './window.js';
+import type { VolumeOptions } from './volume.js';
 
 export interface WafEventForwarderOptions extends WindowOptions {
   readonly client: Pick<UpstreamClient, 'describeLogV2'>;
@@ -35,6 +36,8 @@ export interface WafEventForwarderOptions extends WindowOptions {
   /** A rule absent from this much of the deny events read leaves edge_waf_rule_info (targets.forget_after; default 1h). */
   readonly forgetAfterMs?: number;
   readonly observer?: WafEventsObserver;
+  /** waf_events.max_rate and over_rate (default: unlimited). */
+  readonly volume?: VolumeOptions;
   /** Defaults to Date.now. */
   readonly clock?: Clock;
   /** What a damaged checkpoint does at start-up (state_recovery); default: start-up fails. */

@@ -21,7 +21,7 @@ interface WafWiringOptions {
   readonly config: Config;
   readonly logger: Logger;
   readonly version: string;
-  readonly exports: { readonly families: FamilyStore; readonly self: Pick<SelfMetrics, 'wafEvents'> };
+  readonly exports: { readonly families: FamilyStore; readonly self: Pick<SelfMetrics, 'wafEvents' | 'recordWafUpstreamRetention'> };
   readonly clock?: Clock;
 }
 
@@ -74,12 +74,14 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     // Unsharded: none, and the query reads waf_events.domains (or every domain) as configured.
     scope: shardScope({ shard: config.shard, configured: waf.domains, targets }),
     headers: waf.headers,
+    volume: { maxRate: waf.max_rate, overRate: waf.over_rate },
     maxSeries: config.limits.series_per_family,
     forgetAfterMs: config.targets.forget_after,
     observer: exports.self.wafEvents,
     ...(options.clock ? { clock: options.clock } : {}),
     recovery,
   });
+  exports.self.recordWafUpstreamRetention(waf.upstream_retention / 1000);
   return { forwarder, logSink, delivery };
 }
 

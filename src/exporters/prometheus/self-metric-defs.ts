@@ -143,6 +143,20 @@ export const SELF_METRICS = {
     unit: 'events',
     labels: [],
   },
+  wafEventsSummarized: {
+    name: 'edge_exporter_waf_events_summarized_total',
+    type: 'counter',
+    help: 'WAF deny events folded into summary records the OTLP receiver confirmed (waf_events.over_rate: summarize), each event once.',
+    unit: 'events',
+    labels: [],
+  },
+  wafUpstreamRetention: {
+    name: 'edge_exporter_waf_upstream_retention_seconds',
+    type: 'gauge',
+    help: 'waf_events.upstream_retention as configured: how long the upstream is assumed to keep WAF logs (EdgeExporterWafBehindRetention divides the checkpoint lag by it).',
+    unit: 'seconds',
+    labels: [],
+  },
   wafExportFailures: {
     name: 'edge_exporter_waf_export_failures_total',
     type: 'counter',

@@ -188,10 +188,16 @@ export class SelfMetrics implements CollectorObserver {
     onRead: (count: number): void => this.own.wafEventsRead.add({}, count),
     onDeduplicated: (count: number): void => this.own.wafEventsDeduplicated.add({}, count),
     onForwarded: (count: number): void => this.own.wafEventsForwarded.add({}, count),
+    onSummarized: (count: number): void => this.own.wafEventsSummarized.add({}, count),
     onExportFailure: (failure: { readonly code: string }): void => this.own.wafExportFailures.add({ code: failure.code }, 1),
     onCheckpoint: (cursorMs: number): void => this.own.wafCheckpointLag.since({}, cursorMs),
     onMismatch: (check: string, count: number): void => this.onMismatch(check, count),
   };
+
+  /** waf_events.upstream_retention, for the alert that compares the checkpoint lag with it. */
+  recordWafUpstreamRetention(seconds: number): void {
+    this.own.wafUpstreamRetention.set({}, seconds);
+  }
 
   /** The remote-write sender's observer (its RemoteWriteObserver, structurally), and the history's overflow. */
   readonly remoteWrite = {

@@ -1,10 +1,12 @@
 // Every attribute a WAF record is sent with is in the README's list, and
 // every name in the list is sent: the records of an hour of simulator events
 // (deny and pass), plus the one attribute the simulator never causes (a
-// method outside the HTTP conventions' list), as the exporter hands them over.
+// method outside the HTTP conventions' list), and the summary records of
+// waf_events.over_rate: summarize, as the exporter hands them over.
 import { describe, expect, it } from 'vitest';
 import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
 import { headerPolicy, toLogEvent } from '../../../src/collectors/waf-events/convert.js';
+import { WindowFold } from '../../../src/collectors/waf-events/volume.js';
 import { buildResource, SCOPE_NAME } from '../../../src/exporters/otel-logs/pipeline.js';
 import { instrumentationScope, toReadableLogRecords } from '../../../src/exporters/otel-logs/record.js';
 import { createSimulator } from '../../../src/simulator/index.js';
@@ -23,7 +25,12 @@ function sentKeys(): Set<string> {
   const odd = { ...first, request: { ...first.request, method: 'PROPFIND' } };
   const policy = headerPolicy(['host', 'referer', 'x-forwarded-for']);
   const events = [...records, odd].map((r) => toLogEvent(r, T0, policy));
-  const sent = toReadableLogRecords(events, buildResource(RESOURCE), instrumentationScope(SCOPE_NAME, RESOURCE.serviceVersion));
+  // No budget: every deny event folded into a summary.
+  const fold = new WindowFold({ startMs: T0 - 3_600_000, endMs: T0 }, 0);
+  fold.take(events.filter((e) => e.attributes['edge.waf.action'] === 'deny'));
+  const summaries = fold.summaries().map((s) => s.record);
+  expect(summaries.length).toBeGreaterThan(0);
+  const sent = toReadableLogRecords([...events, ...summaries], buildResource(RESOURCE), instrumentationScope(SCOPE_NAME, RESOURCE.serviceVersion));
   const keys = new Set<string>();
   for (const record of sent) {
     for (const key of Object.keys(record.attributes)) keys.add(key.startsWith(HEADER_PREFIX) ? `${HEADER_PREFIX}<name>` : key);
