@@ -56,6 +56,11 @@ function nanos(time: HrTime): Fixed64 {
   return { low: Number(total & LOW_32), high: Number((total >> 32n) & LOW_32), unsigned: true };
 }
 
+/** A map value (an AnyValue kvlist), or attributes: any other object; arrays and bytes are checked first. */
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null;
+}
+
 /** What the SDK's writeAnyValue writes for each JavaScript type; anything else is an empty AnyValue, as there. */
 function anyValue(value: unknown): AnyValueMessage {
   if (typeof value === 'string') return { stringValue: value };
@@ -65,13 +70,14 @@ function anyValue(value: unknown): AnyValueMessage {
   }
   if (value instanceof Uint8Array) return { bytesValue: value };
   if (Array.isArray(value)) return { arrayValue: { values: value.map(anyValue) } };
-  if (typeof value === 'object' && value !== null) return { kvlistValue: { values: keyValues(value) } };
+  if (isRecord(value)) return { kvlistValue: { values: keyValues(value) } };
   return {};
 }
 
-function keyValues(attributes: object): KeyValueMessage[] {
+/** Own enumerable keys, as the SDK's writeAttributes takes them; for-in rather than Object.entries: no pair array per attribute. */
+function keyValues(attributes: Readonly<Record<string, unknown>>): KeyValueMessage[] {
   const out: KeyValueMessage[] = [];
-  for (const [key, value] of Object.entries(attributes)) out.push({ key, value: anyValue(value) });
+  for (const key in attributes) if (Object.hasOwn(attributes, key)) out.push({ key, value: anyValue(attributes[key]) });
   return out;
 }
 
