@@ -53,6 +53,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && npm cache clean --force
 COPY --from=build /src/dist ./dist
+# The OTLP schema the log exporter encodes with (src/exporters/otel-logs/otlp-serializer.ts), beside dist/ as in the repository.
+COPY proto ./proto
 COPY config.example.yaml ./
 COPY deploy/container/config.yaml /etc/edge-exporter/config.yaml
 

@@ -70,10 +70,13 @@ const RULES: readonly Rule[] = [
   // Every checkpoint save publishes the denied counter to the Prometheus exporter's store.
   { category: 'denied counter publish (FamilyStore)', test: inUrl('/src/exporters/prometheus/') },
   { category: 'forwarder loop (drain, dedupe, deliver)', test: inUrl(WAF, '/src/collectors/', '/node_modules/p-retry/', '/node_modules/p-limit/') },
-  { category: 'serialization (otlp-transformer, protobufjs)', test: inUrl('/@opentelemetry/otlp-transformer/', '/node_modules/protobufjs/') },
+  {
+    category: 'serialization (otlp-transformer, protobufjs)',
+    test: inUrl('/@opentelemetry/otlp-transformer/', '/node_modules/protobufjs/', '/src/exporters/otel-logs/otlp-serializer.ts'),
+  },
   {
     category: 'HTTP out (OTLP exporter, node:http)',
-    test: inUrl('/@opentelemetry/otlp-exporter-base/', '/@opentelemetry/exporter-logs-otlp-proto/', '/@opentelemetry/exporter-logs-otlp-http/'),
+    test: inUrl('/@opentelemetry/otlp-exporter-base/', '/@opentelemetry/exporter-logs-otlp-http/'),
   },
   { category: 'record building (sink, SDK records)', test: inUrl('/src/exporters/otel-logs/', '/node_modules/@opentelemetry/') },
   { category: 'logging (pino)', test: inUrl('/node_modules/pino', '/src/shared/log') },

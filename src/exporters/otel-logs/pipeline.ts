@@ -1,6 +1,5 @@
 // Builds the SDK side: resource, scope and the OTLP exporter (protobuf or JSON).
 import { OTLPLogExporter as OtlpJsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
-import { OTLPLogExporter as OtlpProtoLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
 import { CompressionAlgorithm, type OTLPExporterNodeConfigBase } from '@opentelemetry/otlp-exporter-base';
 import { defaultResource, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
@@ -8,6 +7,7 @@ import { ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } fro
 import type { OtlpResourceOptions, ResolvedOptions } from './options.js';
 import { SEMCONV_SCHEMA_URL, instrumentationScope } from './record.js';
 import { agentFactory } from './agent.js';
+import { ProtobufLogExporter } from './exporter.js';
 import { readTlsFiles } from '../../shared/tls-files.js';
 
 /** Instrumentation scope of every record. */
@@ -26,7 +26,8 @@ export function buildResource(options: OtlpResourceOptions): Resource {
 }
 
 /**
- * The real OTLP/HTTP exporter. Whatever is left undefined here the SDK fills
+ * The real OTLP/HTTP exporter (http/protobuf: the SDK's, with the protobufjs
+ * serializer of otlp-serializer.ts). Whatever is left undefined here the SDK fills
  * from its own OTEL_EXPORTER_OTLP_(LOGS_)* variables, then its defaults. The
  * TLS files are read here, when the sink starts (so again after a reload).
  */
@@ -44,7 +45,7 @@ export function createOtlpExporter(options: ResolvedOptions): LogRecordExporter 
   if (options.compression !== undefined) {
     config.compression = options.compression === 'gzip' ? CompressionAlgorithm.GZIP : CompressionAlgorithm.NONE;
   }
-  return options.protocol === 'http/json' ? new OtlpJsonLogExporter(config) : new OtlpProtoLogExporter(config);
+  return options.protocol === 'http/json' ? new OtlpJsonLogExporter(config) : new ProtobufLogExporter(config);
 }
 
 export interface Pipeline {

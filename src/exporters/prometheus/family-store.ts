@@ -43,7 +43,7 @@ interface StoredFamily {
 
 type Update = Parameters<SampleSink['publish']>[1];
 
-/** A collector's counters as the ledger holds them, and the version last read into the families. */
+/** A collector's counters as the ledger holds them, and the version last read into the families (NaN: not read since published). */
 interface Attached {
   readonly saved: SavedCounters;
   read: number;
@@ -124,12 +124,17 @@ export class FamilyStore implements SampleSink {
    * values; a counter family of the collector absent from the update is
    * emptied), and each gauge family in `gauges` wholesale. Samples that do not
    * fit a registered family are rejected and counted, never stored. A
-   * SavedCounters is read now and again whenever its version moves (see sync).
+   * SavedCounters is read at the next reading of the store (every reader
+   * syncs first) and again whenever its version moves: a collector that
+   * publishes after every save (the WAF forwarder, once per batch) costs one
+   * reading per scrape, not a check and sort of every series per save.
    */
   publish(collector: string, update: Update): void {
-    if (isSaved(update.counters)) this.attached.set(collector, { saved: update.counters, read: update.counters.version });
-    else this.attached.delete(collector);
-    this.readCounters(collector, update.counters);
+    if (isSaved(update.counters)) this.attached.set(collector, { saved: update.counters, read: Number.NaN });
+    else {
+      this.attached.delete(collector);
+      this.readCounters(collector, update.counters);
+    }
 
     for (const [name, samples] of update.gauges) {
       const stored = this.claim(collector, name, 'gauge', samples.length);

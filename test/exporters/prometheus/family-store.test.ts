@@ -183,6 +183,32 @@ describe("FamilyStore with the ledger's saved counters", () => {
     expect([s.droppedSeries(requests.name), s.rejectedSamples().get('unknown_family')]).toEqual([2, 2]);
   });
 
+  it('reads published saved counters once per reading, however often they are published and saved in between', () => {
+    const s = store();
+    const ledger = liveView([sample(requests.name, { domain: 'a' }, 1)]);
+    let reads = 0;
+    const counted: SavedCounters = {
+      get version() {
+        return ledger.saved.version;
+      },
+      get size() {
+        return ledger.saved.size;
+      },
+      [Symbol.iterator]: () => {
+        reads++;
+        return ledger.saved[Symbol.iterator]();
+      },
+    };
+    for (let n = 2; n <= 100; n++) {
+      ledger.save([sample(requests.name, { domain: 'a' }, n)]);
+      s.publish('waf-events', { counters: counted, gauges: noGauges });
+    }
+    expect(reads).toBe(0);
+    expect(listed(s, requests.name)).toEqual(['a=100']);
+    expect(listed(s, requests.name)).toEqual(['a=100']);
+    expect(reads).toBe(1);
+  });
+
   it('stops reading saved counters once the collector publishes an array', () => {
     const s = store();
     const ledger = liveView([sample(requests.name, { domain: 'a' }, 1)]);
