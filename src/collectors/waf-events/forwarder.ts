@@ -17,13 +17,15 @@ import type { Clock } from '../engine/reports.js';
 import { CHECKPOINT_NAME } from './checkpoint.js';
 import { headerPolicy, type HeaderPolicy } from './convert.js';
 import { DEFAULT_DELIVERY_RETRY, deliverBatch, type DeliveryContext, type DeliveryRetry } from './deliver.js';
-import { drainWindow } from './drain.js';
+import { drainWindow, type Drained } from './drain.js';
 import type { WafQuery } from './fetch.js';
 import { WAF_EVENTS_COLLECTOR, type WafEventsObserver, type WafEventsStats } from './metrics.js';
 import { pageMismatches } from './mismatches.js';
-import type { PollReport, WafEventForwarderOptions } from './options.js';
+import { DEFAULT_MAX_WINDOW_EVENTS, type PollReport, type WafEventForwarderOptions } from './options.js';
 import { DeliveryState } from './delivery-state.js';
 import { planWindow, type TimeWindow } from './window.js';
+
+const SECOND = 1000;
 
 interface Totals {
   read: number;
@@ -44,9 +46,12 @@ export class WafEventForwarder implements EventJob {
   private readonly mismatches: MismatchReporter;
   private readonly totals: Totals = { read: 0, deduplicated: 0, forwarded: 0, exportFailures: 0 };
   private loading: Promise<void> | undefined;
+  /** The time a window spans past the cursor: maxWindowMs, shrunk while windows hold more than maxWindowEvents new records. */
+  private spanMs: number;
 
   constructor(options: WafEventForwarderOptions) {
     this.options = options;
+    this.spanMs = options.maxWindowMs;
     this.schedule = { kind: 'interval', everyMs: options.intervalMs };
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.policy = headerPolicy(options.headers);
@@ -103,16 +108,29 @@ export class WafEventForwarder implements EventJob {
       await this.load();
       await this.delivery.saveIfDirty();
       const query = await this.queryOf(signal);
+      // Windows end by the time the poll began: a poll slower than the events it reads ends anyway (the lag
+      // gauge shows it), and the next poll goes on with windows longer by the time this one took.
+      const now = this.clock.now();
       for (;;) {
         signal.throwIfAborted();
-        const now = this.clock.now();
-        const window = planWindow(this.delivery.checkpoint, now, this.options);
+        // At least half an interval of new time per window: each one reads the whole overlap again.
+        const plan = { ...this.options, maxWindowMs: this.spanMs, minNewMs: this.options.intervalMs / 2 };
+        const window = planWindow(this.delivery.checkpoint, now, plan);
         if (!window) return report();
-        const behindMs = now - this.options.delayMs - this.delivery.checkpoint.cursorMs;
-        const delivered = query === undefined ? 0 : await this.drain(window, query, signal);
+        const cursorMs = this.delivery.checkpoint.cursorMs;
+        const behindMs = now - this.options.delayMs - cursorMs;
+        const drained = query === undefined ? { delivered: 0, complete: true } : await this.drain(window, query, signal);
+        if (!drained.complete) {
+          // Its new records are delivered and their ids kept as any window's; the same start is read again, shorter.
+          this.spanMs = Math.max(SECOND, Math.floor((window.endMs - cursorMs) / 2 / SECOND) * SECOND);
+          this.logShrunk(window, drained.delivered);
+          continue;
+        }
         await this.delivery.advance(window.endMs, this.options.overlapMs);
         windows++;
-        this.logWindow(window, delivered, behindMs);
+        // Few enough: try a longer one next (fewer windows, fewer overlap re-reads).
+        if (drained.delivered < this.maxWindowEvents / 2) this.spanMs = Math.min(this.options.maxWindowMs, this.spanMs * 2);
+        this.logWindow(window, drained.delivered, behindMs);
       }
     } catch (err) {
       if (signal.aborted) this.options.log.info({}, 'WAF event poll stopped');
@@ -130,7 +148,11 @@ export class WafEventForwarder implements EventJob {
     return domains.length === 0 ? undefined : { ...this.options.query, domains };
   }
 
-  private drain(window: TimeWindow, query: WafQuery, signal: AbortSignal): Promise<number> {
+  private get maxWindowEvents(): number {
+    return this.options.maxWindowEvents ?? DEFAULT_MAX_WINDOW_EVENTS;
+  }
+
+  private drain(window: TimeWindow, query: WafQuery, signal: AbortSignal): Promise<Drained> {
     const delivery: DeliveryContext = {
       sink: this.options.sink,
       signal,
@@ -147,6 +169,8 @@ export class WafEventForwarder implements EventJob {
       reader: { client: this.options.client, tz: this.options.tz, query, signal },
       policy: this.policy,
       maxBatch: this.options.sink.maxBatch,
+      // A one-second window cannot be cut shorter: it is read whole.
+      ...(window.endMs - this.delivery.checkpoint.cursorMs > SECOND ? { maxNew: this.maxWindowEvents } : {}),
       offsetMinutes: this.options.tz.offsetMinutes,
       now: () => this.clock.now(),
       isDelivered: (uid) => this.delivery.has(uid),
@@ -158,6 +182,14 @@ export class WafEventForwarder implements EventJob {
         this.mismatches.report(WAF_EVENTS_COLLECTOR, pageMismatches(window, evidence, this.options.tz));
       },
     });
+  }
+
+  private logShrunk(window: TimeWindow, delivered: number): void {
+    const { tz } = this.options;
+    this.options.log.info(
+      { from: tz.formatIso(window.startMs), to: tz.formatIso(window.endMs), delivered, nextSpanSeconds: this.spanMs / SECOND, maxWindowEvents: this.maxWindowEvents },
+      'WAF event window held more than waf_events.max_window_events new events: read again shorter',
+    );
   }
 
   private logWindow(window: TimeWindow, delivered: number, behindMs: number): void {
