@@ -48,6 +48,13 @@ export class WafEventForwarder implements EventJob {
   private loading: Promise<void> | undefined;
   /** The time a window spans past the cursor: maxWindowMs, shrunk while windows hold more than maxWindowEvents new records. */
   private spanMs: number;
+  /**
+   * The last window delivered in full and when its reading began. Read at
+   * least delay + overlap after its end, every record of it the overlap is
+   * there for (ingested within delay + overlap) was visible then: the next
+   * window need not read the overlap again. A backlog is read so.
+   */
+  private lastRead: { readonly endMs: number; readonly atMs: number } | undefined;
 
   constructor(options: WafEventForwarderOptions) {
     this.options = options;
@@ -114,11 +121,13 @@ export class WafEventForwarder implements EventJob {
       for (;;) {
         signal.throwIfAborted();
         // At least half an interval of new time per window: each one reads the whole overlap again.
-        const plan = { ...this.options, maxWindowMs: this.spanMs, minNewMs: this.options.intervalMs / 2 };
+        const cursorMs = this.delivery.checkpoint.cursorMs;
+        const overlapMs = this.overlapRead(cursorMs) ? this.options.overlapMs : 0;
+        const plan = { ...this.options, overlapMs, maxWindowMs: this.spanMs, minNewMs: this.options.intervalMs / 2 };
         const window = planWindow(this.delivery.checkpoint, now, plan);
         if (!window) return report();
-        const cursorMs = this.delivery.checkpoint.cursorMs;
         const behindMs = now - this.options.delayMs - cursorMs;
+        const readAtMs = this.clock.now();
         const drained = query === undefined ? { delivered: 0, complete: true } : await this.drain(window, query, signal);
         if (!drained.complete) {
           // Its new records are delivered and their ids kept as any window's; the same start is read again, shorter.
@@ -127,6 +136,7 @@ export class WafEventForwarder implements EventJob {
           continue;
         }
         await this.delivery.advance(window.endMs, this.options.overlapMs);
+        this.lastRead = { endMs: window.endMs, atMs: readAtMs };
         windows++;
         // Few enough: try a longer one next (fewer windows, fewer overlap re-reads).
         if (drained.delivered < this.maxWindowEvents / 2) this.spanMs = Math.min(this.options.maxWindowMs, this.spanMs * 2);
@@ -146,6 +156,12 @@ export class WafEventForwarder implements EventJob {
     const domains = await scope.domains(this.clock.now(), signal);
     // No request at all: `domains: []` would read every domain of the account.
     return domains.length === 0 ? undefined : { ...this.options.query, domains };
+  }
+
+  /** Whether the window starting at this cursor reads the overlap again (see lastRead). */
+  private overlapRead(cursorMs: number): boolean {
+    const last = this.lastRead;
+    return last === undefined || last.endMs !== cursorMs || last.atMs - last.endMs < this.options.delayMs + this.options.overlapMs;
   }
 
   private get maxWindowEvents(): number {
