@@ -102,6 +102,21 @@ describe('WafEventForwarder window bounds', () => {
     expect(new Set(uids)).toEqual(new Set(denyIds(rig.sim, ORIGIN, cursor)));
   });
 
+  it('a backlog is read once: windows read delay + overlap after their end skip the next overlap; near now it is read again', async () => {
+    const seen = { read: 0, deduplicated: 0 };
+    const sink = new FakeSink(50);
+    const observer = { onRead: (n: number) => (seen.read += n), onDeduplicated: (n: number) => (seen.deduplicated += n) };
+    const f = rig.forwarder(sink, new LastSamples(), { query: { pageSize: PAGE }, observer });
+    await polls(f, rig.sim, 1, 30 * S);
+    // Four 15-minute windows, each read at T0: the last ends 2 minutes before it, but the one before ends 17 minutes before.
+    expect(sink.uids().length).toBe(denyIds(rig.sim, ORIGIN, T0 - 2 * MIN).length);
+    expect(seen).toEqual({ read: sink.uids().length, deduplicated: 0 });
+    // The next window starts at a cursor read only 2 minutes after: it reads the overlap again, for late records.
+    await polls(f, rig.sim, 1, 0);
+    expect(seen.deduplicated).toBeGreaterThan(100);
+    expect(new Set(sink.uids())).toEqual(new Set(denyIds(rig.sim, ORIGIN, T0 - 90 * S)));
+  });
+
   it('caught up, a poll every interval reads each record (overlap + interval) / interval times, not once per second of new time', async () => {
     let read = 0;
     const sink = new FakeSink(50);
