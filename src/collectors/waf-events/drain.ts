@@ -56,6 +56,8 @@ export interface DrainContext {
 /** How much of a window was delivered. */
 export interface Drained {
   readonly delivered: number;
+  /** Records read, repeats included: what the window held (new ones alone undercount after a cut). */
+  readonly read: number;
   /** False when reading stopped at maxNew before the last page: the cursor must not pass this window. */
   readonly complete: boolean;
 }
@@ -66,6 +68,7 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
   const maxNew = ctx.maxNew ?? Infinity;
   // New records taken from this window so far, and whether that stopped the reading.
   let taken = 0;
+  let read = 0;
   let full = false;
   // Records waiting for a batch, in order (the batch in flight is not among them).
   const buffer: LogEvent[] = [];
@@ -107,6 +110,7 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
     }
     // A short page is the last one: the window is complete however many it held.
     if (taken >= maxNew && page.length >= ctx.reader.query.pageSize) full = true;
+    read += page.length;
     if (refresh.length > 0) ctx.refresh(refresh);
     ctx.onPage(page.length, repeats, evidence);
   };
@@ -152,5 +156,5 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
     wake('reader');
   }
   await reading;
-  return { delivered, complete: !full };
+  return { delivered, read, complete: !full };
 }

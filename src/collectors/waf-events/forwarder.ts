@@ -128,7 +128,7 @@ export class WafEventForwarder implements EventJob {
         if (!window) return report();
         const behindMs = now - this.options.delayMs - cursorMs;
         const readAtMs = this.clock.now();
-        const drained = query === undefined ? { delivered: 0, complete: true } : await this.drain(window, query, signal);
+        const drained = query === undefined ? { delivered: 0, read: 0, complete: true } : await this.drain(window, query, signal);
         if (!drained.complete) {
           // Its new records are delivered and their ids kept as any window's; the same start is read again, shorter.
           this.spanMs = Math.max(SECOND, Math.floor((window.endMs - cursorMs) / 2 / SECOND) * SECOND);
@@ -138,8 +138,9 @@ export class WafEventForwarder implements EventJob {
         await this.delivery.advance(window.endMs, this.options.overlapMs);
         this.lastRead = { endMs: window.endMs, atMs: readAtMs };
         windows++;
-        // Few enough: try a longer one next (fewer windows, fewer overlap re-reads).
-        if (drained.delivered < this.maxWindowEvents / 2) this.spanMs = Math.min(this.options.maxWindowMs, this.spanMs * 2);
+        // Few enough: try a longer one next (fewer windows, fewer overlap re-reads). Counted as read: after a
+        // cut the shorter window finds many of its records delivered already, and would grow back into the cut.
+        if (drained.read < this.maxWindowEvents / 2) this.spanMs = Math.min(this.options.maxWindowMs, this.spanMs * 2);
         this.logWindow(window, drained.delivered, behindMs);
       }
     } catch (err) {

@@ -56,7 +56,7 @@ describe('drainWindow read-ahead', () => {
       askedAtEnd.push(client.pages.length);
       delivered.push(...batch);
     }));
-    expect(n).toEqual({ delivered: RECORDS.length, complete: true });
+    expect(n).toEqual({ delivered: RECORDS.length, read: RECORDS.length, complete: true });
     expect(delivered.map((e) => e.uid)).toEqual(RECORDS.map((r) => r.requestId));
     const pages = Math.ceil(RECORDS.length / PAGE) + (RECORDS.length % PAGE === 0 ? 1 : 0);
     // Batch k (page k) is delivered while page k+1 is read, and no further: one batch waits, the reading stops there.
@@ -89,7 +89,7 @@ describe('drainWindow read-ahead', () => {
     const delivered: LogEvent[] = [];
     const drained = await drainWindow(WINDOW, context(client, async (batch) => void delivered.push(...batch), 25));
     // Pages 1-3 (30 records) pass 25; the reading stops after the page that did.
-    expect(drained).toEqual({ delivered: 3 * PAGE, complete: false });
+    expect(drained).toEqual({ delivered: 3 * PAGE, read: 3 * PAGE, complete: false });
     expect(client.pages).toEqual([1, 2, 3]);
     expect(delivered.map((e) => e.uid)).toEqual(RECORDS.slice(0, 3 * PAGE).map((r) => r.requestId));
   });
@@ -98,7 +98,7 @@ describe('drainWindow read-ahead', () => {
     const client = new PagedClient();
     const drained = await drainWindow(WINDOW, context(client, async () => undefined, RECORDS.length));
     const pages = Math.ceil(RECORDS.length / PAGE) + (RECORDS.length % PAGE === 0 ? 1 : 0);
-    expect(drained).toEqual({ delivered: RECORDS.length, complete: true });
+    expect(drained).toEqual({ delivered: RECORDS.length, read: RECORDS.length, complete: true });
     expect(client.pages).toHaveLength(pages);
   });
 });
