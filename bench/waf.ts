@@ -103,6 +103,7 @@ async function main(): Promise<number> {
   const forwarder = new WafEventForwarder({
     client, tz: platformClock('+08:00'), sink, samples: families, store: new StateStore(join(dir, 'state')), log: benchLogger(),
     intervalMs: waf.interval, overlapMs: waf.overlap, delayMs: waf.delay, maxWindowMs: waf.max_window, startBackMs: waf.start_from,
+    maxWindowEvents: waf.max_window_events,
     query: { pageSize: waf.page_size }, headers: waf.headers,
     // Standing still: the poll ends once it reaches now - delay (see the file comment).
     clock: { now: () => now },

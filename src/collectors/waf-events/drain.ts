@@ -4,6 +4,9 @@
 // ahead while a batch is delivered (on the wire, then its checkpoint saved),
 // until a whole batch waits behind it: at most one batch in flight, one
 // waiting and one page are held, so a receiver outage stops the reading too.
+// With maxNew the reading also stops once that many new records were taken
+// (delivered all the same): the forwarder then reads the window again,
+// shorter, so what one window adds to the ids kept is bounded (forwarder.ts).
 //
 // What the record times say about the window is evidence, not a filter: an
 // upstream may ignore the range, or stamp records with a time that runs
@@ -31,6 +34,11 @@ export interface DrainContext {
   readonly reader: PageReader;
   readonly policy: HeaderPolicy;
   readonly maxBatch: number;
+  /**
+   * Stop reading once this many new records were taken from full pages (the
+   * window is then incomplete; what was taken is still delivered). Default: no limit.
+   */
+  readonly maxNew?: number;
   /** The platform zone, for a timeStamp without an offset. */
   readonly offsetMinutes: number;
   /** The observed time of a page's records. */
@@ -45,9 +53,23 @@ export interface DrainContext {
   onPage(read: number, repeats: number, evidence: PageEvidence): void;
 }
 
-/** Delivers the window's new records; resolves with how many were delivered. */
-export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promise<number> {
+/** How much of a window was delivered. */
+export interface Drained {
+  readonly delivered: number;
+  /** Records read, repeats included: what the window held (new ones alone undercount after a cut). */
+  readonly read: number;
+  /** False when reading stopped at maxNew before the last page: the cursor must not pass this window. */
+  readonly complete: boolean;
+}
+
+/** Delivers the window's new records (at most about maxNew of them, a page more at worst). */
+export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promise<Drained> {
   const maxBatch = Math.max(1, Math.floor(ctx.maxBatch));
+  const maxNew = ctx.maxNew ?? Infinity;
+  // New records taken from this window so far, and whether that stopped the reading.
+  let taken = 0;
+  let read = 0;
+  let full = false;
   // Records waiting for a batch, in order (the batch in flight is not among them).
   const buffer: LogEvent[] = [];
   // Ids waiting in the buffer or in flight: a page that shifted may repeat them before they are delivered.
@@ -84,7 +106,11 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
       }
       buffered.add(record.requestId);
       buffer.push(toLogEvent(record, observedMs, ctx.policy, ctx.offsetMinutes));
+      taken++;
     }
+    // A short page is the last one: the window is complete however many it held.
+    if (taken >= maxNew && page.length >= ctx.reader.query.pageSize) full = true;
+    read += page.length;
     if (refresh.length > 0) ctx.refresh(refresh);
     ctx.onPage(page.length, repeats, evidence);
   };
@@ -95,7 +121,7 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
   // flight, one waiting and one page are held.
   const reading = (async () => {
     try {
-      while (!stopped) {
+      while (!stopped && !full) {
         if (buffer.length >= maxBatch) {
           await new Promise<void>((resolve) => (wakeReader = resolve));
           continue;
@@ -130,5 +156,5 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
     wake('reader');
   }
   await reading;
-  return delivered;
+  return { delivered, read, complete: !full };
 }

@@ -19,16 +19,18 @@ import type { Clock } from '../engine/reports.js';
 import { CHECKPOINT_NAME } from './checkpoint.js';
 import { headerPolicy, type HeaderPolicy } from './convert.js';
 import { DEFAULT_DELIVERY_RETRY, deliverBatch, type DeliveryContext, type DeliveryRetry } from './deliver.js';
-import { drainWindow } from './drain.js';
+import { drainWindow, type Drained } from './drain.js';
 import type { WafQuery } from './fetch.js';
 import { WAF_EVENTS_COLLECTOR, type WafEventsObserver, type WafEventsStats } from './metrics.js';
 import { pageMismatches } from './mismatches.js';
-import type { PollReport, WafEventForwarderOptions } from './options.js';
+import { DEFAULT_MAX_WINDOW_EVENTS, type PollReport, type WafEventForwarderOptions } from './options.js';
 import { DeliveryState } from './delivery-state.js';
 import { planWindow, type TimeWindow } from './window.js';
 import { paceBatch, windowBudget, WindowFold } from './volume.js';
 import { pause } from '../../shared/wait.js';
 import type { LogEvent } from '../log-sink.js';
+
+const SECOND = 1000;
 
 interface Totals {
   read: number;
@@ -52,9 +54,19 @@ export class WafEventForwarder implements EventJob {
   private loading: Promise<void> | undefined;
   /** over_rate delay: when the next batch may go (performance.now(), the clock pause() runs on). */
   private nextFreeMs = 0;
+  /** The time a window spans past the cursor: maxWindowMs, shrunk while windows hold more than maxWindowEvents new records. */
+  private spanMs: number;
+  /**
+   * The last window delivered in full and when its reading began. Read at
+   * least delay + overlap after its end, every record of it the overlap is
+   * there for (ingested within delay + overlap) was visible then: the next
+   * window need not read the overlap again. A backlog is read so.
+   */
+  private lastRead: { readonly endMs: number; readonly atMs: number } | undefined;
 
   constructor(options: WafEventForwarderOptions) {
     this.options = options;
+    this.spanMs = options.maxWindowMs;
     this.schedule = { kind: 'interval', everyMs: options.intervalMs };
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.policy = headerPolicy(options.headers);
@@ -111,16 +123,33 @@ export class WafEventForwarder implements EventJob {
       await this.load();
       await this.delivery.saveIfDirty();
       const query = await this.queryOf(signal);
+      // Windows end by the time the poll began: a poll slower than the events it reads ends anyway (the lag
+      // gauge shows it), and the next poll goes on with windows longer by the time this one took.
+      const now = this.clock.now();
       for (;;) {
         signal.throwIfAborted();
-        const now = this.clock.now();
-        const window = planWindow(this.delivery.checkpoint, now, this.options);
+        // At least half an interval of new time per window: each one reads the whole overlap again.
+        const cursorMs = this.delivery.checkpoint.cursorMs;
+        const overlapMs = this.overlapRead(cursorMs) ? this.options.overlapMs : 0;
+        const plan = { ...this.options, overlapMs, maxWindowMs: this.spanMs, minNewMs: this.options.intervalMs / 2 };
+        const window = planWindow(this.delivery.checkpoint, now, plan);
         if (!window) return report();
-        const behindMs = now - this.options.delayMs - this.delivery.checkpoint.cursorMs;
-        const delivered = query === undefined ? 0 : await this.drain(window, query, signal);
+        const behindMs = now - this.options.delayMs - cursorMs;
+        const readAtMs = this.clock.now();
+        const drained = query === undefined ? { delivered: 0, read: 0, complete: true } : await this.drain(window, query, signal);
+        if (!drained.complete) {
+          // Its new records are delivered and their ids kept as any window's; the same start is read again, shorter.
+          this.spanMs = Math.max(SECOND, Math.floor((window.endMs - cursorMs) / 2 / SECOND) * SECOND);
+          this.logShrunk(window, drained.delivered);
+          continue;
+        }
         await this.delivery.advance(window.endMs, this.options.overlapMs);
+        this.lastRead = { endMs: window.endMs, atMs: readAtMs };
         windows++;
-        this.logWindow(window, delivered, behindMs);
+        // Few enough: try a longer one next (fewer windows, fewer overlap re-reads). Counted as read: after a
+        // cut the shorter window finds many of its records delivered already, and would grow back into the cut.
+        if (drained.read < this.maxWindowEvents / 2) this.spanMs = Math.min(this.options.maxWindowMs, this.spanMs * 2);
+        this.logWindow(window, drained.delivered, behindMs);
       }
     } catch (err) {
       if (signal.aborted) this.options.log.info({}, 'WAF event poll stopped');
@@ -138,7 +167,17 @@ export class WafEventForwarder implements EventJob {
     return domains.length === 0 ? undefined : { ...this.options.query, domains };
   }
 
-  private async drain(window: TimeWindow, query: WafQuery, signal: AbortSignal): Promise<number> {
+  /** Whether the window starting at this cursor reads the overlap again (see lastRead). */
+  private overlapRead(cursorMs: number): boolean {
+    const last = this.lastRead;
+    return last === undefined || last.endMs !== cursorMs || last.atMs - last.endMs < this.options.delayMs + this.options.overlapMs;
+  }
+
+  private get maxWindowEvents(): number {
+    return this.options.maxWindowEvents ?? DEFAULT_MAX_WINDOW_EVENTS;
+  }
+
+  private async drain(window: TimeWindow, query: WafQuery, signal: AbortSignal): Promise<Drained> {
     const delivery = this.deliveryContext(signal, (events) => {
       // Forwarded once the receiver confirmed, whether or not the save that follows succeeds.
       this.count('forwarded', events.length, (ob) => ob.onForwarded?.(events.length));
@@ -150,6 +189,8 @@ export class WafEventForwarder implements EventJob {
       reader: { client: this.options.client, tz: this.options.tz, query, signal },
       policy: this.policy,
       maxBatch: this.options.sink.maxBatch,
+      // A one-second window cannot be cut shorter: it is read whole.
+      ...(window.endMs - this.delivery.checkpoint.cursorMs > SECOND ? { maxNew: this.maxWindowEvents } : {}),
       offsetMinutes: this.options.tz.offsetMinutes,
       now: () => this.clock.now(),
       isDelivered: (uid) => this.delivery.has(uid) || fold?.holds(uid) === true,
@@ -206,6 +247,14 @@ export class WafEventForwarder implements EventJob {
     for (let i = 0; i < summaries.length; i += maxBatch) {
       await deliverBatch(summaries.slice(i, i + maxBatch).map((s) => s.record), delivery);
     }
+  }
+
+  private logShrunk(window: TimeWindow, delivered: number): void {
+    const { tz } = this.options;
+    this.options.log.info(
+      { from: tz.formatIso(window.startMs), to: tz.formatIso(window.endMs), delivered, nextSpanSeconds: this.spanMs / SECOND, maxWindowEvents: this.maxWindowEvents },
+      'WAF event window held more than waf_events.max_window_events new events: read again shorter',
+    );
   }
 
   private logWindow(window: TimeWindow, delivered: number, behindMs: number): void {

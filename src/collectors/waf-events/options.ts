@@ -14,6 +14,9 @@ import type { WafDomainScope } from './scope.js';
 import type { WindowOptions } from './window.js';
 import type { VolumeOptions } from './volume.js';
 
+/** waf_events.max_window_events' default: ids held for de-duplication stay in the tens of MB. */
+export const DEFAULT_MAX_WINDOW_EVENTS = 50_000;
+
 export interface WafEventForwarderOptions extends WindowOptions {
   readonly client: Pick<UpstreamClient, 'describeLogV2'>;
   readonly tz: PlatformClock;
@@ -25,6 +28,8 @@ export interface WafEventForwarderOptions extends WindowOptions {
   /** Poll period, ms (waf_events.interval): the engine's interval schedule. */
   readonly intervalMs: number;
   readonly query: WafQuery;
+  /** Most new events one window takes before it is read again shorter (waf_events.max_window_events). */
+  readonly maxWindowEvents?: number;
   /** Sharded: the domains of this replica, asked every poll (they replace query.domains). Absent: the query as is. */
   readonly scope?: WafDomainScope;
   /** Request headers forwarded (waf_events.headers); credentials are dropped whatever it says. */

@@ -5,7 +5,9 @@
 // the tail of the previous window so a record ingested later than the delay
 // is still found, and `delivered` (requestId -> event time) drops what was
 // sent already. Only ids at or after the next window's start are kept: older
-// ones can never be read again, so memory stays bounded by the overlap.
+// ones can never be read again, so the ids kept are those of the overlap and
+// of the last window (each capped in events by the forwarder: its span shrinks
+// while a window holds more than max_window_events new ones).
 // Bounds are whole seconds because the query's times are `yyyy-MM-dd HH:mm:ss`.
 
 export interface Checkpoint {
@@ -21,6 +23,13 @@ export interface WindowOptions {
   readonly overlapMs: number;
   readonly delayMs: number;
   readonly maxWindowMs: number;
+  /**
+   * Least new time (past the cursor) a window is started for, capped at
+   * maxWindowMs; default any. Each window reads the whole overlap again, so a
+   * window for a second of new time at a high rate could take longer to read
+   * than the time it adds, and a poll would never end.
+   */
+  readonly minNewMs?: number;
   /** First start only: begin this long before now. */
   readonly startBackMs: number;
 }
@@ -46,15 +55,16 @@ export function windowStart(checkpoint: Pick<Checkpoint, 'originMs' | 'cursorMs'
 }
 
 /**
- * The next window, or undefined when there is nothing new to read: its end
- * would not pass the cursor (re-reading only the overlap is left to the next
- * window, which reads it anyway).
+ * The next window, or undefined when there is not enough new to read: its end
+ * would not pass the cursor by minNewMs (re-reading only the overlap is left
+ * to the next window, which reads it anyway).
  */
 export function planWindow(checkpoint: Checkpoint | undefined, now: number, options: WindowOptions): TimeWindow | undefined {
   const cp = checkpoint ?? initialCheckpoint(now, options);
   const startMs = windowStart(cp, options.overlapMs);
   const endMs = floorSecond(Math.min(now - options.delayMs, cp.cursorMs + options.maxWindowMs));
-  return endMs > cp.cursorMs && endMs > startMs ? { startMs, endMs } : undefined;
+  const least = Math.max(1, Math.min(options.minNewMs ?? 0, options.maxWindowMs));
+  return endMs - cp.cursorMs >= least && endMs > startMs ? { startMs, endMs } : undefined;
 }
 
 /**

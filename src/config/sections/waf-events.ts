@@ -49,6 +49,14 @@ export const wafEventsSchema = z
     max_window: duration({ min: 1000, max: MAX_RANGE_MS })
       .prefault('15m')
       .describe('Longest time range read in one window; a backlog is caught up window by window (default 15m).'),
+    max_window_events: integer()
+      .min(100)
+      .max(10_000_000)
+      .default(50_000)
+      .describe(
+        'Most new events one window takes: a window holding more is cut off there (what it read is delivered) and read ' +
+          'again half as long, so the requestIds kept for de-duplication stay bounded by this, not by a backlog (default 50000).',
+      ),
     start_from: duration({ min: 0, max: MAX_RANGE_MS })
       .prefault('1h')
       .describe('With no checkpoint yet (first start), forwarding begins this long before now (default 1h).'),

@@ -64,6 +64,7 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     overlapMs: waf.overlap,
     delayMs: waf.delay,
     maxWindowMs: waf.max_window,
+    maxWindowEvents: waf.max_window_events,
     startBackMs: waf.start_from,
     query: {
       pageSize: waf.page_size,

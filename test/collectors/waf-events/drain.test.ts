@@ -33,11 +33,12 @@ class PagedClient {
   }
 }
 
-function context(client: PagedClient, deliver: DrainContext['deliver']): DrainContext {
+function context(client: PagedClient, deliver: DrainContext['deliver'], maxNew?: number): DrainContext {
   return {
     reader: { client, tz, query: { pageSize: PAGE }, signal: new AbortController().signal },
     policy: headerPolicy(), maxBatch: PAGE, offsetMinutes: 480, now: () => T0,
     isDelivered: () => false, refresh: () => undefined, deliver, onPage: () => undefined,
+    ...(maxNew === undefined ? {} : { maxNew }),
   };
 }
 
@@ -55,7 +56,7 @@ describe('drainWindow read-ahead', () => {
       askedAtEnd.push(client.pages.length);
       delivered.push(...batch);
     }));
-    expect(n).toBe(RECORDS.length);
+    expect(n).toEqual({ delivered: RECORDS.length, read: RECORDS.length, complete: true });
     expect(delivered.map((e) => e.uid)).toEqual(RECORDS.map((r) => r.requestId));
     const pages = Math.ceil(RECORDS.length / PAGE) + (RECORDS.length % PAGE === 0 ? 1 : 0);
     // Batch k (page k) is delivered while page k+1 is read, and no further: one batch waits, the reading stops there.
@@ -81,5 +82,23 @@ describe('drainWindow read-ahead', () => {
     }
     expect(client.pages).toEqual([1, 2]);
     expect(unhandled).toEqual([]);
+  });
+
+  it('stops reading once maxNew new records were taken from full pages, delivers what it took, and says the window is incomplete', async () => {
+    const client = new PagedClient();
+    const delivered: LogEvent[] = [];
+    const drained = await drainWindow(WINDOW, context(client, async (batch) => void delivered.push(...batch), 25));
+    // Pages 1-3 (30 records) pass 25; the reading stops after the page that did.
+    expect(drained).toEqual({ delivered: 3 * PAGE, read: 3 * PAGE, complete: false });
+    expect(client.pages).toEqual([1, 2, 3]);
+    expect(delivered.map((e) => e.uid)).toEqual(RECORDS.slice(0, 3 * PAGE).map((r) => r.requestId));
+  });
+
+  it('a window whose short last page passes maxNew is complete: there was nothing more to read', async () => {
+    const client = new PagedClient();
+    const drained = await drainWindow(WINDOW, context(client, async () => undefined, RECORDS.length));
+    const pages = Math.ceil(RECORDS.length / PAGE) + (RECORDS.length % PAGE === 0 ? 1 : 0);
+    expect(drained).toEqual({ delivered: RECORDS.length, read: RECORDS.length, complete: true });
+    expect(client.pages).toHaveLength(pages);
   });
 });

@@ -1,0 +1,137 @@
+// What one window may hold and what one poll may read, against the
+// simulator's truth: a window holding more than maxWindowEvents new events is
+// read again shorter, so the ids kept for de-duplication stay bounded by the
+// cap and the overlap (each event still forwarded once and counted once); a
+// poll whose reading is slower than the events it reads still ends; and
+// caught up, a poll reads the overlap once per window, not once per second.
+import { describe, expect, it } from 'vitest';
+import type { DescribeLogV2Request } from '../../../src/api/index.js';
+import { counterMap, cursorOf, denyIds, expectedCounters, FakeSink, LastSamples, MIN, polls, S, savedCheckpoint, T0, useRig } from './fakes.js';
+
+// 120 domains: about 60 deny events a minute, some 3,500 in the hour of backlog.
+const rig = useRig({ domains: 120 });
+const ORIGIN = T0 - 60 * MIN;
+const CAP = 150;
+const PAGE = 50;
+const CUT = 'WAF event window held more than waf_events.max_window_events new events: read again shorter';
+
+/** One poll over the backlog; the most ids the saved checkpoint held before any batch. */
+async function catchUp(maxWindowEvents?: number): Promise<{ sink: FakeSink; samples: LastSamples; mostIds: number }> {
+  const sink = new FakeSink(50);
+  const samples = new LastSamples();
+  let mostIds = 0;
+  sink.onAttempt = () => void (mostIds = Math.max(mostIds, savedCheckpoint(rig.dir).delivered.length));
+  const f = rig.forwarder(sink, samples, { query: { pageSize: PAGE }, ...(maxWindowEvents === undefined ? {} : { maxWindowEvents }) });
+  const report = await f.pollOnce();
+  expect(report.ok).toBe(true);
+  mostIds = Math.max(mostIds, savedCheckpoint(rig.dir).delivered.length);
+  return { sink, samples, mostIds };
+}
+
+/** Ids the checkpoint may hold with the cap: the overlap's events (and a minute of slack), plus four windows at the cap
+ * (the last one, the one being read, and cut ones kept until the cursor passes their end by the overlap). */
+function bound(): number {
+  const perMinute = denyIds(rig.sim, ORIGIN, T0).length / 60;
+  return Math.ceil(perMinute * 6) + 4 * (CAP + PAGE);
+}
+
+describe('WafEventForwarder window bounds', () => {
+  it('cuts a window holding more than maxWindowEvents new events and reads it again shorter: every event once, ids kept bounded', async () => {
+    const { sink, samples, mostIds } = await catchUp(CAP);
+    // Caught up but for less than half an interval (left to the next poll) as the shortened windows fall.
+    const cursor = cursorOf(rig.dir);
+    expect(cursor).toBeGreaterThan(T0 - 2 * MIN - 15 * S);
+    expect(cursor).toBeLessThanOrEqual(T0 - 2 * MIN);
+    const expected = denyIds(rig.sim, ORIGIN, cursor);
+    expect(expected.length).toBeGreaterThan(15 * CAP);
+    const uids = sink.uids();
+    expect(uids.length).toBe(new Set(uids).size);
+    expect(new Set(uids)).toEqual(new Set(expected));
+    expect(counterMap(samples.counters)).toEqual(expectedCounters(rig.sim, ORIGIN, cursor));
+    expect(rig.logs.filter((l) => l.msg === CUT).length).toBeGreaterThan(0);
+    expect(mostIds).toBeLessThanOrEqual(bound());
+  });
+
+  it('without the cap the same backlog keeps two 15-minute windows of ids (what the cap bounds)', async () => {
+    const { sink, mostIds } = await catchUp();
+    expect(new Set(sink.uids())).toEqual(new Set(denyIds(rig.sim, ORIGIN, T0 - 2 * MIN)));
+    expect(rig.logs.filter((l) => l.msg === CUT)).toEqual([]);
+    expect(mostIds).toBeGreaterThan(bound());
+  });
+
+  it('a cut window followed by a restart still forwards every event once', async () => {
+    const first = new FakeSink(50);
+    const f1 = rig.forwarder(first, new LastSamples(), { query: { pageSize: PAGE }, maxWindowEvents: CAP });
+    // Stopped once the first window was cut: the restart reads it again with the full span.
+    first.onAttempt = () => {
+      if (rig.logs.some((l) => l.msg === CUT)) first.failures = Number.MAX_SAFE_INTEGER;
+    };
+    const aborted = new AbortController();
+    first.failure = () => {
+      aborted.abort();
+      return new Error('receiver gone');
+    };
+    await f1.job.run(aborted.signal);
+    await f1.stop();
+    expect(rig.logs.some((l) => l.msg === CUT)).toBe(true);
+    const second = new FakeSink(50);
+    await polls(rig.forwarder(second, new LastSamples(), { query: { pageSize: PAGE }, maxWindowEvents: CAP }), rig.sim, 1, 0);
+    const uids = [...first.uids(), ...second.uids()];
+    expect(uids.length).toBe(new Set(uids).size);
+    expect(new Set(uids)).toEqual(new Set(denyIds(rig.sim, ORIGIN, cursorOf(rig.dir))));
+  });
+
+  it('a poll whose pages take longer to read than the events they add ends, at the time it began', async () => {
+    const sink = new FakeSink(50);
+    // Two seconds of the upstream's time per page: the overlap alone (about 300 events, 15 pages) takes 30 s to read again.
+    const client = rig.client;
+    const slow = {
+      describeLogV2: (req: DescribeLogV2Request, opts?: { signal?: AbortSignal }) => {
+        rig.sim.clock.advance(2 * S);
+        return client.describeLogV2(req, opts);
+      },
+    };
+    const slowForwarder = rig.forwarder(sink, new LastSamples(), { query: { pageSize: 20 }, client: slow });
+    const report = await slowForwarder.pollOnce();
+    expect(report.ok).toBe(true);
+    const cursor = T0 - 2 * MIN;
+    expect(report.cursorMs).toBe(cursor);
+    // Minutes passed while it read: planned against a running clock, each further window (tens of seconds of new
+    // events and the whole overlap again) took longer to read than it added, and the poll never ended.
+    expect(rig.sim.clock.now()).toBeGreaterThan(T0 + 3 * MIN);
+    const uids = sink.uids();
+    expect(uids.length).toBe(new Set(uids).size);
+    expect(new Set(uids)).toEqual(new Set(denyIds(rig.sim, ORIGIN, cursor)));
+  });
+
+  it('a backlog is read once: windows read delay + overlap after their end skip the next overlap; near now it is read again', async () => {
+    const seen = { read: 0, deduplicated: 0 };
+    const sink = new FakeSink(50);
+    const observer = { onRead: (n: number) => (seen.read += n), onDeduplicated: (n: number) => (seen.deduplicated += n) };
+    const f = rig.forwarder(sink, new LastSamples(), { query: { pageSize: PAGE }, observer });
+    await polls(f, rig.sim, 1, 30 * S);
+    // Four 15-minute windows, each read at T0: the last ends 2 minutes before it, but the one before ends 17 minutes before.
+    expect(sink.uids().length).toBe(denyIds(rig.sim, ORIGIN, T0 - 2 * MIN).length);
+    expect(seen).toEqual({ read: sink.uids().length, deduplicated: 0 });
+    // The next window starts at a cursor read only 2 minutes after: it reads the overlap again, for late records.
+    await polls(f, rig.sim, 1, 0);
+    expect(seen.deduplicated).toBeGreaterThan(100);
+    expect(new Set(sink.uids())).toEqual(new Set(denyIds(rig.sim, ORIGIN, T0 - 90 * S)));
+  });
+
+  it('caught up, a poll every interval reads each record (overlap + interval) / interval times, not once per second of new time', async () => {
+    let read = 0;
+    const sink = new FakeSink(50);
+    const f = rig.forwarder(sink, new LastSamples(), { query: { pageSize: PAGE }, observer: { onRead: (n) => (read += n) } });
+    await polls(f, rig.sim, 1, 30 * S);
+    const delivered = sink.uids().length;
+    read = 0;
+    // Ten polls, 30 s apart: one window each, 30 s of new events and the 5m overlap read again.
+    await polls(f, rig.sim, 10, 30 * S);
+    const steady = sink.uids().length - delivered;
+    expect(steady).toBeGreaterThan(100);
+    // 5m overlap + 30s interval: 11 records read per delivered (the simulator's rate varies: within 30%).
+    expect(read / steady).toBeGreaterThan(11 * 0.7);
+    expect(read / steady).toBeLessThan(11 * 1.3);
+  });
+});
