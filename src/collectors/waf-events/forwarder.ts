@@ -184,7 +184,7 @@ export class WafEventForwarder implements EventJob {
       return this.delivery.confirm(events, window.endMs);
     });
     const { maxRate, overRate } = this.options.volume ?? { maxRate: undefined, overRate: 'delay' };
-    const fold = maxRate !== undefined && overRate === 'summarize' ? new WindowFold(window, windowBudget(window, this.delivery.checkpoint, maxRate)) : undefined;
+    const fold = maxRate !== undefined && overRate === 'summarize' ? new WindowFold(windowBudget(window, this.delivery.checkpoint, maxRate)) : undefined;
     const drained = await drainWindow(window, {
       reader: { client: this.options.client, tz: this.options.tz, query, signal },
       policy: this.policy,

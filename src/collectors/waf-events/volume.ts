@@ -15,12 +15,15 @@
 // The events a summary folds are marked delivered (and counted in
 // edge_waf_denied_requests_total) only once the receiver confirmed it, like
 // any other event, so a crash before that reads them again. A summary's uid
-// is derived from its window's start, its key and the ids it folds: the
+// is derived from its key and the ids it folds, not from its window: the
 // summary a crash made the daemon send again (confirmed, its save lost) has
-// the same uid when it folds the same events, and a backend drops it like a
-// repeated event; if the window read again folds other events (it reaches
-// further, or late records joined), it is another record: a duplicate count
-// bounded by that batch, never an event lost behind a reused uid.
+// the same uid when it folds the same events, however the window read again
+// is planned (after a restart it reads the overlap a backlog skipped, so it
+// starts earlier), and a backend drops it like a repeated event; if it folds
+// other events (late records joined the key), it is another record: a
+// duplicate count bounded by that batch, never an event lost behind a reused
+// uid. Events once confirmed are never folded again, so two summaries with
+// the same key and ids are the same summary.
 import { createHash } from 'node:crypto';
 import type { LogEvent } from '../log-sink.js';
 import { ATTR, EDGE_ATTR, EVENT_NAME } from './attributes.js';
@@ -84,7 +87,7 @@ export class WindowFold {
   private readonly groups = new Map<string, Group>();
   private readonly held = new Set<string>();
 
-  constructor(private readonly window: TimeWindow, budget: number) {
+  constructor(budget: number) {
     this.left = budget;
   }
 
@@ -140,7 +143,7 @@ export class WindowFold {
     const client = text(first, ATTR.CLIENT_ADDRESS, 'unknown');
     const domain = text(first, ATTR.SERVER_ADDRESS, 'unknown');
     const rule = text(first, ATTR.SECURITY_RULE_UUID, 'none');
-    const ids = createHash('sha256').update(`${this.window.startMs}\u0000${key}`);
+    const ids = createHash('sha256').update(key);
     for (const uid of group.folded.map((e) => e.uid).sort()) ids.update(`\u0000${uid}`);
     return {
       uid: `summary-${ids.digest('hex').slice(0, 32)}`,
