@@ -25,19 +25,21 @@ export interface ReceivedLogRecord {
 
 export type OtlpEncoding = 'protobuf' | 'json';
 
-const PROTO_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'otlp-proto');
+/** The official opentelemetry-proto files the daemon vendors (proto/, unchanged upstream). */
+const PROTO_ROOT = fileURLToPath(new URL('../../proto/', import.meta.url));
 
-function loadRequestType(): protobuf.Type {
+/** ExportLogsServiceRequest from the official schema, loaded by protobufjs apart from the daemon's own loader. */
+export function officialLogsRequestType(): protobuf.Type {
   const root = new protobuf.Root();
-  // The .proto files import each other by bare file name.
-  root.resolvePath = (_origin, target) => path.join(PROTO_DIR, path.basename(target));
-  root.loadSync('logs_service.proto', { keepCase: false });
+  // The files import each other by their path from the repository's root.
+  root.resolvePath = (_origin, target) => path.join(PROTO_ROOT, target);
+  root.loadSync('opentelemetry/proto/collector/logs/v1/logs_service.proto', { keepCase: false });
   return root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest');
 }
 
 /** Decodes one request body; throws on a body that is not a valid request. */
 export function createLogsDecoder(): (encoding: OtlpEncoding, body: Uint8Array) => ReceivedLogRecord[] {
-  const requestType = loadRequestType();
+  const requestType = officialLogsRequestType();
   return (encoding, body) => {
     const request: unknown =
       encoding === 'protobuf'

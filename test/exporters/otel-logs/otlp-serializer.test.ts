@@ -3,29 +3,18 @@
 // field by field what the SDK's ProtobufLogsSerializer encodes for the same records.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
-import { fileURLToPath } from 'node:url';
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { ProtobufLogsSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
-import protobuf from 'protobufjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProtobufLogExporter } from '../../../src/exporters/otel-logs/exporter.js';
 import { buildResource } from '../../../src/exporters/otel-logs/pipeline.js';
+import { officialLogsRequestType } from '../../support/otlp-decode.js';
 
-const PROTO_ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../proto');
-
-function officialRequestType(): protobuf.Type {
-  const root = new protobuf.Root();
-  root.resolvePath = (_origin, target) => path.join(PROTO_ROOT, target);
-  root.loadSync('opentelemetry/proto/collector/logs/v1/logs_service.proto');
-  return root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest');
-}
-
-const requestType = officialRequestType();
+const requestType = officialLogsRequestType();
 
 /** Every field as a receiver reads it (proto3: an absent field is its default), 64-bit integers exact. */
 function decoded(body: Uint8Array): Record<string, unknown> {
