@@ -4,53 +4,23 @@
 // edge_exporter_waf_checkpoint_lag_seconds must grow by exactly the time that
 // passes between two scrapes (it once stood at its last save's value for as
 // long as delivery failed); once the receiver is back, it drops again.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
-import { Daemon } from '../../src/daemon/daemon.js';
-import { createLogger } from '../../src/log/logger.js';
-import { createSimulator, type Simulator } from '../../src/simulator/index.js';
-import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
+import { startWafDaemon, stopWafDaemon, type WafDaemon } from '../support/waf-daemon.js';
 
-const TOKEN = 'lag-live-token-7e2b';
 const MIN = 60_000;
 /** 2026-03-02 12:00:00 platform time. */
 const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
 
-let sim: Simulator | undefined;
-let receiver: OtlpReceiver | undefined;
-let daemon: Daemon | undefined;
-let dir: string | undefined;
+let running: WafDaemon | undefined;
 
 afterEach(async () => {
-  await daemon?.stop();
-  await receiver?.close();
-  await sim?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await stopWafDaemon(running);
+  running = undefined;
 });
 
-const quiet = new Writable({ write: (_c, _e, done) => done() });
-
 it('edge_exporter_waf_checkpoint_lag_seconds grows by the time elapsed between scrapes while the OTLP receiver fails', async () => {
-  sim = createSimulator({ seed: 3, domains: 60, clock: { mode: 'fixed', start: T0 }, tokens: [{ token: TOKEN, permissions: '*' }] });
-  const { url } = await sim.listen('127.0.0.1', 0);
-  receiver = await startOtlpReceiver();
-  dir = mkdtempSync(join(tmpdir(), 'edge-waf-lag-live-'));
-  const text = [
-    `upstream: { api_url: "${url}", token: "${TOKEN}" }`,
-    `state_dir: ${join(dir, 'state')}`,
-    'server: { listen: "127.0.0.1:0" }',
-    'collectors:',
-    ...['access', 'usage', 'topn', 'cc_attack', 'waf_trend', 'inventory'].map((c) => `  ${c}: { enabled: false }`),
-    'waf_events: { enabled: true, interval: 30s, delay: 2m, overlap: 5m, max_window: 15m, start_from: 10m, page_size: 50, upstream_retention: 36h }',
-    `otlp: { endpoint: "${receiver.url}", timeout: 5s, max_batch: 20 }`,
-  ].join('\n');
-  const clock = sim.clock;
-  daemon = new Daemon({ config: loadConfig({ text, env: {} }), logger: createLogger({ level: 'silent', destination: quiet }), version: 'lag-live', clock, schedules: false });
-  const base = await daemon.start();
+  running = await startWafDaemon({ seed: 3, start: T0, wafEvents: 'interval: 30s, delay: 2m, overlap: 5m, max_window: 15m, start_from: 10m, page_size: 50, upstream_retention: 36h' });
+  const { receiver, daemon, base, clock } = running;
   const scrape = async (): Promise<Record<string, number>> => {
     const body = await (await fetch(`${base}/metrics`)).text();
     return Object.fromEntries([...body.matchAll(/^(edge_exporter_waf_\w+)(?:\{code="(\w+)"\})? (\S+)$/gm)].map((m) => [m[2] ? `${m[1]}:${m[2]}` : m[1], Number(m[3])]));

@@ -5,52 +5,22 @@
 // rest; every deny event of the range is one record or counted in exactly one
 // summary's edge.waf.count; edge_waf_denied_requests_total counts them all and
 // edge_exporter_waf_events_summarized_total the folded ones.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
-import { Daemon } from '../../src/daemon/daemon.js';
-import { createLogger } from '../../src/log/logger.js';
-import { createSimulator, type Simulator } from '../../src/simulator/index.js';
-import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
+import { startWafDaemon, stopWafDaemon, type WafDaemon } from '../support/waf-daemon.js';
 
-const TOKEN = 'summarize-token-41c9';
 const MIN = 60_000;
 const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
 
-let sim: Simulator | undefined;
-let receiver: OtlpReceiver | undefined;
-let daemon: Daemon | undefined;
-let dir: string | undefined;
+let running: WafDaemon | undefined;
 
 afterEach(async () => {
-  await daemon?.stop();
-  await receiver?.close();
-  await sim?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await stopWafDaemon(running);
+  running = undefined;
 });
 
-const quiet = new Writable({ write: (_c, _e, done) => done() });
-
 it('summarize: every deny event of the range is one record or in one summary; the counters count them all', async () => {
-  sim = createSimulator({ seed: 5, domains: 60, clock: { mode: 'fixed', start: T0 }, tokens: [{ token: TOKEN, permissions: '*' }] });
-  const { url } = await sim.listen('127.0.0.1', 0);
-  receiver = await startOtlpReceiver();
-  dir = mkdtempSync(join(tmpdir(), 'edge-waf-summarize-'));
-  const text = [
-    `upstream: { api_url: "${url}", token: "${TOKEN}" }`,
-    `state_dir: ${join(dir, 'state')}`,
-    'server: { listen: "127.0.0.1:0" }',
-    'collectors:',
-    ...['access', 'usage', 'topn', 'cc_attack', 'waf_trend', 'inventory'].map((c) => `  ${c}: { enabled: false }`),
-    'waf_events: { enabled: true, interval: 30s, delay: 2m, overlap: 5m, max_window: 15m, start_from: 30m, page_size: 50, max_rate: 0.05, over_rate: summarize }',
-    `otlp: { endpoint: "${receiver.url}", timeout: 5s, max_batch: 20 }`,
-  ].join('\n');
-  const clock = sim.clock;
-  daemon = new Daemon({ config: loadConfig({ text, env: {} }), logger: createLogger({ level: 'silent', destination: quiet }), version: 'summarize', clock, schedules: false });
-  const base = await daemon.start();
+  running = await startWafDaemon({ seed: 5, start: T0, wafEvents: 'interval: 30s, delay: 2m, overlap: 5m, max_window: 15m, start_from: 30m, page_size: 50, max_rate: 0.05, over_rate: summarize' });
+  const { sim, receiver, daemon, base, clock } = running;
   for (let i = 0; i < 3; i++) {
     expect(await daemon.forwardOnce()).toMatchObject({ ok: true });
     clock.advance(MIN);

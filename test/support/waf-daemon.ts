@@ -1,0 +1,62 @@
+// A WAF-only daemon for the integration tests that follow deny events end to
+// end: the simulator on a fixed clock, a real OTLP receiver, the daemon
+// in-process with schedules off (the test calls forwardOnce and moves the
+// clock), its HTTP server on a loopback port. stopWafDaemon() undoes it all.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../src/config/index.js';
+import { Daemon } from '../../src/daemon/daemon.js';
+import { createLogger } from '../../src/log/logger.js';
+import { createSimulator, type Simulator } from '../../src/simulator/index.js';
+import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.js';
+
+export interface WafDaemon {
+  readonly sim: Simulator;
+  readonly receiver: OtlpReceiver;
+  readonly daemon: Daemon;
+  /** The daemon's base URL (http://127.0.0.1:PORT). */
+  readonly base: string;
+  readonly clock: Simulator['clock'];
+  readonly dir: string;
+}
+
+const TOKEN = 'waf-daemon-token-5d2e';
+const quiet = new Writable({ write: (_c, _e, done) => done() });
+
+/**
+ * Starts one, the simulator's clock fixed at `start`; `wafEvents` are the
+ * `waf_events` keys after `enabled: true` (flow style, e.g. `delay: 2m, page_size: 50`).
+ */
+export async function startWafDaemon(options: { seed: number; start: number; wafEvents: string }): Promise<WafDaemon> {
+  const sim = createSimulator({ seed: options.seed, domains: 60, clock: { mode: 'fixed', start: options.start }, tokens: [{ token: TOKEN, permissions: '*' }] });
+  const { url } = await sim.listen('127.0.0.1', 0);
+  const receiver = await startOtlpReceiver();
+  const dir = mkdtempSync(join(tmpdir(), 'edge-waf-daemon-'));
+  const text = [
+    `upstream: { api_url: "${url}", token: "${TOKEN}" }`,
+    `state_dir: ${join(dir, 'state')}`,
+    'server: { listen: "127.0.0.1:0" }',
+    'collectors:',
+    ...['access', 'usage', 'topn', 'cc_attack', 'waf_trend', 'inventory'].map((c) => `  ${c}: { enabled: false }`),
+    `waf_events: { enabled: true, ${options.wafEvents} }`,
+    `otlp: { endpoint: "${receiver.url}", timeout: 5s, max_batch: 20 }`,
+  ].join('\n');
+  const clock = sim.clock;
+  const daemon = new Daemon({ config: loadConfig({ text, env: {} }), logger: createLogger({ level: 'silent', destination: quiet }), version: 'waf-daemon', clock, schedules: false });
+  try {
+    return { sim, receiver, daemon, base: await daemon.start(), clock, dir };
+  } catch (error) {
+    await stopWafDaemon({ sim, receiver, daemon, base: '', clock, dir });
+    throw error;
+  }
+}
+
+export async function stopWafDaemon(running: WafDaemon | undefined): Promise<void> {
+  if (!running) return;
+  await running.daemon.stop();
+  await running.receiver.close();
+  await running.sim.close();
+  rmSync(running.dir, { recursive: true, force: true });
+}
