@@ -56,7 +56,7 @@ function nanos(time: HrTime): Fixed64 {
   return { low: Number(total & LOW_32), high: Number((total >> 32n) & LOW_32), unsigned: true };
 }
 
-/** A map value (an AnyValue kvlist), or attributes: any other object; arrays and bytes are checked first. */
+/** A map value (an AnyValue kvlist), or attributes: every other object; arrays and bytes are checked first. */
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null;
 }
