@@ -8,8 +8,12 @@
 // long and re-reading the whole overlap); reported: events/s
 // overall, events/s over the first and the last third of each window's events
 // (a rate falling as the window fills shows up there), peak RSS and heap.
-// --events=N sizes the backlog (default 50000, under a minute here; target: 20,000/s, flat,
-// a 1M backlog under 200 MB RSS). --page-size=N and --max-batch=N replace the
+// --events=N sizes the backlog (target: 20,000/s, flat) and runs it in this
+// process, under whatever node flags it was started with. Without --events
+// (`npm run bench -- waf`) it runs the issue's backlogs instead, 1M and 5M
+// (--backlogs=N,N...), each in a node under the daemon's flags, and with
+// --base=REV the same on a checkout of REV, before and after side by side
+// (bench/lib/waf-backlogs.ts). --page-size=N and --max-batch=N replace the
 // two defaults, to see what other settings would give.
 //
 // CPU time, not wall time, is the measure that survives a shared machine
@@ -37,17 +41,22 @@ import { startChild } from './lib/child.js';
 import { parseProfile, profileMarkdown, summarizeProfile } from './lib/cpu-profile.js';
 import { cpuSince, processCpu, type CpuTimes, type ProcessCpu } from './lib/proc-cpu.js';
 import { profiled } from './lib/profiler.js';
+import { compareBacklogs, DEFAULT_BACKLOGS } from './lib/waf-backlogs.js';
 import { fmtBytes, fmtInt, fmtMs, table } from './lib/stats.js';
 
 const TARGET_PER_S = 20_000;
-const TARGET_RSS = 200 * 1024 * 1024;
+/** The issue's 200 MB (190.7 MiB). */
+const TARGET_RSS = 200_000_000;
 /** Daemon CPU per delivered event that 20,000/s on one core allows. */
 const TARGET_CPU_US = 1_000_000 / TARGET_PER_S;
 /** Deny events per domain and minute in WafLog: 0..rate (1..4, mean 2.5) events, 40 % of them deny. */
 const DENY_PER_DOMAIN_MINUTE = 0.5;
 
 const { values } = parseArgs({
-  options: { events: { type: 'string' }, 'page-size': { type: 'string' }, 'max-batch': { type: 'string' }, 'cpu-prof': { type: 'string' } },
+  options: {
+    events: { type: 'string' }, 'page-size': { type: 'string' }, 'max-batch': { type: 'string' }, 'cpu-prof': { type: 'string' },
+    backlogs: { type: 'string' }, base: { type: 'string' },
+  },
   strict: false,
 });
 const cpuProf = values['cpu-prof'];
@@ -190,4 +199,15 @@ function print(backlog: number, wallMs: number, windows: number, cpu: { daemon: 
   process.stdout.write(`Per window (flatness: last third's rate / first third's):\n\n${table(['window', 'events', 'first third /s', 'last third /s', 'last/first'], rows)}\n`);
 }
 
-process.exitCode = await main();
+/** --page-size and --max-batch, passed on to each run of the comparison. */
+function tuning(): string[] {
+  return (['page-size', 'max-batch'] as const).flatMap((k) => (typeof values[k] === 'string' ? [`--${k}=${values[k]}`] : []));
+}
+
+// Without --events (and without --cpu-prof): the backlogs of the issue, each in a node under the daemon's flags (bench/lib/waf-backlogs.ts).
+if (values.events === undefined && cpuProf === undefined) {
+  const backlogs = typeof values.backlogs === 'string' ? values.backlogs.split(',').map(Number) : DEFAULT_BACKLOGS;
+  process.exitCode = await compareBacklogs(backlogs, typeof values.base === 'string' ? values.base : undefined, tuning());
+} else {
+  process.exitCode = await main();
+}
