@@ -29,18 +29,13 @@ export const WAF_EVENTS_FAMILIES: readonly MetricDef[] = [WAF_DENIED_REQUESTS, W
 
 export type DeniedLabels = Readonly<Record<'domain' | 'rule_id' | 'severity', string>>;
 
-/** The counter's labels of one event, from the attributes the converter set. */
-function deniedLabels(event: LogEvent): DeniedLabels {
-  const text = (name: string, fallback: string): string => {
-    const v = event.attributes[name];
-    return typeof v === 'string' && v !== '' ? v : fallback;
-  };
-  const severities: Readonly<Record<string, string>> = SEVERITY_LABEL;
-  return {
-    domain: text(ATTR.SERVER_ADDRESS, 'unknown'),
-    rule_id: text(ATTR.SECURITY_RULE_UUID, 'none'),
-    severity: severities[text(EDGE_ATTR.SEVERITY_LEVEL, '')] ?? 'unknown',
-  };
+// A Map, not an object: the upstream's text is the key, and `constructor` must not find anything.
+const SEVERITY_OF: ReadonlyMap<string, string> = new Map(Object.entries(SEVERITY_LABEL));
+
+/** A label value of one event, from the attributes the converter set. */
+function labelText(event: LogEvent, name: string, fallback: string): string {
+  const v = event.attributes[name];
+  return typeof v === 'string' && v !== '' ? v : fallback;
 }
 
 /**
@@ -59,22 +54,45 @@ export class DeniedCounts {
 
   constructor(private readonly cap: number) {}
 
-  /** Counts the events (within the series cap); returns what it counted, per series, for the checkpoint's journal. */
+  /**
+   * Counts the events (within the series cap); returns what it counted, per
+   * series in the order of their first event, for the checkpoint's journal.
+   * Events are grouped per batch by their three label values in nested maps,
+   * so there is no label object or key string per event (issue 25: they were
+   * most of the counter's cost); the totals are touched once per series. A
+   * series new to the totals is admitted at its first event while the cap
+   * allows, as counting event by event would: the totals only grow, so a
+   * series refused at its first event is refused at every later one.
+   */
   add(events: readonly LogEvent[]): DeniedDelta[] {
-    const counted = new Map<string, DeniedDelta>();
+    const counted: DeniedDelta[] = [];
+    // domain -> rule_id -> severity -> the series' delta, or null when the cap refused it.
+    const seen = new Map<string, Map<string, Map<string, DeniedDelta | null>>>();
+    let admitted = 0;
     for (const event of events) {
-      const labels = deniedLabels(event);
-      if (this.totals.size < this.cap || this.totals.has(WAF_DENIED_REQUESTS.name, labels)) {
-        this.totals.add(WAF_DENIED_REQUESTS.name, labels, 1);
-        const key = `${labels.domain}\u0000${labels.rule_id}\u0000${labels.severity}`;
-        const delta = counted.get(key);
-        if (delta) delta.value += 1;
-        else counted.set(key, { labels, value: 1 });
-      } else {
-        this.droppedEvents += 1;
+      const domain = labelText(event, ATTR.SERVER_ADDRESS, 'unknown');
+      const ruleId = labelText(event, ATTR.SECURITY_RULE_UUID, 'none');
+      const severity = SEVERITY_OF.get(labelText(event, EDGE_ATTR.SEVERITY_LEVEL, '')) ?? 'unknown';
+      let byRule = seen.get(domain);
+      if (byRule === undefined) seen.set(domain, (byRule = new Map()));
+      let bySeverity = byRule.get(ruleId);
+      if (bySeverity === undefined) byRule.set(ruleId, (bySeverity = new Map()));
+      let delta = bySeverity.get(severity);
+      if (delta === undefined) {
+        const labels: DeniedLabels = { domain, rule_id: ruleId, severity };
+        const known = this.totals.has(WAF_DENIED_REQUESTS.name, labels);
+        delta = known || this.totals.size + admitted < this.cap ? { labels, value: 0 } : null;
+        if (delta !== null) {
+          if (!known) admitted++;
+          counted.push(delta);
+        }
+        bySeverity.set(severity, delta);
       }
+      if (delta === null) this.droppedEvents += 1;
+      else delta.value += 1;
     }
-    return [...counted.values()];
+    for (const delta of counted) this.totals.add(WAF_DENIED_REQUESTS.name, delta.labels, delta.value);
+    return counted;
   }
 
   /** Events not counted because a new series would have passed the cap, since start. */
