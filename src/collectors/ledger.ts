@@ -81,10 +81,10 @@ export class CounterTotals {
   /**
    * Adds `value` (finite, >= 0: the caller checks) to the series; false, and
    * nothing added, when the total would pass the largest finite number (+Inf
-   * is not exposable, and JSON would save it as null).
+   * is not exposable, and JSON would save it as null). `key` is
+   * seriesKey(name, labels), for a caller that holds it already.
    */
-  add(name: string, labels: Labels, value: number, timestampMs?: number): boolean {
-    const key = seriesKey(name, labels);
+  add(name: string, labels: Labels, value: number, timestampMs?: number, key = seriesKey(name, labels)): boolean {
     const entry = this.entries.get(key);
     if (entry === undefined) {
       this.entries.set(key, { name, labels: { ...labels }, value, timestampMs, saved: undefined, savedTimestampMs: undefined });

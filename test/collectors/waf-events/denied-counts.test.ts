@@ -54,4 +54,14 @@ describe('DeniedCounts', () => {
     expect(counts.dropped).toBe(4);
     expect(totals(counts)).toEqual({ 'a.example|942100|high': 3, 'a.example|920320|low': 2 });
   });
+
+  it('continues restored series, which count against the cap, and forgets what was counted before the restore', () => {
+    const counts = new DeniedCounts(2);
+    counts.add([C(), D()]);
+    counts.restore([{ labels: { domain: 'a.example', rule_id: '942100', severity: 'high' }, value: 10 }]);
+    // A is restored (known); B takes the one series left; C, counted before the restore, is new again and refused.
+    expect(counts.add([A(), B(), C(), A()]).map((d) => d.value)).toEqual([2, 1]);
+    expect(counts.dropped).toBe(1);
+    expect(totals(counts)).toEqual({ 'a.example|942100|high': 12, 'b.example|942100|medium': 1 });
+  });
 });
