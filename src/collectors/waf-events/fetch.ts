@@ -17,7 +17,7 @@ export interface WafOtherFilter {
 
 /** What is asked besides action=deny (waf_events config). */
 export interface WafQuery {
-  /** Records per page (default 100). */
+  /** Records per page (waf_events.page_size). */
   readonly pageSize: number;
   readonly severity?: WafSeverity | undefined;
   /** Absent or empty: every domain of the account. */
