@@ -81,10 +81,10 @@ export class CounterTotals {
   /**
    * Adds `value` (finite, >= 0: the caller checks) to the series; false, and
    * nothing added, when the total would pass the largest finite number (+Inf
-   * is not exposable, and JSON would save it as null).
+   * is not exposable, and JSON would save it as null). `key` is
+   * seriesKey(name, labels), for a caller that holds it already.
    */
-  add(name: string, labels: Labels, value: number, timestampMs?: number): boolean {
-    const key = seriesKey(name, labels);
+  add(name: string, labels: Labels, value: number, timestampMs?: number, key = seriesKey(name, labels)): boolean {
     const entry = this.entries.get(key);
     if (entry === undefined) {
       this.entries.set(key, { name, labels: { ...labels }, value, timestampMs, saved: undefined, savedTimestampMs: undefined });
@@ -148,7 +148,13 @@ export class CounterTotals {
 
   /** Taken just before a write: increments counted while it is under way stay pending, they are not in the file. */
   writing(): Written {
-    return [...this.entries.values()].map((e) => [e, e.value, e.timestampMs] as const);
+    // Only the series the write changes (written() leaves the others as they are): the WAF forwarder saves
+    // after every batch, and a copy of every series each time was most of its checkpoint's garbage (issue 25).
+    const out: Array<readonly [Entry, number, number | undefined]> = [];
+    for (const e of this.entries.values()) {
+      if (e.value !== e.saved || e.timestampMs !== e.savedTimestampMs) out.push([e, e.value, e.timestampMs]);
+    }
+    return out;
   }
 
   /** The write is on disk: what it took becomes visible. */

@@ -21,7 +21,7 @@ describe('waf_events and otlp: defaults', () => {
     ['waf_events.overlap', 300_000],
     ['waf_events.max_window', 900_000],
     ['waf_events.start_from', 3_600_000],
-    ['waf_events.page_size', 100],
+    ['waf_events.page_size', 500],
     ['waf_events.severity', undefined],
     ['waf_events.domains', undefined],
     ['waf_events.other_filter', []],

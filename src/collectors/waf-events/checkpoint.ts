@@ -148,13 +148,13 @@ export async function saveCheckpoint(store: CheckpointStorage, state: Checkpoint
 export function appendCheckpoint(
   store: CheckpointStorage,
   generation: number,
-  delivered: Iterable<readonly [string, number]>,
+  delivered: ReadonlyArray<readonly [string, number]>,
   counted: readonly DeniedDelta[],
   rules: readonly SavedRule[],
 ): Promise<void> {
   return store.journal(CHECKPOINT_NAME).append([{
     g: generation,
-    d: [...delivered],
+    d: delivered,
     c: counted.map((c) => [c.labels.domain, c.labels.rule_id, c.labels.severity, c.value]),
     ...(rules.length === 0 ? {} : { r: rules }),
   }]);

@@ -183,10 +183,11 @@ export class DeliveryState {
         this.generation += 1;
         this.compactNext = false;
       } else if (changed.size > 0 || counted.length > 0 || described.length > 0) {
-        const delivered = [...changed].flatMap((uid): Array<[string, number]> => {
+        const delivered: Array<[string, number]> = [];
+        for (const uid of changed) {
           const keep = checkpoint.delivered.get(uid);
-          return keep === undefined ? [] : [[uid, keep]];
-        });
+          if (keep !== undefined) delivered.push([uid, keep]);
+        }
         await appendCheckpoint(this.options.store, this.generation, delivered, counted, described);
       }
     } catch (err) {

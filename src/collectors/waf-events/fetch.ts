@@ -1,5 +1,5 @@
 // Reading one window of deny records from describeLogV2 (`logs`), page by
-// page until a short page. The upstream orders records by timeStamp
+// page until a short page (see readWindow for what short means). The upstream orders records by timeStamp
 // descending: a record ingested while we page lands ahead of our position and
 // pushes the rest down, so a record may show up on two pages (the caller
 // drops repeats by requestId) but none is skipped.
@@ -17,7 +17,7 @@ export interface WafOtherFilter {
 
 /** What is asked besides action=deny (waf_events config). */
 export interface WafQuery {
-  /** Records per page (default 100). */
+  /** Records per page (waf_events.page_size). */
   readonly pageSize: number;
   readonly severity?: WafSeverity | undefined;
   /** Absent or empty: every domain of the account. */
@@ -43,14 +43,26 @@ export interface PageReader {
   readonly signal: AbortSignal;
 }
 
-/** The window's records, one page at a time (nothing beyond the current page is held). */
+/**
+ * The window's records, one page at a time (nothing beyond the current page
+ * is held). A page shorter than asked is the last one only when it is empty
+ * or shorter than the first page: the document gives pageSize no maximum and
+ * `logs` no total, and an upstream that caps pageSize below what is asked
+ * answers every page short. Stopping at its first page would skip the rest
+ * of the window for good (the cursor moves past it). So a first page shorter
+ * than asked is followed by one more request (empty from an upstream that
+ * does not cap: one request more for a window that fits in one page), and
+ * then pages as long as the first are full ones (docs/upstream-notes.md).
+ */
 export async function* readWindow(reader: PageReader, window: TimeWindow): AsyncGenerator<readonly WafLogRecord[]> {
+  let full = reader.query.pageSize;
   for (let pageNo = 1; ; pageNo++) {
     reader.signal.throwIfAborted();
     const response = await reader.client.describeLogV2(logsRequest(window, pageNo, reader.query, reader.tz), { signal: reader.signal });
     // `data: null` (nothing matched) arrives as [].
     const page = response.data.find((item) => item.metricName === 'logs')?.list ?? [];
     yield page;
-    if (page.length < reader.query.pageSize) return;
+    if (page.length === 0 || (pageNo > 1 && page.length < full)) return;
+    if (pageNo === 1) full = Math.min(full, page.length);
   }
 }

@@ -17,15 +17,10 @@ import { WAF_RULE_INFO } from './metrics.js';
 
 type RuleInfoLabels = Readonly<Record<'rule_id' | 'description' | 'category', string>>;
 
-/** The info labels of an event's primary rule; undefined when the event names no rule. Pure. */
-function ruleInfoOf(event: LogEvent): RuleInfoLabels | undefined {
-  const text = (name: string): string => {
-    const v = event.attributes[name];
-    return typeof v === 'string' ? v : '';
-  };
-  const ruleId = text(ATTR.SECURITY_RULE_UUID);
-  if (ruleId === '') return undefined;
-  return { rule_id: ruleId, description: text(ATTR.SECURITY_RULE_DESCRIPTION), category: text(ATTR.SECURITY_RULE_CATEGORY) };
+/** An attribute the converter set as text; '' when absent. */
+function text(event: LogEvent, name: string): string {
+  const v = event.attributes[name];
+  return typeof v === 'string' ? v : '';
 }
 
 /** A rule as the checkpoint holds it: rule_id, description, category, seen at (read position, ms). */
@@ -50,17 +45,20 @@ export class RuleInfo {
   see(events: readonly LogEvent[], windowEndMs: number): SavedRule[] {
     const seen = new Map<string, HeldRule>();
     for (const event of events) {
-      const labels = ruleInfoOf(event);
-      if (labels === undefined) continue;
-      const held = this.rules.get(labels.rule_id);
+      const ruleId = text(event, ATTR.SECURITY_RULE_UUID);
+      if (ruleId === '') continue;
+      const description = text(event, ATTR.SECURITY_RULE_DESCRIPTION);
+      const category = text(event, ATTR.SECURITY_RULE_CATEGORY);
+      const held = this.rules.get(ruleId);
       if (held !== undefined) {
-        held.labels = labels;
+        // A new labels object only when they change: one per event was garbage on every batch (issue 25).
+        if (held.labels.description !== description || held.labels.category !== category) held.labels = { rule_id: ruleId, description, category };
         held.seenAtMs = Math.max(held.seenAtMs, windowEndMs);
-        seen.set(labels.rule_id, held);
+        seen.set(ruleId, held);
       } else if (this.rules.size < this.cap) {
-        const added = { labels, seenAtMs: windowEndMs };
-        this.rules.set(labels.rule_id, added);
-        seen.set(labels.rule_id, added);
+        const added = { labels: { rule_id: ruleId, description, category }, seenAtMs: windowEndMs };
+        this.rules.set(ruleId, added);
+        seen.set(ruleId, added);
       } else {
         this.droppedEvents += 1;
       }

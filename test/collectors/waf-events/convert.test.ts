@@ -123,6 +123,8 @@ describe('toLogEvent: cases the simulator does not produce', () => {
     ['repeated and mixed-case headers are one string array', record((r) => ({ ...r, request: { ...r.request, headers: { Host: 'A.example.com:8443', 'X-Forwarded-For': ['1.2.3.4', '5.6.7.8'], 'x-forwarded-for': '9.9.9.9', Cookie: 'c=1', Referer: 7 } } })),
       { [ATTR.SERVER_ADDRESS]: 'a.example.com', [requestHeaderAttr('host')]: ['A.example.com:8443'], [requestHeaderAttr('x-forwarded-for')]: ['1.2.3.4', '5.6.7.8', '9.9.9.9'],
         [requestHeaderAttr('referer')]: ['7'], [requestHeaderAttr('cookie')]: undefined, [ATTR.USER_AGENT_ORIGINAL]: undefined }],
+    ['a header whose first values are no values: the first value of any spelling', record((r) => ({ ...r, request: { ...r.request, headers: { host: [], HOST: [null, 'B.example'], 'User-Agent': [{}, 'ua/1', 'ua/2'] } } })),
+      { [ATTR.SERVER_ADDRESS]: 'b.example', [requestHeaderAttr('host')]: ['B.example'], [ATTR.USER_AGENT_ORIGINAL]: 'ua/1', [requestHeaderAttr('user-agent')]: ['ua/1', 'ua/2'] }],
     ['no headers at all', record((r) => ({ ...r, request: { ...r.request, headers: null } })), { [ATTR.SERVER_ADDRESS]: undefined, [requestHeaderAttr('host')]: undefined }],
     ['unknown severity level', record((r) => ({ ...r, severityLevel: '严重' })), { severity: 'UNSPECIFIED', severityText: '严重' }],
     ['no rules', record((r) => ({ ...r, rules: [] })), { [ATTR.SECURITY_RULE_UUID]: undefined, [EDGE_ATTR.RULES]: '[]', [EDGE_ATTR.RULE_COUNT]: 0 }],
