@@ -169,7 +169,7 @@ describe.each(DAMAGE)('waf-events-checkpoint.json: %s', (_kind, damage, problem)
     })]);
     expect(String(logged[0]?.problem)).toMatch(problem);
     expect(String(logged[0]?.msg)).toMatch(/up to resumeFrom are skipped; none is sent twice/);
-    expect(checkpointData()).toEqual({ originMs: resumeAt, cursorMs: resumeAt, delivered: [], counters: [], rules: [], journal: expect.any(Number) as number });
+    expect(checkpointData()).toEqual({ originMs: resumeAt, cursorMs: resumeAt, finalMs: resumeAt, delivered: [], counters: [], rules: [], journal: expect.any(Number) as number });
 
     // Three minutes on: everything from the resume point arrives, nothing before it again.
     sim.clock.advance(3 * MIN);

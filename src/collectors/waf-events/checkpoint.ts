@@ -1,5 +1,5 @@
-// The forwarder's state: window position, the requestIds delivered inside
-// the overlap, and the denied-request counters. Two files that always agree:
+// The forwarder's state: window position (cursor and final pass), the
+// requestIds a window may read again, and the denied-request counters. Two files that always agree:
 //
 // - `<state_dir>/waf-events-checkpoint.json`, the snapshot: written whole and
 //   atomically (StateStore.save) when a window is done, at start-up, and after
@@ -24,7 +24,7 @@ import { FAIL_ON_DAMAGE, loadRecovering, type StateRecovery, type StateReset } f
 import { StateError, type StateStore } from '../../state/store.js';
 import type { DeniedDelta, DeniedLabels } from './metrics.js';
 import type { SavedRule } from './rule-info.js';
-import type { Checkpoint } from './window.js';
+import type { Checkpoint, SavedCheckpoint } from './window.js';
 
 /** `<state_dir>/waf-events-checkpoint.json` (and `.journal`) */
 export const CHECKPOINT_NAME = 'waf-events-checkpoint';
@@ -40,6 +40,8 @@ const checkpointFileSchema = z
   .strictObject({
     originMs: z.number().int(),
     cursorMs: z.number().int(),
+    /** Where the final pass resumes (window.ts); absent in files written before it. */
+    finalMs: z.number().int().optional(),
     /** [requestId, event time ms]: an array, so no id can collide with an object key like __proto__. */
     delivered: z.array(z.tuple([z.string().min(1), z.number().int()])),
     counters: z.array(z.strictObject({ labels: labelsSchema, value: z.number().int().nonnegative() })),
@@ -47,7 +49,12 @@ const checkpointFileSchema = z
     journal: z.number().int().nonnegative().optional(),
     rules: rulesSchema,
   })
-  .refine((f) => f.cursorMs >= f.originMs, { path: ['cursorMs'], error: 'cursor before origin' });
+  .refine((f) => f.cursorMs >= f.originMs, { path: ['cursorMs'], error: 'cursor before origin' })
+  // Checked once the cursor is in order: a damaged file names one problem.
+  .refine((f) => f.finalMs === undefined || f.cursorMs < f.originMs || (f.finalMs >= f.originMs && f.finalMs <= f.cursorMs), {
+    path: ['finalMs'],
+    error: 'final pass outside origin..cursor',
+  });
 
 /** One confirmed batch: generation, [requestId, kept-until ms] of its ids (and ids read again), counter increments. */
 const journalLineSchema = z.strictObject({
@@ -63,7 +70,8 @@ interface CheckpointState {
   readonly rules: readonly SavedRule[];
 }
 
-interface LoadedCheckpoint extends CheckpointState {
+interface LoadedCheckpoint extends Omit<CheckpointState, 'checkpoint'> {
+  readonly checkpoint: SavedCheckpoint;
   /** The generation loaded; the next snapshot takes the one after it. */
   readonly generation: number;
 }
@@ -121,7 +129,7 @@ async function loadWithJournal(store: CheckpointStorage): Promise<LoadedCheckpoi
     for (const rule of line.data.r ?? []) rules.set(rule[0], rule);
   }
   return {
-    checkpoint: { originMs: file.originMs, cursorMs: file.cursorMs, delivered },
+    checkpoint: { originMs: file.originMs, cursorMs: file.cursorMs, ...(file.finalMs === undefined ? {} : { finalMs: file.finalMs }), delivered },
     counters: [...counters.values()],
     rules: [...rules.values()],
     generation,
@@ -136,6 +144,7 @@ export async function saveCheckpoint(store: CheckpointStorage, state: Checkpoint
   await store.save(CHECKPOINT_NAME, {
     originMs: checkpoint.originMs,
     cursorMs: checkpoint.cursorMs,
+    finalMs: checkpoint.finalMs,
     delivered: [...checkpoint.delivered],
     counters,
     journal: generation,

@@ -16,7 +16,7 @@ import type { LogEvent } from '../log-sink.js';
 import { appendCheckpoint, loadCheckpoint, saveCheckpoint, type CheckpointStorage } from './checkpoint.js';
 import { DeniedCounts, WAF_EVENTS_COLLECTOR, WAF_RULE_INFO, type DeniedDelta } from './metrics.js';
 import { RuleInfo, type SavedRule } from './rule-info.js';
-import { advance, initialCheckpoint, rememberInPlace, type Checkpoint } from './window.js';
+import { advance, initialCheckpoint, rememberInPlace, resumed, type Checkpoint, type Position } from './window.js';
 import { isoOrUnknown, type StateRecovery } from '../../state/recovery.js';
 
 interface DeliveryStateOptions {
@@ -86,7 +86,7 @@ export class DeliveryState {
    * after now - delay, delay unchanged), so none is sent or counted twice;
    * those not delivered yet are skipped, and the error log gives that range.
    */
-  async load(startBackMs: number, delayMs: number): Promise<boolean> {
+  async load(startBackMs: number, delayMs: number, overlapMs: number): Promise<boolean> {
     await this.options.store.init();
     const { state: saved, reset } = await loadCheckpoint(this.options.store, this.options.recovery);
     if (!saved) {
@@ -104,7 +104,7 @@ export class DeliveryState {
       await this.save();
       return false;
     }
-    this.current = { ...saved.checkpoint, delivered: new Map(saved.checkpoint.delivered) };
+    this.current = { ...resumed(saved.checkpoint, overlapMs), delivered: new Map(saved.checkpoint.delivered) };
     this.generation = saved.generation;
     this.counts.restore(saved.counters);
     this.rules.restore(saved.rules);
@@ -139,12 +139,12 @@ export class DeliveryState {
     for (const [uid] of known) this.changed.add(uid);
   }
 
-  /** A whole window is delivered: move the cursor to its end, forget ids no window reads again, save. */
-  advance(windowEndMs: number, overlapMs: number): Promise<void> {
-    const next = advance(this.checkpoint, windowEndMs, overlapMs);
+  /** A whole window is delivered: move the checkpoint to `to`, forget ids no window reads again, save. */
+  advance(to: Position): Promise<void> {
+    const next = advance(this.checkpoint, to);
     // advance() built a new map: own it rather than copy a window's worth of ids again.
     this.current = { ...next, delivered: next.delivered instanceof Map ? next.delivered : new Map(next.delivered) };
-    this.rules.forget(windowEndMs);
+    this.rules.forget(next.cursorMs);
     this.compactNext = true;
     return this.save();
   }

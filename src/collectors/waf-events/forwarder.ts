@@ -25,7 +25,7 @@ import { WAF_EVENTS_COLLECTOR, type WafEventsObserver, type WafEventsStats } fro
 import { pageMismatches } from './mismatches.js';
 import { DEFAULT_MAX_WINDOW_EVENTS, type PollReport, type WafEventForwarderOptions } from './options.js';
 import { DeliveryState } from './delivery-state.js';
-import { planWindow, type TimeWindow } from './window.js';
+import { passed, planWindow, type PlannedWindow, type TimeWindow } from './window.js';
 import { paceBatch, windowBudget, WindowFold } from './volume.js';
 import { pause } from '../../shared/wait.js';
 import type { LogEvent } from '../log-sink.js';
@@ -56,14 +56,6 @@ export class WafEventForwarder implements EventJob {
   private nextFreeMs = 0;
   /** The time a window spans past the cursor: maxWindowMs, shrunk while windows hold more than maxWindowEvents new records. */
   private spanMs: number;
-  /**
-   * The last window delivered in full and when its reading began. Read at
-   * least delay + overlap after its end, every record of it the overlap is
-   * there for (ingested within delay + overlap) was visible then: the next
-   * window need not read the overlap again. A backlog is read so.
-   */
-  private lastRead: { readonly endMs: number; readonly atMs: number } | undefined;
-
   constructor(options: WafEventForwarderOptions) {
     this.options = options;
     this.spanMs = options.maxWindowMs;
@@ -100,10 +92,11 @@ export class WafEventForwarder implements EventJob {
   /** Reads the checkpoint once (the engine's start and every poll do it first); a damaged one rejects unless reset. */
   load(): Promise<void> {
     this.loading ??= (async () => {
-      const restored = await this.delivery.load(this.options.startBackMs, this.options.delayMs);
-      const { originMs, cursorMs } = this.delivery.checkpoint;
+      const restored = await this.delivery.load(this.options.startBackMs, this.options.delayMs, this.options.overlapMs);
+      const { originMs, cursorMs, finalMs } = this.delivery.checkpoint;
       const { tz } = this.options;
-      this.options.log.info({ restored, origin: tz.formatIso(originMs), cursor: tz.formatIso(cursorMs), file: this.options.store.pathOf(CHECKPOINT_NAME) }, 'WAF event checkpoint loaded');
+      const fields = { restored, origin: tz.formatIso(originMs), cursor: tz.formatIso(cursorMs), finalPass: tz.formatIso(finalMs), file: this.options.store.pathOf(CHECKPOINT_NAME) };
+      this.options.log.info(fields, 'WAF event checkpoint loaded');
     })();
     return this.loading;
   }
@@ -128,26 +121,23 @@ export class WafEventForwarder implements EventJob {
       const now = this.clock.now();
       for (;;) {
         signal.throwIfAborted();
-        // At least half an interval of new time per window: each one reads the whole overlap again.
-        const cursorMs = this.delivery.checkpoint.cursorMs;
-        const overlapMs = this.overlapRead(cursorMs) ? this.options.overlapMs : 0;
-        const plan = { ...this.options, overlapMs, maxWindowMs: this.spanMs, minNewMs: this.options.intervalMs / 2 };
+        // Windows of half an interval at least (unless a final pass closes the gap to the cursor): fewer requests and snapshots.
+        const plan = { ...this.options, maxWindowMs: this.spanMs, minNewMs: this.options.intervalMs / 2 };
         const window = planWindow(this.delivery.checkpoint, now, plan);
         if (!window) return report();
-        const behindMs = now - this.options.delayMs - cursorMs;
+        const behindMs = now - this.options.delayMs - this.delivery.checkpoint.cursorMs;
         const readAtMs = this.clock.now();
         const drained = query === undefined ? { delivered: 0, read: 0, complete: true } : await this.drain(window, query, signal);
         if (!drained.complete) {
           // Its new records are delivered and their ids kept as any window's; the same start is read again, shorter.
-          this.spanMs = Math.max(SECOND, Math.floor((window.endMs - cursorMs) / 2 / SECOND) * SECOND);
+          this.spanMs = Math.max(SECOND, Math.floor((window.endMs - window.startMs) / 2 / SECOND) * SECOND);
           this.logShrunk(window, drained.delivered);
           continue;
         }
-        await this.delivery.advance(window.endMs, this.options.overlapMs);
-        this.lastRead = { endMs: window.endMs, atMs: readAtMs };
+        await this.delivery.advance(passed(this.delivery.checkpoint, window, readAtMs, this.options));
         windows++;
-        // Few enough: try a longer one next (fewer windows, fewer overlap re-reads). Counted as read: after a
-        // cut the shorter window finds many of its records delivered already, and would grow back into the cut.
+        // Few enough: try a longer one next (fewer windows). Counted as read: after a cut the shorter window
+        // finds many of its records delivered already, and would grow back into the cut.
         if (drained.read < this.maxWindowEvents / 2) this.spanMs = Math.min(this.options.maxWindowMs, this.spanMs * 2);
         this.logWindow(window, drained.delivered, behindMs);
       }
@@ -167,12 +157,6 @@ export class WafEventForwarder implements EventJob {
     return domains.length === 0 ? undefined : { ...this.options.query, domains };
   }
 
-  /** Whether the window starting at this cursor reads the overlap again (see lastRead). */
-  private overlapRead(cursorMs: number): boolean {
-    const last = this.lastRead;
-    return last === undefined || last.endMs !== cursorMs || last.atMs - last.endMs < this.options.delayMs + this.options.overlapMs;
-  }
-
   private get maxWindowEvents(): number {
     return this.options.maxWindowEvents ?? DEFAULT_MAX_WINDOW_EVENTS;
   }
@@ -190,7 +174,7 @@ export class WafEventForwarder implements EventJob {
       policy: this.policy,
       maxBatch: this.options.sink.maxBatch,
       // A one-second window cannot be cut shorter: it is read whole.
-      ...(window.endMs - this.delivery.checkpoint.cursorMs > SECOND ? { maxNew: this.maxWindowEvents } : {}),
+      ...(window.endMs - window.startMs > SECOND ? { maxNew: this.maxWindowEvents } : {}),
       offsetMinutes: this.options.tz.offsetMinutes,
       now: () => this.clock.now(),
       isDelivered: (uid) => this.delivery.has(uid) || fold?.holds(uid) === true,
@@ -249,20 +233,21 @@ export class WafEventForwarder implements EventJob {
     }
   }
 
-  private logShrunk(window: TimeWindow, delivered: number): void {
+  private logShrunk(window: PlannedWindow, delivered: number): void {
     const { tz } = this.options;
     this.options.log.info(
-      { from: tz.formatIso(window.startMs), to: tz.formatIso(window.endMs), delivered, nextSpanSeconds: this.spanMs / SECOND, maxWindowEvents: this.maxWindowEvents },
+      { from: tz.formatIso(window.startMs), to: tz.formatIso(window.endMs), pass: window.pass, delivered, nextSpanSeconds: this.spanMs / SECOND, maxWindowEvents: this.maxWindowEvents },
       'WAF event window held more than waf_events.max_window_events new events: read again shorter',
     );
   }
 
-  private logWindow(window: TimeWindow, delivered: number, behindMs: number): void {
+  private logWindow(window: PlannedWindow, delivered: number, behindMs: number): void {
     const fields = {
       from: this.options.tz.formatIso(window.startMs),
       to: this.options.tz.formatIso(window.endMs),
+      pass: window.pass,
       delivered,
-      remainingLagSeconds: Math.max(0, Math.round((this.clock.now() - this.options.delayMs - window.endMs) / 1000)),
+      remainingLagSeconds: Math.max(0, Math.round((this.clock.now() - this.options.delayMs - this.delivery.checkpoint.cursorMs) / 1000)),
     };
     // Catching up a backlog is worth an operator's eye; the steady state is not.
     if (behindMs > this.options.maxWindowMs) this.options.log.info(fields, 'WAF event backlog: window delivered');

@@ -1,5 +1,5 @@
 // WAF deny events as log records: describeLogV2 `logs` (action deny) polled in
-// overlapping windows, de-duplicated by requestId, converted to LogEvents and
+// windows (each range read again once, late), de-duplicated by requestId, converted to LogEvents and
 // delivered to a LogSink (the OTel logs exporter) with a checkpoint saved
 // after every confirmed batch, plus the denied-request counter and the
 // forwarder's self-metrics. The daemon wires it; this is its public surface.

@@ -8,8 +8,8 @@
 // confirms batches; a token bucket would only spread that one request.
 //
 // summarize: a window of event time may forward max_rate events for each of
-// its new seconds (from the cursor to its end; the overlap re-read is not
-// new), less what a run stopped by a crash already delivered in it. The
+// its new seconds (from the cursor to its end; a final pass, window.ts, adds
+// none, so the late records it finds are folded), less what a run stopped by a crash already delivered in it. The
 // events past that budget are folded into one summary record per minute,
 // domain, rule and client address, delivered after the window's last page.
 // The events a summary folds are marked delivered (and counted in
@@ -18,8 +18,8 @@
 // is derived from its key and the ids it folds, not from its window: the
 // summary a crash made the daemon send again (confirmed, its save lost) has
 // the same uid when it folds the same events, however the window read again
-// is planned (after a restart it reads the overlap a backlog skipped, so it
-// starts earlier), and a backend drops it like a repeated event; if it folds
+// is planned (after a restart its end may differ, and a checkpoint written
+// before the final pass resumes with the overlap), and a backend drops it like a repeated event; if it folds
 // other events (late records joined the key), it is another record: a
 // duplicate count bounded by that batch, never an event lost behind a reused
 // uid. Events once confirmed are never folded again, so two summaries with

@@ -45,7 +45,10 @@ export const wafEventsSchema = z
       .describe("A window ends this long before now; must exceed the upstream's log ingest lag (the simulator's is up to 90s) (default 2m)."),
     overlap: duration({ min: 0, max: MAX_LAG_MS })
       .prefault('5m')
-      .describe('Each window starts this long before the checkpoint, so records ingested later than `delay` are still read; duplicates are dropped by requestId (default 5m).'),
+      .describe(
+        'Each range is read once more (its final pass) when it is `delay` + this old, so records ingested up to `delay` + ' +
+          'this late are still read, then; duplicates are dropped by requestId (default 5m).',
+      ),
     max_window: duration({ min: 1000, max: MAX_RANGE_MS })
       .prefault('15m')
       .describe('Longest time range read in one window; a backlog is caught up window by window (default 15m).'),
@@ -117,7 +120,7 @@ export const wafEventsSchema = z
 
 export const WAF_EVENTS_DESCRIPTION =
   'WAF deny events forwarded as OpenTelemetry logs (describeLogV2 `logs`, action deny), to `otlp`. The checkpoint ' +
-  '(window position, the requestIds delivered inside the overlap, and the denied-request counters) is saved in ' +
+  '(window position and final pass, the requestIds a window may read again, and the denied-request counters) is saved in ' +
   '`<state_dir>/waf-events-checkpoint.json` and its journal `waf-events-checkpoint.journal` (one line appended per ' +
   'batch the receiver confirmed; folded into the .json when a window is done); a restart resumes there and ' +
   're-sends at most the batch that was in flight (records carry `log.record.uid` = requestId, so a receiver can drop it). ' +

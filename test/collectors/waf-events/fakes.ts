@@ -228,6 +228,8 @@ export function expectedCounters(sim: Simulator, from: number, to: number): Map<
 
 interface SavedCheckpoint {
   cursorMs: number;
+  /** Where the final pass resumes (absent in files written before it). */
+  finalMs?: number;
   originMs: number;
   delivered: Array<[string, number]>;
   counters: Array<{ labels: { domain: string; rule_id: string; severity: string }; value: number }>;

@@ -3,7 +3,10 @@
 // range, each once and counted once; no credential header; a backlog caught
 // up window by window; bounded memory; restarts. Late records: late-events
 // test; failures and crashes: recovery test.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CHECKPOINT_NAME } from '../../../src/collectors/waf-events/checkpoint.js';
 import type { WafEventsObserver } from '../../../src/collectors/waf-events/metrics.js';
 import { counterMap, cursorOf, DENY, denyIds, expectedCounters, FakeSink, LastSamples, MIN, polls, S, savedCheckpoint, T0, useRig } from './fakes.js';
 
@@ -79,17 +82,19 @@ describe('WafEventForwarder against the simulator', () => {
     expect(typeof progress[0]?.fields.delivered).toBe('number');
   });
 
-  it('keeps only the ids the next window can read again (bounded memory)', async () => {
-    await polls(rig.forwarder(new FakeSink(10), new LastSamples()), rig.sim, 10, 30 * S);
-    const { cursorMs, delivered } = savedCheckpoint(rig.dir);
+  it('keeps only the ids a window can still read again: those past the final pass (bounded memory)', async () => {
+    // Twenty polls: the final pass has passed the first poll's last window (13 minutes, read 2 minutes after its end).
+    await polls(rig.forwarder(new FakeSink(10), new LastSamples()), rig.sim, 20, 30 * S);
+    const { cursorMs, finalMs, delivered } = savedCheckpoint(rig.dir);
+    // Caught up: the final pass is delay + overlap behind now, the cursor delay.
+    expect(finalMs).toBe(cursorMs - 5 * MIN);
     expect(delivered.length).toBeGreaterThan(0);
-    // Each id is kept under the end of the window it was read in (never past the cursor), until no window reaches back to it.
+    // Each id is kept under the end of the window it was read in (never past the cursor), until the final pass passes it.
     expect(delivered.every(([, t]) => t >= cursorMs - 5 * MIN && t <= cursorMs)).toBe(true);
-    // Those the next window reads again are all there. An id read again is kept until no window reaches back to the
-    // last one that read it: at most overlap + maxWindow + overlap (25 min) behind the cursor.
+    // Those the final pass reads again are all there; and no more than the last window before it (30 s) besides.
     const kept = new Set(delivered.map(([uid]) => uid));
     expect(denyIds(rig.sim, cursorMs - 5 * MIN, cursorMs).every((uid) => kept.has(uid))).toBe(true);
-    const bound = new Set(denyIds(rig.sim, cursorMs - 25 * MIN, cursorMs));
+    const bound = new Set(denyIds(rig.sim, cursorMs - 5 * MIN - 30 * S, cursorMs));
     expect([...kept].every((uid) => bound.has(uid))).toBe(true);
   });
 
@@ -111,6 +116,24 @@ describe('WafEventForwarder against the simulator', () => {
     expect(uids.length).toBe(new Set(uids).size);
     expect(new Set(uids)).toEqual(new Set(denyIds(rig.sim, ORIGIN, cursor)));
     expect(counterMap(samples.counters)).toEqual(expectedCounters(rig.sim, ORIGIN, cursor));
+  });
+
+  it('resumes a checkpoint written before the final pass (no finalMs): its overlap read once more, nothing twice, nothing skipped', async () => {
+    const sink = new FakeSink(9);
+    const first = rig.forwarder(sink, new LastSamples());
+    await polls(first, rig.sim, 4, 30 * S);
+    await first.stop();
+    // As the previous version wrote it: the ids of the overlap before the cursor, no final position.
+    const file = join(rig.dir, `${CHECKPOINT_NAME}.json`);
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { data: { finalMs?: number; cursorMs: number } };
+    expect(saved.data.finalMs).toBe(saved.data.cursorMs - 5 * MIN);
+    delete saved.data.finalMs;
+    writeFileSync(file, JSON.stringify(saved));
+    await polls(rig.forwarder(sink, new LastSamples()), rig.sim, 4, 30 * S);
+    const uids = sink.uids();
+    expect(uids.length).toBe(new Set(uids).size);
+    expect(new Set(uids)).toEqual(new Set(denyIds(rig.sim, ORIGIN, cursorOf(rig.dir))));
+    expect(savedCheckpoint(rig.dir).finalMs).toBe(cursorOf(rig.dir) - 5 * MIN);
   });
 
   it('keeps its starting point from the first start, even when nothing was sent before a restart', async () => {

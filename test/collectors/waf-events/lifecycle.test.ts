@@ -65,7 +65,7 @@ class ScriptedClient {
     return { code: 200, msg: 'success', data: [{ metricName: 'logs', list: rows.slice((pageNo - 1) * pageSize, pageNo * pageSize), objectArrayList: [] }] };
   }
 
-  /** Polls started: a poll's first request asks for page 1 of a window. */
+  /** Windows started (page 1 requests): the polls, when each reads one window. */
   polls(): number {
     return this.calls.filter((c) => c.action[0]?.pageNo === 1).length;
   }
@@ -97,7 +97,8 @@ afterEach(async () => {
 describe('WafEventForwarder schedule', () => {
   it('polls at start-up, then every interval, never two polls at once', async () => {
     const client = new ScriptedClient();
-    const f = build(client, new FakeSink(50));
+    // No overlap: no final passes, one window per poll caught up (page 1 requests count the polls).
+    const f = build(client, new FakeSink(50), { overlapMs: 0 });
     await f.start();
     await vi.advanceTimersByTimeAsync(0);
     expect(client.polls()).toBe(1);

@@ -1,0 +1,84 @@
+// The WAF forwarder caught up (docs/benchmarks.md 12.3), where bench/waf.ts
+// measures a backlog: the same peers (bench/lib/waf-peers.ts, in a process of
+// their own) and sink, the config defaults but `start_from` 10m, a clock that
+// moves `interval` between polls. After catching up and one poll near now,
+// --polls=N polls (default 12) are measured: records read per delivered event
+// and this process's CPU (every thread, /proc) per delivered event. A live
+// flood is this steady state at a higher rate: --domains=N sets it (30,000:
+// about 250 deny events a second). Prints one JSON line.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { EdgeClient, platformClock } from '../src/api/index.js';
+import type { JobLogger } from '../src/collectors/engine/job.js';
+import { WAF_EVENTS_FAMILIES, WafEventForwarder } from '../src/collectors/waf-events/index.js';
+import { limitsSchema } from '../src/config/sections/limits.js';
+import { otlpSchema, wafEventsSchema } from '../src/config/sections/waf-events.js';
+import { OtlpLogSink } from '../src/exporters/otel-logs/index.js';
+import { FamilyStore } from '../src/exporters/prometheus/index.js';
+import { StateStore } from '../src/state/store.js';
+import { startChild } from './lib/child.js';
+import { cpuSince, processCpu } from './lib/proc-cpu.js';
+
+const { values } = parseArgs({ options: { domains: { type: 'string' }, polls: { type: 'string' } } });
+const domains = Number(values.domains ?? '30000');
+const measuredPolls = Number(values.polls ?? '12');
+const waf = wafEventsSchema.parse({ enabled: true, start_from: '10m' });
+
+const quiet: JobLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined, child: () => quiet };
+
+async function main(): Promise<void> {
+  let now = Math.floor(Date.now() / 1000) * 1000;
+  const peers = await startChild('waf-peers.ts', [`--domains=${domains}`], z.object({ upstream: z.string(), receiver: z.string(), events: z.number() }));
+  const dir = await mkdtemp(join(tmpdir(), 'edge-bench-waf-steady-'));
+  const otlp = otlpSchema.parse({ endpoint: peers.ready.receiver });
+  const sink = new OtlpLogSink({
+    endpoint: otlp.endpoint, protocol: otlp.protocol, timeoutMs: otlp.timeout, maxBatch: otlp.max_batch,
+    resource: { serviceName: 'edge-exporter', serviceVersion: 'bench', serviceInstanceId: 'bench' },
+  });
+  const client = new EdgeClient({ apiUrl: peers.ready.upstream, token: 'sim-token', timeoutMs: 30_000 });
+  const limits = limitsSchema.parse({});
+  const families = new FamilyStore({ maxLabelValueLength: limits.label_value_length, maxSeriesPerFamily: limits.series_per_family });
+  families.define(WAF_EVENTS_FAMILIES);
+  const seen = { read: 0, forwarded: 0 };
+  const forwarder = new WafEventForwarder({
+    client, tz: platformClock('+08:00'), sink, samples: families, store: new StateStore(join(dir, 'state')), log: quiet,
+    intervalMs: waf.interval, overlapMs: waf.overlap, delayMs: waf.delay, maxWindowMs: waf.max_window, startBackMs: waf.start_from,
+    maxWindowEvents: waf.max_window_events, query: { pageSize: waf.page_size }, headers: waf.headers,
+    clock: { now: () => now },
+    observer: { onForwarded: (n) => (seen.forwarded += n), onRead: (n) => (seen.read += n) },
+  });
+  const poll = async (): Promise<void> => {
+    const report = await forwarder.run(new AbortController().signal);
+    if (!report.ok) throw new Error(`poll failed: ${JSON.stringify(report.error)}`);
+    now += waf.interval;
+  };
+  try {
+    await sink.start();
+    await forwarder.load();
+    // The backlog, then the first poll near now: from there every poll is alike.
+    await poll();
+    await poll();
+    seen.read = 0;
+    seen.forwarded = 0;
+    const before = await processCpu(process.pid);
+    for (let i = 0; i < measuredPolls; i++) await poll();
+    const { all } = cpuSince(before, await processCpu(process.pid));
+    const cpuMs = all.userMs + all.systemMs;
+    const result = {
+      domains, polls: measuredPolls, read: seen.read, forwarded: seen.forwarded,
+      readPerDelivered: Number((seen.read / seen.forwarded).toFixed(2)),
+      cpuMs: Math.round(cpuMs), cpuMicrosPerEvent: Number(((cpuMs * 1000) / seen.forwarded).toFixed(1)),
+    };
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    await sink.shutdown();
+    await client.close();
+    await peers.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
