@@ -57,7 +57,7 @@ describe.each([seed, 7])('the demo account (seed %i)', (accountSeed) => {
   it.each(SEVERITY_LEVELS)('has WAF denies of severity %s in every quarter hour of the first hour', async (severity) => {
     for (let start = T0 - 60 * MIN; start < T0; start += 15 * MIN) {
       const records = [];
-      for await (const page of readWindow({ client, tz, query: { pageSize: 100, severity }, signal }, { startMs: start, endMs: start + 15 * MIN })) records.push(...page);
+      for await (const page of readWindow({ client, tz, query: { pageSize: 100, severity }, signal }, { startMs: start, endMs: start + 15 * MIN })) records.push(...page.records);
       expect(records.length, `${tz.formatDateTime(start)} ${severity}`).toBeGreaterThan(0);
       expect(records.every((r) => r.response.httpCode === 417 && r.severityLevel === severity)).toBe(true);
     }

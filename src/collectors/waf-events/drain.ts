@@ -15,10 +15,9 @@
 // could lose it for good: its time may say nothing of the windows that return
 // it); its id is kept as long as answers keep returning it (delivery-state.ts), so it
 // is never sent twice.
-import type { WafLogRecord } from '../../api/index.js';
 import type { LogEvent } from '../log-sink.js';
 import { toLogEvent, type HeaderPolicy } from './convert.js';
-import { readWindow, type PageReader } from './fetch.js';
+import { readWindow, type Page, type PageReader } from './fetch.js';
 import { recordTime } from './record-time.js';
 import type { TimeWindow } from './window.js';
 
@@ -35,8 +34,8 @@ export interface DrainContext {
   readonly policy: HeaderPolicy;
   readonly maxBatch: number;
   /**
-   * Stop reading once this many new records were taken from full pages (the
-   * window is then incomplete; what was taken is still delivered). Default: no limit.
+   * Stop reading once this many new records were taken before the last page
+   * (the window is then incomplete; what was taken is still delivered). Default: no limit.
    */
   readonly maxNew?: number;
   /** The platform zone, for a timeStamp without an offset. */
@@ -88,7 +87,7 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
     call?.();
   };
 
-  const lookAt = (page: readonly WafLogRecord[]): void => {
+  const lookAt = ({ records: page, last }: Page): void => {
     const observedMs = ctx.now();
     let repeats = 0;
     const evidence = { naive: 0, outOfRange: 0 };
@@ -108,8 +107,9 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
       buffer.push(toLogEvent(record, observedMs, ctx.policy, ctx.offsetMinutes));
       taken++;
     }
-    // A short page is the last one: the window is complete however many it held.
-    if (taken >= maxNew && page.length >= ctx.reader.query.pageSize) full = true;
+    // The last page completes the window however many it held. Any other page may cut it, also
+    // one shorter than asked: an upstream that caps pageSize answers every page short (fetch.ts).
+    if (taken >= maxNew && !last) full = true;
     read += page.length;
     if (refresh.length > 0) ctx.refresh(refresh);
     ctx.onPage(page.length, repeats, evidence);

@@ -43,6 +43,12 @@ export interface PageReader {
   readonly signal: AbortSignal;
 }
 
+/** One page of a window, and whether it is the window's last (no further page is asked for). */
+export interface Page {
+  readonly records: readonly WafLogRecord[];
+  readonly last: boolean;
+}
+
 /**
  * The window's records, one page at a time (nothing beyond the current page
  * is held). A page shorter than asked is the last one only when it is empty
@@ -54,15 +60,16 @@ export interface PageReader {
  * does not cap: one request more for a window that fits in one page), and
  * then pages as long as the first are full ones (docs/upstream-notes.md).
  */
-export async function* readWindow(reader: PageReader, window: TimeWindow): AsyncGenerator<readonly WafLogRecord[]> {
+export async function* readWindow(reader: PageReader, window: TimeWindow): AsyncGenerator<Page> {
   let full = reader.query.pageSize;
   for (let pageNo = 1; ; pageNo++) {
     reader.signal.throwIfAborted();
     const response = await reader.client.describeLogV2(logsRequest(window, pageNo, reader.query, reader.tz), { signal: reader.signal });
     // `data: null` (nothing matched) arrives as [].
-    const page = response.data.find((item) => item.metricName === 'logs')?.list ?? [];
-    yield page;
-    if (page.length === 0 || (pageNo > 1 && page.length < full)) return;
-    if (pageNo === 1) full = Math.min(full, page.length);
+    const records = response.data.find((item) => item.metricName === 'logs')?.list ?? [];
+    const last = records.length === 0 || (pageNo > 1 && records.length < full);
+    yield { records, last };
+    if (last) return;
+    if (pageNo === 1) full = Math.min(full, records.length);
   }
 }

@@ -33,9 +33,9 @@ class PagedClient {
   }
 }
 
-function context(client: PagedClient, deliver: DrainContext['deliver'], maxNew?: number): DrainContext {
+function context(client: PagedClient, deliver: DrainContext['deliver'], maxNew?: number, pageSize = PAGE): DrainContext {
   return {
-    reader: { client, tz, query: { pageSize: PAGE }, signal: new AbortController().signal },
+    reader: { client, tz, query: { pageSize }, signal: new AbortController().signal },
     policy: headerPolicy(), maxBatch: PAGE, offsetMinutes: 480, now: () => T0,
     isDelivered: () => false, refresh: () => undefined, deliver, onPage: () => undefined,
     ...(maxNew === undefined ? {} : { maxNew }),
@@ -84,7 +84,7 @@ describe('drainWindow read-ahead', () => {
     expect(unhandled).toEqual([]);
   });
 
-  it('stops reading once maxNew new records were taken from full pages, delivers what it took, and says the window is incomplete', async () => {
+  it('stops reading once maxNew new records were taken before the last page, delivers what it took, and says the window is incomplete', async () => {
     const client = new PagedClient();
     const delivered: LogEvent[] = [];
     const drained = await drainWindow(WINDOW, context(client, async (batch) => void delivered.push(...batch), 25));
@@ -100,5 +100,15 @@ describe('drainWindow read-ahead', () => {
     const pages = Math.ceil(RECORDS.length / PAGE) + (RECORDS.length % PAGE === 0 ? 1 : 0);
     expect(drained).toEqual({ delivered: RECORDS.length, read: RECORDS.length, complete: true });
     expect(client.pages).toHaveLength(pages);
+  });
+
+  it('cuts a window at maxNew also when the upstream answers fewer per page than asked (a capped pageSize: every page short)', async () => {
+    const client = new PagedClient();
+    const delivered: LogEvent[] = [];
+    // 100 asked, PAGE (10) answered: pages 1-3 pass 25, and none of them is the last.
+    const drained = await drainWindow(WINDOW, context(client, async (batch) => void delivered.push(...batch), 25, 100));
+    expect(drained).toEqual({ delivered: 3 * PAGE, read: 3 * PAGE, complete: false });
+    expect(client.pages).toEqual([1, 2, 3]);
+    expect(delivered.map((e) => e.uid)).toEqual(RECORDS.slice(0, 3 * PAGE).map((r) => r.requestId));
   });
 });

@@ -47,10 +47,14 @@ describe('readWindow', () => {
     };
     const ids: string[] = [];
     const pages: number[] = [];
+    const lasts: boolean[] = [];
     for await (const page of readWindow({ client: capped, tz, query: { pageSize }, signal }, WINDOW)) {
-      pages.push(page.length);
-      ids.push(...page.map((r) => r.requestId));
+      pages.push(page.records.length);
+      lasts.push(page.last);
+      ids.push(...page.records.map((r) => r.requestId));
     }
+    // Only the page after which nothing more is asked says it is the last.
+    expect(lasts).toEqual(pages.map((_, i) => i === pages.length - 1));
     return { ids: ids.sort(), pages, requests };
   }
 
