@@ -1,7 +1,7 @@
 // WAF events benchmark: a backlog of deny events (the simulator's WafLog,
 // bench/lib/waf-peers.ts) forwarded to a local OTLP/HTTP receiver by the real
 // forwarder and OtlpLogSink with the config defaults (http/protobuf,
-// start_from 1h, max_window 15m, page_size 100, max_batch 512), both peers in
+// start_from 1h, max_window 15m, page_size 500, max_batch 512), both peers in
 // another process. One poll catches the backlog up (the forwarder's clock
 // stands still at the start: with a running one, a backlog whose overlap takes
 // over a second to read again never catches up, each new window a second
@@ -183,7 +183,7 @@ function print(backlog: number, wallMs: number, windows: number, cpu: { daemon: 
   const settings = tuned ? `page_size ${waf.page_size}, max_batch ${maxBatch}` : 'config defaults';
   process.stdout.write(`## WAF events (upstream -> OTLP http/protobuf, ${settings})\n\n`);
   process.stdout.write(`${fmtInt(backlog)} deny events in the backlog (${domains} domains, ${backlogMinutes} min); ${fmtInt(forwarded)} forwarded in ${fmtMs(wallMs)}, ` +
-    `${windows} windows; ${fmtInt(read)} records read, ${fmtInt(repeats)} of them again (window overlap).\n`);
+    `${windows} windows; ${fmtInt(read)} records read, ${fmtInt(repeats)} of them again (a final pass, a cut window read again).\n`);
   process.stdout.write(`CPU time from /proc over the poll (10 ms ticks; the daemon: this process, every thread; the peers: theirs)${profileFile === undefined ? '' : ', with the CPU profiler on'}.\n\n`);
   process.stdout.write(`${table(['measure', 'value', 'target'], [
     ['events/s overall (wall)', fmtInt(Math.round(rate)), `>= ${fmtInt(TARGET_PER_S)}`],

@@ -148,7 +148,7 @@ function deniedOf(labels: Readonly<Record<string, string>>): DeniedLabels {
 export interface WafEventsObserver {
   /** Records the log query returned, duplicates included. */
   onRead?(count: number): void;
-  /** Records skipped because their requestId was already delivered (window overlap, shifted pages). */
+  /** Records skipped because their requestId was already delivered (the final pass, a cut window read again, shifted pages). */
   onDeduplicated?(count: number): void;
   /** Events the receiver confirmed. */
   onForwarded?(count: number): void;

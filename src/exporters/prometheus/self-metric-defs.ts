@@ -132,7 +132,7 @@ export const SELF_METRICS = {
   wafEventsDeduplicated: {
     name: 'edge_exporter_waf_events_deduplicated_total',
     type: 'counter',
-    help: 'WAF records skipped because their requestId was already delivered (window overlap, shifted pages).',
+    help: 'WAF records skipped because their requestId was already delivered (the final pass, a cut window read again, shifted pages).',
     unit: 'events',
     labels: [],
   },
