@@ -6,8 +6,10 @@
 //   `<!-- readme-commands: not run: REASON -->` (npm ci, a real account, a
 //   proxy, your own config); the reason is required;
 // - `edge-exporter` is the CLI from source (a shim on PATH running
-//   src/cli/main.ts), and the README's simulator port 127.0.0.1:9400 becomes
-//   a free loopback port, so parallel runs cannot collide;
+//   src/cli/main.ts, type-stripped once by cli-from-source.ts: under tsx
+//   each of the ~14 starts cost ~1.7 s), and the README's simulator port
+//   127.0.0.1:9400 becomes a free loopback port, so parallel runs cannot
+//   collide;
 // - `edge-exporter simulate` is the one long-running command: it is started in
 //   the background, every later command runs against it, and it is stopped
 //   with SIGTERM at the end (the README starts the simulator itself; the test
@@ -22,6 +24,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transpileCli, type CliFromSource } from '../support/cli-from-source.js';
 import { freePort } from '../support/ports.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -82,6 +85,7 @@ const EXITS = /# exits (\d+): (.*)$/;
 let port = 0;
 let env: Record<string, string> = {};
 let bin = '';
+let cli: CliFromSource | undefined;
 let simulator: ChildProcess | undefined;
 let simulatorOut = '';
 
@@ -89,7 +93,8 @@ beforeAll(async () => {
   port = await freePort();
   bin = mkdtempSync(join(tmpdir(), 'edge-readme-bin-'));
   const shim = join(bin, 'edge-exporter');
-  writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(join(ROOT, 'src/cli/main.ts'))} "$@"\n`);
+  cli = transpileCli(ROOT);
+  writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(cli.main)} "$@"\n`);
   chmodSync(shim, 0o755);
   // Only what a shell needs: no EDGE_* or proxy variable of the developer's reaches a command.
   env = { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: bin, LANG: 'C.UTF-8' };
@@ -99,6 +104,7 @@ afterAll(() => {
   // Stopped by the last test; this only covers a run that failed before it.
   if (simulator?.exitCode === null) simulator.kill('SIGKILL');
   rmSync(bin, { recursive: true, force: true });
+  cli?.remove();
 });
 
 const here = (text: string): string => text.replaceAll(README_PORT, `127.0.0.1:${port}`);

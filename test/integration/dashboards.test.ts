@@ -7,7 +7,7 @@
 // the `$domain` / `$package` / `$l4_package` variables wherever a family has
 // those labels. (The schema check is dashboards-schema.test.ts.)
 //
-// Against the demo: a real Prometheus (loopback, 1 s scrapes) scrapes a daemon
+// Against the demo: a real Prometheus (loopback, 250 ms scrapes) scrapes a daemon
 // that polls the simulator on a pinned clock with every collector enabled and
 // forwards the WAF deny events to a test OTLP receiver; the test drives both
 // (runOnce, forwardOnce) a minute of simulated time apart, on a healthy
@@ -43,6 +43,11 @@ const TOKEN = 'sim-token';
 const JOB = 'edge-exporter';
 /** Query step, and so $__interval, in seconds. */
 const STEP_S = 2;
+/**
+ * Prometheus' scrape interval: the test waits for a scrape after every
+ * simulated minute, so a short one shortens every step (at 1 s each wait took ~1 s).
+ */
+const SCRAPE_MS = 250;
 /** Grafana's $__rate_interval floor for the default 15 s scrape interval: 4 x 15 s. */
 const RATE_INTERVAL = '1m';
 /** Bound on waiting for an event outside the test's control (a scrape, a delivery). */
@@ -282,6 +287,10 @@ upstream:
   token: ${TOKEN}
   timeout: 5s
   retry: { attempts: 2, min_delay: 10ms, max_delay: 50ms }
+  # A budget far above what the demo sends, so a 429 halves it to a rate that still holds nothing back
+  # but its Retry-After. With none, a 429 halves the rate the daemon was sending at that moment (to ~5/s
+  # here): the cycle's remaining ~60 requests then took 12 s. Every panel shows the same series either way.
+  rate_limit: 10000
 log: { level: warn }
 collectors:
   defaults: { jitter: 0s, delay: 3m }
@@ -320,9 +329,9 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     }
   }
 
-  /** Waits until Prometheus has scraped the daemon after now. */
-  async function scraped(): Promise<void> {
-    const after = Date.now() / 1000;
+  /** Waits until Prometheus has scraped the daemon after `afterMs` (default now). */
+  async function scraped(afterMs = Date.now()): Promise<void> {
+    const after = afterMs / 1000;
     await until('a scrape', async () => {
       const [last] = await running(prometheus, 'Prometheus').query(`timestamp(up{job="${JOB}"})`).catch(() => []);
       return Number(last?.value[1] ?? 0) > after;
@@ -341,12 +350,13 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
   }
 
   /**
-   * More scrapes, so that a series the last step added has the two samples
-   * rate() needs before the last step of a range query (steps are STEP_S apart
-   * and scrapes 1 s apart).
+   * More scrapes, so that a series the last step added (first scraped before
+   * now) has the two samples rate() needs before the last step of a range
+   * query: a query ending after the scrape waited for here has its last step
+   * less than STEP_S before its end, so more than two scrape intervals after now.
    */
   async function settled(): Promise<void> {
-    for (let i = 0; i <= STEP_S; i++) await scraped();
+    await scraped(Date.now() + STEP_S * 1000 + 2 * SCRAPE_MS);
   }
 
   /** `count` cycles a simulated minute apart, each forwarded and scraped. */
@@ -390,7 +400,7 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     const simulator = sim;
     daemon = new Daemon({ config, logger, version: '0.0.0-test', clock: { now: () => simulator.clock.now() }, schedules: false });
     const metrics = new URL(await daemon.start());
-    prometheus = await startPrometheus([{ name: JOB, target: metrics.host, path: '/metrics' }]);
+    prometheus = await startPrometheus([{ name: JOB, target: metrics.host, path: '/metrics' }], { scrapeIntervalMs: SCRAPE_MS });
     const startS = Math.floor(Date.now() / 1000);
 
     // A healthy account: every request answered at once, every delivery taken.

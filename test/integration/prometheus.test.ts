@@ -1,5 +1,5 @@
 // A real Prometheus (Debian's binary, loopback only, its own temp data dir,
-// scrape_interval 1s) scrapes the daemon's /metrics while the daemon polls
+// scrape_interval 250ms) scrapes the daemon's /metrics while the daemon polls
 // the simulator. The test drives the cycles itself on the simulator's pinned
 // clock (the daemon runs with `schedules: false`), waits after each cycle
 // until Prometheus has stored a scrape of it, and then checks through
@@ -29,7 +29,9 @@ const DELAY_MS = 3 * MIN;
 const JOB = 'edge-exporter';
 const REQUESTS = DOMAIN_REQUESTS.name;
 const TRAFFIC = DOMAIN_TRAFFIC_BYTES.name;
-/** Bound on each wait for a scrape (Prometheus scrapes every second). */
+/** Prometheus' scrape interval: the test waits for a scrape after each of its seven cycles (at 1 s, ~1 s each). */
+const SCRAPE_MS = 250;
+/** Bound on each wait for a scrape. */
 const SCRAPE_WAIT_MS = 10_000;
 
 /** What each counter series measures in the simulator's ground truth. */
@@ -148,7 +150,7 @@ describe('a real Prometheus scraping the daemon while it polls the simulator', (
     });
     daemon = new Daemon({ config, logger, version: '0.0.0-test', clock: { now: () => sim.clock.now() }, schedules: false });
     const metrics = new URL(await daemon.start());
-    prometheus = await startPrometheus([{ name: JOB, target: metrics.host, path: '/metrics' }]);
+    prometheus = await startPrometheus([{ name: JOB, target: metrics.host, path: '/metrics' }], { scrapeIntervalMs: SCRAPE_MS });
 
     await cycle(); // the counters appear at 0
     for (let i = 0; i < 3; i++) {

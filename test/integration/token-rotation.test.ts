@@ -6,7 +6,7 @@
 // the simulator served, the 401 shows in edge_exporter_upstream_requests_total,
 // and neither token is ever printed.
 //
-// Time: the simulator runs on the wall clock from 12:00:40 (platform time),
+// Time: the simulator runs on the wall clock from 12:00:48 (platform time),
 // and the child's Date.now is moved onto it (clock-offset.ts). The daemon's
 // first access run at start-up counts nothing (counters start at the last
 // settled bucket); the token is rotated then, before 12:01:00, when the next
@@ -20,8 +20,12 @@ import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { kill, servingUrl, startCli, type CliProcess } from '../security/cli-process.js';
 import { accessCounters, DELAY_MS, MIN, truthBetween } from '../daemon/state-fixtures.js';
 
-/** 2026-03-02 12:00:40 platform time (UTC+8). */
-const T0 = Date.UTC(2026, 2, 2, 4, 0, 40);
+/**
+ * 2026-03-02 12:00:48 platform time (UTC+8): 12 s before the boundary, all of
+ * which the test waits. The daemon is up and has run once about 4 s after its
+ * spawn here; the check below needs that within 10 s.
+ */
+const T0 = Date.UTC(2026, 2, 2, 4, 0, 48);
 /** The minute boundary at which the first run after start-up counts a bucket. */
 const BOUNDARY = Date.UTC(2026, 2, 2, 4, 1, 0);
 const T1 = 'rotation-e2e-first-token-6d2b9f';
@@ -85,7 +89,7 @@ describe('token rotation through a 401', () => {
     expect(servedWithT1).toBe(domains.length);
     expect(sample(before, 'edge_exporter_upstream_requests_total', { outcome: 'EDGE_AUTH' })).toBe(0);
     expect([...accessCounters(before).values()].every((c) => c.requests === 0)).toBe(true);
-    // The rotation must land before the next run; a machine too slow to start the daemon in 20 s fails here, not later.
+    // The rotation must land before the next run; a machine too slow to start the daemon in 10 s fails here, not later.
     expect(s.clock.now()).toBeLessThan(BOUNDARY - 2_000);
 
     // Rotate: the new token goes into the file first, then the old one stops working.

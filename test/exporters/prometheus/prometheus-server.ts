@@ -47,13 +47,15 @@ interface PrometheusOptions {
   readonly remoteWriteReceiver?: boolean;
   /** storage.tsdb.out_of_order_time_window, e.g. `1h`. */
   readonly outOfOrderTimeWindow?: string;
+  /** scrape_interval (and scrape_timeout) in ms (default 1000): a test that waits on scrapes can wait less. */
+  readonly scrapeIntervalMs?: number;
 }
 
 export async function startPrometheus(jobs: readonly ScrapeJob[], options: PrometheusOptions = {}): Promise<RunningPrometheus> {
   const bin = process.env.PROMETHEUS ?? 'prometheus';
   const dir = await mkdtemp(join(tmpdir(), 'edge-exporter-prom-'));
   const config = [
-    'global: { scrape_interval: 1s, scrape_timeout: 1s }',
+    `global: { scrape_interval: ${options.scrapeIntervalMs ?? 1000}ms, scrape_timeout: ${options.scrapeIntervalMs ?? 1000}ms }`,
     ...(options.outOfOrderTimeWindow === undefined ? [] : [`storage: { tsdb: { out_of_order_time_window: ${options.outOfOrderTimeWindow} } }`]),
     ...(jobs.length === 0 ? [] : ['scrape_configs:']),
     ...jobs.map((j) => `  - { job_name: ${j.name}, metrics_path: ${j.path}, static_configs: [{ targets: ['${j.target}'] }]${j.settings === undefined ? '' : `, ${j.settings}`} }`),
