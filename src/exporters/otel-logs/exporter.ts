@@ -1,25 +1,33 @@
 // The OTLP/HTTP protobuf log exporter: the SDK's exporter base and HTTP export
-// delegate (transport, retries, headers, compression, proxy agent) as the
-// SDK's own OTLPLogExporter builds them, with the protobufjs serializer
-// (otlp-serializer.ts) in place of the SDK's, which cost about twice the CPU.
+// delegate (transport, retries, headers, compression, proxy agent, response
+// decoding) as the SDK's own OTLPLogExporter builds them, with the protobufjs
+// serializer (otlp-serializer.ts) in place of the SDK's: it takes the sink's
+// LogEvents as they are (the delegate is generic in what it exports), so no
+// SDK record is built per event.
 import type { OTLPExporterNodeConfigBase } from '@opentelemetry/otlp-exporter-base';
 import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
 import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
-import { LogsExporterMetricsHelper } from '@opentelemetry/otlp-transformer';
-import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
+import type { IExporterMetricsHelper } from '@opentelemetry/otlp-transformer';
+import type { Resource } from '@opentelemetry/resources';
+import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
+import type { LogEvent } from '../../collectors/index.js';
 import { createLogsSerializer } from './otlp-serializer.js';
 
 /** The SDK's exporter self-metrics component type for this exporter (its semconv value). */
 const COMPONENT_TYPE = 'otlp_http_log_exporter';
 
-export class ProtobufLogExporter extends OTLPExporterBase<ReadableLogRecord[]> implements LogRecordExporter {
-  constructor(config: OTLPExporterNodeConfigBase) {
+/** The SDK's LogsExporterMetricsHelper for a batch of events: one log record each. */
+const METRICS_HELPER: IExporterMetricsHelper<readonly LogEvent[]> = { name: 'log', countItems: (events) => events.length };
+
+/** Exports batches of LogEvents, each as its records under `resource` and `scope`. */
+export class ProtobufLogExporter extends OTLPExporterBase<readonly LogEvent[]> {
+  constructor(config: OTLPExporterNodeConfigBase, resource: Resource, scope: ReadableLogRecord['instrumentationScope']) {
     super(
       createOtlpHttpExportDelegate(
         convertLegacyHttpOptions(config, 'LOGS', 'v1/logs', { 'Content-Type': 'application/x-protobuf' }),
-        createLogsSerializer(),
+        createLogsSerializer(resource, scope),
         COMPONENT_TYPE,
-        LogsExporterMetricsHelper,
+        METRICS_HELPER,
         undefined,
       ),
     );

@@ -1,14 +1,16 @@
-// Builds the SDK side: resource, scope and the OTLP exporter (protobuf or JSON).
+// Builds the SDK side: resource, scope and the OTLP exporter (protobuf or JSON) the sink hands its event batches to.
 import { OTLPLogExporter as OtlpJsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
 import { CompressionAlgorithm, type OTLPExporterNodeConfigBase } from '@opentelemetry/otlp-exporter-base';
 import { defaultResource, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import type { ExportResult } from '@opentelemetry/core';
 import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { OtlpResourceOptions, ResolvedOptions } from './options.js';
-import { SEMCONV_SCHEMA_URL, instrumentationScope } from './record.js';
+import { SEMCONV_SCHEMA_URL, instrumentationScope, toReadableLogRecords } from './record.js';
 import { agentFactory } from './agent.js';
 import { ProtobufLogExporter } from './exporter.js';
 import { readTlsFiles } from '../../shared/tls-files.js';
+import type { LogEvent } from '../../collectors/index.js';
 
 /** Instrumentation scope of every record. */
 export const SCOPE_NAME = 'edge-exporter';
@@ -25,13 +27,37 @@ export function buildResource(options: OtlpResourceOptions): Resource {
   );
 }
 
+/** What the sink hands each batch to: one export call per deliver(), whose one result settles the batch (sink.ts). */
+export interface EventExporter {
+  export(events: readonly LogEvent[], resultCallback: (result: ExportResult) => void): void;
+  forceFlush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
 /**
- * The real OTLP/HTTP exporter (http/protobuf: the SDK's, with the protobufjs
- * serializer of otlp-serializer.ts). Whatever is left undefined here the SDK fills
- * from its own OTEL_EXPORTER_OTLP_(LOGS_)* variables, then its defaults. The
- * TLS files are read here, when the sink starts (so again after a reload).
+ * An SDK LogRecordExporter behind EventExporter: each batch built as the
+ * SDK's Logger would have emitted it (toReadableLogRecords) and passed in one
+ * export() call, which is what the batch processor did once deliver() had
+ * filled its queue and flushed it. For http/json (the SDK's exporter) and a
+ * test's exporter; http/protobuf serializes the events without the records.
  */
-export function createOtlpExporter(options: ResolvedOptions): LogRecordExporter {
+function recordExporter(exporter: LogRecordExporter, resource: Resource, scope: ReadableLogRecord['instrumentationScope']): EventExporter {
+  return {
+    export: (events, resultCallback) => exporter.export(toReadableLogRecords(events, resource, scope), resultCallback),
+    forceFlush: () => exporter.forceFlush(),
+    shutdown: () => exporter.shutdown(),
+  };
+}
+
+/**
+ * The real OTLP/HTTP exporter (http/protobuf: the SDK's exporter with the
+ * protobufjs serializer of otlp-serializer.ts, fed the events themselves;
+ * http/json: the SDK's, fed records). Whatever is left undefined here the
+ * SDK fills from its own OTEL_EXPORTER_OTLP_(LOGS_)* variables, then its
+ * defaults. The TLS files are read here, when the sink starts (so again
+ * after a reload).
+ */
+function createOtlpExporter(options: ResolvedOptions, resource: Resource, scope: ReadableLogRecord['instrumentationScope']): EventExporter {
   const config: OTLPExporterNodeConfigBase = {
     url: options.endpoint,
     headers: { ...options.headers },
@@ -45,29 +71,27 @@ export function createOtlpExporter(options: ResolvedOptions): LogRecordExporter 
   if (options.compression !== undefined) {
     config.compression = options.compression === 'gzip' ? CompressionAlgorithm.GZIP : CompressionAlgorithm.NONE;
   }
-  return options.protocol === 'http/json' ? new OtlpJsonLogExporter(config) : new ProtobufLogExporter(config);
+  return options.protocol === 'http/json'
+    ? recordExporter(new OtlpJsonLogExporter(config), resource, scope)
+    : new ProtobufLogExporter(config, resource, scope);
 }
 
 export interface Pipeline {
   /** The OTLP exporter (or a test's): each export's result settles its whole batch (sink.ts). */
-  readonly exporter: LogRecordExporter;
-  readonly resource: Resource;
-  readonly scope: ReadableLogRecord['instrumentationScope'];
+  readonly exporter: EventExporter;
 }
 
 /**
- * The exporter the sink hands its batches to, with the resource and scope its
- * records carry. No LoggerProvider and no BatchLogRecordProcessor: a batch is
- * built as the SDK's Logger would have emitted it (toReadableLogRecords) and
- * passed to the SDK's OTLP exporter in one export() call, which is what the
- * processor did once deliver() had filled its queue and flushed it; the
- * emit's per-record work (a LogRecordImpl, the validation of each attribute,
- * a copy of each array) and the queue are no longer paid per event.
+ * The exporter the sink hands its batches to, its records under the
+ * resource and scope built here. No LoggerProvider and no
+ * BatchLogRecordProcessor: the emit's per-record work (a LogRecordImpl, the
+ * validation of each attribute, a copy of each array) and the queue are no
+ * longer paid per event. `testExporter` replaces the OTLP one (tests).
  */
-export function createPipeline(options: ResolvedOptions, exporter: LogRecordExporter): Pipeline {
+export function createPipeline(options: ResolvedOptions, testExporter?: LogRecordExporter): Pipeline {
+  const resource = buildResource(options.resource);
+  const scope = instrumentationScope(SCOPE_NAME, options.resource.serviceVersion);
   return {
-    exporter,
-    resource: buildResource(options.resource),
-    scope: instrumentationScope(SCOPE_NAME, options.resource.serviceVersion),
+    exporter: testExporter === undefined ? createOtlpExporter(options, resource, scope) : recordExporter(testExporter, resource, scope),
   };
 }

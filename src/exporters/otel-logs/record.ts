@@ -59,8 +59,11 @@ export function instrumentationScope(name: string, version: string): ReadableLog
  * ATTRIBUTE_COUNT_LIMIT attributes, the rest counted as dropped; an empty
  * key dropped). The OTLP exporter encodes these exactly as it encodes the
  * SDK's own records (test/exporters/otel-logs/readable.test.ts compares the
- * bytes). Arrays are shared with the event, not copied: the exporter reads
- * them once, while it serializes the batch.
+ * bytes). Handed to the SDK's http/json exporter (and a test's exporter);
+ * the http/protobuf serializer writes the same request from the events
+ * without them (record-message.ts; otlp-serializer.test.ts compares it with
+ * the SDK's encoding of these). Arrays are shared with the event, not
+ * copied: the exporter reads them once, while it serializes the batch.
  */
 export function toReadableLogRecords(events: readonly LogEvent[], resource: Resource, scope: ReadableLogRecord['instrumentationScope']): ReadableLogRecord[] {
   const records = new Array<ReadableLogRecord>(events.length);

@@ -1,11 +1,10 @@
 // OtlpLogSink: a LogSink whose deliver() resolves only when the OTLP receiver has confirmed every record.
 import { context } from '@opentelemetry/api';
 import { ExportResultCode, suppressTracing, type ExportResult } from '@opentelemetry/core';
-import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
+import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
 import { DeliveryError, type LogEvent, type LogSink } from '../../collectors/index.js';
 import { resolveOptions, type OtlpLogSinkOptions, type ResolvedOptions } from './options.js';
-import { createOtlpExporter, createPipeline, type Pipeline } from './pipeline.js';
-import { toReadableLogRecords } from './record.js';
+import { createPipeline, type EventExporter, type Pipeline } from './pipeline.js';
 import { pause, settlesWithin } from '../../shared/wait.js';
 import { duplicatesOf, summarizeExportError, type ExportTarget } from './util.js';
 import { maskUrl } from '../../shared/url-credentials.js';
@@ -18,8 +17,8 @@ interface OtlpLogSinkDeps {
 type State = 'new' | 'started' | 'stopped';
 
 /**
- * Each deliver() is one call of the SDK's OTLP exporter with the whole batch,
- * built as the SDK's Logger would emit it (toReadableLogRecords); deliver()
+ * Each deliver() is one call of the OTLP exporter with the whole batch of
+ * events (pipeline.ts: serialized as the SDK's Logger would emit them); deliver()
  * calls run one at a time, and success is read from that export's result
  * (exportBatch), which settles the whole batch. The SDK's batch processor
  * is not used: it dropped records beyond its queue, never retried, resolved
@@ -57,8 +56,7 @@ export class OtlpLogSink implements LogSink {
   start(): Promise<void> {
     if (this.state === 'stopped') return Promise.reject(new Error('OtlpLogSink: cannot start after shutdown'));
     if (this.state === 'new') {
-      const exporter = this.deps.exporter ?? createOtlpExporter(this.options);
-      this.pipeline = createPipeline(this.options, exporter);
+      this.pipeline = createPipeline(this.options, this.deps.exporter);
       this.state = 'started';
     }
     return Promise.resolve();
@@ -114,8 +112,7 @@ export class OtlpLogSink implements LogSink {
       const pipeline = this.pipeline;
       if (pipeline === undefined) throw new Error('OtlpLogSink: no pipeline');
       signal?.throwIfAborted();
-      const records = toReadableLogRecords(events, pipeline.resource, pipeline.scope);
-      const exported = exportBatch(pipeline.exporter, records, this.ackDeadlineMs, signal, (result) => this.onResult(uids.length, result));
+      const exported = exportBatch(pipeline.exporter, events, this.ackDeadlineMs, signal, (result) => this.onResult(uids.length, result));
       answered = exported.answered;
       const outcome = await exported.outcome;
       if (!outcome.confirmed) {
@@ -180,7 +177,7 @@ interface Export {
  * it at once. `onResult` sees each result once, also a late one.
  */
 function exportBatch(
-  exporter: LogRecordExporter, records: ReadableLogRecord[], deadlineMs: number, signal: AbortSignal | undefined,
+  exporter: EventExporter, events: readonly LogEvent[], deadlineMs: number, signal: AbortSignal | undefined,
   onResult: (result: ExportResult) => void,
 ): Export {
   let answer!: (result: ExportResult) => void;
@@ -193,7 +190,7 @@ function exportBatch(
     answer(exported);
   };
   try {
-    context.with(suppressTracing(context.active()), () => exporter.export(records, callback));
+    context.with(suppressTracing(context.active()), () => exporter.export(events, callback));
   } catch (error) {
     callback({ code: ExportResultCode.FAILED, error: error instanceof Error ? error : new Error(String(error)) });
   }

@@ -1,18 +1,25 @@
 // The protobufjs serializer against the SDK's own encoding: what the exporter
-// sends, decoded with the official opentelemetry-proto schema (proto/), equals
-// field by field what the SDK's ProtobufLogsSerializer encodes for the same records.
+// sends for a batch of LogEvents, decoded with the official
+// opentelemetry-proto schema (proto/), equals field by field what the SDK's
+// ProtobufLogsSerializer encodes for the records of the same events
+// (toReadableLogRecords, which readable.test.ts holds equal to the SDK's
+// emitted records).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buffer } from 'node:stream/consumers';
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { ProtobufLogsSerializer } from '@opentelemetry/otlp-transformer';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
+import type { LogEvent } from '../../../src/collectors/log-sink.js';
+import { headerPolicy, toLogEvent } from '../../../src/collectors/waf-events/convert.js';
 import { ProtobufLogExporter } from '../../../src/exporters/otel-logs/exporter.js';
-import { buildResource } from '../../../src/exporters/otel-logs/pipeline.js';
+import { SCOPE_NAME, buildResource } from '../../../src/exporters/otel-logs/pipeline.js';
+import { ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, instrumentationScope, toReadableLogRecords } from '../../../src/exporters/otel-logs/record.js';
+import { createSimulator } from '../../../src/simulator/index.js';
 import { officialLogsRequestType } from '../../support/otlp-decode.js';
+import { denyEvent } from './fixtures.js';
 
 const requestType = officialLogsRequestType();
 
@@ -21,62 +28,53 @@ function decoded(body: Uint8Array): Record<string, unknown> {
   return requestType.toObject(requestType.decode(body), { longs: String, enums: Number, bytes: String, defaults: true, arrays: true, oneofs: true });
 }
 
-const resource = buildResource({ serviceName: 'edge-exporter', serviceVersion: '1.2.3', serviceInstanceId: 'host-1', attributes: { 'deployment.environment.name': 'prod' } });
-const bare = resourceFromAttributes({ 'service.name': 'other' });
-const scope = { name: 'edge-exporter', version: '1.2.3', schemaUrl: 'https://opentelemetry.io/schemas/1.37.0' };
-const scopeNoVersion = { name: 'bare-scope' };
+const RESOURCE_OPTIONS = { serviceName: 'edge-exporter', serviceVersion: '1.2.3', serviceInstanceId: 'host-1', attributes: { 'deployment.environment.name': 'prod' } };
+const resource = buildResource(RESOURCE_OPTIONS);
+const scope = instrumentationScope(SCOPE_NAME, RESOURCE_OPTIONS.serviceVersion);
 
-function record(over: Partial<ReadableLogRecord>): ReadableLogRecord {
-  return {
-    hrTime: [1_764_201_600, 123_456_789],
-    hrTimeObserved: [1_764_201_601, 999_999_999],
-    resource,
-    instrumentationScope: scope,
-    attributes: {},
-    droppedAttributesCount: 0,
-    ...over,
-  };
-}
+const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
+const sim = createSimulator({ clock: { mode: 'fixed', start: T0 }, domains: 6 });
+const policy = headerPolicy();
+const WAF_EVENTS: LogEvent[] = sim.truth.wafEvents(T0 - 3_600_000, T0)
+  .map((e) => toLogEvent(wafLogRecord.parse(e.record), T0 + 5 * 60_000 + 0.5, policy, 480));
 
-const RECORDS: ReadableLogRecord[] = [
-  record({
-    severityNumber: SeverityNumber.WARN,
-    severityText: 'WARN',
-    eventName: 'edge.waf.deny',
-    body: 'WAF denied GET /login — 高风险',
-    attributes: {
-      'server.address': 'www.example.com',
-      'edge.waf.severity_level': '高风险',
-      'http.response.status_code': 417,
-      'client.port': 0,
-      'edge.big': 2 ** 60,
-      'edge.negative': -42,
-      'edge.ratio': 0.25,
-      'edge.nan': Number.NaN,
-      'edge.flag': true,
-      'edge.off': false,
-      'edge.empty': '',
-      'edge.emoji': 'näive 🚀 ĳ',
-      'edge.list': ['a', 'β', 'c'],
-      'edge.numbers': [1, 2.5, -3],
-      'edge.mixed': ['x', 1, true],
-      'edge.bytes': new Uint8Array([0, 1, 254, 255]),
-      'edge.map': { inner: 'v', n: 7, nested: { deep: ['z'] } },
-      'edge.nothing': undefined,
-    },
-    droppedAttributesCount: 3,
-  }),
-  record({ severityNumber: SeverityNumber.ERROR, severityText: 'ERROR', body: { kind: 'map', list: [1, 'two'] }, hrTime: [0, 0], hrTimeObserved: [0, 1] }),
-  record({ severityNumber: SeverityNumber.UNSPECIFIED, body: 12345, hrTime: [18_000_000_000, 5], attributes: { only: 'one' } }),
-  record({
-    severityNumber: SeverityNumber.INFO,
-    spanContext: { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 },
-    body: 1.5,
-  }),
-  record({ instrumentationScope: scopeNoVersion, severityText: 'FATAL', severityNumber: SeverityNumber.FATAL4 }),
-  record({ resource: bare, body: false }),
-  record({ resource: bare, instrumentationScope: scopeNoVersion, body: ['a', 2] }),
+const many = Object.fromEntries(Array.from({ length: ATTRIBUTE_COUNT_LIMIT + 5 }, (_, i) => [`edge.test.a${i}`, i % 3 === 0 ? `v${i}` : i]));
+const TWO_32_NS_MS = 2 ** 32 / 1e6;
+const EDGE_CASES: LogEvent[] = [
+  denyEvent(1),
+  denyEvent(2, { severity: 'UNSPECIFIED', severityText: '', body: '', eventName: '' }),
+  denyEvent(3, { severity: 'WARN', attributes: { [ATTR_LOG_RECORD_UID]: 'not-this-one', 'edge.empty': '', 'edge.list': [], '': 'dropped', 'edge.neg': -5, 'edge.big': 2 ** 60 } }),
+  denyEvent(4, { severity: 'INFO', attributes: many }),
+  denyEvent(5, { attributes: { ...many, [ATTR_LOG_RECORD_UID]: 'x' } }),
+  denyEvent(6, { body: 'WAF denied GET /login — 高风险', attributes: { 'edge.emoji': 'näive 🚀 ĳ', 'edge.list': ['a', 'β', 'c'], 'edge.ratio': 0.25, 'edge.nan': Number.NaN, 'edge.inf': -Infinity, 'edge.off': false, 'edge.huge': 2 ** 63, 'edge.min': -(2 ** 63) } }),
 ];
+
+/**
+ * Times the fixed64 halves must get exactly: fractions of a ms (rounded to
+ * the ns, carried into the next second), the 2^32 ns boundary, past 2^53 ns,
+ * 2^32 s, and past 2116, where the serializer falls back to BigInt.
+ */
+const TIMES_MS = [
+  0, 1, 1.5, 0.000_000_4, 0.999_999_6, 999.999_999_9, 1_750_000_000_123.456, 1_764_201_600_123.457,
+  TWO_32_NS_MS, TWO_32_NS_MS - 0.000_001, TWO_32_NS_MS + 0.000_001, 2 ** 53 / 1e6, 2 ** 53 / 1e6 + 1,
+  4_294_967_296_000, 4_611_686_018_427, 4_611_686_018_428, 8_000_000_000_000,
+];
+/**
+ * Before 1970: no WAF event's time, and the SDK's own encoder writes these
+ * differently (its high half is not the two's complement); the serializer
+ * keeps what its BigInt conversion always sent, the nanoseconds mod 2^64.
+ */
+const NEGATIVE_MS = [-1, -1.5, -86_400_000, -1_750_000_000_123.456, -8_000_000_000_000];
+const TIME_EVENTS: LogEvent[] = TIMES_MS.map((ms, i) => denyEvent(100 + i, { timestampMs: ms, observedMs: ms + 0.5 }));
+const NEGATIVE_EVENTS: LogEvent[] = NEGATIVE_MS.map((ms, i) => denyEvent(200 + i, { timestampMs: ms, observedMs: ms - 0.5 }));
+
+/** Unix nanoseconds for `ms` as the SDK computes them (msToHrTime, then BigInt), as the decoder prints a fixed64: unsigned, mod 2^64. */
+function expectedNanos(ms: number): string {
+  let seconds = Math.floor(ms / 1000);
+  let nanos = Math.round((ms - seconds * 1000) * 1e6);
+  if (nanos >= 1e9) [seconds, nanos] = [seconds + 1, nanos - 1e9];
+  return BigInt.asUintN(64, BigInt(seconds) * 1_000_000_000n + BigInt(nanos)).toString();
+}
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -84,8 +82,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** Exports through the real exporter to a loopback server; the bodies it received. */
-async function sent(records: ReadableLogRecord[]): Promise<Buffer[]> {
+/** Exports each batch through the real exporter to a loopback server; the bodies it received, in order. */
+async function sent(batches: ReadonlyArray<readonly LogEvent[]>): Promise<Buffer[]> {
   const bodies: Buffer[] = [];
   server = createServer((req, res) => {
     void buffer(req).then((body) => {
@@ -95,39 +93,59 @@ async function sent(records: ReadableLogRecord[]): Promise<Buffer[]> {
   });
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', () => resolve()));
   const port = (server.address() as AddressInfo).port;
-  const exporter = new ProtobufLogExporter({ url: `http://127.0.0.1:${port}/v1/logs`, timeoutMillis: 5_000 });
-  const result = await new Promise<ExportResult>((resolve) => exporter.export(records, resolve));
+  const exporter = new ProtobufLogExporter({ url: `http://127.0.0.1:${port}/v1/logs`, timeoutMillis: 5_000 }, resource, scope);
+  for (const batch of batches) {
+    const result = await new Promise<ExportResult>((resolve) => exporter.export(batch, resolve));
+    expect(result.code).toBe(ExportResultCode.SUCCESS);
+  }
   await exporter.shutdown();
-  expect(result.code).toBe(ExportResultCode.SUCCESS);
   return bodies;
 }
 
+/** The SDK's encoding of the same events, decoded alike. */
+const sdkDecoded = (events: readonly LogEvent[]): Record<string, unknown> =>
+  decoded(ProtobufLogsSerializer.serializeRequest(toReadableLogRecords(events, resource, scope)) ?? new Uint8Array());
+
+type Decoded = { resourceLogs: Array<{ schemaUrl: string; resource: { attributes: unknown[] }; scopeLogs: Array<{ schemaUrl: string; scope: { name: string; version: string }; logRecords: Array<Record<string, unknown>> }> }> };
+
 describe('the protobufjs OTLP logs serializer', () => {
-  it("sends what the SDK's ProtobufLogsSerializer encodes, field by field under the official schema", async () => {
-    const bodies = await sent(RECORDS);
-    expect(bodies).toHaveLength(1);
-    const ours = decoded(bodies[0] ?? Buffer.alloc(0));
-    const sdk = ProtobufLogsSerializer.serializeRequest(RECORDS);
-    expect(sdk).toBeDefined();
-    expect(ours).toEqual(decoded(sdk ?? new Uint8Array()));
+  it.each([
+    ['an hour of simulator WAF events', WAF_EVENTS],
+    ['edge cases: empty texts, a uid attribute, an empty key, more attributes than the limit, odd numbers', EDGE_CASES],
+    ['edge-case times', TIME_EVENTS],
+  ])("sends for %s what the SDK's ProtobufLogsSerializer encodes, field by field under the official schema", async (_what, events) => {
+    expect(events.length).toBeGreaterThan(5);
+    const [body] = await sent([events]);
+    expect(decoded(body ?? Buffer.alloc(0))).toEqual(sdkDecoded(events));
   });
 
-  it('keeps what the comparison relies on: resources, scopes, times, strings and severities as given', async () => {
-    const [body] = await sent(RECORDS);
-    const request = decoded(body ?? Buffer.alloc(0)) as {
-      resourceLogs: Array<{ schemaUrl: string; scopeLogs: Array<{ schemaUrl: string; scope: { name: string; version: string }; logRecords: Array<Record<string, unknown>> }> }>;
-    };
-    expect(request.resourceLogs.map((r) => r.schemaUrl)).toEqual([resource.schemaUrl, '']);
-    expect(request.resourceLogs[0]?.scopeLogs.map((s) => [s.scope.name, s.scope.version, s.schemaUrl])).toEqual([
-      ['edge-exporter', '1.2.3', scope.schemaUrl],
-      ['bare-scope', '', ''],
-    ]);
-    const first = request.resourceLogs[0]?.scopeLogs[0]?.logRecords[0];
-    expect(first?.['timeUnixNano']).toBe('1764201600123456789');
-    expect(first?.['observedTimeUnixNano']).toBe('1764201601999999999');
-    expect(first?.['severityNumber']).toBe(SeverityNumber.WARN);
-    expect(first?.['body']).toEqual(expect.objectContaining({ stringValue: 'WAF denied GET /login — 高风险' }));
-    const third = request.resourceLogs[0]?.scopeLogs[0]?.logRecords[2];
-    expect(third?.['timeUnixNano']).toBe('18000000000000000005');
+  it('sends each batch whole through one reused writer: a large batch, then a small one, then a large one again', async () => {
+    const batches = [WAF_EVENTS.slice(0, 512), EDGE_CASES.slice(0, 2), WAF_EVENTS.slice(100, 400)];
+    const bodies = await sent(batches);
+    expect(bodies).toHaveLength(3);
+    bodies.forEach((body, i) => expect(decoded(body)).toEqual(sdkDecoded(batches[i] ?? [])));
+  });
+
+  it('keeps what the comparison relies on: resource, scope, times to the nanosecond, the uid first, the limit, severities', async () => {
+    const [edge, times, negative] = await sent([EDGE_CASES, TIME_EVENTS, NEGATIVE_EVENTS]);
+    const request = decoded(edge ?? Buffer.alloc(0)) as Decoded;
+    expect(request.resourceLogs.map((r) => r.schemaUrl)).toEqual([resource.schemaUrl]);
+    expect(request.resourceLogs[0]?.resource.attributes).toContainEqual(expect.objectContaining({ key: 'deployment.environment.name', value: expect.objectContaining({ stringValue: 'prod' }) }));
+    const scopeLogs = request.resourceLogs[0]?.scopeLogs[0];
+    expect([scopeLogs?.scope.name, scopeLogs?.scope.version, scopeLogs?.schemaUrl]).toEqual(['edge-exporter', '1.2.3', scope.schemaUrl]);
+    const records = scopeLogs?.logRecords ?? [];
+    expect(records.map((r) => r['severityNumber'])).toEqual([SeverityNumber.ERROR, 0, SeverityNumber.WARN, SeverityNumber.INFO, SeverityNumber.ERROR, SeverityNumber.ERROR]);
+    const uids = records.map((r) => (r['attributes'] as Array<{ key: string; value: { stringValue: string } }>)[0]);
+    expect(uids.map((kv) => [kv?.key, kv?.value.stringValue])).toEqual(EDGE_CASES.map((e) => [ATTR_LOG_RECORD_UID, e.uid]));
+    expect(records.map((r) => [(r['attributes'] as unknown[]).length, r['droppedAttributesCount']])).toEqual([[11, 0], [11, 0], [5, 0], [128, 6], [128, 6], [9, 0]]);
+    expect(records[1]?.['body']).toEqual(expect.objectContaining({ stringValue: '' }));
+
+    const timed = (decoded(times ?? Buffer.alloc(0)) as Decoded).resourceLogs[0]?.scopeLogs[0]?.logRecords ?? [];
+    expect(timed.map((r) => [r['timeUnixNano'], r['observedTimeUnixNano']])).toEqual(TIMES_MS.map((ms) => [expectedNanos(ms), expectedNanos(ms + 0.5)]));
+    const before1970 = (decoded(negative ?? Buffer.alloc(0)) as Decoded).resourceLogs[0]?.scopeLogs[0]?.logRecords ?? [];
+    expect(before1970.map((r) => [r['timeUnixNano'], r['observedTimeUnixNano']])).toEqual(NEGATIVE_MS.map((ms) => [expectedNanos(ms), expectedNanos(ms - 0.5)]));
+    expect(before1970[0]?.['timeUnixNano']).toBe((2n ** 64n - 1_000_000n).toString());
+    expect(timed.slice(0, 4).map((r) => r['timeUnixNano'])).toEqual(['0', '1000000', '1500000', '0']);
+    expect(timed[8]?.['timeUnixNano']).toBe('4294967296');
   });
 });

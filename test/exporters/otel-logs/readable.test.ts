@@ -1,6 +1,7 @@
-// The sink builds its batches' records itself (toReadableLogRecords) instead
-// of emitting each event through the SDK's Logger: the OTLP exporter must get
-// the very bytes it got before. Reference: the SDK's LoggerProvider with the
+// The sink builds its batches' records itself (toReadableLogRecords: for
+// http/json, and the reference the http/protobuf serializer is held to in
+// otlp-serializer.test.ts) instead of emitting each event through the SDK's
+// Logger: the OTLP exporter must get the very bytes it got before. Reference: the SDK's LoggerProvider with the
 // sink's former settings, each event emitted as the LogRecord the sink's
 // former mapping built (emittedRecord, kept here as the reference); compared:
 // the OTLP request both serializers (protobuf, JSON) make of each set.
