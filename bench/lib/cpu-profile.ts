@@ -72,7 +72,7 @@ const RULES: readonly Rule[] = [
   { category: 'forwarder loop (drain, dedupe, deliver)', test: inUrl(WAF, '/src/collectors/', '/node_modules/p-retry/', '/node_modules/p-limit/') },
   {
     category: 'serialization (otlp-transformer, protobufjs)',
-    test: inUrl('/@opentelemetry/otlp-transformer/', '/node_modules/protobufjs/', '/src/exporters/otel-logs/otlp-serializer.ts'),
+    test: inUrl('/@opentelemetry/otlp-transformer/', '/node_modules/protobufjs/', '/src/exporters/otel-logs/otlp-serializer.ts', '/src/exporters/otel-logs/record-message.ts'),
   },
   {
     category: 'HTTP out (OTLP exporter, node:http)',
