@@ -86,10 +86,19 @@ let repeats = 0;
 const marks: Array<{ at: number; forwarded: number }> = [];
 let peakRss = 0;
 let peakHeap = 0;
+/** Events forwarded when the sampled RSS peaked, and the sampled peaks up to the end of the first window and after it (flat: no growth after it). */
+let peakRssAt = 0;
+const windowPeaks = { first: 0, after: 0 };
 const sampleMemory = (): void => {
   const { rss, heapUsed } = process.memoryUsage();
-  peakRss = Math.max(peakRss, rss);
+  if (rss > peakRss) {
+    peakRss = rss;
+    peakRssAt = forwarded;
+  }
   peakHeap = Math.max(peakHeap, heapUsed);
+  // windowEnds holds the poll's start, then each window's end.
+  if (windowEnds.length < 2) windowPeaks.first = Math.max(windowPeaks.first, rss);
+  else windowPeaks.after = Math.max(windowPeaks.after, rss);
 };
 
 async function main(): Promise<number> {
@@ -194,6 +203,8 @@ function print(backlog: number, wallMs: number, windows: number, cpu: { daemon: 
     ['daemon CPU / wall (cores busy)', (daemonMs / wallMs).toFixed(2), ''],
     ['peers CPU per delivered event (upstream + receiver)', cpuCell(cpu.peers.all), ''],
     ['peak RSS', fmtBytes(rss), `< ${fmtBytes(TARGET_RSS)}`],
+    ['peak RSS sampled at (events forwarded)', `${fmtInt(peakRssAt)} of ${fmtInt(forwarded)}`, ''],
+    ['peak RSS sampled in the first window / after it', `${fmtBytes(windowPeaks.first)} / ${fmtBytes(windowPeaks.after)}`, 'flat: no growth after the first window'],
     ['peak heap used', fmtBytes(peakHeap), ''],
   ])}\n\n`);
   process.stdout.write(`Per window (flatness: last third's rate / first third's):\n\n${table(['window', 'events', 'first third /s', 'last third /s', 'last/first'], rows)}\n`);
