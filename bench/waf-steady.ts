@@ -11,15 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { EdgeClient, platformClock } from '../src/api/index.js';
+import { platformClock } from '../src/api/index.js';
 import type { JobLogger } from '../src/collectors/engine/job.js';
-import { WAF_EVENTS_FAMILIES, WafEventForwarder } from '../src/collectors/waf-events/index.js';
-import { limitsSchema } from '../src/config/sections/limits.js';
+import { WafEventForwarder } from '../src/collectors/waf-events/index.js';
 import { otlpSchema, wafEventsSchema } from '../src/config/sections/waf-events.js';
-import { OtlpLogSink } from '../src/exporters/otel-logs/index.js';
-import { FamilyStore } from '../src/exporters/prometheus/index.js';
 import { StateStore } from '../src/state/store.js';
 import { startChild } from './lib/child.js';
+import { wafParts } from './lib/waf-parts.js';
 import { cpuSince, processCpu } from './lib/proc-cpu.js';
 
 const { values } = parseArgs({ options: { domains: { type: 'string' }, polls: { type: 'string' } } });
@@ -34,14 +32,7 @@ async function main(): Promise<void> {
   const peers = await startChild('waf-peers.ts', [`--domains=${domains}`], z.object({ upstream: z.string(), receiver: z.string(), events: z.number() }));
   const dir = await mkdtemp(join(tmpdir(), 'edge-bench-waf-steady-'));
   const otlp = otlpSchema.parse({ endpoint: peers.ready.receiver });
-  const sink = new OtlpLogSink({
-    endpoint: otlp.endpoint, protocol: otlp.protocol, timeoutMs: otlp.timeout, maxBatch: otlp.max_batch,
-    resource: { serviceName: 'edge-exporter', serviceVersion: 'bench', serviceInstanceId: 'bench' },
-  });
-  const client = new EdgeClient({ apiUrl: peers.ready.upstream, token: 'sim-token', timeoutMs: 30_000 });
-  const limits = limitsSchema.parse({});
-  const families = new FamilyStore({ maxLabelValueLength: limits.label_value_length, maxSeriesPerFamily: limits.series_per_family });
-  families.define(WAF_EVENTS_FAMILIES);
+  const { sink, client, families } = wafParts(peers.ready.upstream, otlp);
   const seen = { read: 0, forwarded: 0 };
   const forwarder = new WafEventForwarder({
     client, tz: platformClock('+08:00'), sink, samples: families, store: new StateStore(join(dir, 'state')), log: quiet,

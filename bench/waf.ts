@@ -29,15 +29,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { EdgeClient, platformClock } from '../src/api/index.js';
+import { platformClock } from '../src/api/index.js';
 import type { JobLogger } from '../src/collectors/engine/job.js';
-import { WAF_EVENTS_FAMILIES, WafEventForwarder } from '../src/collectors/waf-events/index.js';
-import { limitsSchema } from '../src/config/sections/limits.js';
+import { WafEventForwarder } from '../src/collectors/waf-events/index.js';
 import { otlpSchema, wafEventsSchema } from '../src/config/sections/waf-events.js';
-import { OtlpLogSink } from '../src/exporters/otel-logs/index.js';
-import { FamilyStore } from '../src/exporters/prometheus/index.js';
 import { StateStore } from '../src/state/store.js';
 import { startChild } from './lib/child.js';
+import { wafParts } from './lib/waf-parts.js';
 import { parseProfile, profileMarkdown, summarizeProfile } from './lib/cpu-profile.js';
 import { cpuSince, processCpu, type CpuTimes, type ProcessCpu } from './lib/proc-cpu.js';
 import { profiled } from './lib/profiler.js';
@@ -108,16 +106,7 @@ async function main(): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'edge-bench-waf-'));
   const otlp = otlpSchema.parse({ endpoint: peers.ready.receiver, ...(values['max-batch'] === undefined ? {} : { max_batch: Number(values['max-batch']) }) });
   maxBatch = otlp.max_batch;
-  const sink = new OtlpLogSink({
-    endpoint: otlp.endpoint, protocol: otlp.protocol, timeoutMs: otlp.timeout, maxBatch: otlp.max_batch,
-    resource: { serviceName: 'edge-exporter', serviceVersion: 'bench', serviceInstanceId: 'bench' },
-  });
-  const client = new EdgeClient({ apiUrl: peers.ready.upstream, token: 'sim-token', timeoutMs: 30_000 });
-  // The daemon's own sample sink (src/daemon/wiring): every checkpoint save publishes the denied counter to it,
-  // and what that costs per batch grows with the counter's series, so a no-op here would hide it.
-  const limits = limitsSchema.parse({});
-  const families = new FamilyStore({ maxLabelValueLength: limits.label_value_length, maxSeriesPerFamily: limits.series_per_family });
-  families.define(WAF_EVENTS_FAMILIES);
+  const { sink, client, families } = wafParts(peers.ready.upstream, otlp);
   const forwarder = new WafEventForwarder({
     client, tz: platformClock('+08:00'), sink, samples: families, store: new StateStore(join(dir, 'state')), log: benchLogger(),
     intervalMs: waf.interval, overlapMs: waf.overlap, delayMs: waf.delay, maxWindowMs: waf.max_window, startBackMs: waf.start_from,
