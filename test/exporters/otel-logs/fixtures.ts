@@ -1,5 +1,9 @@
 // Log events shaped like the WAF collector's, and a sink factory for tests against the OTLP receiver.
+import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
 import type { LogEvent } from '../../../src/collectors/log-sink.js';
+import { headerPolicy, toLogEvent } from '../../../src/collectors/waf-events/convert.js';
+import { ATTRIBUTE_COUNT_LIMIT } from '../../../src/exporters/otel-logs/record.js';
+import { createSimulator } from '../../../src/simulator/index.js';
 import { OtlpLogSink } from '../../../src/exporters/otel-logs/index.js';
 import { type OtlpLogSinkOptions } from '../../../src/exporters/otel-logs/options.js';
 
@@ -54,3 +58,14 @@ export async function waitFor(check: () => boolean, what: string, timeoutMs = 5_
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** An hour of the simulator's WAF events, converted as the forwarder converts them, read 5 min (and half a ms) after its end. */
+export function simulatorWafEvents(): LogEvent[] {
+  const t0 = Date.UTC(2026, 2, 2, 4, 0, 0);
+  const sim = createSimulator({ clock: { mode: 'fixed', start: t0 }, domains: 6 });
+  const policy = headerPolicy();
+  return sim.truth.wafEvents(t0 - 3_600_000, t0).map((e) => toLogEvent(wafLogRecord.parse(e.record), t0 + 5 * 60_000 + 0.5, policy, 480));
+}
+
+/** More attributes than the SDK's count limit, strings and integers. */
+export const MANY_ATTRIBUTES = Object.fromEntries(Array.from({ length: ATTRIBUTE_COUNT_LIMIT + 5 }, (_, i) => [`edge.test.a${i}`, i % 3 === 0 ? `v${i}` : i]));

@@ -11,15 +11,12 @@ import { SeverityNumber } from '@opentelemetry/api-logs';
 import { ProtobufLogsSerializer } from '@opentelemetry/otlp-transformer';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
 import type { LogEvent } from '../../../src/collectors/log-sink.js';
-import { headerPolicy, toLogEvent } from '../../../src/collectors/waf-events/convert.js';
 import { ProtobufLogExporter } from '../../../src/exporters/otel-logs/exporter.js';
 import { SCOPE_NAME, buildResource } from '../../../src/exporters/otel-logs/pipeline.js';
-import { ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, instrumentationScope, toReadableLogRecords } from '../../../src/exporters/otel-logs/record.js';
-import { createSimulator } from '../../../src/simulator/index.js';
+import { ATTR_LOG_RECORD_UID, instrumentationScope, toReadableLogRecords } from '../../../src/exporters/otel-logs/record.js';
 import { officialLogsRequestType } from '../../support/otlp-decode.js';
-import { denyEvent } from './fixtures.js';
+import { MANY_ATTRIBUTES, denyEvent, simulatorWafEvents } from './fixtures.js';
 
 const requestType = officialLogsRequestType();
 
@@ -32,13 +29,8 @@ const RESOURCE_OPTIONS = { serviceName: 'edge-exporter', serviceVersion: '1.2.3'
 const resource = buildResource(RESOURCE_OPTIONS);
 const scope = instrumentationScope(SCOPE_NAME, RESOURCE_OPTIONS.serviceVersion);
 
-const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
-const sim = createSimulator({ clock: { mode: 'fixed', start: T0 }, domains: 6 });
-const policy = headerPolicy();
-const WAF_EVENTS: LogEvent[] = sim.truth.wafEvents(T0 - 3_600_000, T0)
-  .map((e) => toLogEvent(wafLogRecord.parse(e.record), T0 + 5 * 60_000 + 0.5, policy, 480));
-
-const many = Object.fromEntries(Array.from({ length: ATTRIBUTE_COUNT_LIMIT + 5 }, (_, i) => [`edge.test.a${i}`, i % 3 === 0 ? `v${i}` : i]));
+const WAF_EVENTS = simulatorWafEvents();
+const many = MANY_ATTRIBUTES;
 const TWO_32_NS_MS = 2 ** 32 / 1e6;
 const EDGE_CASES: LogEvent[] = [
   denyEvent(1),

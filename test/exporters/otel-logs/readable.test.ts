@@ -10,23 +10,15 @@ import { JsonLogsSerializer, ProtobufLogsSerializer } from '@opentelemetry/otlp-
 import type { AnyValueMap, LogRecord } from '@opentelemetry/api-logs';
 import { LoggerProvider, SimpleLogRecordProcessor, type ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { describe, expect, it } from 'vitest';
-import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
-import { headerPolicy, toLogEvent } from '../../../src/collectors/waf-events/convert.js';
 import type { LogEvent } from '../../../src/collectors/log-sink.js';
 import {
-  ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SEMCONV_SCHEMA_URL, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecords,
+  ATTR_LOG_RECORD_UID, SEMCONV_SCHEMA_URL, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecords,
 } from '../../../src/exporters/otel-logs/record.js';
 import { SCOPE_NAME, buildResource } from '../../../src/exporters/otel-logs/pipeline.js';
-import { createSimulator } from '../../../src/simulator/index.js';
-import { RESOURCE, denyEvent } from './fixtures.js';
+import { RESOURCE, MANY_ATTRIBUTES, denyEvent, simulatorWafEvents } from './fixtures.js';
 
-const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
-const sim = createSimulator({ clock: { mode: 'fixed', start: T0 }, domains: 6 });
-const policy = headerPolicy();
-const WAF_EVENTS: LogEvent[] = sim.truth.wafEvents(T0 - 3_600_000, T0)
-  .map((e) => toLogEvent(wafLogRecord.parse(e.record), T0 + 5 * 60_000 + 0.5, policy, 480));
-
-const many = Object.fromEntries(Array.from({ length: ATTRIBUTE_COUNT_LIMIT + 5 }, (_, i) => [`edge.test.a${i}`, i % 3 === 0 ? `v${i}` : i]));
+const WAF_EVENTS = simulatorWafEvents();
+const many = MANY_ATTRIBUTES;
 const EDGE_CASES: LogEvent[] = [
   denyEvent(1),
   denyEvent(2, { severity: 'UNSPECIFIED', severityText: '', body: '' }),
