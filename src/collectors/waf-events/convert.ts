@@ -23,12 +23,16 @@ type AttributeName = (typeof ATTR)[keyof typeof ATTR] | (typeof EDGE_ATTR)[keyof
 type NamedAttributes = { [name in AttributeName]?: AttributeValue };
 type Attributes = Record<string, AttributeValue>;
 
-/** Lower-case header names that may be forwarded. Build once with headerPolicy(). */
-export type HeaderPolicy = ReadonlySet<string>;
+/**
+ * Lower-case header names that may be forwarded, each with its attribute's
+ * name (built once, not per header of every event). Build with headerPolicy().
+ */
+export type HeaderPolicy = ReadonlyMap<string, string>;
 
 /** The allow-list, lower-cased, minus the headers that are never forwarded. */
 export function headerPolicy(allow: readonly string[] = DEFAULT_FORWARDED_HEADERS): HeaderPolicy {
-  return new Set(allow.map((h) => h.toLowerCase()).filter((h) => !NEVER_FORWARDED_HEADERS.includes(h)));
+  const names = allow.map((h) => h.toLowerCase()).filter((h) => !NEVER_FORWARDED_HEADERS.includes(h));
+  return new Map(names.map((name) => [name, requestHeaderAttr(name)]));
 }
 
 /**
@@ -137,10 +141,11 @@ function firstHeader(raw: RawHeaders | undefined, name: string): string | undefi
 function forwardHeaders(attributes: Attributes, raw: RawHeaders, policy: HeaderPolicy): void {
   for (const key in raw) {
     const name = key.toLowerCase();
-    if (!policy.has(name) || NEVER_FORWARDED_HEADERS.includes(name)) continue;
-    const attr = requestHeaderAttr(name);
+    const attr = policy.get(name);
+    // Checked again here: a policy built by hand must not forward credentials either.
+    if (attr === undefined || NEVER_FORWARDED_HEADERS.includes(name)) continue;
     const known = attributes[attr];
-    const values: string[] = Array.isArray(known) ? [...(known as readonly string[])] : [];
+    const values: string[] = Array.isArray(known) ? (known as string[]) : [];
     const value = raw[key];
     if (Array.isArray(value)) {
       for (const v of value as readonly unknown[]) {
