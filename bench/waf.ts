@@ -9,12 +9,17 @@
 // overall, events/s over the first and the last third of each window's events
 // (a rate falling as the window fills shows up there), peak RSS and heap.
 // --events=N sizes the backlog (target: 20,000/s, flat) and runs it in this
-// process, under whatever node flags it was started with. Without --events
-// (`npm run bench -- waf`) it runs the issue's backlogs instead, 1M and 5M
-// (--backlogs=N,N...), each in a node under the daemon's flags, and with
-// --base=REV the same on a checkout of REV, before and after side by side
-// (bench/lib/waf-backlogs.ts). --page-size=N and --max-batch=N replace the
-// two defaults, to see what other settings would give.
+// process, under whatever node flags and loader it was started with (run by
+// hand, usually tsx). Without --events (`npm run bench -- waf`) it runs the
+// issue's backlogs instead, 1M and 5M (--backlogs=N,N...), each in a node under
+// the daemon's flags running this file compiled by tsc, as the daemon ships
+// (no tsx), and with --base=REV the same on a checkout of REV, before and
+// after side by side (bench/lib/waf-backlogs.ts). Compiled because tsx's
+// loader (in Node 20 a second V8 isolate on a loader thread, esbuild, source
+// maps) weighs on the very RSS the issue bounds: the forwarder, OTLP exporter
+// and API client imported took 113 MiB under tsx against 78 MiB compiled, a
+// 200k-event run peaked at ~165 MiB against ~133 MiB. --page-size=N and
+// --max-batch=N replace the two defaults, to see what other settings would give.
 //
 // CPU time, not wall time, is the measure that survives a shared machine
 // (issue 25): the forwarder is the only work of this process while it runs,
