@@ -58,7 +58,8 @@ export const wafEventsSchema = z
       .default(50_000)
       .describe(
         'Most new events one window takes: a window holding more is cut off there (what it read is delivered) and read ' +
-          'again half as long, so the requestIds kept for de-duplication stay bounded by this, not by a backlog (default 50000).',
+          'again half as long; once this many requestIds are kept for de-duplication (a flood), new windows wait until they ' +
+          'are `delay` + `overlap` old, so the ids stay bounded by this, not by a backlog or the event rate (default 50000).',
       ),
     start_from: duration({ min: 0, max: MAX_RANGE_MS })
       .prefault('1h')
