@@ -72,7 +72,7 @@ const fence = (folder) => {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.bench-build/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

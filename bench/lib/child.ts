@@ -1,12 +1,26 @@
 // Helper processes of the benchmarks: started with tsx from the project root,
 // ready when they print one JSON line, stopped with SIGTERM by their pid.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/**
+ * The nearest folder above `from` with a package.json. Not a fixed `../..`:
+ * `npm run bench -- waf` also runs this file compiled, from
+ * <root>/.bench-build/bench/lib (bench/lib/waf-backlogs.ts), and the helpers
+ * it starts are the project's own sources, not that build.
+ */
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
+
+export const ROOT = projectRoot(dirname(fileURLToPath(import.meta.url)));
 
 interface Child<T> {
   readonly ready: T;

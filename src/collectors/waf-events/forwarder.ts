@@ -122,7 +122,8 @@ export class WafEventForwarder implements EventJob {
       for (;;) {
         signal.throwIfAborted();
         // Windows of half an interval at least (unless a final pass closes the gap to the cursor): fewer requests and snapshots.
-        const plan = { ...this.options, maxWindowMs: this.spanMs, minNewMs: this.options.intervalMs / 2 };
+        // The ids kept stay within max_window_events and one window, a flood's included (planWindow).
+        const plan = { ...this.options, maxWindowMs: this.spanMs, minNewMs: this.options.intervalMs / 2, maxKeptIds: this.maxWindowEvents };
         const window = planWindow(this.delivery.checkpoint, now, plan);
         if (!window) return report();
         const behindMs = now - this.options.delayMs - this.delivery.checkpoint.cursorMs;

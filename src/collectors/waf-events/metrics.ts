@@ -58,17 +58,23 @@ interface Series {
   delta: DeniedDelta;
 }
 
+/** A series the cap refused, in the index. */
+const REFUSED = 'refused';
+
 export class DeniedCounts {
   readonly totals = new CounterTotals();
   private droppedEvents = 0;
   /**
    * domain -> rule_id -> severity -> series, for the series counted since
-   * start or restore (so at most the cap of them): an event finds its series
+   * start or restore (so at most the cap of them) and as many refused ones at
+   * most: an event finds its series
    * by its three label values, with no label object or key string per event
    * (issue 25: they were most of the counter's cost, ~1,700 domains in a
    * batch of 512 leaving little to group within one batch).
    */
-  private readonly index = new Map<string, Map<string, Map<string, Series>>>();
+  private readonly index = new Map<string, Map<string, Map<string, Series | typeof REFUSED>>>();
+  /** Refused series the index holds. */
+  private refused = 0;
   private batch = 0;
 
   constructor(private readonly cap: number) {}
@@ -89,12 +95,21 @@ export class DeniedCounts {
       const ruleId = labelText(event, ATTR.SECURITY_RULE_UUID, 'none');
       const severity = SEVERITY_OF.get(labelText(event, EDGE_ATTR.SEVERITY_LEVEL, '')) ?? 'unknown';
       let series = this.index.get(domain)?.get(ruleId)?.get(severity);
+      if (series === REFUSED) {
+        this.droppedEvents += 1;
+        continue;
+      }
       if (series === undefined) {
         const labels: DeniedLabels = { domain, rule_id: ruleId, severity };
         const key = seriesKey(WAF_DENIED_REQUESTS.name, labels);
         const known = this.totals.total(key) !== undefined;
-        // Refused series are not indexed: under a flood of new domains the index stays within the cap.
         if (!known && this.totals.size + admitted >= this.cap) {
+          // Refused for good (the totals only grow). Remembered, up to as many as the cap, so the next event
+          // of it costs no key; under a flood of new domains the index stays within twice the cap.
+          if (this.refused < this.cap) {
+            this.refused += 1;
+            this.indexed(domain, ruleId).set(severity, REFUSED);
+          }
           this.droppedEvents += 1;
           continue;
         }
@@ -113,7 +128,7 @@ export class DeniedCounts {
     return touched.map((s) => s.delta);
   }
 
-  private indexed(domain: string, ruleId: string): Map<string, Series> {
+  private indexed(domain: string, ruleId: string): Map<string, Series | typeof REFUSED> {
     let byRule = this.index.get(domain);
     if (byRule === undefined) this.index.set(domain, (byRule = new Map()));
     let bySeverity = byRule.get(ruleId);
@@ -133,6 +148,7 @@ export class DeniedCounts {
 
   restore(entries: ReadonlyArray<{ labels: DeniedLabels; value: number }>): void {
     this.index.clear();
+    this.refused = 0;
     this.totals.restore(entries.map((e) => ({ name: WAF_DENIED_REQUESTS.name, labels: { ...e.labels }, value: e.value, timestampMs: undefined })));
   }
 }

@@ -14,8 +14,12 @@ import type { WafDomainScope } from './scope.js';
 import type { WindowOptions } from './window.js';
 import type { VolumeOptions } from './volume.js';
 
-/** waf_events.max_window_events' default: ids held for de-duplication stay in the tens of MB. */
-export const DEFAULT_MAX_WINDOW_EVENTS = 50_000;
+/**
+ * waf_events.max_window_events' default. A backlog's first window is cut and read again shorter a few times, each
+ * cut keeping its ids: at 50,000 a 5M-event backlog peaked at 208 MiB RSS there, at 25,000 at 170 MiB
+ * (docs/benchmarks.md 12.8). It is also the flood threshold: ids kept past it make new windows wait (planWindow).
+ */
+export const DEFAULT_MAX_WINDOW_EVENTS = 25_000;
 
 export interface WafEventForwarderOptions extends WindowOptions {
   readonly client: Pick<UpstreamClient, 'describeLogV2'>;

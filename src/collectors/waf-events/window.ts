@@ -42,6 +42,11 @@ export interface WindowOptions {
   readonly minNewMs?: number;
   /** First start only: begin this long before now. */
   readonly startBackMs: number;
+  /**
+   * Ids the checkpoint may keep before new windows wait to be final at once
+   * (default no limit; the forwarder gives max_window_events): see planWindow.
+   */
+  readonly maxKeptIds?: number;
 }
 
 /** [startMs, endMs), whole seconds. */
@@ -81,7 +86,9 @@ export function resumed(saved: SavedCheckpoint, overlapMs: number): Checkpoint {
  * The next window, or undefined when there is nothing to read. A final pass
  * due goes first: once it has reached the cursor, a new window read late
  * enough is final at once (see passed). A window shorter than minNewMs waits
- * for the next poll, except a final pass that reaches the cursor.
+ * for the next poll, except a final pass that reaches the cursor. While the
+ * checkpoint keeps maxKeptIds ids or more, a new window ends no later than
+ * delay + overlap before now.
  */
 export function planWindow(checkpoint: Checkpoint | undefined, now: number, options: WindowOptions): PlannedWindow | undefined {
   const cp = checkpoint ?? initialCheckpoint(now, options);
@@ -90,7 +97,12 @@ export function planWindow(checkpoint: Checkpoint | undefined, now: number, opti
   if (finalEnd > cp.finalMs && (finalEnd === cp.cursorMs || finalEnd - cp.finalMs >= least)) {
     return { pass: 'final', startMs: cp.finalMs, endMs: finalEnd };
   }
-  const endMs = floorSecond(Math.min(now - options.delayMs, cp.cursorMs + options.maxWindowMs));
+  // Ids are kept from a window's read until its final pass: under a flood, overlap's worth of events. Once
+  // maxKeptIds are kept, a new window waits until it is final at once (delay + overlap old, see passed),
+  // so it adds none for long: the ids stay within maxKeptIds and one window, and events come up to overlap later.
+  const flooded = cp.delivered.size >= (options.maxKeptIds ?? Infinity);
+  const newestMs = flooded ? now - options.delayMs - options.overlapMs : now - options.delayMs;
+  const endMs = floorSecond(Math.min(newestMs, cp.cursorMs + options.maxWindowMs));
   return endMs - cp.cursorMs >= least ? { pass: 'new', startMs: cp.cursorMs, endMs } : undefined;
 }
 

@@ -55,10 +55,11 @@ export const wafEventsSchema = z
     max_window_events: integer()
       .min(100)
       .max(10_000_000)
-      .default(50_000)
+      .default(25_000)
       .describe(
         'Most new events one window takes: a window holding more is cut off there (what it read is delivered) and read ' +
-          'again half as long, so the requestIds kept for de-duplication stay bounded by this, not by a backlog (default 50000).',
+          'again half as long; once this many requestIds are kept for de-duplication (a flood), new windows wait until they ' +
+          'are `delay` + `overlap` old, so the ids stay bounded by this, not by a backlog or the event rate (default 25000).',
       ),
     start_from: duration({ min: 0, max: MAX_RANGE_MS })
       .prefault('1h')

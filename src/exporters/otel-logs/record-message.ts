@@ -3,6 +3,7 @@
 // object here is created and dropped per batch, and with the daemon's small
 // young generation (src/cli/node-flags.ts) a batch's worth of them costs more
 // in scavenges than in building (docs/benchmarks.md 12.3).
+import protobuf from 'protobufjs';
 import type { LogEvent } from '../../collectors/index.js';
 import { ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS } from './record.js';
 
@@ -80,10 +81,9 @@ export function anyValue(value: unknown): AnyValueMessage {
 }
 
 /**
- * One attribute as the generated encoders read it: a KeyValue (`key`,
- * `value`) that is its own AnyValue (`value` points back at the slot; the
- * AnyValue encoder reads only the oneof fields, and skips a null one). One
- * shape for every type, so the slots can be reused.
+ * One attribute as the generated KeyValue encoder reads it: a KeyValue
+ * (`key`, `value`) that is its own AnyValue (`value` points back at the slot;
+ * the AnyValue encoder reads only the oneof fields, and skips a null one).
  */
 interface AttributeSlot {
   key: string;
@@ -95,48 +95,106 @@ interface AttributeSlot {
   arrayValue: { readonly values: AnyValueMessage[] } | null;
 }
 
+type AttributeValue = LogEvent['attributes'][string];
+
+/** A key's encoded attributes by value (a one-string list apart: it encodes otherwise than the string), and how they served. */
+interface KeyCache {
+  readonly values: Map<string | number | boolean, Uint8Array>;
+  readonly lists: Map<string, Uint8Array>;
+  hits: number;
+  misses: number;
+  /** Too many values for a cache to pay (a client address in a botnet, a query): encoded every time. */
+  off: boolean;
+}
+
 /**
- * The attributes of the record being encoded, in slots reused from record to
- * record: protobufjs encodes the records one after the other, each reading
- * its `attributes` (RecordMessage's getter) for field 6, so one record's
- * attributes exist at a time instead of a whole batch's (about 30 objects
- * per event).
+ * Most values one key keeps encoded. At this many the key's cache is emptied
+ * if it served more than it missed, and given up otherwise: a key whose
+ * values rarely repeat (client.address in a botnet, url.query) costs a
+ * lookup and a miss, never the memory of every value.
  */
-class AttributeSlots {
+const MAX_VALUES_PER_KEY = 1024;
+
+/**
+ * Each attribute as the bytes of its encoded KeyValue, which the record's
+ * attributes field (field 6, `repeated KeyValue`) carries length-delimited,
+ * exactly as a `repeated bytes` field would (otlp-serializer.ts encodes the
+ * records with that view of the official LogRecord). Most of a deny event's
+ * attributes repeat from event to event (the method, the rule and its
+ * texts, the geo fields, the action, the policy): their KeyValues are
+ * encoded by protobufjs once and copied after that, which was most of the
+ * serializer's time (issue 25; docs/benchmarks.md 12.7). The others are
+ * encoded per record into a scratch writer, through one reused slot.
+ */
+export class AttributeEncoder {
+  private readonly caches = new Map<string, KeyCache>();
+  private readonly scratch = protobuf.Writer.create();
+  private readonly slot: AttributeSlot = { key: '', value: null, stringValue: null, boolValue: null, intValue: null, doubleValue: null, arrayValue: null };
+  /** The record whose attributes `encoded` holds. */
   private owner: RecordMessage | undefined;
-  private readonly slots: AttributeSlot[] = [];
+  private readonly encoded: Uint8Array[] = [];
+
+  constructor(private readonly keyValueType: protobuf.Type) {
+    this.slot.value = this.slot;
+  }
 
   /**
    * `record`'s attributes as toReadableLogRecords orders them: `log.record.uid`
    * first, then the event's own in order (an empty key and a second uid left
    * out), at most ATTRIBUTE_COUNT_LIMIT, the rest counted on the record as
    * dropped (field 7, which the encoder reads after field 6). The encoder
-   * reads the getter once per element; filled once per record.
+   * reads the getter once per record; one record's attributes exist at a time.
    */
-  fill(record: RecordMessage, event: LogEvent): AttributeSlot[] {
-    if (this.owner === record) return this.slots;
+  fill(record: RecordMessage, event: LogEvent): Uint8Array[] {
+    if (this.owner === record) return this.encoded;
     this.owner = record;
-    this.set(0, ATTR_LOG_RECORD_UID, event.uid);
+    // The scratch bytes of the last record are copied into the request by now.
+    this.scratch.reset();
+    this.encoded[0] = this.uncached(ATTR_LOG_RECORD_UID, event.uid);
     let count = 1;
     let dropped = 0;
     const source = event.attributes;
     for (const key in source) {
       if (key === ATTR_LOG_RECORD_UID || key === '' || !Object.hasOwn(source, key)) continue;
       if (count >= ATTRIBUTE_COUNT_LIMIT) dropped++;
-      else this.set(count++, key, source[key] as LogEvent['attributes'][string]);
+      else this.encoded[count++] = this.attribute(key, source[key] as AttributeValue);
     }
-    this.slots.length = count;
+    this.encoded.length = count;
     record.droppedAttributesCount = dropped;
-    return this.slots;
+    return this.encoded;
   }
 
-  private set(index: number, key: string, value: LogEvent['attributes'][string]): void {
-    let slot = this.slots[index];
-    if (slot === undefined) {
-      slot = { key, value: null, stringValue: null, boolValue: null, intValue: null, doubleValue: null, arrayValue: null };
-      slot.value = slot;
-      this.slots[index] = slot;
+  private attribute(key: string, value: AttributeValue): Uint8Array {
+    const list = Array.isArray(value);
+    if (list && !(value.length === 1 && typeof value[0] === 'string')) return this.uncached(key, value);
+    let cache = this.caches.get(key);
+    if (cache === undefined) this.caches.set(key, (cache = { values: new Map(), lists: new Map(), hits: 0, misses: 0, off: false }));
+    if (cache.off) return this.uncached(key, value);
+    const lookup = list ? (value[0] as string) : (value as string | number | boolean);
+    const known = list ? cache.lists.get(lookup as string) : cache.values.get(lookup);
+    if (known !== undefined) {
+      cache.hits++;
+      return known;
     }
+    cache.misses++;
+    if (cache.values.size + cache.lists.size >= MAX_VALUES_PER_KEY) {
+      cache.values.clear();
+      cache.lists.clear();
+      cache.off = cache.hits < cache.misses;
+      cache.hits = 0;
+      cache.misses = 0;
+      if (cache.off) return this.uncached(key, value);
+    }
+    // A copy of its own: the scratch buffer is written over by the next record.
+    const bytes = new Uint8Array(this.uncached(key, value));
+    if (list) cache.lists.set(lookup as string, bytes);
+    else cache.values.set(lookup, bytes);
+    return bytes;
+  }
+
+  /** The KeyValue encoded into the scratch writer after this record's others (a view of it, valid until the next record). */
+  private uncached(key: string, value: AttributeValue): Uint8Array {
+    const slot = this.slot;
     const integer = typeof value === 'number' && isInt64(value);
     slot.key = key;
     slot.stringValue = typeof value === 'string' ? value : null;
@@ -144,6 +202,9 @@ class AttributeSlots {
     slot.intValue = integer ? value : null;
     slot.doubleValue = typeof value === 'number' && !integer ? value : null;
     slot.arrayValue = Array.isArray(value) ? { values: value.map(anyValue) } : null;
+    const start = this.scratch.pos;
+    this.keyValueType.encode(slot, this.scratch);
+    return this.scratch.buf.subarray(start, this.scratch.pos);
   }
 }
 
@@ -162,7 +223,7 @@ class RecordMessage {
   readonly eventName: string;
   droppedAttributesCount = 0;
 
-  constructor(private readonly event: LogEvent, private readonly slots: AttributeSlots) {
+  constructor(private readonly event: LogEvent, private readonly encoder: AttributeEncoder) {
     this.timeUnixNano = nanosOfMs(event.timestampMs);
     this.observedTimeUnixNano = nanosOfMs(event.observedMs);
     this.severityNumber = SEVERITY_NUMBERS[event.severity];
@@ -171,13 +232,12 @@ class RecordMessage {
     this.eventName = event.eventName;
   }
 
-  get attributes(): AttributeSlot[] {
-    return this.slots.fill(this, this.event);
+  get attributes(): Uint8Array[] {
+    return this.encoder.fill(this, this.event);
   }
 }
 
-/** The LogRecord messages of one batch, for one encode (they share one set of attribute slots). */
-export function recordMessages(events: readonly LogEvent[]): RecordMessage[] {
-  const slots = new AttributeSlots();
-  return events.map((event) => new RecordMessage(event, slots));
+/** The LogRecord messages of one batch, for one encode (their attributes come from the serializer's encoder). */
+export function recordMessages(events: readonly LogEvent[], encoder: AttributeEncoder): RecordMessage[] {
+  return events.map((event) => new RecordMessage(event, encoder));
 }

@@ -55,6 +55,15 @@ describe('DeniedCounts', () => {
     expect(totals(counts)).toEqual({ 'a.example|942100|high': 3, 'a.example|920320|low': 2 });
   });
 
+  it('keeps refusing a refused series after more series were refused than it remembers', () => {
+    const counts = new DeniedCounts(1);
+    // A is admitted; B, C and D are refused, more of them than the cap: the later ones are looked up again each time.
+    expect(counts.add([A(), B(), C(), D()]).map((d) => d.value)).toEqual([1]);
+    expect(counts.add([D(), C(), B(), A(), B()]).map((d) => [d.labels.domain, d.labels.severity, d.value])).toEqual([['a.example', 'high', 1]]);
+    expect(counts.dropped).toBe(7);
+    expect(totals(counts)).toEqual({ 'a.example|942100|high': 2 });
+  });
+
   it('continues restored series, which count against the cap, and forgets what was counted before the restore', () => {
     const counts = new DeniedCounts(2);
     counts.add([C(), D()]);

@@ -38,10 +38,11 @@ function bound(): number {
 describe('WafEventForwarder window bounds', () => {
   it('cuts a window holding more than maxWindowEvents new events and reads it again shorter: every event once, ids kept bounded', async () => {
     const { sink, samples, mostIds } = await catchUp(CAP);
-    // Caught up but for less than half an interval (left to the next poll) as the shortened windows fall.
+    // Caught up to delay + overlap before now at least; past it only while fewer than the cap of ids are kept
+    // (planWindow): the overlap holds some 300 events here, more than the cap, so the rest waits to be final at once.
     const cursor = cursorOf(rig.dir);
-    expect(cursor).toBeGreaterThan(T0 - 2 * MIN - 15 * S);
-    expect(cursor).toBeLessThanOrEqual(T0 - 2 * MIN);
+    expect(cursor).toBeGreaterThan(T0 - 7 * MIN - 15 * S);
+    expect(cursor).toBeLessThan(T0 - 2 * MIN);
     const expected = denyIds(rig.sim, ORIGIN, cursor);
     expect(expected.length).toBeGreaterThan(15 * CAP);
     const uids = sink.uids();
@@ -49,6 +50,25 @@ describe('WafEventForwarder window bounds', () => {
     expect(new Set(uids)).toEqual(new Set(expected));
     expect(counterMap(samples.counters)).toEqual(expectedCounters(rig.sim, ORIGIN, cursor));
     expect(rig.logs.filter((l) => l.msg === CUT).length).toBeGreaterThan(0);
+    expect(mostIds).toBeLessThanOrEqual(bound());
+  });
+
+  it('with more events in the overlap than the cap keeps ids, windows wait until final at once: every event once, later', async () => {
+    const sink = new FakeSink(50);
+    const samples = new LastSamples();
+    let mostIds = 0;
+    sink.onAttempt = () => void (mostIds = Math.max(mostIds, savedCheckpoint(rig.dir).delivered.length));
+    const f = rig.forwarder(sink, samples, { query: { pageSize: PAGE }, maxWindowEvents: CAP });
+    // Fourteen polls 30 s apart: the cursor stays delay + overlap (7 minutes) behind, not delay (2).
+    await polls(f, rig.sim, 14, 30 * S);
+    const now = rig.sim.clock.now();
+    const cursor = cursorOf(rig.dir);
+    expect(cursor).toBeGreaterThanOrEqual(now - 30 * S - 7 * MIN - 15 * S);
+    expect(cursor).toBeLessThanOrEqual(now - 7 * MIN);
+    const uids = sink.uids();
+    expect(uids.length).toBe(new Set(uids).size);
+    expect(new Set(uids)).toEqual(new Set(denyIds(rig.sim, ORIGIN, cursor)));
+    expect(counterMap(samples.counters)).toEqual(expectedCounters(rig.sim, ORIGIN, cursor));
     expect(mostIds).toBeLessThanOrEqual(bound());
   });
 

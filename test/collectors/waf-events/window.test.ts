@@ -33,6 +33,10 @@ describe('planWindow', () => {
     ['whole seconds: bounds floored', cp(T0 - 3 * MIN), T0 + 999, { delayMs: 2 * MIN - 500 }, fresh(T0 - 3 * MIN, T0 - 2 * MIN + S)],
     ['delay 0, overlap 0', cp(T0 - 30 * S), T0, { delayMs: 0, overlapMs: 0 }, fresh(T0 - 30 * S, T0)],
     ['less than a second past the cursor: nothing', cp(T0 - 2 * MIN, T0 - 7 * MIN), T0 + 900, {}, undefined],
+    ['maxKeptIds ids kept: a new window ends delay + overlap before now (final at once)', cp(T0 - 10 * MIN, T0 - 10 * MIN, undefined, [['a', T0], ['b', T0]]), T0, { maxKeptIds: 2 }, fresh(T0 - 10 * MIN, T0 - 7 * MIN)],
+    ['fewer ids kept than maxKeptIds: to now - delay', cp(T0 - 10 * MIN, T0 - 10 * MIN, undefined, [['a', T0]]), T0, { maxKeptIds: 2 }, fresh(T0 - 10 * MIN, T0 - 2 * MIN)],
+    ['maxKeptIds ids kept, cursor past delay + overlap: nothing new until the final pass is due', cp(T0 - 5 * MIN, T0 - 5 * MIN, undefined, [['a', T0], ['b', T0]]), T0, { maxKeptIds: 2 }, undefined],
+    ['maxKeptIds ids kept: a final pass due still goes', cp(T0 - 5 * MIN, T0 - 9 * MIN, undefined, [['a', T0], ['b', T0]]), T0, { maxKeptIds: 2 }, final(T0 - 9 * MIN, T0 - 7 * MIN)],
   ])('%s', (_name, checkpoint, now, options, expected) => {
     expect(planWindow(checkpoint, now, { ...OPTS, ...options })).toEqual(expected);
   });

@@ -118,6 +118,25 @@ describe('the protobufjs OTLP logs serializer', () => {
     bodies.forEach((body, i) => expect(decoded(body)).toEqual(sdkDecoded(batches[i] ?? [])));
   });
 
+  it('encodes attributes the same whether their value was seen before or not: repeated, never repeated, one value in several types', async () => {
+    // Over 2,048 events: past the most values one key keeps encoded, for a key whose values never come back
+    // (its cache given up) and for one whose values come twice (its cache emptied and refilled).
+    const MIXED: ReadonlyArray<LogEvent['attributes'][string]> = ['1', 1, ['1'], true, 'true', 1.5, -0, 0, ['1', '2'], [], 2 ** 63];
+    const events = Array.from({ length: 2600 }, (_, i) => denyEvent(1000 + i, {
+      attributes: {
+        ...WAF_EVENTS[i % WAF_EVENTS.length]?.attributes,
+        'edge.test.repeated': `v${i % 7}`,
+        'edge.test.unique': `u${i}`,
+        'edge.test.twice': `t${i >> 1}`,
+        'edge.test.mixed': MIXED[i % MIXED.length] ?? '',
+      },
+    }));
+    const batches = Array.from({ length: Math.ceil(events.length / 512) }, (_, k) => events.slice(k * 512, (k + 1) * 512));
+    const bodies = await sent(batches);
+    expect(bodies).toHaveLength(batches.length);
+    bodies.forEach((body, i) => expect(decoded(body)).toEqual(sdkDecoded(batches[i] ?? [])));
+  });
+
   it('keeps what the comparison relies on: resource, scope, times to the nanosecond, the uid first, the limit, severities', async () => {
     const [edge, times, negative] = await sent([EDGE_CASES, TIME_EVENTS, NEGATIVE_EVENTS]);
     const request = decoded(edge ?? Buffer.alloc(0)) as Decoded;
