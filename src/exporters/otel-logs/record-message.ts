@@ -128,7 +128,7 @@ const MAX_VALUES_PER_KEY = 1024;
  */
 export class AttributeEncoder {
   private readonly caches = new Map<string, KeyCache>();
-  private readonly scratch = protobuf.Writer.create();
+  private scratch = protobuf.Writer.create();
   private readonly slot: AttributeSlot = { key: '', value: null, stringValue: null, boolValue: null, intValue: null, doubleValue: null, arrayValue: null };
   /** The record whose attributes `encoded` holds. */
   private owner: RecordMessage | undefined;
@@ -148,8 +148,10 @@ export class AttributeEncoder {
   fill(record: RecordMessage, event: LogEvent): Uint8Array[] {
     if (this.owner === record) return this.encoded;
     this.owner = record;
-    // The scratch bytes of the last record are copied into the request by now.
-    this.scratch.reset();
+    // The scratch bytes of the last record are copied into the request by now. A fresh writer if an encode ever
+    // stopped half-way (its forks still open: reset() would only pop one), as the request's writer gets.
+    if (this.scratch.states?.length) this.scratch = protobuf.Writer.create();
+    else this.scratch.reset();
     this.encoded[0] = this.uncached(ATTR_LOG_RECORD_UID, event.uid);
     let count = 1;
     let dropped = 0;
