@@ -37,10 +37,15 @@ export function headerPolicy(allow: readonly string[] = DEFAULT_FORWARDED_HEADER
 
 /**
  * `offsetMinutes` is the platform zone (upstream.timezone), for a timeStamp
- * without an offset; default UTC+8, the document's zone.
+ * without an offset; default UTC+8, the document's zone. `time` is the
+ * timeStamp read in that zone, for a caller that read it already (the
+ * forwarder, for the window's evidence).
  */
-export function toLogEvent(record: WafLogRecord, observedMs: number, headers: HeaderPolicy = headerPolicy(), offsetMinutes = 480): LogEvent {
-  const parsedTime = recordTime(record.timeStamp, offsetMinutes)?.ms;
+export function toLogEvent(
+  record: WafLogRecord, observedMs: number, headers: HeaderPolicy = headerPolicy(), offsetMinutes = 480,
+  time = recordTime(record.timeStamp, offsetMinutes),
+): LogEvent {
+  const parsedTime = time?.ms;
   const action = record.response.httpCode === DENY_STATUS ? 'deny' : 'pass';
   const requestHeaders = record.request.headers ?? undefined;
   const host = hostOf(firstHeader(requestHeaders, 'host'));

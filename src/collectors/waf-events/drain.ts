@@ -104,7 +104,7 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
         continue;
       }
       buffered.add(record.requestId);
-      buffer.push(toLogEvent(record, observedMs, ctx.policy, ctx.offsetMinutes));
+      buffer.push(toLogEvent(record, observedMs, ctx.policy, ctx.offsetMinutes, time));
       taken++;
     }
     // The last page completes the window however many it held. Any other page may cut it, also

@@ -39,10 +39,6 @@ function labelText(event: LogEvent, name: string, fallback: string): string {
   return typeof v === 'string' && v !== '' ? v : fallback;
 }
 
-/**
- * The denied counter's totals (a CounterTotals: visible once on disk); `cap`
- * bounds the series kept (and so the checkpoint file).
- */
 /** Events counted in one series by one add(). */
 export interface DeniedDelta {
   readonly labels: DeniedLabels;
@@ -61,14 +57,18 @@ interface Series {
 /** A series the cap refused, in the index. */
 const REFUSED = 'refused';
 
+/**
+ * The denied counter's totals (a CounterTotals: visible once on disk); `cap`
+ * bounds the series kept (and so the checkpoint file).
+ */
 export class DeniedCounts {
   readonly totals = new CounterTotals();
   private droppedEvents = 0;
   /**
    * domain -> rule_id -> severity -> series, for the series counted since
    * start or restore (so at most the cap of them) and as many refused ones at
-   * most: an event finds its series
-   * by its three label values, with no label object or key string per event
+   * most: an event finds its series by its three label values, with no label
+   * object or key string per event
    * (issue 25: they were most of the counter's cost, ~1,700 domains in a
    * batch of 512 leaving little to group within one batch).
    */

@@ -11,25 +11,8 @@ interface RecordTime {
   readonly naive: boolean;
 }
 
-/**
- * The last text read and its time: the forwarder reads each record's time
- * twice in a row (the window's evidence, then the conversion), and the
- * regular expression's match was a tenth of the garbage per event (issue 25).
- */
-let lastText: string | undefined;
-let lastOffset = 0;
-let lastTime: RecordTime | undefined;
-
 /** Undefined when the text is not an ISO 8601 date-time. */
 export function recordTime(text: string, offsetMinutes: number): RecordTime | undefined {
-  if (text === lastText && offsetMinutes === lastOffset) return lastTime;
-  lastTime = readTime(text, offsetMinutes);
-  lastText = text;
-  lastOffset = offsetMinutes;
-  return lastTime;
-}
-
-function readTime(text: string, offsetMinutes: number): RecordTime | undefined {
   const m = ISO_RE.exec(text.trim());
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, frac, zone] = m;

@@ -1,6 +1,6 @@
 // A record's timeStamp read as an instant: with its offset, or in the
-// platform's zone without one. Read in any order, the same text twice in a
-// row (as the forwarder does) included, with other zones in between.
+// platform's zone without one, whatever was read before it (the same text
+// in other zones, one after the other).
 import { describe, expect, it } from 'vitest';
 import { recordTime } from '../../../src/collectors/waf-events/record-time.js';
 
