@@ -49,4 +49,14 @@ export interface LogSink {
    */
   deliver(events: readonly LogEvent[], signal?: AbortSignal): Promise<void>;
   readonly maxBatch: number;
+  /**
+   * Optional: takes `event`'s record now, for a later deliver(), so the caller
+   * need not hold the event whole until then. The event returned stands for
+   * it in deliver() (the record sent is `event`'s) and otherwise reads as
+   * `kept`, what the caller still reads once it is delivered. A sink that
+   * cannot may return `event` itself.
+   */
+  encode?(event: LogEvent, kept: LogEvent): LogEvent;
+  /** After the last deliver() of encode()'s events (confirmed): their records' memory may be used again. */
+  release?(events: readonly LogEvent[]): void;
 }

@@ -48,6 +48,13 @@ export interface DrainContext {
   refresh(uids: readonly string[]): void;
   /** Resolves once the receiver confirmed the whole batch and it was saved (deliver.ts). */
   deliver(batch: readonly LogEvent[]): Promise<void>;
+  /**
+   * Optional: what is held of an event until its batch goes (LogSink.encode: its
+   * record encoded, and only what the confirmation reads). With it, `release`
+   * gets each batch once it was delivered.
+   */
+  hold?(event: LogEvent): LogEvent;
+  release?(batch: readonly LogEvent[]): void;
   /** After each page: records read, how many were repeats, and what their times said. */
   onPage(read: number, repeats: number, evidence: PageEvidence): void;
 }
@@ -104,7 +111,8 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
         continue;
       }
       buffered.add(record.requestId);
-      buffer.push(toLogEvent(record, observedMs, ctx.policy, ctx.offsetMinutes, time));
+      const event = toLogEvent(record, observedMs, ctx.policy, ctx.offsetMinutes, time);
+      buffer.push(ctx.hold ? ctx.hold(event) : event);
       taken++;
     }
     // The last page completes the window however many it held. Any other page may cut it, also
@@ -148,6 +156,7 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
       const batch = buffer.splice(0, maxBatch);
       wake('reader');
       await ctx.deliver(batch);
+      ctx.release?.(batch);
       for (const e of batch) buffered.delete(e.uid);
       delivered += batch.length;
     }

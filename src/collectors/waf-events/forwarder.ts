@@ -27,6 +27,7 @@ import { DEFAULT_MAX_WINDOW_EVENTS, type PollReport, type WafEventForwarderOptio
 import { DeliveryState } from './delivery-state.js';
 import { passed, planWindow, type PlannedWindow, type TimeWindow } from './window.js';
 import { paceBatch, windowBudget, WindowFold } from './volume.js';
+import { keptOf } from './kept.js';
 import { pause } from '../../shared/wait.js';
 import type { LogEvent } from '../log-sink.js';
 
@@ -170,6 +171,10 @@ export class WafEventForwarder implements EventJob {
     });
     const { maxRate, overRate } = this.options.volume ?? { maxRate: undefined, overRate: 'delay' };
     const fold = maxRate !== undefined && overRate === 'summarize' ? new WindowFold(windowBudget(window, this.delivery.checkpoint, maxRate)) : undefined;
+    const sink = this.options.sink;
+    // The sink takes each record as it is read (issue 25: held whole, a batch's events were promoted and marked
+    // again at every full collection), unless a fold may still need the whole event for its summary.
+    const encode = fold === undefined ? sink.encode?.bind(sink) : undefined;
     const drained = await drainWindow(window, {
       reader: { client: this.options.client, tz: this.options.tz, query, signal },
       policy: this.policy,
@@ -184,6 +189,7 @@ export class WafEventForwarder implements EventJob {
         const pass = fold ? fold.take(batch) : await this.paced(batch, maxRate, signal);
         if (pass.length > 0) await deliverBatch(pass, delivery);
       },
+      ...(encode ? { hold: (event: LogEvent) => encode(event, keptOf(event)), release: (batch: readonly LogEvent[]) => sink.release?.(batch) } : {}),
       onPage: (read, repeats, evidence) => {
         this.count('read', read, (ob) => ob.onRead?.(read));
         this.count('deduplicated', repeats, (ob) => ob.onDeduplicated?.(repeats));

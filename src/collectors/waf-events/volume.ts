@@ -27,6 +27,7 @@
 import { createHash } from 'node:crypto';
 import type { LogEvent } from '../log-sink.js';
 import { ATTR, EDGE_ATTR, EVENT_NAME } from './attributes.js';
+import { keptOf } from './kept.js';
 import type { Checkpoint, TimeWindow } from './window.js';
 
 export type OverRate = 'delay' | 'summarize';
@@ -120,7 +121,7 @@ export class WindowFold {
     const minute = Math.floor(event.timestampMs / MINUTE_MS) * MINUTE_MS;
     const key = [minute, text(event, ATTR.SERVER_ADDRESS, ''), text(event, ATTR.SECURITY_RULE_UUID, ''), text(event, ATTR.CLIENT_ADDRESS, '')].join('\u0000');
     // Only what the denied counter and the rule info read is kept of a folded event.
-    const slim: LogEvent = { ...event, body: '', attributes: counted(event) };
+    const slim = keptOf(event);
     const group = this.groups.get(key);
     if (group === undefined) {
       this.groups.set(key, { first: slim, firstMs: event.timestampMs, lastMs: event.timestampMs, folded: [slim] });
@@ -156,14 +157,4 @@ export class WindowFold {
       attributes,
     };
   }
-}
-
-/** The attributes a summary and the counters read: domain, client, rule (id, description, category), severity. */
-function counted(event: LogEvent): LogEvent['attributes'] {
-  const out: Record<string, LogEvent['attributes'][string]> = {};
-  for (const name of [ATTR.SERVER_ADDRESS, ATTR.CLIENT_ADDRESS, ATTR.SECURITY_RULE_UUID, ATTR.SECURITY_RULE_DESCRIPTION, ATTR.SECURITY_RULE_CATEGORY, EDGE_ATTR.SEVERITY_LEVEL]) {
-    const v = event.attributes[name];
-    if (v !== undefined) out[name] = v;
-  }
-  return out;
 }

@@ -52,6 +52,8 @@ export class JobWatch {
 export function watchedSink(sink: LogSink, watch: JobWatch): LogSink {
   return {
     maxBatch: sink.maxBatch,
+    ...(sink.encode ? { encode: sink.encode.bind(sink) } : {}),
+    ...(sink.release ? { release: sink.release.bind(sink) } : {}),
     deliver: async (events: readonly LogEvent[], signal?: AbortSignal) => {
       try {
         await sink.deliver(events, signal);

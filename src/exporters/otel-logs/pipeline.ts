@@ -30,6 +30,9 @@ export function buildResource(options: OtlpResourceOptions): Resource {
 /** What the sink hands each batch to: one export call per deliver(), whose one result settles the batch (sink.ts). */
 export interface EventExporter {
   export(events: readonly LogEvent[], resultCallback: (result: ExportResult) => void): void;
+  /** LogSink.encode, where the exporter encodes records itself (http/protobuf). */
+  encode?(event: LogEvent, kept: LogEvent): LogEvent;
+  release?(events: readonly LogEvent[]): void;
   forceFlush(): Promise<void>;
   shutdown(): Promise<void>;
 }

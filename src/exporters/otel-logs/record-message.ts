@@ -243,3 +243,8 @@ class RecordMessage {
 export function recordMessages(events: readonly LogEvent[], encoder: AttributeEncoder): RecordMessage[] {
   return events.map((event) => new RecordMessage(event, encoder));
 }
+
+/** One event's LogRecord message, for an encode of that record alone. */
+export function recordMessage(event: LogEvent, encoder: AttributeEncoder): RecordMessage {
+  return new RecordMessage(event, encoder);
+}

@@ -86,6 +86,15 @@ export class OtlpLogSink implements LogSink {
     return this.deliverInTurn(events, uids, signal);
   }
 
+  /** The record encoded now where the exporter can (http/protobuf); otherwise `event` itself, whole. */
+  encode(event: LogEvent, kept: LogEvent): LogEvent {
+    return this.pipeline?.exporter.encode?.(event, kept) ?? event;
+  }
+
+  release(events: readonly LogEvent[]): void {
+    this.pipeline?.exporter.release?.(events);
+  }
+
   /** Waits for deliveries in progress, then flushes the exporter. */
   async forceFlush(): Promise<void> {
     await this.tail;

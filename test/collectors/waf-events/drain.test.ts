@@ -112,3 +112,35 @@ describe('drainWindow read-ahead', () => {
     expect(delivered.map((e) => e.uid)).toEqual(RECORDS.slice(0, 3 * PAGE).map((r) => r.requestId));
   });
 });
+
+describe('drainWindow with a sink that encodes records as they are read', () => {
+  it('holds what hold() returns, and releases each batch once, after it was delivered; never a batch whose delivery failed', async () => {
+    const client = new PagedClient();
+    client.failAt = 4;
+    const held: LogEvent[] = [];
+    const released: string[][] = [];
+    const deliveredUids: string[][] = [];
+    let batches = 0;
+    const ctx: DrainContext = {
+      ...context(client, async (batch) => {
+        // A batch is released only after its delivery resolved: none of this one yet.
+        expect(released.flat()).not.toContain(batch[0]?.uid);
+        expect(batch.every((e) => held.includes(e))).toBe(true);
+        if (++batches === 3) throw new Error('receiver gone');
+        deliveredUids.push(batch.map((e) => e.uid));
+      }),
+      hold: (event) => {
+        const kept = { ...event, body: '', attributes: {} };
+        held.push(kept);
+        return kept;
+      },
+      release: (batch) => void released.push(batch.map((e) => e.uid)),
+    };
+    await expect(drainWindow(WINDOW, ctx)).rejects.toThrow('receiver gone');
+    // Every record taken was held as hold() returned it; the two delivered batches were released, each once.
+    expect(held.map((e) => e.uid)).toEqual(RECORDS.slice(0, held.length).map((r) => r.requestId));
+    expect(released).toEqual(deliveredUids);
+    expect(released).toHaveLength(2);
+    expect(released.flat()).toEqual(RECORDS.slice(0, 2 * PAGE).map((r) => r.requestId));
+  });
+});

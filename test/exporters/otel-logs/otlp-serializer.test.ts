@@ -13,6 +13,8 @@ import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LogEvent } from '../../../src/collectors/log-sink.js';
 import { ProtobufLogExporter } from '../../../src/exporters/otel-logs/exporter.js';
+import { createLogsSerializer } from '../../../src/exporters/otel-logs/otlp-serializer.js';
+import type { EncodedEvent } from '../../../src/exporters/otel-logs/record-arena.js';
 import { SCOPE_NAME, buildResource } from '../../../src/exporters/otel-logs/pipeline.js';
 import { ATTR_LOG_RECORD_UID, instrumentationScope, toReadableLogRecords } from '../../../src/exporters/otel-logs/record.js';
 import { officialLogsRequestType } from '../../support/otlp-decode.js';
@@ -158,5 +160,49 @@ describe('the protobufjs OTLP logs serializer', () => {
     expect(before1970[0]?.['timeUnixNano']).toBe((2n ** 64n - 1_000_000n).toString());
     expect(timed.slice(0, 4).map((r) => r['timeUnixNano'])).toEqual(['0', '1000000', '1500000', '0']);
     expect(timed[8]?.['timeUnixNano']).toBe('4294967296');
+  });
+});
+
+describe('records encoded ahead of their batch (LogSink.encode)', () => {
+  /** `events` with their uids marked, as another batch of the same shape. */
+  const generation = (events: readonly LogEvent[], mark: string): LogEvent[] => events.map((e) => ({ ...e, uid: `${e.uid}-${mark}` }));
+  const kept = (e: LogEvent): LogEvent => ({ ...e, body: '', attributes: { 'server.address': 'kept' } });
+  /** The bytes a serializer that never encoded ahead writes for `events`. */
+  const plain = (events: readonly LogEvent[]): Buffer => Buffer.from(createLogsSerializer(resource, scope).serializeRequest(events) ?? new Uint8Array());
+
+  it('sends the same bytes as the event itself, alone or among plain records; the event reads as what was kept', () => {
+    const serializer = createLogsSerializer(resource, scope);
+    const events = [...WAF_EVENTS, ...EDGE_CASES];
+    const encoded = events.map((e) => serializer.encode(e, kept(e)));
+    const first = encoded[0];
+    expect({ uid: first?.uid, body: first?.body, attributes: first?.attributes }).toEqual({ uid: events[0]?.uid, body: '', attributes: { 'server.address': 'kept' } });
+    const bytes = Buffer.from(serializer.serializeRequest(encoded) ?? new Uint8Array());
+    expect(bytes.equals(plain(events))).toBe(true);
+    expect(decoded(bytes)).toEqual(sdkDecoded(events));
+    const mixed = events.map((e, i) => (i % 2 === 0 ? encoded[i] as LogEvent : e));
+    expect(Buffer.from(serializer.serializeRequest(mixed) ?? new Uint8Array()).equals(plain(events))).toBe(true);
+  });
+
+  it('writes over memory only once every record in it was released, and refuses to send a record released before', () => {
+    const serializer = createLogsSerializer(resource, scope);
+    // Three generations of the simulator's events: each more than 1 MB of records, so each spans two chunks.
+    const [a, b, c] = ['a', 'b', 'c'].map((mark) => generation([...WAF_EVENTS, ...WAF_EVENTS, ...WAF_EVENTS].map((e, i) => ({ ...e, uid: `${e.uid}-${i}` })), mark)) as [LogEvent[], LogEvent[], LogEvent[]];
+    const encodedA = a.map((e) => serializer.encode(e, e)) as EncodedEvent[];
+    const encodedB = b.map((e) => serializer.encode(e, e)) as EncodedEvent[];
+    expect(new Set(encodedA.map((e) => e.chunk)).size).toBe(2);
+    const chunkOf = (events: readonly EncodedEvent[], i: number): unknown => events.at(i)?.chunk;
+    // B was encoded after A, unreleased: A is intact.
+    expect(Buffer.from(serializer.serializeRequest(encodedA) ?? new Uint8Array()).equals(plain(a))).toBe(true);
+    serializer.release(encodedA);
+    serializer.release(encodedA); // twice counts once
+    const encodedC = c.map((e) => serializer.encode(e, e)) as EncodedEvent[];
+    // C went on in B's last chunk, then took A's first, which only A's records used; A's last one holds B's first
+    // records and was not taken.
+    expect(chunkOf(encodedC, 0) === chunkOf(encodedB, -1)).toBe(true);
+    expect(encodedC.some((e) => e.chunk === chunkOf(encodedA, 0))).toBe(true);
+    expect(encodedC.some((e) => e.chunk === chunkOf(encodedA, -1))).toBe(false);
+    expect(Buffer.from(serializer.serializeRequest(encodedB) ?? new Uint8Array()).equals(plain(b))).toBe(true);
+    expect(Buffer.from(serializer.serializeRequest(encodedC) ?? new Uint8Array()).equals(plain(c))).toBe(true);
+    expect(() => serializer.serializeRequest(encodedA)).toThrow(/released before it was sent/);
   });
 });
