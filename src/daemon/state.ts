@@ -83,6 +83,7 @@ export function statusOf(state: State, extras: StatusExtras): DaemonStatus {
     jobs: jobRows(components, extras.readings),
     notices: extras.notices,
     contractMismatches,
+    ...(components?.wafEvents === undefined ? {} : { wafEvents: extras.readings.wafEvents }),
     ...(extras.upstream === undefined ? {} : { upstream: extras.upstream }),
     ...(extras.reload === undefined ? {} : { reload: extras.reload }),
   };

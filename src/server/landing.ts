@@ -88,6 +88,19 @@ function mismatchText(status: DaemonStatus): string {
   return found.map((m) => `<span class="error">${escapeHtml(m.check)}: ${m.count}</span>`).join(', ');
 }
 
+/** What became of the deny events read, each count the self-metric's: summarized ones stand out, failed attempts in red. */
+function wafEventsText(events: NonNullable<DaemonStatus['wafEvents']>): string {
+  const summarized = `${events.summarized} summarized into summary records (beyond waf_events.max_rate)`;
+  const failed = `${events.exportFailures} failed delivery attempts (retried)`;
+  return [
+    `${events.read} read`,
+    `${events.deduplicated} repeats dropped`,
+    `${events.forwarded} forwarded`,
+    events.summarized > 0 ? `<strong>${summarized}</strong>` : summarized,
+    events.exportFailures > 0 ? `<span class="error">${failed}</span>` : failed,
+  ].join(', ');
+}
+
 export function renderLanding(version: string, status: DaemonStatus): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -101,7 +114,7 @@ export function renderLanding(version: string, status: DaemonStatus): string {
 <dt>upstream</dt><dd>${status.upstream === undefined ? '—' : `<code>${escapeHtml(status.upstream)}</code>`}</dd>
 <dt>last reload</dt><dd>${reloadText(status)}</dd>
 <dt>contract mismatches</dt><dd>${mismatchText(status)}</dd>
-</dl>
+${status.wafEvents === undefined ? '' : `<dt>WAF events since start</dt><dd id="waf-events">${wafEventsText(status.wafEvents)}</dd>\n`}</dl>
 ${status.notices.map((n) => `<p class="error">${escapeHtml(n)}</p>\n`).join('')}<table><thead><tr><th>job</th><th>last run</th><th>last success</th><th>outcome</th><th>lag</th><th>last error</th></tr></thead>
 <tbody>
 ${status.jobs.map(row).join('\n')}

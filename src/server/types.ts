@@ -67,6 +67,14 @@ export interface DaemonStatus {
   readonly reload?: ReloadStatus;
   /** edge_exporter_contract_mismatches_total, by check. */
   readonly contractMismatches: readonly { readonly check: string; readonly count: number }[];
+  /** The WAF forwarder's counters since start (edge_exporter_waf_events_*_total), when it is configured. */
+  readonly wafEvents?: {
+    readonly read: number;
+    readonly deduplicated: number;
+    readonly forwarded: number;
+    readonly summarized: number;
+    readonly exportFailures: number;
+  };
 }
 
 export interface StatusSource {

@@ -80,6 +80,11 @@ it('shows the forwarder failing (code, address) beside green collectors, refresh
   await page.goto(`${base}/`);
   for (const c of COLLECTORS) expect(await rowText(page, c)).toMatch(/\tsuccess\t/);
   expect(await rowText(page, 'waf-events')).toMatch(/\tsuccess\t120 s \(2 min 0 s\)\t$/);
+  // What became of the events: as many forwarded as the receiver holds, none summarized or failed yet.
+  const delivered = new Set(receiver.uids()).size;
+  expect(delivered).toBeGreaterThan(0);
+  expect(await page.locator('#waf-events').innerText())
+    .toMatch(new RegExp(`^\\d+ read, \\d+ repeats dropped, ${delivered} forwarded, 0 summarized into summary records \\(beyond waf_events\\.max_rate\\), 0 failed delivery attempts \\(retried\\)$`));
   await page.screenshot({ path: join(shots, 'status-page-healthy.png'), fullPage: true });
 
   // The receiver fails every export: the next poll's delivery is retried in place, and the open page must show it by itself.

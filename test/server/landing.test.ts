@@ -72,6 +72,16 @@ describe('renderLanding summary', () => {
     expect(html).toContain('<dt>contract mismatches</dt><dd><span class="error">totals: 3</span></dd>');
   });
 
+  it('shows what became of the WAF events read, when the forwarder runs: summarized ones stand out, failed attempts in red', () => {
+    const events = { read: 1200, deduplicated: 150, forwarded: 1000, summarized: 50, exportFailures: 2 };
+    const html = renderLanding('1.0', status({ wafEvents: events }));
+    expect(html).toContain('<dt>WAF events since start</dt><dd id="waf-events">1200 read, 150 repeats dropped, 1000 forwarded, ' +
+      '<strong>50 summarized into summary records (beyond waf_events.max_rate)</strong>, <span class="error">2 failed delivery attempts (retried)</span></dd>');
+    const quiet = renderLanding('1.0', status({ wafEvents: { ...events, summarized: 0, exportFailures: 0 } }));
+    expect(quiet).toContain('1000 forwarded, 0 summarized into summary records (beyond waf_events.max_rate), 0 failed delivery attempts (retried)</dd>');
+    expect(renderLanding('1.0', status())).not.toContain('WAF events since start');
+  });
+
   it('says when nothing happened', () => {
     const html = renderLanding('1.0', status({ contractMismatches: [{ check: 'totals', count: 0 }] }));
     expect(html).toContain('<dt>last reload</dt><dd>none since start</dd>');

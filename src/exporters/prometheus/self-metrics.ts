@@ -55,6 +55,17 @@ export interface SelfReadings {
   readonly remoteWriteLagSeconds: number | undefined;
   /** edge_exporter_contract_mismatches_total, by check. */
   readonly contractMismatches: ReadonlyMap<string, number>;
+  /** The WAF forwarder's edge_exporter_waf_events_*_total and edge_exporter_waf_export_failures_total (summed over codes). */
+  readonly wafEvents: WafEventsReading;
+}
+
+/** The WAF forwarder's counters since start, as /metrics serves them (0 before the first). */
+export interface WafEventsReading {
+  readonly read: number;
+  readonly deduplicated: number;
+  readonly forwarded: number;
+  readonly summarized: number;
+  readonly exportFailures: number;
 }
 
 /** One SelfFamily per SELF_METRICS entry, under the same key. */
@@ -241,11 +252,19 @@ export class SelfMetrics implements CollectorObserver {
   readings(): SelfReadings {
     const now = this.clock.now();
     const by = (family: SelfFamily, label: string): Map<string, number> => new Map(family.read(now).map((r) => [r.labels[label] ?? '', r.value]));
+    const total = (family: SelfFamily): number => family.read(now).reduce((sum, r) => sum + r.value, 0);
     return {
       dataLagSeconds: by(this.own.collectorDataLag, 'collector'),
       wafCheckpointLagSeconds: this.own.wafCheckpointLag.read(now)[0]?.value,
       remoteWriteLagSeconds: this.own.remoteWriteLag.read(now)[0]?.value,
       contractMismatches: by(this.own.contractMismatches, 'check'),
+      wafEvents: {
+        read: total(this.own.wafEventsRead),
+        deduplicated: total(this.own.wafEventsDeduplicated),
+        forwarded: total(this.own.wafEventsForwarded),
+        summarized: total(this.own.wafEventsSummarized),
+        exportFailures: total(this.own.wafExportFailures),
+      },
     };
   }
 

@@ -341,4 +341,28 @@ describe('SelfMetrics.readings (the status page\'s lags and mismatches)', () => 
     clock.nowMs += 60_000;
     expect(self.readings().wafCheckpointLagSeconds).toBeCloseTo(180.677, 6);
   });
+
+  it('gives the WAF forwarder\'s counters as a scrape exposes them, failures summed over their codes', async () => {
+    const { self } = setup();
+    expect(self.readings().wafEvents).toEqual({ read: 0, deduplicated: 0, forwarded: 0, summarized: 0, exportFailures: 0 });
+    self.wafEvents.onRead(700);
+    self.wafEvents.onDeduplicated(100);
+    self.wafEvents.onForwarded(512);
+    self.wafEvents.onForwarded(38);
+    self.wafEvents.onSummarized(50);
+    self.wafEvents.onExportFailure({ code: 'EDGE_DELIVERY' });
+    self.wafEvents.onExportFailure({ code: 'EDGE_DELIVERY' });
+    self.wafEvents.onExportFailure({ code: 'EDGE_OTLP_ACK_TIMEOUT' });
+    const { wafEvents } = self.readings();
+    expect(wafEvents).toEqual({ read: 700, deduplicated: 100, forwarded: 550, summarized: 50, exportFailures: 3 });
+    const lines = await samples(self);
+    expect(lines).toEqual(expect.arrayContaining([
+      `edge_exporter_waf_events_read_total ${wafEvents.read}`,
+      `edge_exporter_waf_events_deduplicated_total ${wafEvents.deduplicated}`,
+      `edge_exporter_waf_events_forwarded_total ${wafEvents.forwarded}`,
+      `edge_exporter_waf_events_summarized_total ${wafEvents.summarized}`,
+      'edge_exporter_waf_export_failures_total{code="EDGE_DELIVERY"} 2',
+      'edge_exporter_waf_export_failures_total{code="EDGE_OTLP_ACK_TIMEOUT"} 1',
+    ]));
+  });
 });
