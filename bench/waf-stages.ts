@@ -13,7 +13,6 @@
 //   for s in parse convert batch encode; do
 //     node --heap-growing-percent=20 --max-semi-space-size=4 --import tsx bench/waf-stages.ts --stage=$s; done
 import { parseArgs } from 'node:util';
-import { platformClock } from '../src/api/index.js';
 import { wafLogRecord, type WafLogRecord } from '../src/api/schemas/waf-log.js';
 import type { LogEvent } from '../src/collectors/index.js';
 import { headerPolicy, toLogEvent } from '../src/collectors/waf-events/convert.js';
@@ -21,7 +20,8 @@ import { keptOf } from '../src/collectors/waf-events/kept.js';
 import { createLogsSerializer } from '../src/exporters/otel-logs/otlp-serializer.js';
 import { SCOPE_NAME, buildResource } from '../src/exporters/otel-logs/pipeline.js';
 import { instrumentationScope } from '../src/exporters/otel-logs/record.js';
-import { DENY_STATUS, WafLog } from '../src/simulator/waf.js';
+import { DENY_STATUS } from '../src/simulator/waf.js';
+import { BENCH_TZ, benchWafLog } from './lib/waf-log.js';
 import { table } from './lib/stats.js';
 
 const STAGES = ['parse', 'convert', 'batch', 'encode'] as const;
@@ -33,12 +33,8 @@ const DOMAINS = 6897;
 
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, stage: { type: 'string' } } });
 const rounds = Number(values.rounds ?? '3');
-const tz = platformClock('+08:00');
-const waf = new WafLog({
-  seed: 7,
-  offsetMinutes: tz.offsetMinutes,
-  domains: Array.from({ length: DOMAINS }, (_, i) => ({ domainName: `d${i}.bench.example`, doid: String(i), wafId: String(1000 + i), isActive: '1' })),
-});
+const tz = BENCH_TZ;
+const waf = benchWafLog(DOMAINS);
 const nowMs = Date.now();
 const records: unknown[] = [];
 waf.forEach(nowMs - 3_600_000, nowMs, {}, (e) => {

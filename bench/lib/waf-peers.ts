@@ -9,19 +9,15 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { platformClock } from '../../src/api/index.js';
 import { buildSimulator } from '../../src/simulator/simulator.js';
 import { ok, type SimRequest } from '../../src/simulator/types.js';
-import { DENY_STATUS, WafLog, type WafEvent } from '../../src/simulator/waf.js';
+import { DENY_STATUS, type WafEvent } from '../../src/simulator/waf.js';
+import { BENCH_TZ, benchWafLog } from './waf-log.js';
 
 const { values } = parseArgs({ options: { domains: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } } });
 const domains = Number(values.domains ?? '1000');
-const tz = platformClock('+08:00');
-const waf = new WafLog({
-  seed: 7,
-  offsetMinutes: tz.offsetMinutes,
-  domains: Array.from({ length: domains }, (_, i) => ({ domainName: `d${i}.bench.example`, doid: String(i), wafId: String(1000 + i), isActive: '1' })),
-});
+const tz = BENCH_TZ;
+const waf = benchWafLog(domains);
 
 const backlog = { from: Number(values.from ?? Number.NEGATIVE_INFINITY), to: Number(values.to ?? Number.POSITIVE_INFINITY) };
 let cached: { key: string; events: WafEvent[] } | undefined;
