@@ -4,7 +4,7 @@
 // save: with the daemon's 4 MB semi-spaces (src/cli/node-flags.ts) every one
 // of them, its attributes and the page strings they point at, was promoted
 // to the old generation, and marking it again at every full collection was
-// most of the GC helpers' CPU. Encoded as it is read, an event's fields die
+// much of the GC helpers' CPU. Encoded as it is read, an event's fields die
 // young and its record waits as bytes. A chunk per batch, freed by GC,
 // bought little (external memory drives full collections too: docs/benchmarks.md
 // 12.9); chunks kept and written over again did.
