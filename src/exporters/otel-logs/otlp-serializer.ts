@@ -13,7 +13,7 @@ import type { Resource } from '@opentelemetry/resources';
 import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import protobuf from 'protobufjs';
 import type { LogEvent } from '../../collectors/index.js';
-import { AttributeEncoder, anyValue, recordMessage, recordMessages, type AnyValueMessage } from './record-message.js';
+import { AttributeEncoder, anyValue, freshWriter, recordMessage, recordMessages, type AnyValueMessage } from './record-message.js';
 import { EncodedEvent, RecordArena } from './record-arena.js';
 
 /** proto/ at the repository root: three levels up from src/exporters/otel-logs and from dist/exporters/otel-logs alike. */
@@ -99,17 +99,15 @@ export function createLogsSerializer(resource: Resource, scope: ReadableLogRecor
   let recordWriter = protobuf.Writer.create();
   const resourceMessage = { attributes: keyValues(resource.attributes), droppedAttributesCount: 0 };
   const scopeMessage = scope.version ? { name: scope.name, version: scope.version } : { name: scope.name };
-  /** A fresh writer if an encode ever stopped half-way (its forks still open); otherwise `w`, from its start. */
-  const fresh = (w: protobuf.Writer): protobuf.Writer => (w.states?.length ? protobuf.Writer.create() : w.reset());
   /** One record alone, as a view of recordWriter's buffer (valid until its next use). */
   const recordBytes = (event: LogEvent): Uint8Array => {
-    recordWriter = fresh(recordWriter);
+    recordWriter = freshWriter(recordWriter);
     return recordType.encode(recordMessage(event, attributes), recordWriter).finish(true);
   };
   const encode = (request: protobuf.Type, logRecords: unknown[]): Uint8Array => {
     const scopeLogs = { scope: scopeMessage, logRecords, ...(scope.schemaUrl ? { schemaUrl: scope.schemaUrl } : {}) };
     const message = { resourceLogs: [{ resource: resourceMessage, scopeLogs: [scopeLogs], ...(resource.schemaUrl ? { schemaUrl: resource.schemaUrl } : {}) }] };
-    writer = fresh(writer);
+    writer = freshWriter(writer);
     return request.encode(message, writer).finish();
   };
   return {

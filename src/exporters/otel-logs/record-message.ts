@@ -81,6 +81,14 @@ export function anyValue(value: unknown): AnyValueMessage {
 }
 
 /**
+ * `writer` from its start, ready for the next encode; a new one if an encode
+ * ever stopped half-way (its forks still open: reset() would only pop one).
+ */
+export function freshWriter(writer: protobuf.Writer): protobuf.Writer {
+  return writer.states?.length ? protobuf.Writer.create() : writer.reset();
+}
+
+/**
  * One attribute as the generated KeyValue encoder reads it: a KeyValue
  * (`key`, `value`) that is its own AnyValue (`value` points back at the slot;
  * the AnyValue encoder reads only the oneof fields, and skips a null one).
@@ -148,10 +156,8 @@ export class AttributeEncoder {
   fill(record: RecordMessage, event: LogEvent): Uint8Array[] {
     if (this.owner === record) return this.encoded;
     this.owner = record;
-    // The scratch bytes of the last record are copied into the request by now. A fresh writer if an encode ever
-    // stopped half-way (its forks still open: reset() would only pop one), as the request's writer gets.
-    if (this.scratch.states?.length) this.scratch = protobuf.Writer.create();
-    else this.scratch.reset();
+    // The scratch bytes of the last record are copied into the request by now.
+    this.scratch = freshWriter(this.scratch);
     this.encoded[0] = this.uncached(ATTR_LOG_RECORD_UID, event.uid);
     let count = 1;
     let dropped = 0;
@@ -241,7 +247,7 @@ class RecordMessage {
 
 /** The LogRecord messages of one batch, for one encode (their attributes come from the serializer's encoder). */
 export function recordMessages(events: readonly LogEvent[], encoder: AttributeEncoder): RecordMessage[] {
-  return events.map((event) => new RecordMessage(event, encoder));
+  return events.map((event) => recordMessage(event, encoder));
 }
 
 /** One event's LogRecord message, for an encode of that record alone. */
