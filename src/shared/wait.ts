@@ -28,6 +28,13 @@ export function pause(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * The reason a wait that is no longer needed is aborted with: abort() without
+ * one builds a DOMException, stack trace and all, and the OTLP sink ends two
+ * such waits per batch (issue 25: 0.3 us per WAF event).
+ */
+export const NOT_NEEDED = 'not needed';
+
 /** Whether `promise` settles (either way) before `ms` elapse; never rejects. */
 export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   const expiry = new AbortController();
@@ -39,6 +46,6 @@ export async function settlesWithin(promise: Promise<unknown>, ms: number): Prom
     return await Promise.race([settled, pause(ms, expiry.signal).then(() => false)]);
   } finally {
     // The promise won: the timer is not needed any more.
-    expiry.abort();
+    expiry.abort(NOT_NEEDED);
   }
 }

@@ -2,14 +2,19 @@
 // requestIds a window may read again, and the denied-request counters. Two files that always agree:
 //
 // - `<state_dir>/waf-events-checkpoint.json`, the snapshot: written whole and
-//   atomically (StateStore.save) when a window is done, at start-up, and after
-//   a failed write; it names its journal generation (`journal`).
+//   atomically (StateStore.save) at start-up, after a failed write, and when
+//   a window is done once the journal holds as many entries (ids, counter
+//   series, rules) as the snapshot did; it names its journal generation
+//   (`journal`).
 // - `<state_dir>/waf-events-checkpoint.journal`, one NDJSON line per confirmed
 //   batch (appended and fsynced): the batch's ids and what it added to the
-//   counters, tagged with the generation. Rewriting the whole id set after
-//   every batch made catching up a backlog quadratic.
+//   counters, tagged with the generation; a window done and not snapshotted
+//   adds where the checkpoint moved (`a`). Rewriting the whole id set after
+//   every batch made catching up a backlog quadratic, and after every window
+//   it was a quarter of the forwarder's old-space garbage (issue 25).
 //
-// A load replays the lines of the snapshot's generation; lines of another one
+// A load replays the lines of the snapshot's generation in order (a line's
+// ids, then its move, which forgets the ids no window reads again); lines of another one
 // are left over from a compaction a crash interrupted after the snapshot was
 // renamed (already in it) and are ignored. A torn last line (a crash during
 // the append) is dropped: its batch was not confirmed as saved, so it is sent
@@ -24,7 +29,7 @@ import { FAIL_ON_DAMAGE, loadRecovering, type StateRecovery, type StateReset } f
 import { StateError, type StateStore } from '../../state/store.js';
 import type { DeniedDelta, DeniedLabels } from './metrics.js';
 import type { SavedRule } from './rule-info.js';
-import type { Checkpoint, SavedCheckpoint } from './window.js';
+import { advance, type Checkpoint, type Position, type SavedCheckpoint } from './window.js';
 
 /** `<state_dir>/waf-events-checkpoint.json` (and `.journal`) */
 export const CHECKPOINT_NAME = 'waf-events-checkpoint';
@@ -56,12 +61,18 @@ const checkpointFileSchema = z
     error: 'final pass outside origin..cursor',
   });
 
-/** One confirmed batch: generation, [requestId, kept-until ms] of its ids (and ids read again), counter increments. */
+/**
+ * One confirmed batch: generation, [requestId, kept-until ms] of its ids (and
+ * ids read again), counter increments; and after them, when a window was done
+ * since the last write, [cursorMs, finalMs] where the checkpoint moved (absent
+ * in files written before it existed).
+ */
 const journalLineSchema = z.strictObject({
   g: z.number().int().nonnegative(),
   d: z.array(z.tuple([z.string().min(1), z.number().int()])),
   c: z.array(z.tuple([z.string(), z.string(), z.string(), z.number().int().positive()])),
   r: rulesSchema,
+  a: z.tuple([z.number().int(), z.number().int()]).optional(),
 });
 
 interface CheckpointState {
@@ -105,7 +116,8 @@ async function loadWithJournal(store: CheckpointStorage): Promise<LoadedCheckpoi
   // A journal without its snapshot belongs to no state: the first save truncates it.
   if (file === undefined) return undefined;
   const generation = file.journal ?? 0;
-  const delivered = new Map(file.delivered);
+  let delivered = new Map(file.delivered);
+  let position = { cursorMs: file.cursorMs, finalMs: file.finalMs };
   const counters = new Map(file.counters.map((c) => [counterKey(c.labels), { labels: c.labels, value: c.value }]));
   const rules = new Map((file.rules ?? []).map((r) => [r[0], r]));
   const journal = store.journal(CHECKPOINT_NAME);
@@ -127,9 +139,16 @@ async function loadWithJournal(store: CheckpointStorage): Promise<LoadedCheckpoi
       else counters.set(key, { labels, value: n });
     }
     for (const rule of line.data.r ?? []) rules.set(rule[0], rule);
+    if (line.data.a !== undefined) {
+      const [cursorMs, finalMs] = line.data.a;
+      // As the forwarder moved it (window.ts advance); a move follows a snapshot with finalMs (one is written at every start).
+      const moved = advance({ originMs: file.originMs, ...position, finalMs: position.finalMs ?? file.originMs, delivered }, { cursorMs, finalMs });
+      delivered = new Map(moved.delivered);
+      position = { cursorMs: moved.cursorMs, finalMs: moved.finalMs };
+    }
   }
   return {
-    checkpoint: { originMs: file.originMs, cursorMs: file.cursorMs, ...(file.finalMs === undefined ? {} : { finalMs: file.finalMs }), delivered },
+    checkpoint: { originMs: file.originMs, cursorMs: position.cursorMs, ...(position.finalMs === undefined ? {} : { finalMs: position.finalMs }), delivered },
     counters: [...counters.values()],
     rules: [...rules.values()],
     generation,
@@ -153,18 +172,20 @@ export async function saveCheckpoint(store: CheckpointStorage, state: Checkpoint
   await store.journal(CHECKPOINT_NAME).truncate();
 }
 
-/** One batch's changes, appended to the journal of `generation` and fsynced. */
+/** The changes since the last write, appended to the journal of `generation` and fsynced: one batch's, and where a window done moved the checkpoint. */
 export function appendCheckpoint(
   store: CheckpointStorage,
   generation: number,
   delivered: ReadonlyArray<readonly [string, number]>,
   counted: readonly DeniedDelta[],
   rules: readonly SavedRule[],
+  moved?: Position,
 ): Promise<void> {
   return store.journal(CHECKPOINT_NAME).append([{
     g: generation,
     d: delivered,
     c: counted.map((c) => [c.labels.domain, c.labels.rule_id, c.labels.severity, c.value]),
     ...(rules.length === 0 ? {} : { r: rules }),
+    ...(moved === undefined ? {} : { a: [moved.cursorMs, moved.finalMs] }),
   }]);
 }

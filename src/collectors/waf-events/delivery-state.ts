@@ -2,9 +2,12 @@
 // and counted (the denied counter), and the rule for keeping it on disk: the
 // checkpoint and the denied counters change together and are saved together
 // (checkpoint.ts) before the counters are published. A confirmed batch is one
-// journal line (its ids, ids read again since, its counts); a finished window,
-// the start and any write after a failed one rewrite the snapshot (and empty
-// the journal). When a save fails the state is marked dirty and the forwarder
+// journal line (its ids, ids read again since, its counts), and so is a
+// finished window (where the checkpoint moved). The start, any write after a
+// failed one, and a finished window once the journal holds as many entries as
+// the snapshot did, rewrite the snapshot (and empty the journal): what is
+// written stays within twice what changed, and a load replays no more than a
+// snapshot's worth. When a save fails the state is marked dirty and the forwarder
 // sends nothing more until a save succeeds, so a crash never re-sends more
 // than one batch. The rule descriptions (rule-info.ts) are saved and
 // published with the counter the same way.
@@ -43,7 +46,10 @@ export class DeliveryState {
   private saving: Promise<void> = Promise.resolve();
   /** The journal generation of the snapshot on disk; a new snapshot takes the next one. */
   private generation = 0;
-  /** The next write rewrites the snapshot: after load (a torn journal line must not stay in the middle), a finished window, a failed write. */
+  /**
+   * The next write rewrites the snapshot: after load (a torn journal line must not stay in the middle), a failed
+   * write, and a finished window once the journal holds as many entries as the snapshot did.
+   */
   private compactNext = true;
   /** Ids added or kept longer since the last write (journaled by the next one). */
   private changed = new Set<string>();
@@ -51,6 +57,11 @@ export class DeliveryState {
   private counted: DeniedDelta[] = [];
   /** Rules set since the last write. */
   private described: SavedRule[] = [];
+  /** A window was done since the last write: the next journal line says where the checkpoint moved. */
+  private moved = false;
+  /** Entries (ids, counter series, rules) the last snapshot held, and entries journaled since (a move counts one). */
+  private snapshotEntries = 0;
+  private journaledEntries = 0;
 
   constructor(private readonly options: DeliveryStateOptions) {
     this.counts = new DeniedCounts(options.maxSeries);
@@ -108,6 +119,8 @@ export class DeliveryState {
     this.generation = saved.generation;
     this.counts.restore(saved.counters);
     this.rules.restore(saved.rules);
+    // As the moves replayed from the journal did in memory (advance).
+    this.rules.forget(this.current.cursorMs);
     this.publish();
     // Folded into a new snapshot before anything is sent (the forwarder's poll saves a dirty state first).
     this.compactNext = true;
@@ -145,7 +158,10 @@ export class DeliveryState {
     // advance() built a new map: own it rather than copy a window's worth of ids again.
     this.current = { ...next, delivered: next.delivered instanceof Map ? next.delivered : new Map(next.delivered) };
     this.rules.forget(next.cursorMs);
-    this.compactNext = true;
+    this.moved = true;
+    // A snapshot per window wrote every id kept and counter series again, in a backlog a quarter of the
+    // forwarder's old-space garbage (issue 25): due once the journal holds as much.
+    if (this.journaledEntries >= this.snapshotEntries) this.compactNext = true;
     return this.save();
   }
 
@@ -174,21 +190,29 @@ export class DeliveryState {
     const changed = this.changed;
     const counted = this.counted;
     const described = this.described;
+    const moved = this.moved;
     this.changed = new Set();
     this.counted = [];
     this.described = [];
+    this.moved = false;
     try {
       if (compact) {
-        await saveCheckpoint(this.options.store, { checkpoint, counters: this.counts.entries(), rules: this.rules.entries() }, this.generation + 1);
+        const counters = this.counts.entries();
+        const rules = this.rules.entries();
+        await saveCheckpoint(this.options.store, { checkpoint, counters, rules }, this.generation + 1);
         this.generation += 1;
         this.compactNext = false;
-      } else if (changed.size > 0 || counted.length > 0 || described.length > 0) {
+        this.snapshotEntries = checkpoint.delivered.size + counters.length + rules.length;
+        this.journaledEntries = 0;
+      } else if (changed.size > 0 || counted.length > 0 || described.length > 0 || moved) {
         const delivered: Array<[string, number]> = [];
         for (const uid of changed) {
           const keep = checkpoint.delivered.get(uid);
           if (keep !== undefined) delivered.push([uid, keep]);
         }
-        await appendCheckpoint(this.options.store, this.generation, delivered, counted, described);
+        const position = moved ? { cursorMs: checkpoint.cursorMs, finalMs: checkpoint.finalMs } : undefined;
+        await appendCheckpoint(this.options.store, this.generation, delivered, counted, described, position);
+        this.journaledEntries += delivered.length + counted.length + described.length + (moved ? 1 : 0);
       }
     } catch (err) {
       // What this write took is not known to be on disk (a journal line may be torn): the next write is a whole snapshot.

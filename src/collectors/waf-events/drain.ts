@@ -94,12 +94,18 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
     call?.();
   };
 
-  const lookAt = ({ records: page, last }: Page): void => {
+  const lookAt = ({ records, last }: Page): void => {
     const observedMs = ctx.now();
+    const count = records.length;
     let repeats = 0;
     const evidence = { naive: 0, outOfRange: 0 };
     const refresh: string[] = [];
-    for (const record of page) {
+    // Each record is taken out of the page as it is read, so it is garbage once its event is encoded (issue 25).
+    // Held by the page until its last one was, a page of 500 outlived the scavenges its own conversion set off,
+    // and every parsed record was promoted and marked again at the next full collection: 1.8 KB promoted per
+    // event, 0.85 KB taken out (docs/benchmarks.md 12.10).
+    records.reverse();
+    for (let record = records.pop(); record !== undefined; record = records.pop()) {
       const time = recordTime(record.timeStamp, ctx.offsetMinutes);
       if (time?.naive) evidence.naive++;
       const outside = time !== undefined && (time.ms < window.startMs || time.ms >= window.endMs);
@@ -118,9 +124,9 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
     // The last page completes the window however many it held. Any other page may cut it, also
     // one shorter than asked: an upstream that caps pageSize answers every page short (fetch.ts).
     if (taken >= maxNew && !last) full = true;
-    read += page.length;
+    read += count;
     if (refresh.length > 0) ctx.refresh(refresh);
-    ctx.onPage(page.length, repeats, evidence);
+    ctx.onPage(count, repeats, evidence);
   };
 
   // The reader runs ahead of the deliveries while fewer than maxBatch records wait:

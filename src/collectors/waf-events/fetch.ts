@@ -43,9 +43,13 @@ export interface PageReader {
   readonly signal: AbortSignal;
 }
 
-/** One page of a window, and whether it is the window's last (no further page is asked for). */
+/**
+ * One page of a window, and whether it is the window's last (no further page
+ * is asked for). `records` is the reader's own array, the caller's from then
+ * on: the drain takes each record out as it reads it (drain.ts).
+ */
 export interface Page {
-  readonly records: readonly WafLogRecord[];
+  readonly records: WafLogRecord[];
   readonly last: boolean;
 }
 
@@ -67,9 +71,11 @@ export async function* readWindow(reader: PageReader, window: TimeWindow): Async
     const response = await reader.client.describeLogV2(logsRequest(window, pageNo, reader.query, reader.tz), { signal: reader.signal });
     // `data: null` (nothing matched) arrives as [].
     const records = response.data.find((item) => item.metricName === 'logs')?.list ?? [];
-    const last = records.length === 0 || (pageNo > 1 && records.length < full);
+    const count = records.length;
+    const last = count === 0 || (pageNo > 1 && count < full);
     yield { records, last };
     if (last) return;
-    if (pageNo === 1) full = Math.min(full, records.length);
+    // Counted before the yield: the caller empties the array.
+    if (pageNo === 1) full = Math.min(full, count);
   }
 }

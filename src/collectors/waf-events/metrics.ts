@@ -65,12 +65,13 @@ export class DeniedCounts {
   readonly totals = new CounterTotals();
   private droppedEvents = 0;
   /**
-   * domain -> rule_id -> severity -> series, for the series counted since
-   * start or restore (so at most the cap of them) and as many refused ones at
-   * most: an event finds its series by its three label values, with no label
-   * object or key string per event
+   * domain -> rule_id -> severity -> series, for every series of the totals
+   * (restored ones too, so at most the cap of them) and as many refused ones
+   * at most: an event finds its series by its three label values, with no
+   * label object or key string per event
    * (issue 25: they were most of the counter's cost, ~1,700 domains in a
-   * batch of 512 leaving little to group within one batch).
+   * batch of 512 leaving little to group within one batch). A series it
+   * lacks is new to the totals, so one past the cap is refused without a key.
    */
   private readonly index = new Map<string, Map<string, Map<string, Series | typeof REFUSED>>>();
   /** Refused series the index holds. */
@@ -100,12 +101,9 @@ export class DeniedCounts {
         continue;
       }
       if (series === undefined) {
-        const labels: DeniedLabels = { domain, rule_id: ruleId, severity };
-        const key = seriesKey(WAF_DENIED_REQUESTS.name, labels);
-        const known = this.totals.total(key) !== undefined;
-        if (!known && this.totals.size + admitted >= this.cap) {
+        if (this.totals.size + admitted >= this.cap) {
           // Refused for good (the totals only grow). Remembered, up to as many as the cap, so the next event
-          // of it costs no key; under a flood of new domains the index stays within twice the cap.
+          // of it costs no lookup past the index; under a flood of new domains the index stays within twice the cap.
           if (this.refused < this.cap) {
             this.refused += 1;
             this.indexed(domain, ruleId).set(severity, REFUSED);
@@ -113,9 +111,8 @@ export class DeniedCounts {
           this.droppedEvents += 1;
           continue;
         }
-        if (!known) admitted++;
-        series = { labels, key, batch: 0, delta: { labels, value: 0 } };
-        this.indexed(domain, ruleId).set(severity, series);
+        admitted++;
+        series = this.indexSeries({ domain, rule_id: ruleId, severity });
       }
       if (series.batch !== this.batch) {
         series.batch = this.batch;
@@ -126,6 +123,12 @@ export class DeniedCounts {
     }
     for (const s of touched) this.totals.add(WAF_DENIED_REQUESTS.name, s.labels, s.delta.value, undefined, s.key);
     return touched.map((s) => s.delta);
+  }
+
+  private indexSeries(labels: DeniedLabels): Series {
+    const series: Series = { labels, key: seriesKey(WAF_DENIED_REQUESTS.name, labels), batch: 0, delta: { labels, value: 0 } };
+    this.indexed(labels.domain, labels.rule_id).set(labels.severity, series);
+    return series;
   }
 
   private indexed(domain: string, ruleId: string): Map<string, Series | typeof REFUSED> {
@@ -150,6 +153,7 @@ export class DeniedCounts {
     this.index.clear();
     this.refused = 0;
     this.totals.restore(entries.map((e) => ({ name: WAF_DENIED_REQUESTS.name, labels: { ...e.labels }, value: e.value, timestampMs: undefined })));
+    for (const e of entries) this.indexSeries(deniedOf(e.labels));
   }
 }
 

@@ -123,7 +123,8 @@ export const WAF_EVENTS_DESCRIPTION =
   'WAF deny events forwarded as OpenTelemetry logs (describeLogV2 `logs`, action deny), to `otlp`. The checkpoint ' +
   '(window position and final pass, the requestIds a window may read again, and the denied-request counters) is saved in ' +
   '`<state_dir>/waf-events-checkpoint.json` and its journal `waf-events-checkpoint.journal` (one line appended per ' +
-  'batch the receiver confirmed; folded into the .json when a window is done); a restart resumes there and ' +
+  'batch the receiver confirmed and per window done; folded into the .json when a window is done and the journal ' +
+  'holds as much as the .json); a restart resumes there and ' +
   're-sends at most the batch that was in flight (records carry `log.record.uid` = requestId, so a receiver can drop it). ' +
   'A damaged checkpoint stops start-up with its path instead of starting over (see state_recovery).';
 

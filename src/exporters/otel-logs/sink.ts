@@ -5,7 +5,7 @@ import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
 import { DeliveryError, type LogEvent, type LogSink } from '../../collectors/index.js';
 import { resolveOptions, type OtlpLogSinkOptions, type ResolvedOptions } from './options.js';
 import { createPipeline, type EventExporter, type Pipeline } from './pipeline.js';
-import { pause, settlesWithin } from '../../shared/wait.js';
+import { NOT_NEEDED, pause, settlesWithin } from '../../shared/wait.js';
 import { duplicatesOf, summarizeExportError, type ExportTarget } from './util.js';
 import { maskUrl } from '../../shared/url-credentials.js';
 
@@ -206,7 +206,7 @@ function exportBatch(
   const outcome = new Promise<Outcome>((resolve) => {
     const deadline = new AbortController();
     const finish = (ended: Outcome): void => {
-      deadline.abort();
+      deadline.abort(NOT_NEEDED);
       signal?.removeEventListener('abort', onAbort);
       resolve(ended);
     };

@@ -4,7 +4,7 @@
 // rejection.
 import { describe, expect, it } from 'vitest';
 import { platformClock, type DescribeLogV2Request, type DescribeLogV2Response } from '../../../src/api/index.js';
-import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
+import { wafLogRecord, type WafLogRecord } from '../../../src/api/schemas/waf-log.js';
 import { headerPolicy } from '../../../src/collectors/waf-events/convert.js';
 import { drainWindow, type DrainContext } from '../../../src/collectors/waf-events/drain.js';
 import type { LogEvent } from '../../../src/collectors/log-sink.js';
@@ -22,6 +22,8 @@ const PAGE = 10;
 
 class PagedClient {
   readonly pages: number[] = [];
+  /** Each page's list as answered (the drain empties them). */
+  readonly lists: WafLogRecord[][] = [];
   failAt: number | undefined;
   async describeLogV2(req: DescribeLogV2Request): Promise<DescribeLogV2Response> {
     const pageNo = req.action[0]?.pageNo ?? 1;
@@ -29,6 +31,7 @@ class PagedClient {
     await Promise.resolve();
     if (pageNo === this.failAt) throw new Error('upstream gone');
     const list = RECORDS.slice((pageNo - 1) * PAGE, pageNo * PAGE);
+    this.lists.push(list);
     return { code: 200, msg: 'success', data: [{ metricName: 'logs', list, objectArrayList: [] }] };
   }
 }
@@ -114,6 +117,27 @@ describe('drainWindow read-ahead', () => {
 });
 
 describe('drainWindow with a sink that encodes records as they are read', () => {
+  it('takes each record out of its page as it reads it: nothing of the page is left to outlive the conversion', async () => {
+    const client = new PagedClient();
+    // As each event is held: how many records its page still holds.
+    const left: number[] = [];
+    const drained = await drainWindow(WINDOW, {
+      ...context(client, async () => undefined),
+      hold: (event) => {
+        left.push(client.lists.at(-1)?.length ?? -1);
+        return event;
+      },
+    });
+    expect(drained.delivered).toBe(RECORDS.length);
+    // The i-th record of a page of n is taken out before it is converted: n - i - 1 remain.
+    const expected = client.lists.flatMap((_list, p) => {
+      const n = Math.min(PAGE, RECORDS.length - p * PAGE);
+      return Array.from({ length: Math.max(0, n) }, (_v, i) => n - i - 1);
+    });
+    expect(left).toEqual(expected);
+    expect(client.lists.every((list) => list.length === 0)).toBe(true);
+  });
+
   it('holds what hold() returns, and releases each batch once, after it was delivered; never a batch whose delivery failed', async () => {
     const client = new PagedClient();
     client.failAt = 4;

@@ -246,8 +246,9 @@ export function savedCheckpoint(dir: string): SavedCheckpoint {
   const lines = existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').slice(0, -1) : [];
   const delivered = new Map(saved.delivered);
   const counters = saved.counters.map((c) => ({ labels: { ...c.labels }, value: c.value }));
+  let { cursorMs, finalMs } = saved;
   for (const line of lines) {
-    const entry = JSON.parse(line) as { g: number; d: Array<[string, number]>; c: Array<[string, string, string, number]> };
+    const entry = JSON.parse(line) as { g: number; d: Array<[string, number]>; c: Array<[string, string, string, number]>; a?: [number, number] };
     if (entry.g !== generation) continue;
     for (const [uid, keep] of entry.d) delivered.set(uid, Math.max(keep, delivered.get(uid) ?? keep));
     for (const [domain, rule_id, severity, n] of entry.c) {
@@ -255,8 +256,14 @@ export function savedCheckpoint(dir: string): SavedCheckpoint {
       if (known) known.value += n;
       else counters.push({ labels: { domain, rule_id, severity }, value: n });
     }
+    // A window done: the checkpoint moved after the line's ids, and ids kept until before the final pass went.
+    if (entry.a !== undefined) {
+      cursorMs = Math.max(cursorMs, entry.a[0]);
+      finalMs = Math.min(cursorMs, Math.max(finalMs ?? saved.originMs, entry.a[1]));
+      for (const [uid, keep] of delivered) if (keep < finalMs) delivered.delete(uid);
+    }
   }
-  return { ...saved, delivered: [...delivered], counters };
+  return { ...saved, cursorMs, ...(finalMs === undefined ? {} : { finalMs }), delivered: [...delivered], counters };
 }
 
 export const cursorOf = (dir: string): number => savedCheckpoint(dir).cursorMs;

@@ -199,6 +199,46 @@ describe('WafEventForwarder checkpoint journal', () => {
     expect(sink.attempts).toBe(0);
   });
 
+  it('a window done is a journal line until the journal holds as much as the snapshot; a restart resumes where the last one ended', async () => {
+    let snapshots = 0;
+    let moves = 0;
+    const counting: StateFs = {
+      ...nodeStateFs,
+      async rename(from, to) {
+        snapshots++;
+        await nodeStateFs.rename(from, to);
+      },
+      async appendSynced(path, data) {
+        moves += data.split('\n').filter((line) => line !== '' && (JSON.parse(line) as { a?: unknown }).a !== undefined).length;
+        await nodeStateFs.appendSynced(path, data);
+      },
+    };
+    const sink = new FakeSink(8);
+    const first = rig.forwarder(sink, new LastSamples(), {}, { fs: counting });
+    let windows = 0;
+    for (let i = 0; i < 12; i++) {
+      const report = await first.pollOnce();
+      expect(report.ok).toBe(true);
+      windows += report.windows;
+      rig.sim.clock.advance(30 * S);
+    }
+    const lag = first.stats().checkpointLagSeconds;
+    await first.stop();
+    // One snapshot at the first start; after that, windows done went to the journal until it held as much.
+    expect(moves).toBeGreaterThan(0);
+    expect(snapshots - 1 + moves).toBe(windows);
+    // Restarted, the forwarder stands where the last window left it (the journal's last move), with the same ids.
+    const samples = new LastSamples();
+    const second = rig.forwarder(sink, samples);
+    await second.start();
+    expect(second.stats().checkpointLagSeconds).toBe(lag);
+    await polls(second, rig.sim, 3, 30 * S);
+    const uids = sink.uids();
+    expect(uids.length).toBe(new Set(uids).size);
+    expect(new Set(uids)).toEqual(new Set(denyIds(rig.sim, ORIGIN, cursorOf(rig.dir))));
+    expect(counterMap(samples.counters)).toEqual(expectedCounters(rig.sim, ORIGIN, cursorOf(rig.dir)));
+  });
+
   it('a snapshot written before the journal existed (no generation) loads, with nothing re-sent', async () => {
     const sink = new FakeSink(8);
     await stopAfterPolls(2, sink);

@@ -11,7 +11,7 @@ import type { LogEvent } from '../../../src/collectors/log-sink.js';
 import type { Sample } from '../../../src/collectors/collector.js';
 import { RULES } from '../../../src/simulator/waf-catalog.js';
 import type { Simulator } from '../../../src/simulator/index.js';
-import { DENY, FakeSink, LastSamples, MIN, polls, S, T0, useRig } from './fakes.js';
+import { cursorOf, DENY, FakeSink, LastSamples, MIN, polls, S, T0, useRig } from './fakes.js';
 
 const INFO = 'edge_waf_rule_info';
 
@@ -61,6 +61,25 @@ describe('edge_waf_rule_info from the forwarder', () => {
     expect(infoMap(samples.gauges.get(INFO))).toEqual(kept);
     // The counter keeps every rule's total: forgetting the description does not lose counts.
     expect(new Set(samples.counters.map((s) => s.labels.rule_id))).toEqual(new Set(all.keys()));
+  });
+
+  it('a rule forgotten stays forgotten over a restart, also when the windows since the last snapshot are journal lines', async () => {
+    const before = new LastSamples();
+    const first = rig.forwarder(new FakeSink(50), before, { forgetAfterMs: 60 * S });
+    // Polled past forget_after, until the last window done is a journal line (a move) rather than a snapshot.
+    const moved = (): boolean => /"a":\[/.test(readFileSync(join(rig.dir, `${CHECKPOINT_NAME}.journal`), 'utf8'));
+    for (let i = 0; i < 40 && (i < 10 || !moved()); i++) await polls(first, rig.sim, 1, 30 * S);
+    await first.stop();
+    expect(moved()).toBe(true);
+    const after = new LastSamples();
+    const second = rig.forwarder(new FakeSink(50), after, { forgetAfterMs: 60 * S });
+    await second.start();
+    await second.stop();
+    const cursor = cursorOf(rig.dir);
+    const kept = primaryRules(rig.sim, cursor - 60 * S, cursor);
+    expect(kept.size).toBeLessThan(primaryRules(rig.sim, ORIGIN, cursor).size);
+    expect(infoMap(before.gauges.get(INFO))).toEqual(kept);
+    expect(infoMap(after.gauges.get(INFO))).toEqual(kept);
   });
 
   it('keeps the descriptions over a restart: published from the checkpoint before the first poll', async () => {
