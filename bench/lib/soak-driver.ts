@@ -7,12 +7,14 @@
 // scrapes /metrics. Faults come from a seeded FaultPlan. At the end every
 // checked counter must equal the truth and every deny event of the forwarded
 // range must have reached the receiver exactly once.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastSettledStart } from '../../src/collectors/buckets.js';
+import { loadCheckpoint } from '../../src/collectors/waf-events/checkpoint.js';
 import { delayMs, loadConfig } from '../../src/config/index.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
+import { StateStore } from '../../src/state/index.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../test/support/otlp-receiver.js';
 import { parseSamples } from './exposition.js';
 import { FAULT_KINDS, FaultPlan, type FaultKind } from './soak-faults.js';
@@ -123,8 +125,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     await daemon.stop();
     daemon = undefined;
 
-    const checkpoint = JSON.parse(await readFile(join(rig.stateDir, 'waf-events-checkpoint.json'), 'utf8')) as { data: { originMs: number; cursorMs: number } };
-    const { originMs, cursorMs } = checkpoint.data;
+    // As the daemon loads it, the journal replayed: a window done may be a journal line (checkpoint.ts).
+    const { state } = await loadCheckpoint(new StateStore(rig.stateDir));
+    if (!state) throw new Error(`soak: no WAF event checkpoint in ${rig.stateDir}`);
+    const { originMs, cursorMs } = state.checkpoint;
     const { deny, ...waf } = checkWaf(sim, receiver.uids(), originMs, cursorMs);
     const config = loadConfig({ text: rig.config, env: {} });
     const settled = (now: number): number => lastSettledStart(now, '1m', delayMs(config.collectors.defaults.delay), sim.tz.offsetMinutes);

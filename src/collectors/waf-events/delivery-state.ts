@@ -199,10 +199,12 @@ export class DeliveryState {
       if (compact) {
         const counters = this.counts.entries();
         const rules = this.rules.entries();
+        // Counted now: confirmations while it is written add to the map, and go to the journal.
+        const entries = checkpoint.delivered.size + counters.length + rules.length;
         await saveCheckpoint(this.options.store, { checkpoint, counters, rules }, this.generation + 1);
         this.generation += 1;
         this.compactNext = false;
-        this.snapshotEntries = checkpoint.delivered.size + counters.length + rules.length;
+        this.snapshotEntries = entries;
         this.journaledEntries = 0;
       } else if (changed.size > 0 || counted.length > 0 || described.length > 0 || moved) {
         const delivered: Array<[string, number]> = [];
