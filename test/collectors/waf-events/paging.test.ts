@@ -52,7 +52,7 @@ describe('readWindow', () => {
       pages.push(page.records.length);
       lasts.push(page.last);
       ids.push(...page.records.map((r) => r.requestId));
-      // Emptied, as the drain empties each page it reads (drain.ts): the paging must not read the page again.
+      // Emptied, as the drain empties each page it reads (drain.ts): the paging must count a page before it hands it over.
       page.records.length = 0;
     }
     // Only the page after which nothing more is asked says it is the last.
