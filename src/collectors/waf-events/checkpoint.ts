@@ -143,7 +143,7 @@ async function loadWithJournal(store: CheckpointStorage): Promise<LoadedCheckpoi
       const [cursorMs, finalMs] = line.data.a;
       // As the forwarder moved it (window.ts advance); a move follows a snapshot with finalMs (one is written at every start).
       const moved = advance({ originMs: file.originMs, ...position, finalMs: position.finalMs ?? file.originMs, delivered }, { cursorMs, finalMs });
-      delivered = new Map(moved.delivered);
+      delivered = moved.delivered;
       position = { cursorMs: moved.cursorMs, finalMs: moved.finalMs };
     }
   }

@@ -154,9 +154,9 @@ export class DeliveryState {
 
   /** A whole window is delivered: move the checkpoint to `to`, forget ids no window reads again, save. */
   advance(to: Position): Promise<void> {
+    // advance() builds a new map: owned as it is, rather than a window's worth of ids copied again.
     const next = advance(this.checkpoint, to);
-    // advance() built a new map: own it rather than copy a window's worth of ids again.
-    this.current = { ...next, delivered: next.delivered instanceof Map ? next.delivered : new Map(next.delivered) };
+    this.current = next;
     this.rules.forget(next.cursorMs);
     this.moved = true;
     // A snapshot per window wrote every id kept and counter series again, in a backlog a quarter of the

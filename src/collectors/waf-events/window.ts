@@ -139,8 +139,9 @@ export function rememberInPlace(delivered: Map<string, number>, events: Iterable
  * back), and ids kept until before `final` are forgotten: no window reads
  * before it again. Those kept until exactly `final` (read in the window
  * ending there) stay until the next window past it, which may return them.
+ * The ids are a new map, the caller's to own and update in place.
  */
-export function advance(checkpoint: Checkpoint, to: Position): Checkpoint {
+export function advance(checkpoint: Checkpoint, to: Position): Checkpoint & { readonly delivered: Map<string, number> } {
   const cursorMs = Math.max(checkpoint.cursorMs, to.cursorMs);
   const finalMs = Math.min(cursorMs, Math.max(checkpoint.finalMs, to.finalMs));
   const delivered = new Map<string, number>();
