@@ -67,17 +67,19 @@ export function watchedSink(sink: LogSink, watch: JobWatch): LogSink {
   };
 }
 
-/** `observer`, each POST's outcome also recorded in `watch` (the code is the outcome label of the request metric). */
+/** `observer`, each push's outcome also recorded in `watch` (a failure's code is the outcome label of the request metric). */
 export function watchedObserver(observer: RemoteWriteObserver, watch: JobWatch): RemoteWriteObserver {
   return {
     samplesSent: (count) => observer.samplesSent(count),
     samplesFailed: (count, reason) => observer.samplesFailed(count, reason),
     samplesRetried: (count) => observer.samplesRetried(count),
-    pushed: (newest) => observer.pushed(newest),
-    requestDuration: (seconds, outcome) => {
-      observer.requestDuration(seconds, outcome);
-      if (outcome === 'success') watch.succeeded();
+    // A success is watched once the push is settled and its newest sample known, not at the 2xx itself:
+    // the sender records the pages first, and a row read in between would say success without the lag.
+    pushed: (newest) => {
+      observer.pushed(newest);
+      watch.succeeded();
     },
+    requestDuration: (seconds, outcome) => observer.requestDuration(seconds, outcome),
     requestFailed: (failure: RequestFailure) => {
       observer.requestFailed?.(failure);
       // A 4xx other than 429 settles the pages `refused`: not retried.

@@ -30,7 +30,7 @@ export interface RemoteWriteObserver {
   samplesFailed(count: number, reason: SampleFailureReason): void;
   /** The samples of a request, each time it is about to be tried again. */
   samplesRetried(count: number): void;
-  /** After a confirmed request: the newest sample time (epoch ms) it carried, for the lag of the newest pushed bucket. */
+  /** After a confirmed request, once its pages are settled: the newest sample time (epoch ms) it carried, for the lag of the newest pushed bucket. */
   pushed(newestTimestampMs: number): void;
   /** Every POST (retries each count), in seconds. */
   requestDuration(seconds: number, outcome: RequestOutcome): void;
