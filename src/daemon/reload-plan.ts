@@ -8,6 +8,8 @@
 //   reload.ts);
 // - log: the level is set by whoever reads the config again (the CLI);
 //   nothing restarts;
+// - simulator: nothing restarts (unused with a real account; a change to the
+//   bundled one is refused, reload.ts);
 // - everything else (upstream and its credentials, proxy, TLS and rate
 //   limits, targets, metrics filters, limits, waf_events, otlp, remote_write,
 //   the jitter) is shared by every job through the one upstream client,
@@ -86,6 +88,9 @@ export function fingerprint(config: Config): Fingerprint {
   );
   const shared: Record<string, unknown> = { ...resolved };
   for (const key of [...IN_PLACE.server, ...IN_PLACE.log]) delete shared[key];
+  // The bundled simulator is no job's part: with a real account nothing uses it, and while it serves as the
+  // upstream a change to it is refused before any plan (reload.ts, a restart-only key).
+  delete shared['simulator'];
   // Of the collectors' section only the jitter is the engine's; the rest is in each collector's part.
   shared['collectors'] = { jitter: config.collectors.defaults.jitter };
   const pick = (keys: readonly (keyof Config)[]): unknown[] => keys.map((key) => resolved[key]);

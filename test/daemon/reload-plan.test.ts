@@ -1,8 +1,8 @@
 // Which part of a reload each config change lands in: one collector's block
 // restarts that collector; collectors.defaults restarts the collectors that
 // inherit it; the upstream, its rate limit, targets, OTLP and the jitter are
-// shared and restart everything; the server's and the log's keys restart
-// nothing; a `*_file` whose content changed counts though the YAML did not.
+// shared and restart everything; the server's and the log's keys, and the
+// simulator's (unused with a real account), restart nothing; a `*_file` whose content changed counts though the YAML did not.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,7 @@ describe('planReload', () => {
     ['the OTLP endpoint', '4318', '4319', { shared: true }],
     ['server.enable_reload', 'listen: "127.0.0.1:0"', 'listen: "127.0.0.1:0", enable_reload: true', { server: true }],
     ['the log level', 'level: info', 'level: debug', { log: true }],
+    ['the simulator section, unused with a real account', 'log: { level: info }', 'log: { level: info }\nsimulator: { seed: 7, domains: 3 }', {}],
   ])('%s', (_name, from, to, expected) => {
     expect(planReload(applied, fingerprint(load(BASE.replace(from, to))))).toEqual({
       shared: false, server: false, log: false, collectors: [], ...expected,

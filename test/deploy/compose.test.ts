@@ -122,7 +122,7 @@ describe('compose: the simulator and the exporter', () => {
     expect(exporterConfig.upstream.api_url).toBe('http://simulator:9400');
     expect(exporterConfig.upstream.token).toBe((service('simulator').command ?? []).at(-1));
     expect(exporterConfig.waf_events.enabled).toBe(true);
-    const otlp = new URL(exporterConfig.otlp.endpoint);
+    const otlp = new URL(exporterConfig.otlp.endpoint ?? '(otlp.endpoint not set)');
     expect(otlp.hostname).toBe('otel-collector');
     expect(otlp.pathname).toBe('/v1/logs');
     expect(otlp.port).toBe(String(parseHostPort(collector.receivers.otlp.protocols.http.endpoint)?.port));

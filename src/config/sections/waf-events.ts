@@ -128,10 +128,17 @@ export const WAF_EVENTS_DESCRIPTION =
   're-sends at most the batch that was in flight (records carry `log.record.uid` = requestId, so a receiver can drop it). ' +
   'A damaged checkpoint stops start-up with its path instead of starting over (see state_recovery).';
 
+/** Where WAF events go when otlp.endpoint is not set, except in the demo (see the key's description). */
+export const DEFAULT_OTLP_ENDPOINT = 'http://127.0.0.1:4318/v1/logs';
+
 export const otlpSchema = z.strictObject({
   endpoint: httpUrl()
-    .prefault('http://127.0.0.1:4318/v1/logs')
-    .describe('OTLP/HTTP logs URL, used as is (default http://127.0.0.1:4318/v1/logs). While nothing listens there, delivery is retried with backoff and polling waits.'),
+    .optional()
+    .describe(
+      `OTLP/HTTP logs URL, used as is (default ${DEFAULT_OTLP_ENDPOINT}; in the demo, with the bundled simulator as the upstream, ` +
+        'a receiver started beside it that confirms every record and keeps none, so the demo forwards end to end). ' +
+        'While nothing listens there, delivery is retried with backoff and polling waits.',
+    ),
   protocol: z.enum(['http/protobuf', 'http/json']).default('http/protobuf').describe('Encoding: http/protobuf or http/json (default http/protobuf).'),
   headers: headerMap()
     .default({})

@@ -30,7 +30,7 @@ import { claimStateDir } from '../state-owner.js';
 import { buildCollectors } from './collectors.js';
 import { openUpstream, type LocalUpstream, type Upstream } from './upstream.js';
 import { wireRemoteWrite, type RemoteWrite } from './remote-write.js';
-import { wireWafEvents } from './waf-events.js';
+import { otlpTarget, wireWafEvents } from './waf-events.js';
 import { logRequestEstimate, requestEstimate } from './requests.js';
 import { insecureWarning, logExporterRoutes, OutboundNotices } from './network.js';
 import { SYSTEM_CLOCK, type JobWatch } from './job-watch.js';
@@ -149,7 +149,8 @@ export async function wire(options: WiringOptions): Promise<Components> {
     client: upstream.client, config: config.targets, shard, log: logger.child({ component: 'targets' }),
     onChange: (t) => logRequestEstimate(logger, estimateFor.config, requestEstimate(estimateFor.config, estimateFor.collectors, { domains: t.domains.length, packages: t.packages.length })),
   });
-  logExporterRoutes(config, logger);
+  const otlp = config.waf_events.enabled ? otlpTarget(config, options.local) : undefined;
+  logExporterRoutes(config, otlp, logger);
   const remoteWrite = wireRemoteWrite(config, outbound.watch('remote_write', logger.child({ component: 'remote_write' })), options.version, self, store, recovery, options.clock ?? SYSTEM_CLOCK);
   const context = {
     client: upstream.client,
@@ -173,9 +174,9 @@ export async function wire(options: WiringOptions): Promise<Components> {
   };
   const built = collectorJobs(config);
   const jobs: Job[] = [...built.jobs];
-  const wafEvents = config.waf_events.enabled
-    ? wireWafEvents(options, { upstream, store, targets, recovery, otlpLogger: outbound.watch('otlp', logger.child({ component: 'otlp' })) })
-    : undefined;
+  const wafEvents = otlp === undefined
+    ? undefined
+    : wireWafEvents(options, { upstream, store, targets, recovery, otlp, otlpLogger: outbound.watch('otlp', logger.child({ component: 'otlp' })) });
   if (wafEvents) jobs.push(wafEvents.forwarder);
   const engine = new Scheduler({
     jobs,

@@ -6,6 +6,7 @@
 import { insecureTlsKeys, type Config, type ProxyRoute } from '../../config/index.js';
 import { proxyFor } from '../../shared/proxy-route.js';
 import { maskUrl } from '../../shared/url-credentials.js';
+import type { OtlpTarget } from './waf-events.js';
 
 /** The narrow logger the OTLP sink and the remote-write sender write to. */
 export interface OutboundLogger {
@@ -21,11 +22,12 @@ export function via(route: ProxyRoute, url: string): string {
   return proxy === undefined ? 'direct' : maskUrl(proxy);
 }
 
-/** The OTLP and remote-write clients' start-up lines (the upstream's is openUpstream's). */
-export function logExporterRoutes(config: Config, logger: { info(obj: object, msg?: string): void }): void {
-  if (config.waf_events.enabled) {
-    const { endpoint } = config.otlp;
-    logger.info({ endpoint, proxy: via(config.proxies.otlp, endpoint), proxySource: config.proxies.otlp.source }, `otlp: ${endpoint} via ${via(config.proxies.otlp, endpoint)}`);
+/** The OTLP (with waf_events enabled) and remote-write clients' start-up lines (the upstream's is openUpstream's). */
+export function logExporterRoutes(config: Config, otlp: OtlpTarget | undefined, logger: { info(obj: object, msg?: string): void }): void {
+  if (otlp !== undefined) {
+    const { endpoint, route } = otlp;
+    const demo = otlp.local ? ' (the demo\'s receiver: confirms every record, keeps none; set otlp.endpoint for a collector)' : '';
+    logger.info({ endpoint, proxy: via(route, endpoint), proxySource: route.source }, `otlp: ${endpoint} via ${via(route, endpoint)}${demo}`);
   }
   const { url } = config.remote_write;
   if (url !== undefined) {

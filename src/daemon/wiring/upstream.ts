@@ -16,6 +16,8 @@ export interface LocalUpstream {
   readonly url: string;
   /** The token it accepts. */
   readonly token: string;
+  /** An OTLP/HTTP logs URL standing in for a receiver, used when otlp.endpoint is not set (otlpTarget). */
+  readonly otlpEndpoint?: string;
   close(): Promise<void>;
 }
 

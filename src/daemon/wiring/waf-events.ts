@@ -6,14 +6,14 @@ import { platformClock } from '../../api/index.js';
 import type { TargetDiscovery } from '../../collectors/index.js';
 import { shardScope, WafEventForwarder } from '../../collectors/waf-events/index.js';
 import { OtlpLogSink, type OtlpSinkLogger } from '../../exporters/otel-logs/index.js';
-import { tlsFiles, type Config } from '../../config/index.js';
+import { DEFAULT_OTLP_ENDPOINT, NO_PROXY_ROUTE, tlsFiles, type Config, type ProxyRoute } from '../../config/index.js';
 import { proxyFor } from '../../shared/proxy-route.js';
 import type { TlsFiles } from '../../shared/tls-files.js';
 import type { FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';
 import type { Logger } from '../../log/logger.js';
 import type { StateRecovery, StateStore } from '../../state/index.js';
 import type { Clock } from '../../collectors/index.js';
-import type { Upstream } from './upstream.js';
+import type { LocalUpstream, Upstream } from './upstream.js';
 import { JobWatch, SYSTEM_CLOCK, watchedSink } from './job-watch.js';
 
 /** What the WAF wiring takes from the daemon's options. */
@@ -33,6 +33,28 @@ interface SharedParts {
   readonly recovery: StateRecovery;
   /** The OTLP sink's logger (its connection failures also kept for the status page). */
   readonly otlpLogger: OtlpSinkLogger;
+  /** Where the records go (otlpTarget). */
+  readonly otlp: OtlpTarget;
+}
+
+/** The receiver WAF events are delivered to, and how it is reached. */
+export interface OtlpTarget {
+  readonly endpoint: string;
+  readonly route: ProxyRoute;
+  readonly tls?: NonNullable<Config['otlp']['tls']>;
+  /** The demo's receiver beside the bundled simulator, not a configured receiver. */
+  readonly local: boolean;
+}
+
+/**
+ * otlp.endpoint; unset, the receiver the bundled simulator's stand-in offers (on
+ * loopback, reached directly like the simulator itself), so the demo forwards
+ * end to end; else the default, where an OpenTelemetry Collector listens by default.
+ */
+export function otlpTarget(config: Config, local: LocalUpstream | undefined): OtlpTarget {
+  const { endpoint, tls } = config.otlp;
+  if (endpoint === undefined && local?.otlpEndpoint !== undefined) return { endpoint: local.otlpEndpoint, route: NO_PROXY_ROUTE, local: true };
+  return { endpoint: endpoint ?? DEFAULT_OTLP_ENDPOINT, route: config.proxies.otlp, ...(tls === undefined ? {} : { tls }), local: false };
 }
 
 /** WAF deny events -> OTLP logs, with its own checkpoint in the state directory. */
@@ -42,12 +64,12 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
   const waf = config.waf_events;
   const otlp = config.otlp;
   const logSink = new OtlpLogSink({
-    endpoint: otlp.endpoint,
+    endpoint: shared.otlp.endpoint,
     protocol: otlp.protocol,
     headers: otlp.headers,
     timeoutMs: otlp.timeout,
     maxBatch: otlp.max_batch,
-    ...otlpNetwork(config),
+    ...otlpNetwork(shared.otlp),
     resource: { serviceName: 'edge-exporter', serviceVersion: version, serviceInstanceId: `${hostname()}:${process.pid}` },
     logger: shared.otlpLogger,
   });
@@ -86,8 +108,8 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
   return { forwarder, logSink, delivery };
 }
 
-/** The proxy chosen for otlp.endpoint (NO_PROXY applied here: node:http has no EnvHttpProxyAgent) and otlp.tls. */
-function otlpNetwork(config: Config): { proxy?: string; tls?: TlsFiles } {
-  const proxy = proxyFor(config.proxies.otlp, config.otlp.endpoint);
-  return { ...(proxy === undefined ? {} : { proxy }), ...(config.otlp.tls === undefined ? {} : { tls: tlsFiles(config.otlp.tls, 'otlp.tls') }) };
+/** The proxy chosen for the endpoint (NO_PROXY applied here: node:http has no EnvHttpProxyAgent) and otlp.tls. */
+function otlpNetwork(target: OtlpTarget): { proxy?: string; tls?: TlsFiles } {
+  const proxy = proxyFor(target.route, target.endpoint);
+  return { ...(proxy === undefined ? {} : { proxy }), ...(target.tls === undefined ? {} : { tls: tlsFiles(target.tls, 'otlp.tls') }) };
 }
