@@ -48,7 +48,7 @@ export async function startDemoOtlpReceiver(host: string): Promise<DemoOtlpRecei
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
-        // Keep-alive connections of the exporter's agent would hold close() open.
+        // An export still being sent would hold close() open (idle keep-alive connections close with the server).
         server.closeAllConnections();
       }),
   };
