@@ -11,17 +11,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { readExposition } from '../support/exposition-reader.js';
 import { freePort } from '../support/ports.js';
 import { Capture } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'edge-demo-log-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The sum of a family's series as /metrics shows them (0 before its first series). */
+/** The sum of a family's series as /metrics shows them, read strictly (0 before its first series). */
 async function metricSum(metricsUrl: string, family: string): Promise<number> {
   const text = await (await fetch(metricsUrl, { signal: AbortSignal.timeout(5000) })).text();
-  const lines = text.split('\n').filter((l) => l.startsWith(`${family} `) || l.startsWith(`${family}{`));
-  return lines.reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+  const samples = readExposition(text, 'text').find((f) => f.name === family)?.samples ?? [];
+  return samples.reduce((sum, sample) => sum + Number(sample.value), 0);
 }
 
 const exportFailures = (metricsUrl: string): Promise<number> => metricSum(metricsUrl, 'edge_exporter_waf_export_failures_total');
@@ -51,10 +52,11 @@ describe('the demo as shipped', () => {
     const ran = main(['run', '--config', config, '--listen', '127.0.0.1:0'], { stdout, stderr: new Capture(), env: {} }, stop.signal);
     try {
       await expect.poll(() => stdout.text, { timeout: 10_000 }).toContain('serving metrics');
-      const metricsUrl = String(parsed(stdout.text).find((l) => l['msg'] === 'serving metrics')?.['url']);
-      const simulator = String(parsed(stdout.text).find((l) => String(l['msg']).startsWith('bundled simulator listening'))?.['url']);
-      const route = parsed(stdout.text).find((l) => String(l['msg']).startsWith('otlp: '));
-      // The sink: loopback, on the simulator's host, reached directly.
+      const started = parsed(stdout.text);
+      const metricsUrl = String(started.find((l) => l['msg'] === 'serving metrics')?.['url']);
+      const simulator = String(started.find((l) => String(l['msg']).startsWith('bundled simulator listening'))?.['url']);
+      const route = started.find((l) => String(l['msg']).startsWith('otlp: '));
+      // The demo's receiver: loopback, on the simulator's host, reached directly.
       expect(route?.['msg']).toMatch(/^otlp: http:\/\/127\.0\.0\.1:\d+\/v1\/logs via direct \(the demo's receiver: confirms every record, keeps none; set otlp\.endpoint for a collector\)$/);
       expect(new URL(String(route?.['endpoint'])).port).not.toBe(new URL(simulator).port);
 

@@ -6,15 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { otlpTarget } from '../../src/daemon/wiring/waf-events.js';
 
-const SINK = 'http://127.0.0.1:41999/v1/logs';
+const RECEIVER = 'http://127.0.0.1:41999/v1/logs';
 const PROXY = 'http://127.0.0.1:3128';
-const local = { url: 'http://127.0.0.1:41998', token: 't', otlpEndpoint: SINK, close: async () => {} };
+const local = { url: 'http://127.0.0.1:41998', token: 't', otlpEndpoint: RECEIVER, close: async () => {} };
 
 describe('otlpTarget', () => {
   it.each([
     ['set in the file, demo running', ['otlp: { endpoint: "http://10.0.0.5:4318/v1/logs" }'], {}, true, 'http://10.0.0.5:4318/v1/logs', PROXY, false],
     ['set by OTEL_EXPORTER_OTLP_ENDPOINT, demo running', [], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://10.0.0.6:4318' }, true, 'http://10.0.0.6:4318/v1/logs', PROXY, false],
-    ['unset, demo running', [], {}, true, SINK, '', true],
+    ['unset, demo running', [], {}, true, RECEIVER, '', true],
     ['unset, a real account', ['upstream: { api_url: "http://127.0.0.1:1", token: t }'], {}, false, 'http://127.0.0.1:4318/v1/logs', PROXY, false],
   ] as const)('%s', (_name, lines, env, demo, endpoint, httpProxy, isLocal) => {
     const config = loadConfig({ text: ['simulator: { enabled: true }', ...lines].join('\n'), env: { HTTP_PROXY: PROXY, ...env } });
