@@ -35,8 +35,8 @@ interface EstimateInput {
   readonly offsetMinutes: number;
   /** Target discovery: requests of one refresh of every listed kind, and how often (0 requests: static lists). */
   readonly discovery?: { readonly requests: number; readonly everyMs: number };
-  /** WAF event forwarding: at least one log query per poll. */
-  readonly wafEvents?: { readonly everyMs: number };
+  /** WAF event forwarding: at least one log query per poll; with the delivery audit, one logTread request per check. */
+  readonly wafEvents?: { readonly everyMs: number; readonly auditEveryMs?: number };
 }
 
 export function estimateRequests(input: EstimateInput): RequestEstimate {
@@ -53,7 +53,12 @@ export function estimateRequests(input: EstimateInput): RequestEstimate {
   if (input.discovery !== undefined && input.discovery.requests > 0) {
     lines.push(line('targets', HOUR_MS / input.discovery.everyMs, input.discovery.requests, 0, 0));
   }
-  if (input.wafEvents !== undefined) lines.push(line('waf_events', HOUR_MS / input.wafEvents.everyMs, 1, 0, 0));
+  if (input.wafEvents !== undefined) {
+    const { everyMs, auditEveryMs } = input.wafEvents;
+    // A check runs on the first poll at least auditEveryMs after the last one: whole poll periods. Recoveries come on top.
+    const audits = auditEveryMs === undefined ? 0 : HOUR_MS / (Math.ceil(auditEveryMs / everyMs) * everyMs);
+    lines.push(line('waf_events', HOUR_MS / everyMs, 1, audits, audits > 0 ? 1 : 0));
+  }
   return { targets: input.targets, lines, perHour: lines.reduce((n, l) => n + l.perHour, 0) };
 }
 

@@ -23,10 +23,16 @@
 // journal existed) is generation 0 and loads as it always did. Both files also
 // hold the rules of edge_waf_rule_info (rule-info.ts): `rules` in the
 // snapshot, `r` in a line (the rules its batch set); files written before
-// they existed have none, and load with none.
+// they existed have none, and load with none. And both hold what the delivery
+// audit needs (delivered-minutes.ts): per minute of event time, how many
+// events were delivered and, inside the look-back, their ids' hashes:
+// `minutes` in the snapshot, `m` in a line (what its batch added); files
+// written before the audit have none, and its first checks find older
+// minutes short (read again, nothing sent twice: the ids are still kept).
 import { z } from 'zod';
 import { FAIL_ON_DAMAGE, loadRecovering, type StateRecovery, type StateReset } from '../../state/recovery.js';
 import { StateError, type StateStore } from '../../state/store.js';
+import type { MinuteChange, SavedMinute } from './delivered-minutes.js';
 import type { DeniedDelta, DeniedLabels } from './metrics.js';
 import type { SavedRule } from './rule-info.js';
 import { advance, type Checkpoint, type Position, type SavedCheckpoint } from './window.js';
@@ -40,6 +46,8 @@ export type CheckpointStorage = Pick<StateStore, 'init' | 'load' | 'save' | 'pat
 const labelsSchema = z.strictObject({ domain: z.string(), rule_id: z.string(), severity: z.string() });
 /** [rule_id, description, category, seen at ms]; absent in files written before edge_waf_rule_info. */
 const rulesSchema = z.array(z.tuple([z.string(), z.string(), z.string(), z.number().int()])).optional();
+/** [minute start ms, events, hashes as base64 or null]; the count of a line's entry may be negative (a recovery's repeats). */
+const minutesSchema = z.array(z.tuple([z.number().int(), z.number().int(), z.string().nullable()])).optional();
 
 const checkpointFileSchema = z
   .strictObject({
@@ -53,6 +61,7 @@ const checkpointFileSchema = z
     /** The journal generation whose lines belong to this snapshot; absent before the journal existed (0). */
     journal: z.number().int().nonnegative().optional(),
     rules: rulesSchema,
+    minutes: minutesSchema,
   })
   .refine((f) => f.cursorMs >= f.originMs, { path: ['cursorMs'], error: 'cursor before origin' })
   // Checked once the cursor is in order: a damaged file names one problem.
@@ -72,6 +81,7 @@ const journalLineSchema = z.strictObject({
   d: z.array(z.tuple([z.string().min(1), z.number().int()])),
   c: z.array(z.tuple([z.string(), z.string(), z.string(), z.number().int().positive()])),
   r: rulesSchema,
+  m: minutesSchema,
   a: z.tuple([z.number().int(), z.number().int()]).optional(),
 });
 
@@ -79,6 +89,8 @@ interface CheckpointState {
   readonly checkpoint: Checkpoint;
   readonly counters: ReadonlyArray<{ labels: DeniedLabels; value: number }>;
   readonly rules: readonly SavedRule[];
+  /** The delivery audit's minutes (snapshot form; loaded: the snapshot's, then each journal line's changes, in order). */
+  readonly minutes: readonly SavedMinute[];
 }
 
 interface LoadedCheckpoint extends Omit<CheckpointState, 'checkpoint'> {
@@ -120,6 +132,7 @@ async function loadWithJournal(store: CheckpointStorage): Promise<LoadedCheckpoi
   let position = { cursorMs: file.cursorMs, finalMs: file.finalMs };
   const counters = new Map(file.counters.map((c) => [counterKey(c.labels), { labels: c.labels, value: c.value }]));
   const rules = new Map((file.rules ?? []).map((r) => [r[0], r]));
+  const minutes: MinuteChange[] = [...(file.minutes ?? [])];
   const journal = store.journal(CHECKPOINT_NAME);
   const { entries } = await journal.read();
   for (const [i, entry] of entries.entries()) {
@@ -139,6 +152,7 @@ async function loadWithJournal(store: CheckpointStorage): Promise<LoadedCheckpoi
       else counters.set(key, { labels, value: n });
     }
     for (const rule of line.data.r ?? []) rules.set(rule[0], rule);
+    for (const change of line.data.m ?? []) minutes.push(change);
     if (line.data.a !== undefined) {
       const [cursorMs, finalMs] = line.data.a;
       // As the forwarder moved it (window.ts advance); a move follows a snapshot with finalMs (one is written at every start).
@@ -151,6 +165,7 @@ async function loadWithJournal(store: CheckpointStorage): Promise<LoadedCheckpoi
     checkpoint: { originMs: file.originMs, cursorMs: position.cursorMs, ...(position.finalMs === undefined ? {} : { finalMs: position.finalMs }), delivered },
     counters: [...counters.values()],
     rules: [...rules.values()],
+    minutes,
     generation,
   };
 }
@@ -159,7 +174,7 @@ const counterKey = (labels: DeniedLabels): string => `${labels.domain}\u0000${la
 
 /** The whole state as generation `generation`, then the journal emptied (its lines are in the snapshot now). */
 export async function saveCheckpoint(store: CheckpointStorage, state: CheckpointState, generation = 0): Promise<void> {
-  const { checkpoint, counters, rules } = state;
+  const { checkpoint, counters, rules, minutes } = state;
   await store.save(CHECKPOINT_NAME, {
     originMs: checkpoint.originMs,
     cursorMs: checkpoint.cursorMs,
@@ -168,24 +183,28 @@ export async function saveCheckpoint(store: CheckpointStorage, state: Checkpoint
     counters,
     journal: generation,
     rules,
+    ...(minutes.length === 0 ? {} : { minutes }),
   });
   await store.journal(CHECKPOINT_NAME).truncate();
 }
 
+/** What one write adds: a batch's ids and counts, the rules it set, the audit's minutes it added to. */
+interface JournalChanges {
+  readonly delivered: ReadonlyArray<readonly [string, number]>;
+  readonly counted: readonly DeniedDelta[];
+  readonly rules: readonly SavedRule[];
+  readonly minutes: readonly MinuteChange[];
+}
+
 /** The changes since the last write, appended to the journal of `generation` and fsynced: one batch's, and where a window done moved the checkpoint. */
-export function appendCheckpoint(
-  store: CheckpointStorage,
-  generation: number,
-  delivered: ReadonlyArray<readonly [string, number]>,
-  counted: readonly DeniedDelta[],
-  rules: readonly SavedRule[],
-  moved?: Position,
-): Promise<void> {
+export function appendCheckpoint(store: CheckpointStorage, generation: number, changes: JournalChanges, moved?: Position): Promise<void> {
+  const { delivered, counted, rules, minutes } = changes;
   return store.journal(CHECKPOINT_NAME).append([{
     g: generation,
     d: delivered,
     c: counted.map((c) => [c.labels.domain, c.labels.rule_id, c.labels.severity, c.value]),
     ...(rules.length === 0 ? {} : { r: rules }),
+    ...(minutes.length === 0 ? {} : { m: minutes }),
     ...(moved === undefined ? {} : { a: [moved.cursorMs, moved.finalMs] }),
   }]);
 }

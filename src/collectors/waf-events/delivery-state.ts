@@ -19,6 +19,7 @@ import type { LogEvent } from '../log-sink.js';
 import { appendCheckpoint, loadCheckpoint, saveCheckpoint, type CheckpointStorage } from './checkpoint.js';
 import { DeniedCounts, WAF_EVENTS_COLLECTOR, WAF_RULE_INFO, type DeniedDelta } from './metrics.js';
 import { RuleInfo, type SavedRule } from './rule-info.js';
+import { DeliveredMinutes } from './delivered-minutes.js';
 import { advance, initialCheckpoint, rememberInPlace, resumed, type Checkpoint, type Position } from './window.js';
 import { isoOrUnknown, type StateRecovery } from '../../state/recovery.js';
 
@@ -35,6 +36,8 @@ interface DeliveryStateOptions {
   readonly onSaved: (cursorMs: number) => void;
   /** What a damaged checkpoint does at start-up (state_recovery); default: start-up fails. */
   readonly recovery?: StateRecovery;
+  /** The delivery audit's look-back and the most id hashes kept for it (delivered-minutes.ts); absent: no audit, none kept. */
+  readonly audit?: { readonly lookbackMs: number; readonly maxHashes: number };
 }
 
 export class DeliveryState {
@@ -42,6 +45,8 @@ export class DeliveryState {
   private current: (Checkpoint & { readonly delivered: Map<string, number> }) | undefined;
   private readonly counts: DeniedCounts;
   private readonly rules: RuleInfo;
+  /** Delivered events per minute of event time, for the delivery audit (saved with the checkpoint). */
+  readonly minutes: DeliveredMinutes | undefined;
   private dirty = false;
   private saving: Promise<void> = Promise.resolve();
   /** The journal generation of the snapshot on disk; a new snapshot takes the next one. */
@@ -66,6 +71,8 @@ export class DeliveryState {
   constructor(private readonly options: DeliveryStateOptions) {
     this.counts = new DeniedCounts(options.maxSeries);
     this.rules = new RuleInfo(options.maxSeries, options.forgetAfterMs);
+    const audit = options.audit;
+    this.minutes = audit === undefined ? undefined : new DeliveredMinutes(audit.maxHashes, () => options.clock.now() - audit.lookbackMs);
   }
 
   /** The loaded checkpoint; throws before load(). */
@@ -119,6 +126,7 @@ export class DeliveryState {
     this.generation = saved.generation;
     this.counts.restore(saved.counters);
     this.rules.restore(saved.rules);
+    this.minutes?.restore(saved.minutes);
     // As the moves replayed from the journal did in memory (advance).
     this.rules.forget(this.current.cursorMs);
     this.publish();
@@ -132,10 +140,18 @@ export class DeliveryState {
     return this.current?.delivered.has(uid) ?? false;
   }
 
-  /** The receiver has these, read in a window ending at windowEndMs: remember them, count them, save. */
-  confirm(events: readonly LogEvent[], windowEndMs: number): Promise<void> {
-    rememberInPlace(this.owned().delivered, events.map((e): [string, number] => [e.uid, e.timestampMs]), windowEndMs);
-    for (const e of events) this.changed.add(e.uid);
+  /**
+   * The receiver has these, read in a window ending at windowEndMs: remember
+   * them, count them, save. A recovery's (`byId` false) are not kept by id: no
+   * window reads before the final pass again, and the audit's minutes tell
+   * another recovery that they were delivered.
+   */
+  confirm(events: readonly LogEvent[], windowEndMs: number, byId = true): Promise<void> {
+    if (byId) {
+      rememberInPlace(this.owned().delivered, events.map((e): [string, number] => [e.uid, e.timestampMs]), windowEndMs);
+      for (const e of events) this.changed.add(e.uid);
+    }
+    if (this.minutes) for (const e of events) this.minutes.add(e.uid, e.timestampMs);
     for (const delta of this.counts.add(events)) this.counted.push(delta);
     for (const rule of this.rules.see(events, windowEndMs)) this.described.push(rule);
     return this.save();
@@ -191,6 +207,7 @@ export class DeliveryState {
     const counted = this.counted;
     const described = this.described;
     const moved = this.moved;
+    const minutes = this.minutes?.takeChanges() ?? [];
     this.changed = new Set();
     this.counted = [];
     this.described = [];
@@ -199,22 +216,25 @@ export class DeliveryState {
       if (compact) {
         const counters = this.counts.entries();
         const rules = this.rules.entries();
+        const saved = this.minutes?.entries() ?? [];
         // Counted now: confirmations while it is written add to the map, and go to the journal.
-        const entries = checkpoint.delivered.size + counters.length + rules.length;
-        await saveCheckpoint(this.options.store, { checkpoint, counters, rules }, this.generation + 1);
+        const entries = checkpoint.delivered.size + counters.length + rules.length + (this.minutes?.size.hashes ?? 0) + saved.length;
+        await saveCheckpoint(this.options.store, { checkpoint, counters, rules, minutes: saved }, this.generation + 1);
         this.generation += 1;
         this.compactNext = false;
         this.snapshotEntries = entries;
         this.journaledEntries = 0;
-      } else if (changed.size > 0 || counted.length > 0 || described.length > 0 || moved) {
+      } else if (changed.size > 0 || counted.length > 0 || described.length > 0 || moved || minutes.length > 0) {
         const delivered: Array<[string, number]> = [];
         for (const uid of changed) {
           const keep = checkpoint.delivered.get(uid);
           if (keep !== undefined) delivered.push([uid, keep]);
         }
         const position = moved ? { cursorMs: checkpoint.cursorMs, finalMs: checkpoint.finalMs } : undefined;
-        await appendCheckpoint(this.options.store, this.generation, delivered, counted, described, position);
-        this.journaledEntries += delivered.length + counted.length + described.length + (moved ? 1 : 0);
+        await appendCheckpoint(this.options.store, this.generation, { delivered, counted, rules: described, minutes }, position);
+        // A minute's hashes count as its events: the snapshot holds them one by one.
+        const hashes = minutes.reduce((n, [, count]) => n + Math.max(1, count), 0);
+        this.journaledEntries += delivered.length + counted.length + described.length + hashes + (moved ? 1 : 0);
       }
     } catch (err) {
       // What this write took is not known to be on disk (a journal line may be torn): the next write is a whole snapshot.

@@ -42,8 +42,8 @@ export interface DrainContext {
   readonly offsetMinutes: number;
   /** The observed time of a page's records. */
   now(): number;
-  /** Whether the checkpoint already holds this requestId. */
-  isDelivered(uid: string): boolean;
+  /** Whether this requestId, with this record time (undefined: none readable), was delivered already. */
+  isDelivered(uid: string, timeMs: number | undefined): boolean;
   /** Delivered ids an answer returned again: keep them while answers keep returning them. */
   refresh(uids: readonly string[]): void;
   /** Resolves once the receiver confirmed the whole batch and it was saved (deliver.ts). */
@@ -110,7 +110,7 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
       if (time?.naive) evidence.naive++;
       const outside = time !== undefined && (time.ms < window.startMs || time.ms >= window.endMs);
       if (outside) evidence.outOfRange++;
-      if (ctx.isDelivered(record.requestId) || buffered.has(record.requestId)) {
+      if (ctx.isDelivered(record.requestId, time?.ms) || buffered.has(record.requestId)) {
         repeats++;
         // Returned again: an upstream that ignores the range may return it in windows its time says nothing about.
         if (!buffered.has(record.requestId)) refresh.push(record.requestId);

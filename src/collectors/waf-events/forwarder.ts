@@ -10,6 +10,10 @@
 // of this replica (scope.ts). Between conversion and delivery the volume
 // policy (volume.ts, waf_events.max_rate / over_rate) paces the batches or
 // folds the events past the rate into summary records sent after the window.
+// Once a poll has caught up, the delivery audit (auditor.ts) compares the
+// upstream's deny counts per bucket with what was delivered, and the buckets
+// it finds short are read again here and their missing records delivered,
+// exactly as a window's.
 import { MismatchReporter } from '../contract/reporter.js';
 import { describeError, errorFields, failureMessage } from '../engine/errors.js';
 import { notifySafely } from '../engine/guard.js';
@@ -28,10 +32,20 @@ import { DeliveryState } from './delivery-state.js';
 import { passed, planWindow, type PlannedWindow, type TimeWindow } from './window.js';
 import { paceBatch, windowBudget, WindowFold } from './volume.js';
 import { keptOf } from './kept.js';
+import type { AuditBucket } from './audit.js';
+import { Auditor } from './auditor.js';
+import { minuteOf } from './delivered-minutes.js';
 import { pause } from '../../shared/wait.js';
 import type { LogEvent } from '../log-sink.js';
 
 const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+
+/** What a recovery adds to a window's drain: the audit's record of what was delivered, and a tally of what it confirms. */
+interface RecoveryHooks {
+  isDelivered(uid: string, timeMs: number | undefined): boolean;
+  onConfirmed(events: readonly LogEvent[]): void;
+}
 
 interface Totals {
   read: number;
@@ -53,6 +67,7 @@ export class WafEventForwarder implements EventJob {
   private readonly mismatches: MismatchReporter;
   private readonly totals: Totals = { read: 0, deduplicated: 0, forwarded: 0, summarized: 0, exportFailures: 0 };
   private loading: Promise<void> | undefined;
+  private readonly auditor: Auditor | undefined;
   /** over_rate delay: when the next batch may go (performance.now(), the clock pause() runs on). */
   private nextFreeMs = 0;
   /** The time a window spans past the cursor: maxWindowMs, shrunk while windows hold more than maxWindowEvents new records. */
@@ -76,8 +91,13 @@ export class WafEventForwarder implements EventJob {
       maxSeries: options.maxSeries ?? 10_000,
       forgetAfterMs: options.forgetAfterMs ?? 3_600_000,
       ...(options.recovery ? { recovery: options.recovery } : {}),
+      ...(options.audit ? { audit: { lookbackMs: options.audit.lookbackMs, maxHashes: options.audit.maxHashes } } : {}),
       onSaved: (cursorMs) => this.notify((ob) => ob.onCheckpoint?.(cursorMs)),
     });
+    const minutes = this.delivery.minutes;
+    this.auditor = options.audit && minutes
+      ? new Auditor({ options: options.audit, client: options.client, tz: options.tz, minutes, log: options.log, notify: (call) => this.notify(call) })
+      : undefined;
   }
 
   stats(): WafEventsStats {
@@ -87,6 +107,7 @@ export class WafEventForwarder implements EventJob {
       checkpointLagSeconds: cursor === undefined ? undefined : Math.max(0, (this.clock.now() - cursor) / 1000),
       droppedFromCounter: this.delivery.droppedFromCounter,
       droppedFromRuleInfo: this.delivery.droppedFromRuleInfo,
+      ...(this.auditor ? { audit: this.auditor.stats() } : {}),
     };
   }
 
@@ -126,7 +147,11 @@ export class WafEventForwarder implements EventJob {
         // The ids kept stay within max_window_events and one window, a flood's included (planWindow).
         const plan = { ...this.options, maxWindowMs: this.spanMs, minNewMs: this.options.intervalMs / 2, maxKeptIds: this.maxWindowEvents };
         const window = planWindow(this.delivery.checkpoint, now, plan);
-        if (!window) return report();
+        if (!window) {
+          // Caught up: the audit's turn (its recoveries wait behind the new events).
+          if (query !== undefined) await this.auditor?.runIfDue(now, this.delivery.checkpoint, query, signal, (bucket) => this.recover(bucket, query, signal));
+          return report();
+        }
         const behindMs = now - this.options.delayMs - this.delivery.checkpoint.cursorMs;
         const readAtMs = this.clock.now();
         const drained = query === undefined ? { delivered: 0, read: 0, complete: true } : await this.drain(window, query, signal);
@@ -163,11 +188,52 @@ export class WafEventForwarder implements EventJob {
     return this.options.maxWindowEvents ?? DEFAULT_MAX_WINDOW_EVENTS;
   }
 
-  private async drain(window: TimeWindow, query: WafQuery, signal: AbortSignal): Promise<Drained> {
+  /**
+   * A bucket the audit found short, read again whole: what was not delivered
+   * yet goes as a window's records would (the volume policy too: like a final
+   * pass, a recovery adds no budget, so under summarize its events are
+   * folded). Returns how many events it delivered, repeats aside.
+   */
+  private async recover(bucket: AuditBucket, query: WafQuery, signal: AbortSignal): Promise<number> {
+    const minutes = this.delivery.minutes;
+    if (!minutes) return 0;
+    const readAtMs = this.clock.now();
+    // Where the minute's ids were given up (a flood), its records go again with their uids: counted, as repeats up to what it held.
+    const heldBefore = new Map<number, number>();
+    let sent = 0;
+    const onConfirmed = (events: readonly { readonly uid: string; readonly timestampMs: number }[]): void => {
+      sent += events.length;
+      const late = events.map((e) => Math.max(0, (readAtMs - e.timestampMs) / SECOND));
+      this.notify((ob) => ob.onRecovered?.(late));
+    };
+    const isDelivered = (uid: string, timeMs: number | undefined): boolean => {
+      if (timeMs === undefined) return false;
+      const held = minutes.holds(uid, timeMs);
+      if (held !== undefined) return held;
+      const minute = minuteOf(timeMs);
+      if (!heldBefore.has(minute)) heldBefore.set(minute, minutes.count(minute, minute + MINUTE));
+      return false;
+    };
+    const fields = { from: this.options.tz.formatIso(bucket.startMs), to: this.options.tz.formatIso(bucket.endMs) };
+    this.options.log.info(fields, 'WAF delivery audit: the upstream counts more deny events in this bucket than were delivered; reading it again');
+    const drained = await this.drain(bucket, query, signal, { isDelivered, onConfirmed }).finally(() => minutes.endLookups());
+    let repeats = 0;
+    for (const [minute, held] of heldBefore) {
+      const again = Math.min(held, minutes.count(minute, minute + MINUTE) - held);
+      if (again > 0) minutes.uncount(minute, again);
+      repeats += Math.max(0, again);
+    }
+    if (repeats > 0) this.notify((ob) => ob.onResent?.(repeats));
+    this.options.log.info({ ...fields, recovered: sent - repeats, sentAgain: repeats, read: drained.read }, 'WAF delivery audit: bucket read again');
+    return sent - repeats;
+  }
+
+  private async drain(window: TimeWindow, query: WafQuery, signal: AbortSignal, recovery?: RecoveryHooks): Promise<Drained> {
     const delivery = this.deliveryContext(signal, (events) => {
       // Forwarded once the receiver confirmed, whether or not the save that follows succeeds.
       this.count('forwarded', events.length, (ob) => ob.onForwarded?.(events.length));
-      return this.delivery.confirm(events, window.endMs);
+      recovery?.onConfirmed(events);
+      return this.delivery.confirm(events, window.endMs, recovery === undefined);
     });
     const { maxRate, overRate } = this.options.volume ?? { maxRate: undefined, overRate: 'delay' };
     const fold = maxRate !== undefined && overRate === 'summarize' ? new WindowFold(windowBudget(window, this.delivery.checkpoint, maxRate)) : undefined;
@@ -179,11 +245,11 @@ export class WafEventForwarder implements EventJob {
       reader: { client: this.options.client, tz: this.options.tz, query, signal },
       policy: this.policy,
       maxBatch: this.options.sink.maxBatch,
-      // A one-second window cannot be cut shorter: it is read whole.
-      ...(window.endMs - window.startMs > SECOND ? { maxNew: this.maxWindowEvents } : {}),
+      // A one-second window cannot be cut shorter: it is read whole; so is a recovery (what it delivers is not kept by id).
+      ...(recovery === undefined && window.endMs - window.startMs > SECOND ? { maxNew: this.maxWindowEvents } : {}),
       offsetMinutes: this.options.tz.offsetMinutes,
       now: () => this.clock.now(),
-      isDelivered: (uid) => this.delivery.has(uid) || fold?.holds(uid) === true,
+      isDelivered: (uid, timeMs) => this.delivery.has(uid) || fold?.holds(uid) === true || recovery?.isDelivered(uid, timeMs) === true,
       refresh: (uids) => this.delivery.refresh(uids, window.endMs),
       deliver: async (batch) => {
         const pass = fold ? fold.take(batch) : await this.paced(batch, maxRate, signal);
@@ -196,7 +262,7 @@ export class WafEventForwarder implements EventJob {
         this.mismatches.report(WAF_EVENTS_COLLECTOR, pageMismatches(window, evidence, this.options.tz));
       },
     });
-    if (fold) await this.deliverSummaries(fold, window, signal);
+    if (fold) await this.deliverSummaries(fold, window, signal, recovery);
     return drained;
   }
 
@@ -226,13 +292,14 @@ export class WafEventForwarder implements EventJob {
    * folds are marked delivered and counted only once the receiver confirmed it; until then a restart reads
    * them again and builds the same summary uid.
    */
-  private async deliverSummaries(fold: WindowFold, window: TimeWindow, signal: AbortSignal): Promise<void> {
+  private async deliverSummaries(fold: WindowFold, window: TimeWindow, signal: AbortSignal, recovery?: RecoveryHooks): Promise<void> {
     const summaries = fold.summaries();
     const folded = new Map(summaries.map((s) => [s.record.uid, s.folded]));
     const delivery = this.deliveryContext(signal, (records) => {
       const events = records.flatMap((r) => folded.get(r.uid) ?? []);
       this.count('summarized', events.length, (ob) => ob.onSummarized?.(events.length));
-      return this.delivery.confirm(events, window.endMs);
+      recovery?.onConfirmed(events);
+      return this.delivery.confirm(events, window.endMs, recovery === undefined);
     });
     const maxBatch = Math.max(1, Math.floor(this.options.sink.maxBatch));
     for (let i = 0; i < summaries.length; i += maxBatch) {

@@ -2,6 +2,8 @@
 // counter (plain Samples to a SampleSink, kept in the checkpoint so a restart
 // continues it) and the self-metrics the daemon exposes, as an observer.
 import type { ContractCheck } from '../contract/checks.js';
+import type { AuditOutcome } from './audit.js';
+import type { AuditStats } from './auditor.js';
 import { counter, gauge } from '../metric-def.js';
 import { CounterTotals } from '../ledger.js';
 import { seriesKey } from '../series/keys.js';
@@ -180,6 +182,14 @@ export interface WafEventsObserver {
   onCheckpoint?(cursorMs: number): void;
   /** Answers whose record times contradicted an assumption (edge_exporter_contract_mismatches_total). */
   onMismatch?(check: ContractCheck, count: number): void;
+  /** The delivery audit: buckets found short at a check, or that became final with this outcome. */
+  onAuditOutcome?(outcome: AuditOutcome, buckets: number): void;
+  /** After each audit check: deny events counted upstream and not delivered, over the buckets not final. */
+  onAuditChecked?(state: { readonly missing: number }): void;
+  /** Events a recovery delivered, each as how late it was found: seconds from its time to the read that found it. */
+  onRecovered?(latenessSeconds: readonly number[]): void;
+  /** Events a recovery sent again because the ids of their minute were given up (waf_events.audit.max_kept_ids). */
+  onResent?(count: number): void;
 }
 
 /** Totals since start, for status pages and tests. */
@@ -195,4 +205,6 @@ export interface WafEventsStats {
   readonly droppedFromCounter: number;
   /** Deny events whose rule was left out of edge_waf_rule_info because its series cap was reached. */
   readonly droppedFromRuleInfo: number;
+  /** The delivery audit, when it runs. */
+  readonly audit?: AuditStats;
 }

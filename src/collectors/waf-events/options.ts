@@ -13,6 +13,7 @@ import type { WafEventsObserver } from './metrics.js';
 import type { WafDomainScope } from './scope.js';
 import type { WindowOptions } from './window.js';
 import type { VolumeOptions } from './volume.js';
+import type { AuditOptions } from './auditor.js';
 
 /**
  * waf_events.max_window_events' default. A backlog's first window is cut and read again shorter a few times, each
@@ -51,6 +52,8 @@ export interface WafEventForwarderOptions extends WindowOptions {
   readonly clock?: Clock;
   /** What a damaged checkpoint does at start-up (state_recovery); default: start-up fails. */
   readonly recovery?: StateRecovery;
+  /** The delivery audit (waf_events.audit); absent: none. */
+  readonly audit?: AuditOptions;
 }
 
 /** The outcome of one poll (every window due, until caught up or failed). */

@@ -36,6 +36,26 @@ const otherFilterSchema = z
   })
   .transform((f) => ({ oneVal: f.one_val, twoVal: f.two_val, threeVal: f.three_val }));
 
+const auditSchema = z.strictObject({
+  enabled: z.boolean().default(true).describe(
+    'Compare, per bucket of the upstream\'s logTread grid, the deny events it counts for this daemon\'s share with those ' +
+      'delivered, and read short buckets again to deliver what is missing (default true; one logTread request per check).',
+  ),
+  interval: duration({ min: 10_000, max: MAX_LAG_MS }).prefault('1m').describe('Least time between two checks; a check runs once a poll has caught up (default 1m).'),
+  lookback: duration({ min: 10 * 60_000, max: MAX_LAG_MS })
+    .prefault('1h')
+    .describe(
+      'A short bucket is read again while its end is no older than this; a bucket is final once it is older and its count ' +
+        'has held still for 10 minutes; counts are still compared up to twice this back, and events found missing there are ' +
+        'reported, not read. Twice it must fit in upstream_retention (default 1h).',
+    ),
+  max_kept_ids: integer().min(1000).max(100_000_000).default(2_000_000).describe(
+    'Most delivered ids kept (8 bytes each, as hashes) to tell delivered records from missing ones inside the look-back; past ' +
+      'it the oldest minutes\' are given up, and a recovery there sends their records again with the same log.record.uid, ' +
+      'counted in edge_exporter_waf_events_resent_total (default 2000000: 16 MB).',
+  ),
+});
+
 export const wafEventsSchema = z
   .strictObject({
     enabled: z.boolean().default(false).describe('Forward WAF deny events as OpenTelemetry logs (default false).'),
@@ -100,6 +120,7 @@ export const wafEventsSchema = z
         "How long the upstream keeps WAF logs: an assumption (its document does not say); set it from the vendor (a longer one: 31d, the longest range). Exposed as " +
           'edge_exporter_waf_upstream_retention_seconds for the alert EdgeExporterWafBehindRetention (default 3d).',
       ),
+    audit: auditSchema.prefault({}).describe('The delivery audit: the upstream\'s own deny counts against what was delivered.'),
     headers: z
       .array(headerName())
       .superRefine((names, ctx) => {
@@ -116,6 +137,8 @@ export const wafEventsSchema = z
       ),
   })
   .refine((c) => c.max_window >= c.interval, { path: ['max_window'], error: 'must be at least `interval`' })
+  // The audit's counts reach back twice the look-back: records the upstream no longer keeps would all look missing.
+  .refine((c) => 2 * c.audit.lookback <= c.upstream_retention, { path: ['audit', 'lookback'], error: 'twice it must fit in `upstream_retention`' })
   // Summarize without a rate would summarize nothing, silently.
   .refine((c) => c.over_rate !== 'summarize' || c.max_rate !== undefined, { path: ['over_rate'], error: 'summarize applies above `max_rate`: set max_rate' });
 

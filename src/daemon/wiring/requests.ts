@@ -17,8 +17,12 @@ export function requestEstimate(config: Config, collectors: readonly PolledColle
     targets,
     offsetMinutes: platformClock(config.upstream.timezone).offsetMinutes,
     discovery: { requests: discoveryRequests(config.targets, targets), everyMs: config.targets.refresh },
-    ...(config.waf_events.enabled ? { wafEvents: { everyMs: config.waf_events.interval } } : {}),
+    ...(config.waf_events.enabled ? { wafEvents: wafRequests(config.waf_events) } : {}),
   });
+}
+
+function wafRequests(waf: Config['waf_events']): { everyMs: number; auditEveryMs?: number } {
+  return { everyMs: waf.interval, ...(waf.audit.enabled ? { auditEveryMs: waf.audit.interval } : {}) };
 }
 
 /**

@@ -4,7 +4,7 @@
 import { hostname } from 'node:os';
 import { platformClock } from '../../api/index.js';
 import type { TargetDiscovery } from '../../collectors/index.js';
-import { shardScope, WafEventForwarder } from '../../collectors/waf-events/index.js';
+import { AUDIT_OUTCOMES, shardScope, WafEventForwarder } from '../../collectors/waf-events/index.js';
 import { OtlpLogSink, type OtlpSinkLogger } from '../../exporters/otel-logs/index.js';
 import { DEFAULT_OTLP_ENDPOINT, NO_PROXY_ROUTE, tlsFiles, type Config, type ProxyRoute } from '../../config/index.js';
 import { proxyFor } from '../../shared/proxy-route.js';
@@ -21,7 +21,7 @@ interface WafWiringOptions {
   readonly config: Config;
   readonly logger: Logger;
   readonly version: string;
-  readonly exports: { readonly families: FamilyStore; readonly self: Pick<SelfMetrics, 'wafEvents' | 'recordWafUpstreamRetention'> };
+  readonly exports: { readonly families: FamilyStore; readonly self: Pick<SelfMetrics, 'wafEvents' | 'recordWafUpstreamRetention' | 'recordWafAuditOn'> };
   readonly clock?: Clock;
 }
 
@@ -103,8 +103,10 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     observer: exports.self.wafEvents,
     ...(options.clock ? { clock: options.clock } : {}),
     recovery,
+    ...(waf.audit.enabled ? { audit: { lookbackMs: waf.audit.lookback, intervalMs: waf.audit.interval, maxHashes: waf.audit.max_kept_ids } } : {}),
   });
   exports.self.recordWafUpstreamRetention(waf.upstream_retention / 1000);
+  if (waf.audit.enabled) exports.self.recordWafAuditOn(AUDIT_OUTCOMES);
   return { forwarder, logSink, delivery };
 }
 

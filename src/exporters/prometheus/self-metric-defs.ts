@@ -6,6 +6,11 @@ import type { FamilyDef } from './serialize.js';
 const RUN_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30, 60, 120, 300] as const;
 /** One upstream request: tens of milliseconds when healthy, up to the client timeout when not. */
 const REQUEST_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const;
+/**
+ * How late the upstream ingests a WAF record the audit recovered: past `delay + overlap` (7 min at the defaults) at
+ * least, up to the upstream's retention; the steps around the usual overlaps (5m-30m) are finer.
+ */
+const LATENESS_BUCKETS = [300, 420, 600, 900, 1200, 1800, 2700, 3600, 5400, 7200, 14_400, 43_200, 86_400, 259_200] as const;
 
 export const SELF_METRICS = {
   collectorUp: {
@@ -163,6 +168,42 @@ export const SELF_METRICS = {
     help: 'Failed deliveries of a batch of WAF events to the OTLP receiver (each is retried), by error code.',
     unit: 'failures',
     labels: ['code'],
+  },
+  wafIngestLateness: {
+    name: 'edge_exporter_waf_ingest_lateness_seconds',
+    type: 'histogram',
+    help: 'WAF deny events first seen after the final pass over their time (found by the delivery audit): seconds from the record time to the read that found them.',
+    unit: 'seconds',
+    labels: [],
+    buckets: LATENESS_BUCKETS,
+  },
+  wafEventsRecovered: {
+    name: 'edge_exporter_waf_events_recovered_total',
+    type: 'counter',
+    help: 'WAF deny events the delivery audit found missing and delivered (its recoveries: buckets the upstream counted more of, read again).',
+    unit: 'events',
+    labels: [],
+  },
+  wafEventsResent: {
+    name: 'edge_exporter_waf_events_resent_total',
+    type: 'counter',
+    help: 'WAF deny events a recovery sent a second time, with the same log.record.uid, because the ids of their minute had been given up (waf_events.audit.max_kept_ids, a flood).',
+    unit: 'events',
+    labels: [],
+  },
+  wafAuditBuckets: {
+    name: 'edge_exporter_waf_audit_buckets_total',
+    type: 'counter',
+    help: 'Buckets of the upstream\'s WAF logTread grid the delivery audit compared, by outcome: short (found short at a check; read again inside the look-back), and once final match, recovered, surplus (more delivered than counted) or unreconciled (still short).',
+    unit: 'buckets',
+    labels: ['outcome'],
+  },
+  wafEventsMissing: {
+    name: 'edge_exporter_waf_events_missing',
+    type: 'gauge',
+    help: 'WAF deny events the upstream counts and this daemon has not delivered, over the audit\'s buckets not final yet (0 once recoveries caught up).',
+    unit: 'events',
+    labels: [],
   },
   wafCheckpointLag: {
     name: 'edge_exporter_waf_checkpoint_lag_seconds',

@@ -203,7 +203,22 @@ export class SelfMetrics implements CollectorObserver {
     onExportFailure: (failure: { readonly code: string }): void => this.own.wafExportFailures.add({ code: failure.code }, 1),
     onCheckpoint: (cursorMs: number): void => this.own.wafCheckpointLag.since({}, cursorMs),
     onMismatch: (check: string, count: number): void => this.onMismatch(check, count),
+    onAuditOutcome: (outcome: string, buckets: number): void => this.own.wafAuditBuckets.add({ outcome }, buckets),
+    onAuditChecked: (state: { readonly missing: number }): void => this.own.wafEventsMissing.set({}, state.missing),
+    onRecovered: (latenessSeconds: readonly number[]): void => {
+      this.own.wafEventsRecovered.add({}, latenessSeconds.length);
+      for (const seconds of latenessSeconds) this.own.wafIngestLateness.observe({}, seconds);
+    },
+    onResent: (count: number): void => this.own.wafEventsResent.add({}, count),
   };
+
+  /** With the delivery audit on: its series from 0, so a rate or an alert has a start (the outcomes are fixed). */
+  recordWafAuditOn(outcomes: readonly string[]): void {
+    for (const outcome of outcomes) this.own.wafAuditBuckets.add({ outcome }, 0);
+    this.own.wafEventsRecovered.add({}, 0);
+    this.own.wafEventsResent.add({}, 0);
+    this.own.wafEventsMissing.set({}, 0);
+  }
 
   /** waf_events.upstream_retention, for the alert that compares the checkpoint lag with it. */
   recordWafUpstreamRetention(seconds: number): void {

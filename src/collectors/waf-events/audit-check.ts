@@ -1,0 +1,47 @@
+// One check of the delivery audit: a single describeLogV2 `logTread` request
+// (action deny, the forwarder's own severity, domains and other_filter) over
+// the range the audit compares, and its settled buckets. One request per
+// check, whatever the number of buckets: the look-back twice over is two
+// hours, one-minute buckets under the reading that sizes buckets by the range
+// (at most six hours of them), coarser ones under any other (audit.ts reads
+// the grid off the answer).
+import type { DescribeLogV2Request, PlatformClock } from '../../api/index.js';
+import type { UpstreamClient } from '../collector.js';
+import { settledBuckets, type AuditBucket } from './audit.js';
+import { minuteOf } from './delivered-minutes.js';
+import type { WafQuery } from './fetch.js';
+import type { TimeWindow } from './window.js';
+
+export function trendRequest(range: TimeWindow, query: WafQuery, tz: PlatformClock): DescribeLogV2Request {
+  return {
+    action: [{ metricName: 'logTread' }],
+    ...(query.domains && query.domains.length > 0 ? { domains: [...query.domains] } : {}),
+    otherFilter: (query.otherFilter ?? []).map((f) => ({ oneVal: f.oneVal, twoVal: f.twoVal, threeVal: [...f.threeVal] })),
+    searchHeader: { action: 'deny', ...(query.severity === undefined ? {} : { severityLevel: query.severity }) },
+    params: { beginTime: tz.formatDateTime(range.startMs), endTime: tz.formatDateTime(range.endMs) },
+  };
+}
+
+/**
+ * The range one check asks: from the later of twice the look-back ago and the
+ * first whole minute forwarded, to the last whole minute the final pass has
+ * read; undefined when that is empty.
+ */
+export function auditRange(originMs: number, finalMs: number, nowMs: number, lookbackMs: number): TimeWindow | undefined {
+  const startMs = Math.max(minuteOf(originMs + 59_999), minuteOf(nowMs - 2 * lookbackMs));
+  const endMs = minuteOf(finalMs);
+  return endMs > startMs ? { startMs, endMs } : undefined;
+}
+
+export interface TrendReader {
+  readonly client: Pick<UpstreamClient, 'describeLogV2'>;
+  readonly tz: PlatformClock;
+  readonly signal: AbortSignal;
+}
+
+/** The upstream's deny counts for the range's whole buckets (`data: null`: nothing matched, so none listed to compare). */
+export async function readCounts(reader: TrendReader, range: TimeWindow, query: WafQuery): Promise<Array<AuditBucket & { counted: number }>> {
+  const response = await reader.client.describeLogV2(trendRequest(range, query, reader.tz), { signal: reader.signal });
+  const points = response.data.find((item) => item.metricName === 'logTread')?.objectArrayList ?? [];
+  return settledBuckets(points, range.startMs, range.endMs);
+}
