@@ -15,7 +15,8 @@
 // still for HOLD_MS: then its outcome is `match`, `recovered` (it was
 // recovered and is even), `surplus`, or `unreconciled` (still different). A
 // final bucket whose count moves again (records ingested later still) is
-// checked again, and final again later. A bucket leaves the book once it is
+// checked again, and final again later (counted again only under another
+// outcome). A bucket leaves the book once it is
 // older than twice the look-back, final at its last outcome if it was not.
 import { minuteOf } from './delivered-minutes.js';
 
@@ -45,6 +46,16 @@ interface BucketState extends AuditBucket {
   recovered: number;
   short: boolean;
   final: FinalOutcome | undefined;
+  /** Its outcome when it was last final, if its count moved after that. */
+  reopened: FinalOutcome | undefined;
+}
+
+export interface FinalBucket {
+  readonly bucket: AuditBucket;
+  readonly outcome: FinalOutcome;
+  readonly counted: number;
+  readonly delivered: number;
+  readonly again: boolean;
 }
 
 export interface AuditContext {
@@ -60,8 +71,11 @@ export interface CheckResult {
   readonly recover: readonly AuditBucket[];
   /** Buckets found short at this check that were not at the last one. */
   readonly foundShort: number;
-  /** Buckets that became final, with their numbers (an unreconciled one is reported once, here). */
-  readonly finals: ReadonlyArray<{ readonly bucket: AuditBucket; readonly outcome: FinalOutcome; readonly counted: number; readonly delivered: number }>;
+  /**
+   * Buckets that became final, with their numbers (an unreconciled one is reported here, once; again only if its
+   * count moves after that). `again`: it was final before with this outcome (not to be counted twice).
+   */
+  readonly finals: readonly FinalBucket[];
 }
 
 type Point = readonly [number, number | null];
@@ -98,18 +112,19 @@ export class AuditBook {
   /** Compares this check's buckets; buckets not listed keep their state (an answer may leave some out). */
   check(listed: ReadonlyArray<AuditBucket & { counted: number }>, ctx: AuditContext): CheckResult {
     const recover: AuditBucket[] = [];
-    const finals: Array<CheckResult['finals'][number]> = [];
+    const finals: FinalBucket[] = [];
     let foundShort = 0;
     for (const b of listed) {
       let state = this.buckets.get(b.startMs);
       if (state === undefined || state.endMs !== b.endMs) {
-        state = { startMs: b.startMs, endMs: b.endMs, counted: b.counted, countedSinceMs: ctx.nowMs, delivered: 0, readAtCount: undefined, recovered: 0, short: false, final: undefined };
+        state = { startMs: b.startMs, endMs: b.endMs, counted: b.counted, countedSinceMs: ctx.nowMs, delivered: 0, readAtCount: undefined, recovered: 0, short: false, final: undefined, reopened: undefined };
         this.buckets.set(b.startMs, state);
       }
       if (state.counted !== b.counted) {
         state.counted = b.counted;
         state.countedSinceMs = ctx.nowMs;
-        // Moved after it was final: records are still being ingested for it; checked again.
+        // Moved after it was final: records are still being ingested for it; checked again, and final again later.
+        if (state.final !== undefined) state.reopened = state.final;
         state.final = undefined;
       }
       state.delivered = ctx.delivered(state.startMs, state.endMs);
@@ -161,11 +176,13 @@ export class AuditBook {
     return oldest;
   }
 
-  private finish(state: BucketState): CheckResult['finals'][number] {
+  private finish(state: BucketState): FinalBucket {
     const outcome: FinalOutcome = state.counted > state.delivered ? 'unreconciled'
       : state.counted < state.delivered ? 'surplus'
       : state.recovered > 0 ? 'recovered' : 'match';
     state.final = outcome;
-    return { bucket: { startMs: state.startMs, endMs: state.endMs }, outcome, counted: state.counted, delivered: state.delivered };
+    const again = state.reopened === outcome;
+    state.reopened = undefined;
+    return { bucket: { startMs: state.startMs, endMs: state.endMs }, outcome, counted: state.counted, delivered: state.delivered, again };
   }
 }

@@ -7,7 +7,7 @@
 import type { PlatformClock } from '../../api/index.js';
 import type { UpstreamClient } from '../collector.js';
 import type { JobLogger } from '../engine/job.js';
-import { AuditBook, type AuditBucket, type AuditContext, type FinalOutcome } from './audit.js';
+import { AuditBook, type AuditBucket, type AuditContext, type FinalBucket } from './audit.js';
 import { auditRange, readCounts } from './audit-check.js';
 import type { DeliveredMinutes } from './delivered-minutes.js';
 import type { WafQuery } from './fetch.js';
@@ -89,10 +89,10 @@ export class Auditor {
     this.parts.notify((ob) => ob.onAuditChecked?.({ missing: this.book.missing() }));
   }
 
-  private final(f: { readonly bucket: AuditBucket; readonly outcome: FinalOutcome; readonly counted: number; readonly delivered: number }): void {
-    this.parts.notify((ob) => ob.onAuditOutcome?.(f.outcome, 1));
+  private final(f: FinalBucket): void {
+    if (!f.again) this.parts.notify((ob) => ob.onAuditOutcome?.(f.outcome, 1));
     if (f.outcome !== 'unreconciled' && f.outcome !== 'surplus') return;
-    if (f.outcome === 'unreconciled') this.unreconciled++;
+    if (f.outcome === 'unreconciled' && !f.again) this.unreconciled++;
     const { tz } = this.parts;
     this.parts.log.warn(
       { from: tz.formatIso(f.bucket.startMs), to: tz.formatIso(f.bucket.endMs), counted: f.counted, delivered: f.delivered, outcome: f.outcome },
