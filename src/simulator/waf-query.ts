@@ -104,7 +104,7 @@ export function trendStep(rangeMs: number): number {
 }
 
 /** How the readings shape the logTread listing (every field off by default). */
-export interface TrendOptions {
+interface TrendOptions {
   /** The logTreadBucketMs reading: every bucket this size and counted whole. */
   readonly fixedStep?: number | undefined;
   /** The logTreadStrictRange reading (with a fixed size only). */
