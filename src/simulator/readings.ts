@@ -17,6 +17,14 @@ export interface LateRevision {
   readonly factor: number;
 }
 
+export interface WafLateIngest {
+  /** Share of the deny records that arrive late, (0, 1]. */
+  readonly fraction: number;
+  /** Each late record becomes visible between minMs and maxMs (inclusive) after its time. */
+  readonly minMs: number;
+  readonly maxMs: number;
+}
+
 export interface Readings {
   /** WAF logTread buckets of this fixed size, reported whole (undefined: sized by the range). */
   readonly logTreadBucketMs: number | undefined;
@@ -44,6 +52,12 @@ export interface Readings {
   readonly logTreadStrictRange: boolean;
   /** An unknown path is answered 404 by the framework in front (Spring Boot's default error body), not with the platform's envelope. */
   readonly gatewayNotFound: boolean;
+  /** A deterministic share of the deny WAF records is ingested this late instead of within the usual lag. */
+  readonly wafLateIngest: WafLateIngest | undefined;
+  /** Every listed logTread bucket holding a record reports count + this (at least 0): counts from another index than the records. */
+  readonly logTreadCountDelta: number;
+  /** With logTreadBucketMs: a bucket is listed only once it is complete (its end no later than now). */
+  readonly logTreadCompleteOnly: boolean;
 }
 
 export const DEFAULT_READINGS: Readings = Object.freeze({
@@ -60,6 +74,9 @@ export const DEFAULT_READINGS: Readings = Object.freeze({
   omitZeroBuckets: false,
   logTreadStrictRange: false,
   gatewayNotFound: false,
+  wafLateIngest: undefined,
+  logTreadCountDelta: 0,
+  logTreadCompleteOnly: false,
 });
 
 export type ReadingKey = keyof Readings;
@@ -106,6 +123,7 @@ function assign(patch: ReadingsPatch, key: ReadingKey, v: unknown): void {
     case 'omitZeroBuckets':
     case 'logTreadStrictRange':
     case 'gatewayNotFound':
+    case 'logTreadCompleteOnly':
       if (typeof v !== 'boolean') throw bad('a boolean');
       patch[key] = v;
       return;
@@ -129,6 +147,10 @@ function assign(patch: ReadingsPatch, key: ReadingKey, v: unknown): void {
       if (!isInt(v)) throw bad('an integer of ms');
       patch[key] = v;
       return;
+    case 'logTreadCountDelta':
+      if (!isInt(v)) throw bad('an integer');
+      patch[key] = v;
+      return;
     case 'recordTimeLagMs':
       if (!isInt(v) || v < 0) throw bad('a non-negative integer of ms');
       patch[key] = v;
@@ -139,6 +161,9 @@ function assign(patch: ReadingsPatch, key: ReadingKey, v: unknown): void {
       return;
     case 'lateRevision':
       patch[key] = lateRevision(v);
+      return;
+    case 'wafLateIngest':
+      patch[key] = wafLateIngest(v);
       return;
   }
 }
@@ -151,6 +176,17 @@ function lateRevision(v: unknown): LateRevision {
     throw new ReadingError(`${what}, got ${JSON.stringify(v)}`);
   }
   return { afterMs: v.afterMs, factor: v.factor };
+}
+
+function wafLateIngest(v: unknown): WafLateIngest {
+  const what = 'wafLateIngest must be {fraction: number in (0, 1], minMs: non-negative integer, maxMs: integer >= minMs}';
+  if (!isRecord(v)) throw new ReadingError(what);
+  const extra = Object.keys(v).filter((k) => k !== 'fraction' && k !== 'minMs' && k !== 'maxMs');
+  const { fraction, minMs, maxMs } = v;
+  if (extra.length > 0 || !isPositive(fraction) || fraction > 1 || !isInt(minMs) || minMs < 0 || !isInt(maxMs) || maxMs < minMs) {
+    throw new ReadingError(`${what}, got ${JSON.stringify(v)}`);
+  }
+  return { fraction, minMs, maxMs };
 }
 
 type MutableReadings = { -readonly [K in ReadingKey]: Readings[K] };

@@ -117,7 +117,7 @@ export function buildSimulator(options: SimulatorOptions = {}, extra: readonly H
       ...(options.revisionDelayMs !== undefined ? { revisionDelayMs: options.revisionDelayMs } : {}),
     });
     const waf = new WafLog({
-      seed, domains: world.domains, offsetMinutes: tz.offsetMinutes,
+      seed, domains: world.domains, offsetMinutes: tz.offsetMinutes, lateIngest: () => readingsNow().wafLateIngest,
       ...(options.wafIngestLagMs !== undefined ? { maxIngestLagMs: options.wafIngestLagMs } : {}),
     });
     const ctx: SimContext = { world, stats, waf, tz, requestTz, readings: readingsNow };

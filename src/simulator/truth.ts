@@ -3,13 +3,14 @@
 // reports once it is older than the revision delay); `reported` gives what
 // the API answers at a given instant. Truth is about what happened, in the
 // simulator's time: readings change only the methods that say what the API
-// shows (`reported`, `bandwidth`, and the `revised*` family, which apply the
-// lateRevision reading to the settled values).
+// shows (`reported`, `bandwidth`, the `revised*` family, which apply the
+// lateRevision reading to the settled values, and `wafVisibility`, with
+// `wafEvents`' visibleAt, which apply wafLateIngest).
 import type { SimContext } from './context.js';
 import type { BandwidthUnit, Readings } from './readings.js';
 import { INTERVAL_MS, type Interval, type TrafficSample, type StatMetric } from './stats.js';
 import { bandwidth, meanRequestTime, percentile95 } from './stats-series.js';
-import type { WafEvent } from './waf.js';
+import type { WafEvent, WafVisibility } from './waf.js';
 
 export interface Truth {
   readonly revisionDelayMs: number;
@@ -52,9 +53,12 @@ export interface Truth {
   percentile95(values: readonly number[]): number;
   /**
    * WAF log events with time in [fromMs, toMs), oldest first; with `visibleAt`,
-   * only those ingested by then (time + lag <= visibleAt).
+   * only those the log query shows by then (wafVisibility(e).visibleFrom <= visibleAt,
+   * so the wafLateIngest reading applies).
    */
   wafEvents(fromMs: number, toMs: number, opts?: { domains?: readonly string[]; visibleAt?: number }): WafEvent[];
+  /** From when the log query shows `e` (logs and logTread alike), and whether the wafLateIngest reading made it late. */
+  wafVisibility(e: WafEvent): WafVisibility;
 }
 
 export function createTruth(context: () => SimContext): Truth {
@@ -91,5 +95,6 @@ export function createTruth(context: () => SimContext): Truth {
     bandwidth: (bytes, interval, unit) => bandwidth(bytes, interval, unit ?? readings().bandwidthUnit),
     percentile95,
     wafEvents: (fromMs, toMs, opts) => context().waf.events(fromMs, toMs, opts),
+    wafVisibility: (e) => context().waf.visibility(e),
   };
 }

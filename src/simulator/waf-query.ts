@@ -103,6 +103,18 @@ export function trendStep(rangeMs: number): number {
   return DAY_MS;
 }
 
+/** How the readings shape the logTread listing (every field off by default). */
+interface TrendOptions {
+  /** The logTreadBucketMs reading: every bucket this size and counted whole. */
+  readonly fixedStep?: number | undefined;
+  /** The logTreadStrictRange reading (with a fixed size only). */
+  readonly strict?: boolean;
+  /** The logTreadCompleteOnly reading (with a fixed size only). */
+  readonly completeOnly?: boolean;
+  /** The logTreadCountDelta reading. */
+  readonly countDelta?: number;
+}
+
 /**
  * Counts matching records into logTread buckets. points() lists every bucket
  * from the aligned begin while start < end and start <= now (1 day buckets
@@ -112,7 +124,11 @@ export function trendStep(rangeMs: number): number {
  * bucket is counted whole, records before begin or after end included:
  * span() says which records to add. `strict` (the logTreadStrictRange
  * reading, with a fixed size only) lists the buckets that begin at or after
- * begin, not the one containing it.
+ * begin, not the one containing it; `completeOnly` (logTreadCompleteOnly,
+ * fixed size only: the default sizing clips buckets to the range, so there is
+ * no whole bucket to wait for) lists a bucket once its end <= now.
+ * `countDelta` (logTreadCountDelta) shifts every non-empty point, as counts
+ * kept by another index than the records would.
  */
 export class TrendCounter {
   private readonly step: number;
@@ -123,11 +139,10 @@ export class TrendCounter {
     private readonly begin: number,
     private readonly end: number,
     private readonly tz: PlatformClock,
-    fixedStep?: number,
-    private readonly strict = false,
+    private readonly options: TrendOptions = {},
   ) {
-    this.step = fixedStep ?? trendStep(end - begin);
-    this.whole = fixedStep !== undefined;
+    this.step = options.fixedStep ?? trendStep(end - begin);
+    this.whole = options.fixedStep !== undefined;
   }
 
   /** The times whose records the points count: [from, to). */
@@ -145,11 +160,15 @@ export class TrendCounter {
   }
 
   points(now: number): Array<[number, number]> {
-    return this.starts(now).map((s) => [s, this.counts.get(s) ?? 0]);
+    const delta = this.options.countDelta ?? 0;
+    return this.starts(now).map((s) => {
+      const n = this.counts.get(s) ?? 0;
+      return [s, n === 0 ? 0 : Math.max(0, n + delta)];
+    });
   }
 
-  /** Sum of the points' counts. */
-  total(): number {
+  /** Records counted into the listed buckets (what decides `data: null`, whatever the points report). */
+  records(): number {
     let sum = 0;
     for (const n of this.counts.values()) sum += n;
     return sum;
@@ -159,8 +178,9 @@ export class TrendCounter {
     const out: number[] = [];
     const aligned = this.align(this.begin);
     // Strict reading: a bucket that began before the range is not listed (nor counted: span() follows the list).
-    const first = this.whole && this.strict && aligned < this.begin ? aligned + this.step : aligned;
-    for (let s = first; s < this.end && s <= now; s += this.step) out.push(s);
+    const first = this.whole && this.options.strict === true && aligned < this.begin ? aligned + this.step : aligned;
+    const listedBy = this.whole && this.options.completeOnly === true ? now - this.step : now;
+    for (let s = first; s < this.end && s <= listedBy; s += this.step) out.push(s);
     return out;
   }
 

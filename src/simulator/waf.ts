@@ -1,8 +1,11 @@
 // WAF log events, generated deterministically per (seed, domain, minute) and
 // never stored. Each event has an ingest lag of 0-90 s (configurable: wafIngestLagMs) and becomes visible to
 // the log query only once now >= timeStamp + lag, as late-arriving log lines do
-// in a real search cluster.
-import { hash32, Rng } from './rng.js';
+// in a real search cluster. The wafLateIngest reading makes some deny records
+// far later; visibility() is the one place that decides, so the query's logs
+// and logTread and the ground truth cannot disagree.
+import type { WafLateIngest } from './readings.js';
+import { hash32, Rng, unit } from './rng.js';
 import {
   BENIGN_URIS, GEOS, PASS_CODES, RULES, SEVERITY_ORDER, USER_AGENTS,
   type GeoSpec, type RuleSpec, type SeverityLevel, type UaSpec,
@@ -49,9 +52,16 @@ export interface WafEvent {
   readonly domain: string;
   /** Request time, epoch ms. */
   readonly time: number;
-  /** Ingest lag: visible from time + lagMs. */
+  /** Usual ingest lag: visible from time + lagMs unless the wafLateIngest reading makes it late (see visibility()). */
   readonly lagMs: number;
   readonly record: WafRecord;
+}
+
+export interface WafVisibility {
+  /** Epoch ms from which the log query (logs and logTread) shows the event. */
+  readonly visibleFrom: number;
+  /** Whether the wafLateIngest reading chose it (then visibleFrom is time + a lateness in [minMs, maxMs]). */
+  readonly late: boolean;
 }
 
 interface WafDomain {
@@ -64,7 +74,7 @@ interface WafDomain {
 interface EventScope {
   /** Only these domains ([] or absent: all). */
   readonly domains?: readonly string[];
-  /** Only events ingested by then (time + lag <= visibleAt). */
+  /** Only events ingested by then (visibility().visibleFrom <= visibleAt). */
   readonly visibleAt?: number;
 }
 
@@ -75,6 +85,8 @@ interface WafLogOptions {
   offsetMinutes: number;
   /** Largest ingest lag, ms (default MAX_INGEST_LAG_MS). */
   maxIngestLagMs?: number;
+  /** The wafLateIngest reading, read per query (readings change at run time; default: none). */
+  lateIngest?: () => WafLateIngest | undefined;
 }
 
 export class WafLog {
@@ -82,9 +94,11 @@ export class WafLog {
   private readonly domains: ReadonlyArray<WafDomain & { readonly index: number; readonly rate: number }>;
   private readonly offsetMinutes: number;
   private readonly maxLagMs: number;
+  private readonly lateIngest: () => WafLateIngest | undefined;
 
   constructor(options: WafLogOptions) {
     this.seed = options.seed;
+    this.lateIngest = options.lateIngest ?? (() => undefined);
     this.offsetMinutes = options.offsetMinutes;
     this.maxLagMs = options.maxIngestLagMs ?? MAX_INGEST_LAG_MS;
     if (!Number.isSafeInteger(this.maxLagMs) || this.maxLagMs < 0) throw new RangeError(`WAF ingest lag must be a non-negative integer of ms, got ${this.maxLagMs}`);
@@ -105,15 +119,21 @@ export class WafLog {
     return out.sort((a, b) => a.time - b.time || compare(a.record.requestId, b.record.requestId));
   }
 
+  /** When the log query shows `e` under the current wafLateIngest reading. */
+  visibility(e: WafEvent): WafVisibility {
+    return visibility(e, this.lateIngest());
+  }
+
   /** Visits the same events as events() without collecting them (order: by domain, then time). */
   forEach(from: number, to: number, opts: EventScope, visit: (e: WafEvent) => void): void {
     const wanted = opts.domains && opts.domains.length > 0 ? new Set(opts.domains) : undefined;
+    const late = this.lateIngest();
     for (const d of this.domains) {
       if (wanted && !wanted.has(d.domainName)) continue;
       for (let m = Math.floor(from / MINUTE_MS) * MINUTE_MS; m < to; m += MINUTE_MS) {
         for (const e of this.minute(d, m)) {
           if (e.time < from || e.time >= to) continue;
-          if (opts.visibleAt !== undefined && e.time + e.lagMs > opts.visibleAt) continue;
+          if (opts.visibleAt !== undefined && visibility(e, late).visibleFrom > opts.visibleAt) continue;
           visit(e);
         }
       }
@@ -159,6 +179,21 @@ export class WafLog {
       },
     };
   }
+}
+
+/**
+ * Under wafLateIngest a deny record is late when a hash of its requestId (which
+ * already folds in the seed) falls under the fraction: the same records
+ * whatever the query or its order, and a larger fraction only adds records.
+ * Its lateness is a second hash spread over [minMs, maxMs].
+ */
+function visibility(e: WafEvent, late: WafLateIngest | undefined): WafVisibility {
+  const id = e.record.requestId;
+  if (late === undefined || e.record.response.httpCode !== DENY_STATUS || unit('late-ingest', id) >= late.fraction) {
+    return { visibleFrom: e.time + e.lagMs, late: false };
+  }
+  const lateness = late.minMs + Math.floor(unit('late-ingest-ms', id) * (late.maxMs - late.minMs + 1));
+  return { visibleFrom: e.time + lateness, late: true };
 }
 
 /** Headers include credentials at times, so tests can check the exporter drops them. */

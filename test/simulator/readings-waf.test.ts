@@ -79,6 +79,72 @@ describe('reading logTreadStrictRange', () => {
   });
 });
 
+describe('reading logTreadCountDelta', () => {
+  // One domain's deny records in minute buckets: sparse enough that some buckets are empty.
+  const sparse = () => ({ domains: [rig.h.sim.truth.domains()[0]], searchHeader: { action: 'deny' } });
+
+  it('adds the delta to every non-empty bucket, leaves empty ones at 0, sums the points as count; the records are unchanged', async () => {
+    const plain = await trend(HOUR_RANGE, sparse());
+    const plainLogs = await logs();
+    expect(plain.points.some(([, v]) => v === 0)).toBe(true);
+    expect(plain.points.some(([, v]) => v === 1)).toBe(true);
+    rig.h.sim.readings.merge({ logTreadCountDelta: 2 });
+    const up = await trend(HOUR_RANGE, sparse());
+    expect(up.points).toEqual(plain.points.map(([t, v]) => [t, v === 0 ? 0 : v + 2]));
+    expect(up.count).toBe(sumPoints(up.points));
+    expect(await logs()).toEqual(plainLogs);
+    rig.h.sim.readings.merge({ logTreadCountDelta: -1, totalsSkew: 1.5 });
+    const down = await trend(HOUR_RANGE, sparse());
+    expect(down.points).toEqual(plain.points.map(([t, v]) => [t, Math.max(0, v - 1)]));
+    expect(down.count).toBe(Math.floor(sumPoints(down.points) * 1.5));
+  });
+
+  it('clamps at 0 and still answers data, not null, when records match', async () => {
+    rig.h.sim.readings.merge({ logTreadCountDelta: -1000, logTreadBucketMs: 5 * MIN });
+    const { count, points } = await trend();
+    expect(points).toHaveLength(12);
+    expect(points.every(([, v]) => v === 0)).toBe(true);
+    expect(count).toBe(0);
+  });
+});
+
+describe('reading logTreadCompleteOnly', () => {
+  it('lists a fixed-size bucket only once it has ended, each still whole', async () => {
+    rig.h.sim.readings.merge({ logTreadBucketMs: 5 * MIN });
+    rig.h.sim.clock.set(T0 + 2 * MIN);
+    const p = params(T0 - 30 * MIN, T0 + 2 * MIN);
+    const all = await trend(p);
+    expect(all.points.at(-1)?.[0]).toBe(T0);
+    rig.h.sim.readings.merge({ logTreadCompleteOnly: true });
+    const complete = await trend(p);
+    expect(complete.points).toEqual(all.points.slice(0, -1));
+    expect(complete.count).toBe(sumPoints(complete.points));
+    // The bucket ending exactly now is complete: listed, counting what is visible now.
+    rig.h.sim.clock.set(T0 + 5 * MIN);
+    const ended = await trend(params(T0 - 30 * MIN, T0 + 5 * MIN));
+    expect(ended.points.at(-1)).toEqual([T0, visible(T0, T0 + 5 * MIN).length]);
+  });
+
+  it('with logTreadStrictRange lists the 5-minute buckets that begin inside the range and have ended', async () => {
+    rig.h.sim.readings.merge({ logTreadBucketMs: 5 * MIN, logTreadStrictRange: true, logTreadCompleteOnly: true });
+    rig.h.sim.clock.set(T0 + 4 * MIN);
+    const { points } = await trend(params(T0 - 23 * MIN, T0 + 4 * MIN));
+    expect(points.map((x) => x[0])).toEqual([T0 - 20 * MIN, T0 - 15 * MIN, T0 - 10 * MIN, T0 - 5 * MIN]);
+    points.forEach(([t, v]) => expect(v).toBe(visible(t, t + 5 * MIN).length));
+    // A range holding only the bucket in progress lists none.
+    expect(await trend(params(T0, T0 + 4 * MIN))).toEqual({ count: 0, points: [] });
+  });
+
+  it('changes nothing without logTreadBucketMs: the range-sized minute buckets are clipped to the range anyway', async () => {
+    rig.h.sim.clock.set(T0 + 30_000);
+    const p = params(T0 - HOUR, T0 + MIN);
+    const plain = await trend(p);
+    expect(plain.points.at(-1)?.[0]).toBe(T0);
+    rig.h.sim.readings.merge({ logTreadCompleteOnly: true });
+    expect(await trend(p)).toEqual(plain);
+  });
+});
+
 describe('reading naiveTimestamps', () => {
   it('drops the offset and keeps the platform wall-clock time', async () => {
     const zoned = new Map((await logs()).map((r) => [r.requestId, r.timeStamp]));

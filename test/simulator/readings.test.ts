@@ -17,7 +17,7 @@ const rig = useReadingsSim({ domains: 4 });
 const DEFAULT_JSON = {
   logTreadBucketMs: null, naiveTimestamps: false, bandwidthUnit: 'bits_per_second', totalsSkew: 1, lateRevision: null,
   ignoreRanges: false, clockOffsetMs: 0, paramsZone: null, recordTimeLagMs: 0, pathForm: 'both', omitZeroBuckets: false,
-  logTreadStrictRange: false, gatewayNotFound: false,
+  logTreadStrictRange: false, gatewayNotFound: false, wafLateIngest: null, logTreadCountDelta: 0, logTreadCompleteOnly: false,
 };
 
 describe('/__admin/readings', () => {
@@ -49,6 +49,16 @@ describe('/__admin/readings', () => {
     [{ recordTimeLagMs: -1 }],
     [{ omitZeroBuckets: 'no' }],
     [{ logTreadStrictRange: 1 }],
+    [{ wafLateIngest: { fraction: 0, minMs: 0, maxMs: 0 } }],
+    [{ wafLateIngest: { fraction: 1.5, minMs: 0, maxMs: 0 } }],
+    [{ wafLateIngest: { fraction: 0.5, minMs: -1, maxMs: 0 } }],
+    [{ wafLateIngest: { fraction: 0.5, minMs: 60_000, maxMs: 59_999 } }],
+    [{ wafLateIngest: { fraction: 0.5, minMs: 0, maxMs: 1.5 } }],
+    [{ wafLateIngest: { fraction: 0.5, minMs: 0, maxMs: 0, when: 'later' } }],
+    [{ wafLateIngest: 0.5 }],
+    [{ logTreadCountDelta: 1.5 }],
+    [{ logTreadCountDelta: '2' }],
+    [{ logTreadCompleteOnly: 'yes' }],
     [{ pathForm: 'neither' }],
     [{ noSuchReading: true }],
     [[]],
@@ -136,13 +146,17 @@ simulator:
     omit_zero_buckets: true
     log_tread_strict_range: true
     gateway_not_found: true
+    waf_late_ingest: { fraction: 0.25, min: 10m, max: 20m }
+    log_tread_count_delta: -3
+    log_tread_complete_only: true
 `;
 
 const FROM_YAML: Readings = {
   logTreadBucketMs: 300_000, naiveTimestamps: true, bandwidthUnit: 'bytes_per_second', totalsSkew: 1.1,
   lateRevision: { afterMs: 600_000, factor: 0.9 }, ignoreRanges: true, clockOffsetMs: -600_000, paramsZone: '+00:00',
   recordTimeLagMs: 600_000, pathForm: 'prefixed', omitZeroBuckets: true, logTreadStrictRange: true,
-  gatewayNotFound: true,
+  gatewayNotFound: true, wafLateIngest: { fraction: 0.25, minMs: 600_000, maxMs: 1_200_000 }, logTreadCountDelta: -3,
+  logTreadCompleteOnly: true,
 };
 
 describe('simulator.readings in the config', () => {
@@ -169,6 +183,11 @@ describe('simulator.readings in the config', () => {
     ['path_form: neither', 'path_form'],
     ['log_tread_strict_range: yes', 'log_tread_strict_range'],
     ['clock_offset: soon', 'clock_offset'],
+    ['waf_late_ingest: { fraction: 0, min: 0s, max: 1m }', 'waf_late_ingest.fraction'],
+    ['waf_late_ingest: { fraction: 0.5, min: 2m, max: 1m }', 'waf_late_ingest.max'],
+    ['waf_late_ingest: { fraction: 0.5, min: 1m }', 'waf_late_ingest.max'],
+    ['log_tread_count_delta: 0.5', 'log_tread_count_delta'],
+    ['log_tread_complete_only: 1', 'log_tread_complete_only'],
     ['logTreadBucketMs: 60000', 'logTreadBucketMs'],
   ])('refuses %s', (line, key) => {
     const load = () => loadConfig({ text: `simulator:\n  enabled: true\n  readings:\n    ${line}\n`, env: {} });

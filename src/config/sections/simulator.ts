@@ -95,6 +95,25 @@ const readingsSchema = z
         'An unknown path is answered 404 with Spring Boot\'s default error body ({timestamp, status, error, path}) instead of the envelope ' +
           '{code: 404, msg} (default false: the envelope).',
       ),
+    waf_late_ingest: z
+      .strictObject({
+        fraction: z.number().positive().max(1).describe('Share of the deny records that arrive late, above 0 and at most 1.'),
+        min: duration({ min: 0, max: MAX_LAG_MS }).describe('Least time after a late record\'s own time at which it becomes visible.'),
+        max: duration({ min: 0, max: MAX_LAG_MS }).describe('Most time after a late record\'s own time at which it becomes visible (at least min).'),
+      })
+      .refine((l) => l.max >= l.min, { error: 'expected max at least min', path: ['max'] })
+      .optional()
+      .describe(
+        'A fixed share of the deny WAF records (the same records whatever the query) becomes visible to logs and logTread only ' +
+          'min..max after its time instead of within the usual ingest lag (default: none).',
+      ),
+    log_tread_count_delta: integer()
+      .default(0)
+      .describe('Every listed logTread bucket holding a record reports its count plus this (at least 0; may be negative); logs are unchanged (default 0).'),
+    log_tread_complete_only: z
+      .boolean()
+      .default(false)
+      .describe('With log_tread_bucket: a logTread bucket is listed only once complete (its end no later than now) (default false).'),
   })
   .transform((r) => ({
     logTreadBucketMs: r.log_tread_bucket,
@@ -110,6 +129,9 @@ const readingsSchema = z
     omitZeroBuckets: r.omit_zero_buckets,
     logTreadStrictRange: r.log_tread_strict_range,
     gatewayNotFound: r.gateway_not_found,
+    wafLateIngest: r.waf_late_ingest === undefined ? undefined : { fraction: r.waf_late_ingest.fraction, minMs: r.waf_late_ingest.min, maxMs: r.waf_late_ingest.max },
+    logTreadCountDelta: r.log_tread_count_delta,
+    logTreadCompleteOnly: r.log_tread_complete_only,
   }));
 
 /** The account's request budget the simulator can enforce (src/simulator/budget.ts); off unless present. */

@@ -10,9 +10,12 @@
 // logTreadBucketMs the trend's buckets are counted whole, so `data` is null
 // only when neither the range nor those buckets hold a match (with
 // logTreadStrictRange only the buckets beginning inside the range are
-// listed, so a range shorter than a bucket may list none); totalsSkew
-// skews `count`; naiveTimestamps and recordTimeLagMs change how a record
-// shows its time (see shownRecord).
+// listed, so a range shorter than a bucket may list none; with
+// logTreadCompleteOnly only the buckets ended by now); logTreadCountDelta
+// shifts every non-empty point and `count` is the sum of the points, which
+// totalsSkew then skews; wafLateIngest hides some deny records from both
+// metrics alike (the visibleAt of the one pass below); naiveTimestamps and
+// recordTimeLagMs change how a record shows its time (see shownRecord).
 import { fail, ok, type HandlerTable, type SimRequest, type SimResponse } from '../types.js';
 import type { SimContext } from '../context.js';
 import type { Readings } from '../readings.js';
@@ -61,7 +64,10 @@ function answer(ctx: SimContext, req: SimRequest): SimResponse {
   if (end - begin > MAX_RANGE_MS) throw new WafQueryError(MSG_QUERY_FAILED);
   optStr(b, 'cluster');
   const domains = strings(optArr(b, 'domains'), 'domains');
-  const trend = new TrendCounter(begin, end, ctx.tz, readings.logTreadBucketMs, readings.logTreadStrictRange);
+  const trend = new TrendCounter(begin, end, ctx.tz, {
+    fixedStep: readings.logTreadBucketMs, strict: readings.logTreadStrictRange,
+    completeOnly: readings.logTreadCompleteOnly, countDelta: readings.logTreadCountDelta,
+  });
   const span = trend.span(req.now);
   const newest = new Newest(Math.max(0, ...actions.map((a) => (a.metricName === 'logs' ? a.pageNo * a.pageSize : 0))));
   let count = 0;
@@ -72,12 +78,14 @@ function answer(ctx: SimContext, req: SimRequest): SimResponse {
     count += 1;
     newest.add(e);
   });
-  if (count === 0 && trend.total() === 0) return ok({ data: null });
+  if (count === 0 && trend.records() === 0) return ok({ data: null });
   const ordered = newest.list();
+  const points = trend.points(req.now);
+  const listed = points.reduce((sum, [, n]) => sum + n, 0);
   return ok({
     data: actions.map((a) => (a.metricName === 'logs'
       ? { metricName: a.metricName, list: pageOf(ordered, { pageNum: a.pageNo, pageSize: a.pageSize }).map((e) => shownRecord(e, ctx, readings)) }
-      : { metricName: a.metricName, objectArrayList: trend.points(req.now), count: skewed(trend.total(), readings.totalsSkew) })),
+      : { metricName: a.metricName, objectArrayList: points, count: skewed(listed, readings.totalsSkew) })),
   });
 }
 

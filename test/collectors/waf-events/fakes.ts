@@ -202,7 +202,7 @@ export async function polls(f: Forwarding, sim: Simulator, n: number, stepMs: nu
   }
 }
 
-/** requestIds of the simulator's deny events with time in [from, to) (visible at `visibleAt` if given). */
+/** requestIds of the simulator's deny events with time in [from, to) (visible at `visibleAt` if given, the wafLateIngest reading included). */
 export function denyIds(sim: Simulator, from: number, to: number, visibleAt?: number): string[] {
   return sim.truth
     .wafEvents(from, to, visibleAt === undefined ? {} : { visibleAt })
