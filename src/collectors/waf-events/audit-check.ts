@@ -23,12 +23,12 @@ export function trendRequest(range: TimeWindow, query: WafQuery, tz: PlatformClo
 }
 
 /**
- * The range one check asks: from the later of twice the look-back ago and the
- * first whole minute forwarded, to the last whole minute the final pass has
- * read; undefined when that is empty.
+ * The range one check asks: from the later of twice the look-back ago and
+ * where the audit may begin (a whole minute, audit-scope.ts), to the last
+ * whole minute the final pass has read; undefined when that is empty.
  */
-export function auditRange(originMs: number, finalMs: number, nowMs: number, lookbackMs: number): TimeWindow | undefined {
-  const startMs = Math.max(minuteOf(originMs + 59_999), minuteOf(nowMs - 2 * lookbackMs));
+export function auditRange(fromMs: number, finalMs: number, nowMs: number, lookbackMs: number): TimeWindow | undefined {
+  const startMs = Math.max(fromMs, minuteOf(nowMs - 2 * lookbackMs));
   const endMs = minuteOf(finalMs);
   return endMs > startMs ? { startMs, endMs } : undefined;
 }

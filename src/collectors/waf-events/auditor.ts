@@ -12,7 +12,6 @@ import { auditRange, readCounts } from './audit-check.js';
 import type { DeliveredMinutes } from './delivered-minutes.js';
 import type { WafQuery } from './fetch.js';
 import type { WafEventsObserver } from './metrics.js';
-import type { Checkpoint } from './window.js';
 
 /** waf_events.audit, in ms. */
 export interface AuditOptions {
@@ -62,13 +61,14 @@ export class Auditor {
   }
 
   /** One check when due: nothing before the interval has passed since the last one. */
-  async runIfDue(nowMs: number, checkpoint: Checkpoint, query: WafQuery, signal: AbortSignal, recover: Recover): Promise<void> {
+  /** `fromMs`: where the audit may begin (audit-scope.ts); `finalMs`: how far the final pass has read. */
+  async runIfDue(nowMs: number, span: { readonly fromMs: number; readonly finalMs: number }, query: WafQuery, signal: AbortSignal, recover: Recover): Promise<void> {
     if (nowMs < this.nextMs) return;
     const { lookbackMs, intervalMs } = this.parts.options;
     const { minutes } = this.parts;
     // Counts of minutes out of the audit's range, hashes of minutes no recovery reads, are not needed any more.
     minutes.forget(nowMs - 2 * lookbackMs - this.widthMs, nowMs - lookbackMs - this.widthMs);
-    const range = auditRange(checkpoint.originMs, checkpoint.finalMs, nowMs, lookbackMs);
+    const range = auditRange(span.fromMs, span.finalMs, nowMs, lookbackMs);
     if (range === undefined) {
       this.nextMs = nowMs + intervalMs;
       return;

@@ -33,6 +33,7 @@ import { z } from 'zod';
 import { FAIL_ON_DAMAGE, loadRecovering, type StateRecovery, type StateReset } from '../../state/recovery.js';
 import { StateError, type StateStore } from '../../state/store.js';
 import type { MinuteChange, SavedMinute } from './delivered-minutes.js';
+import type { AuditFrom } from './audit-scope.js';
 import type { DeniedDelta, DeniedLabels } from './metrics.js';
 import type { SavedRule } from './rule-info.js';
 import { advance, type Checkpoint, type Position, type SavedCheckpoint } from './window.js';
@@ -62,6 +63,8 @@ const checkpointFileSchema = z
     journal: z.number().int().nonnegative().optional(),
     rules: rulesSchema,
     minutes: minutesSchema,
+    /** [ms, domains]: the audit's minutes hold every event delivered from then on, for this shard's domains (audit-scope.ts). */
+    auditFrom: z.tuple([z.number().int(), z.string()]).optional(),
   })
   .refine((f) => f.cursorMs >= f.originMs, { path: ['cursorMs'], error: 'cursor before origin' })
   // Checked once the cursor is in order: a damaged file names one problem.
@@ -91,6 +94,8 @@ interface CheckpointState {
   readonly rules: readonly SavedRule[];
   /** The delivery audit's minutes (snapshot form; loaded: the snapshot's, then each journal line's changes, in order). */
   readonly minutes: readonly SavedMinute[];
+  /** From when, and for which domains, the minutes are complete; absent in files written before the audit or without it. */
+  readonly auditFrom?: AuditFrom | undefined;
 }
 
 interface LoadedCheckpoint extends Omit<CheckpointState, 'checkpoint'> {
@@ -166,6 +171,7 @@ async function loadWithJournal(store: CheckpointStorage): Promise<LoadedCheckpoi
     counters: [...counters.values()],
     rules: [...rules.values()],
     minutes,
+    ...(file.auditFrom === undefined ? {} : { auditFrom: { fromMs: file.auditFrom[0], scope: file.auditFrom[1] } }),
     generation,
   };
 }
@@ -174,7 +180,7 @@ const counterKey = (labels: DeniedLabels): string => `${labels.domain}\u0000${la
 
 /** The whole state as generation `generation`, then the journal emptied (its lines are in the snapshot now). */
 export async function saveCheckpoint(store: CheckpointStorage, state: CheckpointState, generation = 0): Promise<void> {
-  const { checkpoint, counters, rules, minutes } = state;
+  const { checkpoint, counters, rules, minutes, auditFrom } = state;
   await store.save(CHECKPOINT_NAME, {
     originMs: checkpoint.originMs,
     cursorMs: checkpoint.cursorMs,
@@ -184,6 +190,7 @@ export async function saveCheckpoint(store: CheckpointStorage, state: Checkpoint
     journal: generation,
     rules,
     ...(minutes.length === 0 ? {} : { minutes }),
+    ...(auditFrom === undefined ? {} : { auditFrom: [auditFrom.fromMs, auditFrom.scope] }),
   });
   await store.journal(CHECKPOINT_NAME).truncate();
 }

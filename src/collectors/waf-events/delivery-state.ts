@@ -20,6 +20,7 @@ import { appendCheckpoint, loadCheckpoint, saveCheckpoint, type CheckpointStorag
 import { DeniedCounts, WAF_EVENTS_COLLECTOR, WAF_RULE_INFO, type DeniedDelta } from './metrics.js';
 import { RuleInfo, type SavedRule } from './rule-info.js';
 import { DeliveredMinutes } from './delivered-minutes.js';
+import { ANY_SCOPE, auditFrom, nextMinute, type AuditFrom } from './audit-scope.js';
 import { advance, initialCheckpoint, rememberInPlace, resumed, type Checkpoint, type Position } from './window.js';
 import { isoOrUnknown, type StateRecovery } from '../../state/recovery.js';
 
@@ -47,6 +48,8 @@ export class DeliveryState {
   private readonly rules: RuleInfo;
   /** Delivered events per minute of event time, for the delivery audit (saved with the checkpoint). */
   readonly minutes: DeliveredMinutes | undefined;
+  /** From when and for which domains the minutes are complete (audit-scope.ts): loaded, then set at the first audit. */
+  private auditFrom: AuditFrom | undefined;
   private dirty = false;
   private saving: Promise<void> = Promise.resolve();
   /** The journal generation of the snapshot on disk; a new snapshot takes the next one. */
@@ -109,6 +112,7 @@ export class DeliveryState {
     const { state: saved, reset } = await loadCheckpoint(this.options.store, this.options.recovery);
     if (!saved) {
       this.current = { ...initialCheckpoint(this.options.clock.now(), { startBackMs: reset ? delayMs : startBackMs }), delivered: new Map() };
+      this.auditFrom = { fromMs: nextMinute(this.current.originMs), scope: ANY_SCOPE };
       if (reset) {
         const { file, keptAs, problem, lastWrittenMs } = reset;
         this.options.log.error(
@@ -127,6 +131,7 @@ export class DeliveryState {
     this.counts.restore(saved.counters);
     this.rules.restore(saved.rules);
     this.minutes?.restore(saved.minutes);
+    this.auditFrom = saved.auditFrom;
     // As the moves replayed from the journal did in memory (advance).
     this.rules.forget(this.current.cursorMs);
     this.publish();
@@ -155,6 +160,21 @@ export class DeliveryState {
     for (const delta of this.counts.add(events)) this.counted.push(delta);
     for (const rule of this.rules.see(events, windowEndMs)) this.described.push(rule);
     return this.save();
+  }
+
+  /**
+   * Where the audit may begin for these domains (audit-scope.ts). A change is
+   * saved with the next write, as a snapshot; until then a restart computes it
+   * again from a later cursor, which is never too early.
+   */
+  auditStart(scope: string): number {
+    const next = auditFrom(this.auditFrom, scope, this.checkpoint.cursorMs);
+    if (next !== this.auditFrom) {
+      this.auditFrom = next;
+      this.compactNext = true;
+      this.dirty = true;
+    }
+    return next.fromMs;
   }
 
   /** Delivered ids read again in a window ending at windowEndMs: kept until windows past it (saved with the next save). */
@@ -219,7 +239,8 @@ export class DeliveryState {
         const saved = this.minutes?.entries() ?? [];
         // Counted now: confirmations while it is written add to the map, and go to the journal.
         const entries = checkpoint.delivered.size + counters.length + rules.length + (this.minutes?.size.hashes ?? 0) + saved.length;
-        await saveCheckpoint(this.options.store, { checkpoint, counters, rules, minutes: saved }, this.generation + 1);
+        const from = this.minutes === undefined ? {} : { auditFrom: this.auditFrom };
+        await saveCheckpoint(this.options.store, { checkpoint, counters, rules, minutes: saved, ...from }, this.generation + 1);
         this.generation += 1;
         this.compactNext = false;
         this.snapshotEntries = entries;

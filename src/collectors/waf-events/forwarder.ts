@@ -34,6 +34,7 @@ import { paceBatch, windowBudget, WindowFold } from './volume.js';
 import { keptOf } from './kept.js';
 import type { AuditBucket } from './audit.js';
 import { Auditor } from './auditor.js';
+import { scopeKey } from './audit-scope.js';
 import { minuteOf } from './delivered-minutes.js';
 import { pause } from '../../shared/wait.js';
 import type { LogEvent } from '../log-sink.js';
@@ -149,7 +150,10 @@ export class WafEventForwarder implements EventJob {
         const window = planWindow(this.delivery.checkpoint, now, plan);
         if (!window) {
           // Caught up: the audit's turn (its recoveries wait behind the new events).
-          if (query !== undefined) await this.auditor?.runIfDue(now, this.delivery.checkpoint, query, signal, (bucket) => this.recover(bucket, query, signal));
+          if (query !== undefined && this.auditor) {
+            const span = { fromMs: this.delivery.auditStart(scopeKey(query.domains)), finalMs: this.delivery.checkpoint.finalMs };
+            await this.auditor.runIfDue(now, span, query, signal, (bucket) => this.recover(bucket, query, signal));
+          }
           return report();
         }
         const behindMs = now - this.options.delayMs - this.delivery.checkpoint.cursorMs;
