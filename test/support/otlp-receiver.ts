@@ -31,6 +31,8 @@ export interface OtlpReceiver {
   setStatus(code: number): void;
   /** While held, requests are decoded and logged but not answered; releasing answers them all. */
   setHold(hold: boolean): void;
+  /** Holds from the first request whose records match (that one included), as setHold(true) would at that instant. */
+  holdWhen(match: ((records: readonly ReceivedLogRecord[]) => boolean) | undefined): void;
   /** Accepted records (answered 2xx), in arrival order. */
   records(): readonly ReceivedLogRecord[];
   /** log.record.uid of every accepted record, in arrival order, duplicates kept. */
@@ -59,6 +61,7 @@ export async function startOtlpReceiver(port = 0): Promise<OtlpReceiver> {
   let accepted: ReceivedLogRecord[] = [];
   let log: ReceivedRequest[] = [];
   const held: Array<() => void> = [];
+  let holdMatch: ((records: readonly ReceivedLogRecord[]) => boolean) | undefined;
 
   const answer = (res: ServerResponse, entry: ReceivedRequest, records: ReceivedLogRecord[]): void => {
     const code = down ? 503 : status;
@@ -92,6 +95,7 @@ export async function startOtlpReceiver(port = 0): Promise<OtlpReceiver> {
       }
       const entry: ReceivedRequest = { ...base, recordCount: records.length };
       log.push(entry);
+      if (!hold && holdMatch?.(records) === true) hold = true;
       if (hold) held.push(() => answer(res, entry, records));
       else answer(res, entry, records);
     })().catch(() => res.destroy());
@@ -117,6 +121,9 @@ export async function startOtlpReceiver(port = 0): Promise<OtlpReceiver> {
     setHold: (value) => {
       hold = value;
       if (!value) releaseHeld();
+    },
+    holdWhen: (match) => {
+      holdMatch = match;
     },
     records: () => [...accepted],
     uids: () => accepted.map((record) => String(record.attributes['log.record.uid'])),
