@@ -39,7 +39,7 @@ import { z } from 'zod';
 import { platformClock } from '../src/api/index.js';
 import type { JobLogger } from '../src/collectors/engine/job.js';
 import { WafEventForwarder } from '../src/collectors/waf-events/index.js';
-import { otlpSchema, wafEventsSchema } from '../src/config/sections/waf-events.js';
+import { otlpSchema, wafEventsSchema, wafOverlap } from '../src/config/sections/waf-events.js';
 import { StateStore } from '../src/state/store.js';
 import { startChild } from './lib/child.js';
 import { wafParts } from './lib/waf-parts.js';
@@ -117,7 +117,7 @@ async function main(): Promise<number> {
   const { sink, client, families } = wafParts(peers.ready.upstream, otlp);
   const forwarder = new WafEventForwarder({
     client, tz: platformClock('+08:00'), sink, samples: families, store: new StateStore(join(dir, 'state')), log: benchLogger(),
-    intervalMs: waf.interval, overlapMs: waf.overlap, delayMs: waf.delay, maxWindowMs: waf.max_window, startBackMs: waf.start_from,
+    intervalMs: waf.interval, overlapMs: wafOverlap(waf).overlapMs, delayMs: waf.delay, maxWindowMs: waf.max_window, startBackMs: waf.start_from,
     maxWindowEvents: waf.max_window_events,
     query: { pageSize: waf.page_size }, headers: waf.headers,
     // Standing still: a poll ends once it reaches now - delay (see the file comment); catchUp() moves it once.
@@ -141,7 +141,7 @@ async function main(): Promise<number> {
     const catchUp = async (): ReturnType<typeof forwarder.run> => {
       const first = await forwarder.run(new AbortController().signal);
       if (!first.ok || (first.cursorMs ?? 0) >= now - waf.delay) return first;
-      clockMs = now + waf.overlap;
+      clockMs = now + wafOverlap(waf).overlapMs;
       const second = await forwarder.run(new AbortController().signal);
       return { ...second, windows: first.windows + second.windows, forwarded: first.forwarded + second.forwarded };
     };

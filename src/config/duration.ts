@@ -108,3 +108,19 @@ export function duration(options: DurationOptions = {}) {
     })
     .meta({ 'x-type': 'duration', minimum: min, maximum: max });
 }
+
+/** A duration within `options`' bounds, or `auto` (a value the daemon finds at run time: `delay`, `overlap`). */
+export function durationOrAuto(options: { readonly min: number; readonly max: number }) {
+  const fixed = duration(options);
+  // Not z.union: its error would be "Invalid input" instead of the duration's own message.
+  return z
+    .union([z.string(), z.number()])
+    .transform((value, ctx): number | 'auto' => {
+      if (value === 'auto') return 'auto';
+      const parsed = fixed.safeParse(value);
+      if (parsed.success) return parsed.data;
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: `${issue.message} (or auto)` });
+      return z.NEVER;
+    })
+    .meta({ 'x-type': `\`auto\` or duration, ${formatDuration(options.min)} to ${formatDuration(options.max)}` });
+}

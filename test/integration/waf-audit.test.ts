@@ -46,20 +46,27 @@ async function runFor(daemons: readonly WafDaemon[], minutes: number): Promise<v
   }
 }
 
-async function checkRun(daemons: readonly WafDaemon[]): Promise<void> {
-  const first = daemons[0];
-  if (!first) throw new Error('no daemon');
-  const { sim, receiver, clock } = first;
-  const now = clock.now();
+/** Every deny event of the run, late ones included, reached the receiver once; returns what it received. */
+function everyEventOnce(d: WafDaemon): Set<string> {
+  const { sim, receiver, clock } = d;
   // From start_from before the first poll; up to where every late record was ingested, its bucket settled and checked.
-  const events = denyEvents(sim, T0 - 20 * MIN, now - LATE - 10 * MIN);
-  const late = events.filter((e) => e.late);
+  const events = denyEvents(sim, T0 - 20 * MIN, clock.now() - LATE - 10 * MIN);
   expect(events.length).toBeGreaterThan(300);
-  expect(late.length).toBeGreaterThan(80);
+  expect(events.filter((e) => e.late).length).toBeGreaterThan(80);
   const received = receiver.uids();
   const unique = new Set(received);
   expect(received.length).toBe(unique.size);
   expect(events.filter((e) => !unique.has(e.uid))).toEqual([]);
+  return unique;
+}
+
+async function checkRun(daemons: readonly WafDaemon[]): Promise<void> {
+  const first = daemons[0];
+  if (!first) throw new Error('no daemon');
+  const { sim, clock } = first;
+  const now = clock.now();
+  const unique = everyEventOnce(first);
+  const received = [...unique];
   // Late records reach the receiver through the audit alone (windows read them before they were ingested), all of them and
   // no other; but for those ingested by the first poll, when the backlog's windows read them.
   const everyLate = new Set(denyEvents(sim, T0 - 20 * MIN, now).filter((e) => e.late && e.visibleFrom > T0).map((e) => e.uid));
@@ -104,5 +111,26 @@ describe('the WAF delivery audit in the daemon', () => {
     await runFor([a, b], 50);
     await checkRun([a, b]);
     for (const d of [a, b]) expect(await metric(d, 'edge_exporter_waf_events_recovered_total')).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('waf_events.overlap: auto', () => {
+  it('settles near the upstream\'s lateness, and then the final pass reads the late records: recoveries stop', async () => {
+    const d = await startWafDaemon({ seed: 13, start: T0, wafEvents: `${WAF}, overlap: auto`, readings: READINGS });
+    running.push(d);
+    await runFor([d], 40);
+    const suggested = await metric(d, 'edge_exporter_waf_suggested_overlap_seconds');
+    // Found 15 minutes late at the least, up to a check and a bucket later; less the delay (2m).
+    expect(suggested).toBeGreaterThanOrEqual((LATE - 2 * MIN) / 1000);
+    expect(suggested).toBeLessThanOrEqual((LATE - 2 * MIN + 3 * MIN) / 1000);
+    const recoveredThen = await metric(d, 'edge_exporter_waf_events_recovered_total');
+    expect(recoveredThen).toBeGreaterThan(0);
+    const received = d.receiver.uids().length;
+    await runFor([d], 40);
+    // Late records still come (every deny event of the run is delivered), read by the final pass now, none recovered.
+    expect(await metric(d, 'edge_exporter_waf_events_recovered_total')).toBe(recoveredThen);
+    expect(d.receiver.uids().length).toBeGreaterThan(received + 100);
+    everyEventOnce(d);
+    expect(await metric(d, 'edge_exporter_waf_events_missing')).toBe(0);
   }, 120_000);
 });

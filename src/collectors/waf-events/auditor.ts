@@ -61,9 +61,9 @@ export class Auditor {
   }
 
   /** One check when due: nothing before the interval has passed since the last one. */
-  /** `fromMs`: where the audit may begin (audit-scope.ts); `finalMs`: how far the final pass has read. */
-  async runIfDue(nowMs: number, span: { readonly fromMs: number; readonly finalMs: number }, query: WafQuery, signal: AbortSignal, recover: Recover): Promise<void> {
-    if (nowMs < this.nextMs) return;
+  /** `fromMs`: where the audit may begin (audit-scope.ts); `finalMs`: how far the final pass has read. Whether it checked. */
+  async runIfDue(nowMs: number, span: { readonly fromMs: number; readonly finalMs: number }, query: WafQuery, signal: AbortSignal, recover: Recover): Promise<boolean> {
+    if (nowMs < this.nextMs) return false;
     const { lookbackMs, intervalMs } = this.parts.options;
     const { minutes } = this.parts;
     // Counts of minutes out of the audit's range, hashes of minutes no recovery reads, are not needed any more.
@@ -71,7 +71,7 @@ export class Auditor {
     const range = auditRange(span.fromMs, span.finalMs, nowMs, lookbackMs);
     if (range === undefined) {
       this.nextMs = nowMs + intervalMs;
-      return;
+      return false;
     }
     const listed = await readCounts({ client: this.parts.client, tz: this.parts.tz, signal }, range, query);
     for (const b of listed) this.widthMs = Math.max(this.widthMs, b.endMs - b.startMs);
@@ -87,6 +87,7 @@ export class Auditor {
     this.checkedMs = nowMs;
     this.nextMs = nowMs + intervalMs;
     this.parts.notify((ob) => ob.onAuditChecked?.({ missing: this.book.missing() }));
+    return true;
   }
 
   private final(f: FinalBucket): void {

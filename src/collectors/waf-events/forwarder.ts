@@ -35,6 +35,8 @@ import { keptOf } from './kept.js';
 import type { AuditBucket } from './audit.js';
 import { Auditor } from './auditor.js';
 import { scopeKey } from './audit-scope.js';
+import { OverlapTuner } from './overlap.js';
+import { shouldLogSuggestion, type SuggestionLogged } from '../series/suggest-delay.js';
 import { minuteOf } from './delivered-minutes.js';
 import { pause } from '../../shared/wait.js';
 import type { LogEvent } from '../log-sink.js';
@@ -69,6 +71,9 @@ export class WafEventForwarder implements EventJob {
   private readonly totals: Totals = { read: 0, deduplicated: 0, forwarded: 0, summarized: 0, exportFailures: 0 };
   private loading: Promise<void> | undefined;
   private readonly auditor: Auditor | undefined;
+  /** The overlap in force (waf_events.overlap, or under auto what the audit's recoveries call for). */
+  private readonly overlap: OverlapTuner;
+  private suggestionLogged: SuggestionLogged | undefined;
   /** over_rate delay: when the next batch may go (performance.now(), the clock pause() runs on). */
   private nextFreeMs = 0;
   /** The time a window spans past the cursor: maxWindowMs, shrunk while windows hold more than maxWindowEvents new records. */
@@ -77,6 +82,7 @@ export class WafEventForwarder implements EventJob {
     this.options = options;
     this.spanMs = options.maxWindowMs;
     this.schedule = { kind: 'interval', everyMs: options.intervalMs };
+    this.overlap = new OverlapTuner(options.overlapMs, options.delayMs, options.audit ? options.autoOverlap : undefined);
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.policy = headerPolicy(options.headers);
     this.retry = { ...DEFAULT_DELIVERY_RETRY, ...options.retry };
@@ -115,7 +121,7 @@ export class WafEventForwarder implements EventJob {
   /** Reads the checkpoint once (the engine's start and every poll do it first); a damaged one rejects unless reset. */
   load(): Promise<void> {
     this.loading ??= (async () => {
-      const restored = await this.delivery.load(this.options.startBackMs, this.options.delayMs, this.options.overlapMs);
+      const restored = await this.delivery.load(this.options.startBackMs, this.options.delayMs, this.overlap.overlapMs);
       const { originMs, cursorMs, finalMs } = this.delivery.checkpoint;
       const { tz } = this.options;
       const fields = { restored, origin: tz.formatIso(originMs), cursor: tz.formatIso(cursorMs), finalPass: tz.formatIso(finalMs), file: this.options.store.pathOf(CHECKPOINT_NAME) };
@@ -146,13 +152,13 @@ export class WafEventForwarder implements EventJob {
         signal.throwIfAborted();
         // Windows of half an interval at least (unless a final pass closes the gap to the cursor): fewer requests and snapshots.
         // The ids kept stay within max_window_events and one window, a flood's included (planWindow).
-        const plan = { ...this.options, maxWindowMs: this.spanMs, minNewMs: this.options.intervalMs / 2, maxKeptIds: this.maxWindowEvents };
+        const plan = { ...this.options, overlapMs: this.overlap.overlapMs, maxWindowMs: this.spanMs, minNewMs: this.options.intervalMs / 2, maxKeptIds: this.maxWindowEvents };
         const window = planWindow(this.delivery.checkpoint, now, plan);
         if (!window) {
           // Caught up: the audit's turn (its recoveries wait behind the new events).
           if (query !== undefined && this.auditor) {
             const span = { fromMs: this.delivery.auditStart(scopeKey(query.domains)), finalMs: this.delivery.checkpoint.finalMs };
-            await this.auditor.runIfDue(now, span, query, signal, (bucket) => this.recover(bucket, query, signal));
+            if (await this.auditor.runIfDue(now, span, query, signal, (bucket) => this.recover(bucket, query, signal))) this.tuneOverlap(now);
           }
           return report();
         }
@@ -165,7 +171,7 @@ export class WafEventForwarder implements EventJob {
           this.logShrunk(window, drained.delivered);
           continue;
         }
-        await this.delivery.advance(passed(this.delivery.checkpoint, window, readAtMs, this.options));
+        await this.delivery.advance(passed(this.delivery.checkpoint, window, readAtMs, plan));
         windows++;
         // Few enough: try a longer one next (fewer windows). Counted as read: after a cut the shorter window
         // finds many of its records delivered already, and would grow back into the cut.
@@ -207,8 +213,9 @@ export class WafEventForwarder implements EventJob {
     let sent = 0;
     const onConfirmed = (events: readonly { readonly uid: string; readonly timestampMs: number }[]): void => {
       sent += events.length;
-      const late = events.map((e) => Math.max(0, (readAtMs - e.timestampMs) / SECOND));
-      this.notify((ob) => ob.onRecovered?.(late));
+      const lateMs = events.map((e) => Math.max(0, readAtMs - e.timestampMs));
+      this.overlap.recovered(readAtMs, lateMs);
+      this.notify((ob) => ob.onRecovered?.(lateMs.map((ms) => ms / SECOND)));
     };
     const isDelivered = (uid: string, timeMs: number | undefined): boolean => {
       if (timeMs === undefined) return false;
@@ -308,6 +315,23 @@ export class WafEventForwarder implements EventJob {
     const maxBatch = Math.max(1, Math.floor(this.options.sink.maxBatch));
     for (let i = 0; i < summaries.length; i += maxBatch) {
       await deliverBatch(summaries.slice(i, i + maxBatch).map((s) => s.record), delivery);
+    }
+  }
+
+  /**
+   * After a check: the overlap its recoveries call for, as a gauge; under auto put in force from the next window,
+   * else logged where it differs from the one configured (once a day, or when it moved by more than a minute).
+   */
+  private tuneOverlap(nowMs: number): void {
+    const was = this.overlap.overlapMs;
+    const { suggestedMs, putInForceMs } = this.overlap.afterCheck(nowMs);
+    this.notify((ob) => ob.onOverlapSuggested?.(suggestedMs / SECOND));
+    const fields = { overlap: was / SECOND, suggestedOverlap: suggestedMs / SECOND };
+    if (putInForceMs !== undefined) {
+      this.options.log.info({ ...fields, overlap: putInForceMs / SECOND, was: was / SECOND }, `waf_events.overlap: auto puts ${putInForceMs / SECOND}s in force from the next window`);
+    } else if (this.options.autoOverlap === undefined && shouldLogSuggestion(this.suggestionLogged, suggestedMs, was, nowMs, MINUTE)) {
+      this.suggestionLogged = { at: nowMs, suggestedMs };
+      this.options.log.warn(fields, `the WAF delivery audit recovered records ingested later than delay + overlap over the last day; an overlap of ${suggestedMs / SECOND}s would have caught them (edge_exporter_waf_suggested_overlap_seconds; or overlap: auto)`);
     }
   }
 

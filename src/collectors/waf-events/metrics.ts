@@ -188,6 +188,8 @@ export interface WafEventsObserver {
   onAuditChecked?(state: { readonly missing: number }): void;
   /** Events a recovery delivered, each as how late it was found: seconds from its time to the read that found it. */
   onRecovered?(latenessSeconds: readonly number[]): void;
+  /** After each audit check: the overlap (seconds) the last day's recoveries call for (overlap.ts). */
+  onOverlapSuggested?(seconds: number): void;
   /** Events a recovery sent again because the ids of their minute were given up (waf_events.audit.max_kept_ids). */
   onResent?(count: number): void;
 }

@@ -14,6 +14,7 @@ import type { WafDomainScope } from './scope.js';
 import type { WindowOptions } from './window.js';
 import type { VolumeOptions } from './volume.js';
 import type { AuditOptions } from './auditor.js';
+import type { AutoOverlap } from './overlap.js';
 
 /**
  * waf_events.max_window_events' default. A backlog's first window is cut and read again shorter a few times, each
@@ -54,6 +55,8 @@ export interface WafEventForwarderOptions extends WindowOptions {
   readonly recovery?: StateRecovery;
   /** The delivery audit (waf_events.audit); absent: none. */
   readonly audit?: AuditOptions;
+  /** waf_events.overlap: auto: the audit's suggestion is put in force within these bounds, from overlapMs (overlap.ts). */
+  readonly autoOverlap?: AutoOverlap;
 }
 
 /** The outcome of one poll (every window due, until caught up or failed). */

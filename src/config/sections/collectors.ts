@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { INTERVALS } from '../../api/schemas/common.js';
 import { MOST_DIMENSIONS, MOST_METRICS } from '../../api/schemas/statistics.js';
 import { cronExpression } from '../cron.js';
-import { MAX_AUDIT_LOOKBACK_MS, MAX_LAG_MS, MAX_RANGE_MS, duration, formatDuration } from '../duration.js';
+import { MAX_AUDIT_LOOKBACK_MS, MAX_LAG_MS, MAX_RANGE_MS, duration, durationOrAuto } from '../duration.js';
 import { integer } from '../fields.js';
 
 /** The section's description in docs/config.md: what an operator must know about collector state. */
@@ -50,20 +50,7 @@ const auditDefaults = z
 export const AUTO_DELAY_BOUNDS = { floorMs: 5 * 60_000, ceilingMs: 60 * 60_000 } as const;
 
 /** A duration, or `auto`: the audit's suggested delay in force within AUTO_DELAY_BOUNDS. */
-const delayValue = () => {
-  const fixed = duration({ min: 0, max: MAX_LAG_MS });
-  // Not z.union: its error would be "Invalid input" instead of the duration's own message.
-  return z
-    .union([z.string(), z.number()])
-    .transform((value, ctx): number | 'auto' => {
-      if (value === 'auto') return 'auto';
-      const parsed = fixed.safeParse(value);
-      if (parsed.success) return parsed.data;
-      for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: `${issue.message} (or auto)` });
-      return z.NEVER;
-    })
-    .meta({ 'x-type': `\`auto\` or duration, 0ms to ${formatDuration(MAX_LAG_MS)}` });
-};
+const delayValue = () => durationOrAuto({ min: 0, max: MAX_LAG_MS });
 const AUTO_DELAY_TEXT =
   '`auto` puts edge_exporter_suggested_delay_seconds in force after each audit, between 5m and 1h, starting at 5m; ' +
   'it is not kept across restarts (a restart starts again at 5m) and needs the audit on.';

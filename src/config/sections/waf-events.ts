@@ -5,7 +5,7 @@
 // refused at load and can never be forwarded even if a caller bypasses config.
 import { z } from 'zod';
 import { SEVERITY_LEVELS, WAF_COMPARISONS, WAF_FILTER_FIELDS } from '../../api/schemas/waf-log.js';
-import { MAX_LAG_MS, MAX_RANGE_MS, MAX_REQUEST_TIMEOUT_MS, duration } from '../duration.js';
+import { MAX_LAG_MS, MAX_RANGE_MS, MAX_REQUEST_TIMEOUT_MS, duration, durationOrAuto } from '../duration.js';
 import { HEADER_NAME_RE, headerMap, httpUrl, integer, proxyExclusive, proxyFields, tlsBlock } from '../fields.js';
 
 /** Request headers that never leave the daemon, whatever the allow-list says. */
@@ -63,11 +63,14 @@ export const wafEventsSchema = z
     delay: duration({ min: 0, max: MAX_LAG_MS })
       .prefault('2m')
       .describe("A window ends this long before now; must exceed the upstream's log ingest lag (the simulator's is up to 90s) (default 2m)."),
-    overlap: duration({ min: 0, max: MAX_LAG_MS })
+    overlap: durationOrAuto({ min: 0, max: MAX_LAG_MS })
       .prefault('5m')
       .describe(
         'Each range is read once more (its final pass) when it is `delay` + this old, so records ingested up to `delay` + ' +
-          'this late are still read, then; duplicates are dropped by requestId (default 5m).',
+          'this late are still read, then; duplicates are dropped by requestId (default 5m). `auto` starts at 5m and puts ' +
+          'edge_exporter_waf_suggested_overlap_seconds in force after each audit check (the overlap that would have let the ' +
+          'final pass read every record the audit recovered over the last day), at most `audit.lookback`; it needs the ' +
+          'audit on and is not kept across restarts.',
       ),
     max_window: duration({ min: 1000, max: MAX_RANGE_MS })
       .prefault('15m')
@@ -137,10 +140,22 @@ export const wafEventsSchema = z
       ),
   })
   .refine((c) => c.max_window >= c.interval, { path: ['max_window'], error: 'must be at least `interval`' })
+  .refine((c) => c.overlap !== 'auto' || c.audit.enabled, { path: ['overlap'], error: 'auto is what the audit finds: set audit.enabled: true' })
   // The audit's counts reach back twice the look-back: records the upstream no longer keeps would all look missing.
   .refine((c) => 2 * c.audit.lookback <= c.upstream_retention, { path: ['audit', 'lookback'], error: 'twice it must fit in `upstream_retention`' })
   // Summarize without a rate would summarize nothing, silently.
   .refine((c) => c.over_rate !== 'summarize' || c.max_rate !== undefined, { path: ['over_rate'], error: 'summarize applies above `max_rate`: set max_rate' });
+
+/** `overlap: auto` starts at the default overlap and never passes the audit's look-back (nothing later is recovered). */
+const AUTO_OVERLAP_FLOOR_MS = 5 * 60_000;
+
+/** The overlap to start with, and under `auto` the bounds the audit's suggestion is put in force within. */
+export function wafOverlap(waf: Pick<WafEventsConfig, 'overlap' | 'audit'>): { overlapMs: number; auto?: { floorMs: number; ceilingMs: number } } {
+  if (waf.overlap !== 'auto') return { overlapMs: waf.overlap };
+  return { overlapMs: AUTO_OVERLAP_FLOOR_MS, auto: { floorMs: AUTO_OVERLAP_FLOOR_MS, ceilingMs: Math.max(AUTO_OVERLAP_FLOOR_MS, waf.audit.lookback) } };
+}
+
+type WafEventsConfig = z.output<typeof wafEventsSchema>;
 
 export const WAF_EVENTS_DESCRIPTION =
   'WAF deny events forwarded as OpenTelemetry logs (describeLogV2 `logs`, action deny), to `otlp`. The checkpoint ' +

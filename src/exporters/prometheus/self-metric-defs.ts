@@ -205,6 +205,13 @@ export const SELF_METRICS = {
     unit: 'events',
     labels: [],
   },
+  wafSuggestedOverlap: {
+    name: 'edge_exporter_waf_suggested_overlap_seconds',
+    type: 'gauge',
+    help: 'The waf_events.overlap that would have let the final pass read every record the delivery audit recovered over the last day (the one in force while it recovered none); waf_events.overlap: auto puts it in force within its bounds.',
+    unit: 'seconds',
+    labels: [],
+  },
   wafCheckpointLag: {
     name: 'edge_exporter_waf_checkpoint_lag_seconds',
     type: 'gauge',

@@ -210,6 +210,7 @@ export class SelfMetrics implements CollectorObserver {
       for (const seconds of latenessSeconds) this.own.wafIngestLateness.observe({}, seconds);
     },
     onResent: (count: number): void => this.own.wafEventsResent.add({}, count),
+    onOverlapSuggested: (seconds: number): void => this.own.wafSuggestedOverlap.set({}, seconds),
   };
 
   /** With the delivery audit on: its series from 0, so a rate or an alert has a start (the outcomes are fixed). */
