@@ -13,7 +13,11 @@ export function jobRows(components: Components | undefined, readings: SelfReadin
   if (components === undefined) return [];
   const { engine, wafEvents, remoteWrite } = components;
   const collectors = engine.status('samples').map((c) => ({ ...ranRow(c, 'collector'), ...lag(readings.dataLagSeconds.get(c.name)) }));
-  const forwarder = engine.status('events').map((c) => forwarderRow(c, wafEvents?.delivery.watched ?? {}, readings.wafCheckpointLagSeconds));
+  const audit = wafEvents?.forwarder.stats().audit;
+  const forwarder = engine.status('events').map((c) => ({
+    ...forwarderRow(c, wafEvents?.delivery.watched ?? {}, readings.wafCheckpointLagSeconds),
+    ...(audit === undefined ? {} : { audit: { ...readings.wafAudit, bucketsShort: audit.bucketsShort, ...(audit.checkedMs === undefined ? {} : { checkedAt: audit.checkedMs }) } }),
+  }));
   const sender = remoteWrite === undefined ? [] : [{ name: 'remote-write', kind: 'sender' as const, running: false, ...watchedFields(remoteWrite.watch.watched), ...lag(readings.remoteWriteLagSeconds) }];
   return [...collectors, ...forwarder, ...sender];
 }

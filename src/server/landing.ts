@@ -6,7 +6,7 @@
 // It reloads itself (a meta refresh: no script needed) and stacks its table
 // into cards on a narrow screen. Everything shown is escaped: error messages
 // can carry upstream text.
-import type { DaemonStatus, JobStatus } from './types.js';
+import type { AuditStatus, DaemonStatus, JobStatus } from './types.js';
 
 /** Seconds between the page's own reloads. */
 const REFRESH_SECONDS = 10;
@@ -67,12 +67,21 @@ function row(job: JobStatus): string {
     ['job', `${escapeHtml(job.name)} <small>(${job.kind})</small>`, 'n'],
     ['last run', when(job.lastRunAt), 't'],
     ['last success', when(job.lastSuccessAt), 't'],
-    ['outcome', `<span class="${outcome.cls}">${escapeHtml(outcome.text)}</span>`, ''],
+    ['outcome', `<span class="${outcome.cls}">${escapeHtml(outcome.text)}</span>${job.audit ? `<br>${auditText(job.audit)}` : ''}`, ''],
     [LAG_OF[job.kind], duration(job.lagSeconds), 't'],
     ['last error', errorCell(job), ''],
   ];
   const td = ([label, html, cls]: readonly [string, string, string]): string => `<td${cls === '' ? '' : ` class="${cls}"`} data-label="${escapeHtml(label)}">${html}</td>`;
   return `<tr id="job-${escapeHtml(job.name)}">${cells.map(td).join('')}</tr>`;
+}
+
+/** The WAF delivery audit under the forwarder's outcome: what is missing now stands out, what is missing for good in red. */
+function auditText(audit: AuditStatus): string {
+  if (audit.checkedAt === undefined) return '<small class="audit">audit: no check yet</small>';
+  const short = `${audit.bucketsShort} buckets short (${audit.missing} events missing)`;
+  const unreconciled = `${audit.unreconciled} buckets unreconciled`;
+  return `<small class="audit">audit at ${stamp(audit.checkedAt)}: ${audit.missing > 0 ? `<strong>${short}</strong>` : short}, ` +
+    `${audit.recovered} events recovered, ${audit.unreconciled > 0 ? `<span class="error">${unreconciled}</span>` : unreconciled}</small>`;
 }
 
 function reloadText(status: DaemonStatus): string {

@@ -42,6 +42,22 @@ export interface JobStatus {
   readonly failing?: { readonly since: number; readonly attempts: number };
   /** Seconds behind, as the self-metric says at this moment: data lag, checkpoint lag, or the age of the newest sample pushed. */
   readonly lagSeconds?: number;
+  /** The WAF forwarder's delivery audit, when it runs (the self-metrics' values, and the buckets short at its last check). */
+  readonly audit?: AuditStatus;
+}
+
+/** What the status page says of the WAF delivery audit. */
+export interface AuditStatus {
+  /** Buckets short at the last check and not final yet (read again while inside the look-back). */
+  readonly bucketsShort: number;
+  /** edge_exporter_waf_events_missing. */
+  readonly missing: number;
+  /** edge_exporter_waf_events_recovered_total. */
+  readonly recovered: number;
+  /** edge_exporter_waf_audit_buckets_total{outcome="unreconciled"}. */
+  readonly unreconciled: number;
+  /** When the last check was made; undefined before the first. */
+  readonly checkedAt?: number;
 }
 
 /** The last reload: when, and whether it applied (else why, the previous config still in force). */

@@ -82,6 +82,18 @@ describe('renderLanding summary', () => {
     expect(renderLanding('1.0', status())).not.toContain('WAF events since start');
   });
 
+  it('shows the WAF delivery audit under the forwarder\'s outcome: events missing stand out, unreconciled buckets in red', () => {
+    const row = (audit: NonNullable<DaemonStatus['jobs'][number]['audit']>): string => renderLanding('1.0', status({
+      jobs: [{ name: 'waf-events', kind: 'forwarder', running: false, lastOutcome: 'success', audit }],
+    }));
+    expect(row({ bucketsShort: 0, missing: 0, recovered: 0, unreconciled: 0 })).toContain('<br><small class="audit">audit: no check yet</small>');
+    expect(row({ bucketsShort: 2, missing: 14, recovered: 120, unreconciled: 3, checkedAt: T })).toContain(
+      '<br><small class="audit">audit at 2026-11-26 12:00:00Z: <strong>2 buckets short (14 events missing)</strong>, 120 events recovered, ' +
+        '<span class="error">3 buckets unreconciled</span></small>');
+    expect(row({ bucketsShort: 0, missing: 0, recovered: 5, unreconciled: 0, checkedAt: T })).toContain(
+      'audit at 2026-11-26 12:00:00Z: 0 buckets short (0 events missing), 5 events recovered, 0 buckets unreconciled</small>');
+  });
+
   it('says when nothing happened', () => {
     const html = renderLanding('1.0', status({ contractMismatches: [{ check: 'totals', count: 0 }] }));
     expect(html).toContain('<dt>last reload</dt><dd>none since start</dd>');

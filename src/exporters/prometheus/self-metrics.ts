@@ -57,6 +57,8 @@ export interface SelfReadings {
   readonly contractMismatches: ReadonlyMap<string, number>;
   /** The WAF forwarder's edge_exporter_waf_events_*_total and edge_exporter_waf_export_failures_total (summed over codes). */
   readonly wafEvents: WafEventsReading;
+  /** The WAF delivery audit's edge_exporter_waf_events_missing, _recovered_total and unreconciled buckets. */
+  readonly wafAudit: { readonly missing: number; readonly recovered: number; readonly unreconciled: number };
 }
 
 /** The WAF forwarder's counters since start, as /metrics serves them (0 before the first). */
@@ -280,6 +282,11 @@ export class SelfMetrics implements CollectorObserver {
         forwarded: total(this.own.wafEventsForwarded),
         summarized: total(this.own.wafEventsSummarized),
         exportFailures: total(this.own.wafExportFailures),
+      },
+      wafAudit: {
+        missing: total(this.own.wafEventsMissing),
+        recovered: total(this.own.wafEventsRecovered),
+        unreconciled: by(this.own.wafAuditBuckets, 'outcome').get('unreconciled') ?? 0,
       },
     };
   }
