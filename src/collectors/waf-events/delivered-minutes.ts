@@ -80,7 +80,8 @@ export class DeliveredMinutes {
     if (minute === undefined || n <= 0) return;
     minute.count -= n;
     const change = this.changes.get(minuteMs);
-    if (change === undefined) this.changes.set(minuteMs, { count: -n, hashes: undefined });
+    // A null change gives the minute's hashes up at load: only where they were.
+    if (change === undefined) this.changes.set(minuteMs, { count: -n, hashes: minute.hashes === undefined ? undefined : [] });
     else change.count -= n;
   }
 

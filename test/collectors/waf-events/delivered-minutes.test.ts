@@ -1,0 +1,117 @@
+// What the forwarder keeps for the delivery audit (delivered-minutes.ts):
+// counts per minute, id hashes inside the look-back and within their cap,
+// what a write journals and a load replays, and where the audit may begin
+// (audit-scope.ts).
+import { describe, expect, it } from 'vitest';
+import { DeliveredMinutes, type MinuteChange } from '../../../src/collectors/waf-events/delivered-minutes.js';
+import { ANY_SCOPE, auditFrom, scopeKey } from '../../../src/collectors/waf-events/audit-scope.js';
+import { uidHash } from '../../../src/collectors/waf-events/uid-hash.js';
+
+const MIN = 60_000;
+const T = Date.UTC(2026, 2, 2, 4, 0, 0);
+
+describe('uidHash', () => {
+  it('is the saved value, a safe integer, and tells ids apart', () => {
+    // Saved in checkpoints: it must never change.
+    expect(uidHash('abc')).toBe(5059922895146125);
+    expect(uidHash('')).toBe(3338908027751811);
+    const ids = Array.from({ length: 100_000 }, (_, i) => `0a1b2c3d${i.toString(16)}`);
+    const hashes = ids.map(uidHash);
+    expect(hashes.every(Number.isSafeInteger)).toBe(true);
+    expect(new Set(hashes).size).toBe(ids.length);
+  });
+});
+
+describe('DeliveredMinutes', () => {
+  it('counts per minute of event time and tells delivered ids from others', () => {
+    const m = new DeliveredMinutes(100, () => T - 60 * MIN);
+    m.add('a', T + 1000);
+    m.add('b', T + 59_999);
+    m.add('c', T + MIN);
+    expect(m.count(T, T + MIN)).toBe(2);
+    expect(m.count(T, T + 2 * MIN)).toBe(3);
+    expect(m.holds('a', T + 5)).toBe(true);
+    expect(m.holds('c', T + 5)).toBe(false);
+    expect(m.holds('c', T + MIN + 5)).toBe(true);
+    expect(m.holds('z', T + 3 * MIN)).toBe(false);
+    // A look-up set made, then an id added: found without building it again.
+    m.add('d', T + 2);
+    expect(m.holds('d', T)).toBe(true);
+  });
+
+  it('keeps no hashes for minutes older than the look-back, only their counts', () => {
+    const m = new DeliveredMinutes(100, () => T);
+    m.add('old', T - MIN);
+    m.add('new', T);
+    expect(m.count(T - MIN, T + MIN)).toBe(2);
+    expect(m.holds('old', T - MIN)).toBeUndefined();
+    expect(m.holds('new', T)).toBe(true);
+    expect(m.size).toEqual({ minutes: 2, hashes: 1 });
+  });
+
+  it('past its cap gives up the oldest minutes\' hashes, counts kept, and says so in the journal', () => {
+    const m = new DeliveredMinutes(5, () => T - 60 * MIN);
+    for (let i = 0; i < 3; i++) m.add(`a${i}`, T);
+    for (let i = 0; i < 3; i++) m.add(`b${i}`, T + MIN);
+    expect(m.size.hashes).toBe(3);
+    expect(m.givenUp).toBe(1);
+    expect(m.holds('a0', T)).toBeUndefined();
+    expect(m.holds('b0', T + MIN)).toBe(true);
+    expect(m.count(T, T + 2 * MIN)).toBe(6);
+    const changes = m.takeChanges();
+    expect(changes.map(([start, count, hashes]) => [start, count, hashes === null])).toEqual([[T, 3, true], [T + MIN, 3, false]]);
+    // Replayed from the journal alone, the same.
+    const loaded = new DeliveredMinutes(5, () => T - 60 * MIN);
+    loaded.restore(changes);
+    expect(loaded.holds('a0', T)).toBeUndefined();
+    expect(loaded.holds('b2', T + MIN)).toBe(true);
+    expect(loaded.count(T, T + 2 * MIN)).toBe(6);
+  });
+
+  it('a snapshot and the journal lines after it load as the running one was', () => {
+    const m = new DeliveredMinutes(1000, () => T - 60 * MIN);
+    m.add('a', T);
+    m.add('b', T + MIN);
+    m.takeChanges();
+    const snapshot = m.entries();
+    m.add('c', T);
+    m.add('d', T + 2 * MIN);
+    m.uncount(T + MIN, 1);
+    const line: MinuteChange[] = m.takeChanges();
+    const loaded = new DeliveredMinutes(1000, () => T - 60 * MIN);
+    loaded.restore([...snapshot, ...line]);
+    for (const [id, at] of [['a', T], ['b', T + MIN], ['c', T], ['d', T + 2 * MIN]] as const) expect(loaded.holds(id, at)).toBe(true);
+    expect(loaded.count(T, T + MIN)).toBe(2);
+    expect(loaded.count(T + MIN, T + 2 * MIN)).toBe(0);
+    expect(loaded.count(T + 2 * MIN, T + 3 * MIN)).toBe(1);
+    expect(loaded.entries()).toEqual(m.entries());
+  });
+
+  it('forgets counts before one instant and hashes before another', () => {
+    const m = new DeliveredMinutes(1000, () => T - 60 * MIN);
+    for (let i = 0; i < 4; i++) m.add(`x${i}`, T + i * MIN);
+    m.forget(T + MIN, T + 3 * MIN);
+    expect(m.count(T, T + 4 * MIN)).toBe(3);
+    expect(m.holds('x1', T + MIN)).toBeUndefined();
+    expect(m.holds('x3', T + 3 * MIN)).toBe(true);
+    expect(m.size).toEqual({ minutes: 3, hashes: 1 });
+  });
+});
+
+describe('where the audit may begin', () => {
+  it.each<[string, Parameters<typeof auditFrom>[0], string, number]>([
+    ['a first start: its origin, for the first domains read', { fromMs: T, scope: ANY_SCOPE }, '*', T],
+    ['the same domains: as saved', { fromMs: T, scope: scopeKey(['b', 'a']) }, scopeKey(['a', 'b']), T],
+    ['a checkpoint from before the audit: the first whole minute past the cursor', undefined, '*', T + 2 * MIN],
+    ['other domains (a shard\'s share moved): past the cursor', { fromMs: T, scope: scopeKey(['a']) }, scopeKey(['a', 'b']), T + 2 * MIN],
+  ])('%s', (_name, saved, scope, fromMs) => {
+    expect(auditFrom(saved, scope, T + MIN + 500)).toEqual({ fromMs, scope });
+  });
+
+  it('keys a domain list by its members, every domain as *', () => {
+    expect(scopeKey(undefined)).toBe('*');
+    expect(scopeKey([])).toBe('*');
+    expect(scopeKey(['b', 'a'])).toBe(scopeKey(['a', 'b']));
+    expect(scopeKey(['a'])).not.toBe(scopeKey(['a', 'b']));
+  });
+});
