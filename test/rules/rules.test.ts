@@ -11,6 +11,7 @@ import { CODE_CLASSES, SOURCES } from '../../src/collectors/access/metrics.js';
 import { CERTIFICATE_STATUS, DOMAIN_STATE, L4_PACKAGE_STATE, LIVE_ORDER_STATUS, UNKNOWN_STATE } from '../../src/collectors/inventory/metrics.js';
 import { allCollectors, buildCollectors } from '../../src/daemon/wiring/collectors.js';
 import { DIRECTIONS } from '../../src/collectors/usage/metrics.js';
+import { AUDIT_OUTCOMES } from '../../src/collectors/waf-events/index.js';
 import { SEVERITY_LABEL, WAF_ACTIONS } from '../../src/collectors/waf-trend/metrics.js';
 import { configSchema, loadConfig, resolveCollectorOptions } from '../../src/config/index.js';
 import { checkRules, testRules } from '../support/promtool.js';
@@ -53,6 +54,7 @@ const KNOWN_VALUES: Record<string, Record<string, readonly string[]>> = {
   edge_certificate_status: states(CERTIFICATE_STATUS),
   edge_live_order_status: states(LIVE_ORDER_STATUS),
   edge_exporter_upstream_requests_total: { outcome: UPSTREAM_OUTCOMES },
+  edge_exporter_waf_audit_buckets_total: { outcome: AUDIT_OUTCOMES },
 };
 
 /** Everything PromQL in a rule: its expression and the query templates in its annotations. */
