@@ -271,7 +271,6 @@ const EXPECTED_EMPTY: ReadonlyMap<string, string> = new Map([
   ['Edge / Exporter health / Throttled answers by operation', 'a 429 with Retry-After'],
   ['Edge / Exporter health / Rate-limit waits by operation', 'a request held back by the request budget: after a 429, until its Retry-After'],
   ['Edge / Exporter health / WAF export failures by code', 'the OTLP receiver down'],
-  ['Edge / Exporter health / WAF ingest lateness of recovered events', 'deny records ingested later than delay + overlap, recovered by the delivery audit'],
 ]);
 
 /**

@@ -220,6 +220,7 @@ export class SelfMetrics implements CollectorObserver {
     for (const outcome of outcomes) this.own.wafAuditBuckets.add({ outcome }, 0);
     this.own.wafEventsRecovered.add({}, 0);
     this.own.wafEventsResent.add({}, 0);
+    this.own.wafIngestLateness.add({}, 0);
     this.own.wafEventsMissing.set({}, 0);
   }
 
