@@ -86,3 +86,69 @@ describe('the WAF delivery audit', () => {
     expect(f.stats().audit?.recoveredEvents).toBe(seen.recovered.length);
   });
 });
+
+describe('the WAF delivery audit past max_kept_ids (a flood)', () => {
+  it('gives up the oldest minutes\' ids: a recovery there sends their records again with the same uid, each repeat counted', async () => {
+    const sink = new FakeSink(50);
+    let resent = 0;
+    const seen = tally();
+    seen.onResent = (n) => void (resent += n);
+    // Room for a few minutes' ids only.
+    const f = rig.forwarder(sink, new LastSamples(), { startBackMs: 10 * MIN, audit: { ...AUDIT, maxHashes: 30 }, observer: seen });
+    const last = await run(() => f.pollOnce(), 60);
+    const { originMs } = savedCheckpoint(rig.dir);
+    const uids = sink.uids();
+    const unique = new Set(uids);
+    // Nothing lost; the only repeats are the ones counted.
+    const settled = Math.floor((last - LAG - 9 * MIN) / MIN) * MIN;
+    expect(denyIds(rig.sim, originMs, settled).filter((id) => !unique.has(id))).toEqual([]);
+    expect(resent).toBeGreaterThan(0);
+    expect(uids.length - unique.size).toBe(resent);
+    // Counted once for the audit all the same: nothing is left short or reported surplus.
+    expect(seen.missing.at(-1)).toBe(0);
+    expect(seen.outcomes.get('surplus') ?? 0).toBe(0);
+  });
+});
+
+describe('the WAF delivery audit under over_rate: summarize', () => {
+  it('counts folded events as delivered, and folds the events it recovers: each deny event once, as a record or in a summary', async () => {
+    const sink = new FakeSink(50);
+    const seen = tally();
+    const f = rig.forwarder(sink, new LastSamples(), {
+      startBackMs: 10 * MIN, audit: AUDIT, observer: seen, volume: { maxRate: 0.02, overRate: 'summarize' },
+    });
+    const last = await run(() => f.pollOnce(), 60);
+    const { originMs } = savedCheckpoint(rig.dir);
+    const from = Math.ceil(originMs / MIN) * MIN;
+    const to = Math.floor((last - LAG - 9 * MIN) / MIN) * MIN;
+    const key = (minute: number, host: unknown, rule: unknown, client: unknown): string => `${minute}|${String(host)}|${String(rule)}|${String(client)}`;
+    const truth = new Map<string, number>();
+    for (const e of rig.sim.truth.wafEvents(from, to)) {
+      if (e.record.response.httpCode !== 417) continue;
+      const k = key(Math.floor(e.time / MIN), e.record.request.headers.host, e.record.rules[0]?.ruleId, e.record.clientIp);
+      truth.set(k, (truth.get(k) ?? 0) + 1);
+    }
+    const got = new Map<string, number>();
+    let summaries = 0;
+    for (const e of sink.events()) {
+      if (e.timestampMs < from || e.timestampMs >= to) continue;
+      const a = e.attributes;
+      const count = a['edge.waf.count'];
+      if (typeof count === 'number') summaries++;
+      const k = key(Math.floor(e.timestampMs / MIN), a['server.address'], a['security_rule.uuid'], a['client.address']);
+      got.set(k, (got.get(k) ?? 0) + (typeof count === 'number' ? count : 1));
+    }
+    expect(got).toEqual(truth);
+    expect(summaries).toBeGreaterThan(0);
+    // Recovered records were folded too (a recovery adds no budget): none ingested past the final pass went one by one.
+    const pastFinal = new Set(rig.sim.truth.wafEvents(from, to)
+      .filter((e) => e.record.response.httpCode === 417 && rig.sim.truth.wafVisibility(e).visibleFrom > e.time + 9 * MIN)
+      .map((e) => e.record.requestId));
+    expect(pastFinal.size).toBeGreaterThan(10);
+    expect(sink.uids().filter((uid) => pastFinal.has(uid))).toEqual([]);
+    // And the audit counted them all.
+    expect(seen.recovered.length).toBeGreaterThan(10);
+    expect(seen.missing.at(-1)).toBe(0);
+    expect(seen.outcomes.get('surplus') ?? 0).toBe(0);
+  });
+});
