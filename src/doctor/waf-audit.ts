@@ -7,7 +7,7 @@
 // request, then the `logs` pages of the newest buckets whose counts fit in
 // MAX_PAGES pages. Equal everywhere, the audit's findings are real; different,
 // it would report buckets that lost nothing.
-import { MINUTE_MS, type DescribeLogV2Request, type DescribeLogV2Response } from '../api/index.js';
+import { HOUR_MS, MINUTE_MS, type DescribeLogV2Request, type DescribeLogV2Response } from '../api/index.js';
 import { alignDown } from '../collectors/buckets.js';
 import { trendRequest } from '../collectors/waf-events/audit-check.js';
 import { settledBuckets } from '../collectors/waf-events/audit.js';
@@ -190,6 +190,7 @@ function judgeBuckets(probe: WafAuditProbe, plan: DoctorPlan, read: LogsRead, te
       `${off.length} of ${compared} differ (${requests}): logTread counts ${counted} deny records, logs returns ${atLeast}${records}${aside}`,
       ...off.slice(0, SHOWN).map((b) => `${fmt(b.startMs)}: logTread ${b.counted}, logs ${atLeast}${b.records}`),
       ...(off.length > SHOWN ? [`and ${off.length - SHOWN} more bucket(s)`] : []),
+      ...recoveries(rows, read.complete),
     ]);
   }
   if (!read.complete) {
@@ -204,14 +205,28 @@ function judgeBuckets(probe: WafAuditProbe, plan: DoctorPlan, read: LogsRead, te
   }]);
 }
 
+/**
+ * What the audit's recoveries would cost at this rate: each bucket counted
+ * more than its records is read again once, at least two `logs` requests (a
+ * short first page, then the empty one that ends it: fetch.ts). The
+ * requests-per-hour estimate counts the audit's logTread request only.
+ */
+function recoveries(rows: ReadonlyArray<Bucket & { readonly records: number }>, complete: boolean): string[] {
+  const [first] = rows;
+  const short = rows.filter((b) => b.counted > b.records).length;
+  if (!complete || first === undefined || short === 0) return [];
+  const perHour = Math.round((short / rows.length) * (HOUR_MS / (first.endMs - first.startMs)));
+  return [`the audit would read about ${perHour} bucket(s) an hour again: at least ${2 * perHour} logs requests an hour on top of the requests-per-hour estimate`];
+}
+
 function differs(plan: DoctorPlan, observed: readonly string[]): CheckResult {
   const on = plan.wafEvents?.audit !== false;
   const parts: Part[] = observed.map((o, i) => ({
     verdict: 'differs', observed: o, ...(i === 0 && on ? { set: [{ key: 'waf_events.audit.enabled', value: 'false' }] } : {}),
   }));
   return combine('waf_audit', parts,
-    'the delivery audit compares these same numbers: a bucket counted more than its records is read again once (requests not in the ' +
-      'estimate), then reported unreconciled with a warning, and keeps edge_exporter_waf_events_missing above 0 though nothing was lost; ' +
+    'the delivery audit compares these same numbers: a bucket counted more than its records is read again once, then reported ' +
+      'unreconciled with a warning, and keeps edge_exporter_waf_events_missing above 0 though nothing was lost; ' +
       'one counted fewer is reported surplus. ' +
       (on ? 'Turn the audit off, or keep it and read its outcomes as a trend only (a steady gap is this upstream, a growing one is events missing).'
         : 'It is off (waf_events.audit.enabled: false): leave it so, or read its outcomes as a trend only.'));
