@@ -21,7 +21,7 @@ import { combine, unknownResult, type CheckResult, type Part } from './types.js'
 /** How far back the compared range reaches from the last minute the final pass has read: long enough for a few dozen deny events on most accounts. */
 const SPAN_MS = 30 * MINUTE_MS;
 /** Most `logs` pages read: with the logTread request, at most 11 requests whatever the account's volume. */
-export const MAX_PAGES = 10;
+const MAX_PAGES = 10;
 /** Buckets printed when they differ. */
 const SHOWN = 3;
 
