@@ -35,10 +35,16 @@ const FORBIDDEN_PACKAGES = {
 
 /** Finer fences inside an allowed folder: a group whose later `!` patterns let a few files through. */
 const FORBIDDEN_WITHIN = {
-  // The doctor judges with the collectors' pure contract helpers only (files, so `!` can re-include them).
+  // The doctor judges with the collectors' pure contract helpers only (files, so `!` can re-include them), and asks the
+  // WAF query as the forwarder does: its request builders and page reader, which take the client they are given.
   doctor: [{
-    group: ['**/collectors/**/*.js', '!**/collectors/contract/*.js', '!**/collectors/units.js', '!**/collectors/buckets.js', '!**/collectors/waf-events/record-time.js'],
-    message: 'src/doctor may use only the pure helpers of src/collectors (contract/, units, buckets, waf-events/record-time).',
+    group: [
+      '**/collectors/**/*.js', '!**/collectors/contract/*.js', '!**/collectors/units.js', '!**/collectors/buckets.js',
+      '!**/collectors/waf-events/record-time.js', '!**/collectors/waf-events/fetch.js', '!**/collectors/waf-events/audit-check.js',
+      '!**/collectors/waf-events/audit.js',
+    ],
+    message: 'src/doctor may use only the pure helpers of src/collectors (contract/, units, buckets, waf-events/record-time) ' +
+      'and the WAF query\'s builders and page reader (waf-events/fetch, audit-check, audit).',
   }],
   // The exporters see the collectors only through the surface collectors/index.ts declares, so
   // what lies behind it (the series path, the ledger's insides) can change without touching them.

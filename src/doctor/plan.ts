@@ -4,6 +4,7 @@
 import { OPERATIONS, platformClock, type Interval, type OperationName, type PlatformClock } from '../api/index.js';
 import { delayMs, resolveCollectorOptions, type CollectorsConfig, type Config } from '../config/index.js';
 import type { BandwidthUnit } from '../collectors/units.js';
+import { wafQuery, type WafQuery } from '../collectors/waf-events/fetch.js';
 
 export type StatsCollector = 'access' | 'usage';
 export type StatsOperation = 'describeL7DataV2' | 'describeL7Data' | 'describeL7UsageData';
@@ -30,6 +31,8 @@ export interface DoctorPlan {
   readonly wafTrend: { readonly interval: Interval } | undefined;
   /** WAF `logs` are read when either WAF collector (trend or event forwarding) is enabled. */
   readonly wafLogs: boolean;
+  /** The WAF event forwarder, when enabled: its query, the age at which its final pass reads a range, and whether its audit runs. */
+  readonly wafEvents: { readonly query: WafQuery; readonly finalPassMs: number; readonly audit: boolean } | undefined;
   readonly inventory: { readonly details: boolean } | undefined;
   readonly topn: {
     readonly interval: Interval;
@@ -68,6 +71,9 @@ export function planFrom(config: Config): DoctorPlan {
     stats,
     wafTrend: r.waf_trend.enabled ? { interval: r.waf_trend.interval } : undefined,
     wafLogs: r.waf_trend.enabled || config.waf_events.enabled,
+    wafEvents: config.waf_events.enabled
+      ? { query: wafQuery(config.waf_events), finalPassMs: config.waf_events.delay + config.waf_events.overlap, audit: config.waf_events.audit.enabled }
+      : undefined,
     inventory: r.inventory.enabled ? { details: r.inventory.details } : undefined,
     topn: r.topn.enabled && dimension !== undefined && by !== undefined ? { interval: r.topn.interval, dimension, by } : undefined,
     ccAttack: r.cc_attack.enabled ? { interval: r.cc_attack.interval } : undefined,

@@ -16,6 +16,7 @@ import { gatherRecords, judgeTimestamps, newestRecord } from './records.js';
 import { judgeLateRevision } from './revision.js';
 import { gatherSeries, judgeHoles, judgeWidths } from './series.js';
 import { judgeBandwidth, judgeTotals } from './values.js';
+import { gatherWafAudit, judgeWafAudit } from './waf-audit.js';
 import { gatherZone, judgeZone } from './zone.js';
 import { DOCTOR_CHECKS, unknownResult, type CheckId, type CheckResult, type DoctorReport } from './types.js';
 
@@ -58,9 +59,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     const zone = judgeZone(await gatherZone(prober, plan), plan);
     // With the zone the upstream reads found, the rest is asked as it will be once upstream.timezone is set.
     const asking = zone.readZone === undefined ? plan : { ...plan, requestTz: platformClock(zone.readZone) };
-    const [paths, series, records, clock, past] = await Promise.all([
+    const [paths, series, records, clock, past, wafAudit] = await Promise.all([
       gatherPaths(prober, asking), gatherSeries(prober, asking), gatherRecords(prober, asking),
-      gatherClock(prober, asking), gatherPast(prober, asking), gatherOperations(prober, asking),
+      gatherClock(prober, asking), gatherPast(prober, asking), gatherWafAudit(prober, asking), gatherOperations(prober, asking),
     ]);
     const judged: Record<CheckId, CheckResult> = {
       auth: judgeAuth(first, prober.refusal, prober.answered),
@@ -76,6 +77,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       clock_offset: judgeClock(clock, plan, newestRecord(records, plan.tz.offsetMinutes), now()),
       timezone: zone.result,
       late_revision: judgeLateRevision(plan),
+      waf_audit: judgeWafAudit(wafAudit, plan),
     };
     checks = DOCTOR_CHECKS.map((id) => judged[id]);
   }

@@ -20,6 +20,7 @@ export const DOCTOR_CHECKS = [
   'clock_offset',
   'timezone',
   'late_revision',
+  'waf_audit',
 ] as const;
 export type CheckId = (typeof DOCTOR_CHECKS)[number];
 
@@ -109,4 +110,5 @@ const ASSUMED: Readonly<Record<CheckId, string>> = {
   clock_offset: 'the upstream\'s clock agrees with ours to within one bucket',
   timezone: 'the upstream reads beginTime/endTime in upstream.timezone',
   late_revision: 'a bucket does not change after collectors.<name>.delay',
+  waf_audit: 'logTread\'s deny count of a bucket is the number of deny records logs returns for it (what the WAF delivery audit, waf_events.audit, holds against what was delivered)',
 };

@@ -4,6 +4,7 @@
 // pushes the rest down, so a record may show up on two pages (the caller
 // drops repeats by requestId) but none is skipped.
 import type { DescribeLogV2Request, PlatformClock, WafLogRecord } from '../../api/index.js';
+import type { Config } from '../../config/index.js';
 import type { UpstreamClient } from '../collector.js';
 import type { TimeWindow } from './window.js';
 
@@ -23,6 +24,16 @@ export interface WafQuery {
   /** Absent or empty: every domain of the account. */
   readonly domains?: readonly string[] | undefined;
   readonly otherFilter?: readonly WafOtherFilter[] | undefined;
+}
+
+/** The query `waf_events` configures: the forwarder reads with it, and `doctor` asks the same. */
+export function wafQuery(waf: Config['waf_events']): WafQuery {
+  return {
+    pageSize: waf.page_size,
+    ...(waf.severity ? { severity: waf.severity } : {}),
+    ...(waf.domains ? { domains: waf.domains } : {}),
+    otherFilter: waf.other_filter,
+  };
 }
 
 export function logsRequest(window: TimeWindow, pageNo: number, query: WafQuery, tz: PlatformClock): DescribeLogV2Request {

@@ -9,3 +9,4 @@ export type { PollReport } from './options.js';
 export { shardScope } from './scope.js';
 export { WAF_EVENTS_COLLECTOR, WAF_EVENTS_FAMILIES } from './metrics.js';
 export { AUDIT_OUTCOMES } from './audit.js';
+export { wafQuery } from './fetch.js';

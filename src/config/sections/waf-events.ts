@@ -39,7 +39,8 @@ const otherFilterSchema = z
 const auditSchema = z.strictObject({
   enabled: z.boolean().default(true).describe(
     'Compare, per bucket of the upstream\'s logTread grid, the deny events it counts for this daemon\'s share with those ' +
-      'delivered, and read short buckets again to deliver what is missing (default true; one logTread request per check).',
+      'delivered, and read short buckets again to deliver what is missing (default true; one logTread request per check). ' +
+      'It takes the upstream\'s counts to equal its records: `edge-exporter doctor` (waf_audit) compares them on the account.',
   ),
   interval: duration({ min: 10_000, max: MAX_LAG_MS }).prefault('1m').describe('Least time between two checks; a check runs once a poll has caught up (default 1m).'),
   lookback: duration({ min: 10 * 60_000, max: MAX_LAG_MS })

@@ -4,7 +4,7 @@
 import { hostname } from 'node:os';
 import { platformClock } from '../../api/index.js';
 import type { TargetDiscovery } from '../../collectors/index.js';
-import { AUDIT_OUTCOMES, shardScope, WafEventForwarder } from '../../collectors/waf-events/index.js';
+import { AUDIT_OUTCOMES, shardScope, WafEventForwarder, wafQuery } from '../../collectors/waf-events/index.js';
 import { OtlpLogSink, type OtlpSinkLogger } from '../../exporters/otel-logs/index.js';
 import { DEFAULT_OTLP_ENDPOINT, NO_PROXY_ROUTE, tlsFiles, wafOverlap, type Config, type ProxyRoute } from '../../config/index.js';
 import { proxyFor } from '../../shared/proxy-route.js';
@@ -88,12 +88,7 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     maxWindowMs: waf.max_window,
     maxWindowEvents: waf.max_window_events,
     startBackMs: waf.start_from,
-    query: {
-      pageSize: waf.page_size,
-      ...(waf.severity ? { severity: waf.severity } : {}),
-      ...(waf.domains ? { domains: waf.domains } : {}),
-      otherFilter: waf.other_filter,
-    },
+    query: wafQuery(waf),
     // Unsharded: none, and the query reads waf_events.domains (or every domain) as configured.
     scope: shardScope({ shard: config.shard, configured: waf.domains, targets }),
     headers: waf.headers,
