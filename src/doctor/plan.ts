@@ -2,7 +2,7 @@
 // enabled (so only their operations are called), at which intervals, with
 // which delay, units, zone and paths. Pure.
 import { OPERATIONS, platformClock, type Interval, type OperationName, type PlatformClock } from '../api/index.js';
-import { delayMs, resolveCollectorOptions, type CollectorsConfig, type Config } from '../config/index.js';
+import { delayMs, resolveCollectorOptions, wafOverlap, type CollectorsConfig, type Config } from '../config/index.js';
 import type { BandwidthUnit } from '../collectors/units.js';
 import { wafQuery, type WafQuery } from '../collectors/waf-events/fetch.js';
 
@@ -72,7 +72,7 @@ export function planFrom(config: Config): DoctorPlan {
     wafTrend: r.waf_trend.enabled ? { interval: r.waf_trend.interval } : undefined,
     wafLogs: r.waf_trend.enabled || config.waf_events.enabled,
     wafEvents: config.waf_events.enabled
-      ? { query: wafQuery(config.waf_events), finalPassMs: config.waf_events.delay + config.waf_events.overlap, audit: config.waf_events.audit.enabled }
+      ? { query: wafQuery(config.waf_events), finalPassMs: config.waf_events.delay + wafOverlap(config.waf_events).overlapMs, audit: config.waf_events.audit.enabled }
       : undefined,
     inventory: r.inventory.enabled ? { details: r.inventory.details } : undefined,
     topn: r.topn.enabled && dimension !== undefined && by !== undefined ? { interval: r.topn.interval, dimension, by } : undefined,

@@ -3,11 +3,15 @@
 import type { CheckResult, DoctorReport } from './types.js';
 
 const ID_WIDTH = 18;
-const VERDICT_WIDTH = 9;
+const VERDICT_WIDTH = 11;
 const LABEL_WIDTH = 10;
 
+/** Where a check's `ok` has a word of its own (the WAF audit's: the counts and the records are consistent). */
+const OK_WORD: Partial<Record<CheckResult['id'], string>> = { waf_audit: 'consistent' };
+
 function block(check: CheckResult): string[] {
-  const head = `${check.id.padEnd(ID_WIDTH)}${check.verdict.padEnd(VERDICT_WIDTH)}`;
+  const verdict = check.verdict === 'ok' ? (OK_WORD[check.id] ?? 'ok') : check.verdict;
+  const head = `${check.id.padEnd(ID_WIDTH)}${verdict.padEnd(VERDICT_WIDTH)}`;
   const indent = ' '.repeat(ID_WIDTH + VERDICT_WIDTH);
   const rows: Array<[string, string]> = [
     ['assumed', check.assumed],

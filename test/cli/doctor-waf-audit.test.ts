@@ -66,6 +66,8 @@ describe('doctor waf_audit', () => {
         'every logTread count equals its records; the delivery audit can be trusted here'],
     });
     expect(r.code).toBe(0);
+    // As the table shows it: `waf_audit  consistent`.
+    expect((await doctorText(d, ['--config', config('on', '')])).out).toMatch(/^waf_audit {9}consistent assumed {3}logTread/m);
   });
 
   it('asks with the forwarder\'s severity and domains', async () => {

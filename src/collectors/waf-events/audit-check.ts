@@ -33,7 +33,7 @@ export function auditRange(fromMs: number, finalMs: number, nowMs: number, lookb
   return endMs > startMs ? { startMs, endMs } : undefined;
 }
 
-export interface TrendReader {
+interface TrendReader {
   readonly client: Pick<UpstreamClient, 'describeLogV2'>;
   readonly tz: PlatformClock;
   readonly signal: AbortSignal;

@@ -66,7 +66,7 @@ export interface AuditContext {
 }
 
 /** What one check decided. */
-export interface CheckResult {
+interface CheckResult {
   /** Short buckets inside the look-back whose count moved since they were last read: read them again. */
   readonly recover: readonly AuditBucket[];
   /** Buckets found short at this check that were not at the last one. */

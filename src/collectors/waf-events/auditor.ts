@@ -43,7 +43,7 @@ interface AuditorParts {
 }
 
 /** Reads a bucket again and delivers what was not delivered; resolves to how many were. */
-export type Recover = (bucket: AuditBucket) => Promise<number>;
+type Recover = (bucket: AuditBucket) => Promise<number>;
 
 export class Auditor {
   private readonly book = new AuditBook();

@@ -16,7 +16,7 @@ export interface AutoOverlap {
   readonly ceilingMs: number;
 }
 
-export interface OverlapChange {
+interface OverlapChange {
   /** The overlap the last day's recoveries call for (ms); the one in force when there were none. */
   readonly suggestedMs: number;
   /** Under auto, the overlap put in force by this check when it moved; else undefined. */
