@@ -5,7 +5,9 @@
 // cycle with EDGE_NO_DATA; now, on the simulator's pinned clock, every cycle
 // succeeds, bucket_width is counted from the first answer, and after every
 // cycle each counter equals the events of exactly the whole 5-minute buckets
-// settled since the counters began (three of them and more).
+// settled since the counters began (three of them and more). The same with a
+// bucket listed only once complete: it used to advance its counters over
+// zeros and never count a bucket.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -41,8 +43,10 @@ afterEach(async () => {
   }
 });
 
-async function startRig(strict: boolean): Promise<Rig> {
-  const sim = createSimulator({ clock: { mode: 'fixed', start: T0 }, domains: 4, readings: { logTreadBucketMs: COARSE, logTreadStrictRange: strict } });
+async function startRig(strict: boolean, completeOnly = false): Promise<Rig> {
+  const sim = createSimulator({
+    clock: { mode: 'fixed', start: T0 }, domains: 4, readings: { logTreadBucketMs: COARSE, logTreadStrictRange: strict, logTreadCompleteOnly: completeOnly },
+  });
   const { url: apiUrl } = await sim.listen('127.0.0.1', 0);
   const stateDir = await mkdtemp(join(tmpdir(), 'edge-waf-coarse-'));
   const config = loadConfig({
@@ -120,6 +124,26 @@ describe('waf-trend against 5-minute logTread buckets, through the daemon', () =
     // The audit (every 15m by default, at 12:15) re-read the minutes counted since 11:57, up to 12:09: 13 per series, none revised.
     const audit = (outcome: string) => last[seriesKey('edge_exporter_audit_buckets_total', { collector: 'waf-trend', outcome })];
     expect([audit('match'), audit('revised')]).toEqual([13 * 6, 0]);
+    expect(rig.log.filter((l) => l.includes('EDGE_NO_DATA') || l.includes('covered none'))).toEqual([]);
+  });
+
+  it('listed only once complete and only when beginning inside the range: up every cycle, in step, each bucket counted at its end + delay', async () => {
+    const rig = await startRig(true, true);
+    const up = seriesKey('edge_exporter_collector_up', { collector: 'waf-trend' });
+    const clockOffset = seriesKey('edge_exporter_contract_mismatches_total', { check: 'clock_offset' });
+    // The in-progress bucket is absent: the first answers list nothing (12:00 completes at 12:05), which is waiting, not no data.
+    for (let k = 0; k < 20; k++) {
+      if (k > 0) rig.sim.clock.advance(MIN);
+      const [report] = await rig.daemon.runOnce();
+      expect(report, `cycle ${k}`).toMatchObject({ collector: 'waf-trend', ok: true, partialErrors: 0 });
+      const m = await scrape(rig);
+      expect(m[up], `cycle ${k}`).toBe(1);
+      expect(m[clockOffset] ?? 0, `cycle ${k}`).toBe(0);
+      // 12:00 counted at 12:08 (its end + delay), 12:05 at 12:13, 12:10 at 12:18.
+      const countedTo = Math.max(T0, Math.floor((rig.sim.clock.now() - DELAY) / COARSE) * COARSE);
+      expect(counters(m), `cycle ${k}`).toEqual(truth(rig, T0, countedTo));
+    }
+    expect(Object.values(truth(rig, T0, T0 + 3 * COARSE)).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(rig.log.filter((l) => l.includes('EDGE_NO_DATA') || l.includes('covered none'))).toEqual([]);
   });
 });

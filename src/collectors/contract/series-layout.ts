@@ -44,16 +44,18 @@ const WIDTHS: readonly number[] = Object.values(INTERVAL_MS);
 
 /**
  * One point gives no spacing. Zero buckets are listed (the document's sample,
- * checked as missing_buckets), so a lone point's bucket reaches to the end of
- * the range, or there would be another point, and the bucket before it began
- * before the range, or it would be listed too: its width is the smallest
- * plausible one that does both (and that reaches into the range, for a point
- * that starts before it). A later answer with two points confirms it.
+ * checked as missing_buckets), so the bucket after a lone point would be
+ * listed if it had begun, or, from an upstream that lists a bucket only once
+ * it is complete, if it had ended: it ends after the range (t + 2w > end); and
+ * the bucket before it began before the range, or it would be listed too: its
+ * width is the smallest plausible one that does both (and that reaches into
+ * the range, for a point that starts before it). A later answer with two
+ * points confirms it.
  */
 function loneWidth(times: readonly number[], span: { readonly begin: number; readonly end: number }, size: number): number {
   const t = times[0];
   if (t === undefined) return size;
-  return WIDTHS.find((w) => w >= size && t + w >= span.end && t + w > span.begin && t - w < span.begin) ?? size;
+  return WIDTHS.find((w) => w >= size && t + 2 * w > span.end && t + w > span.begin && t - w < span.begin) ?? size;
 }
 
 /** Greatest common divisor of the gaps between sorted times; undefined with fewer than two. */

@@ -3,10 +3,15 @@
 // the upstream's own clock has got. An answer that ends now should hold the
 // current bucket; when its newest point is behind, the upstream's clock is
 // behind ours, and its buckets settle that much later than ours say (count.ts
-// counts them then). Imports no other file of series/ but its grid types.
+// counts them then). An answer's buckets may be coarser than ours, and an
+// upstream may list a coarse bucket only once it is complete: the bucket
+// after its newest may then be in progress and absent, which is waiting, not
+// a clock behind (see ClockReading). Imports no other file of series/ but its
+// grid types.
 import { alignDown, type RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { clockMismatch, judgeClockOffset } from '../contract/clock.js';
+import { layoutOf } from '../contract/series-layout.js';
 import type { Labels } from './keys.js';
 import { bucketMs, type Grid } from './options.js';
 import type { BucketRange, TimeSpan } from './window.js';
@@ -23,6 +28,13 @@ export interface CounterSpec<R> {
   readonly finerBuckets?: boolean;
   /** The series' points in a response; undefined when the response does not carry the series. */
   points(response: R): readonly RawPoint[] | undefined;
+  /**
+   * True when the response carries the series without a bucket although it
+   * says the range holds data (logTread: `data` not null): the buckets holding
+   * it are not listed yet, so the series waits (idle; neither zeros nor
+   * uncovered). Default: never.
+   */
+  pending?(response: R): boolean;
 }
 
 /** Asks the upstream for one span: `main` carries the gauges' metrics too, `backfill` only the counters'. */
@@ -101,6 +113,8 @@ export interface UpstreamClock {
  */
 export class ClockReading {
   private newest: number | undefined;
+  /** The newest of our buckets the answers account for (see accounted()). */
+  private accounted: number | undefined;
   private end: number | undefined;
 
   constructor(private readonly grid: Grid, private readonly now: number) {}
@@ -111,20 +125,43 @@ export class ClockReading {
     for (const p of pieces) {
       const n = answerBounds(p, specs, size).newest;
       if (n !== undefined && (this.newest === undefined || n > this.newest)) this.newest = n;
+      const a = n === undefined ? undefined : accounted(p, specs, n, size);
+      if (a !== undefined && (this.accounted === undefined || a > this.accounted)) this.accounted = a;
       if (p.response !== undefined && p.span !== undefined && p.span.end >= this.now) this.end = p.span.end;
     }
   }
 
   /** The newest point of the answers seen, and the lag it shows; undefined when no answer carried a point. */
   clock(): UpstreamClock | undefined {
-    const { grid, newest, end, now } = this;
-    if (newest === undefined) return undefined;
+    const { grid, newest, accounted, end, now } = this;
+    if (newest === undefined || accounted === undefined) return undefined;
     // The newest bucket a request ending at `end` can hold: request times are whole seconds, and the end is exclusive.
     const expected = end === undefined ? undefined : alignDown(grid.interval, Math.floor(Math.min(end, now) / 1000) * 1000 - 1, grid.offsetMinutes);
-    const behind = expected === undefined ? 0 : Math.max(0, expected - alignDown(grid.interval, newest, grid.offsetMinutes));
-    // Behind at all, its clock is somewhere in the newest bucket it listed (that bucket may have only just begun): assume the start.
+    const behind = expected === undefined ? 0 : Math.max(0, expected - alignDown(grid.interval, accounted, grid.offsetMinutes));
+    // Behind at all, its clock is somewhere in the last bucket accounted for (that bucket may have only just begun): assume the start.
     return { newest, lagMs: behind > 0 ? behind + bucketMs(grid) : 0, behindMs: behind };
   }
+}
+
+/**
+ * The newest of our buckets an answer whose newest point starts at `newest`
+ * accounts for. A point as wide as ours (or finer) is the bucket the
+ * upstream's clock is in: that bucket. A coarser one is a whole bucket of the
+ * upstream's own width, and an upstream may list such a bucket only once it
+ * is complete, so the bucket after it may be in progress and absent: our
+ * buckets up to that one's end are accounted for (under the other reading,
+ * the newest coarse bucket holds now, and the same bound holds).
+ */
+function accounted<R>(piece: Piece<R>, specs: readonly CounterSpec<R>[], newest: number, size: number): number | undefined {
+  if (piece.response === undefined) return undefined;
+  const span = pieceSpan(piece, size);
+  for (const spec of specs) {
+    const points = spec.points(piece.response);
+    if (points === undefined || !points.some(([t]) => t === newest)) continue;
+    const { width } = layoutOf(points, span, size, spec.finerBuckets === true);
+    return width > size ? newest + 2 * width - size : newest;
+  }
+  return newest;
 }
 
 /** The lag as a clock_offset mismatch (the judgement doctor makes too), once it is more than a bucket: within one, the newest bucket may simply not have begun upstream. */

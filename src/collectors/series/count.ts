@@ -24,8 +24,11 @@
 // no evidence of zero: the buckets are asked again next cycle (up to
 // max_backfill), which costs a wider request, where advancing would lose data
 // for good. The simulator answers zeros for idle ranges. An item whose series
-// is an empty list did answer, and counts as zero. (The WAF log query
-// documents null as "nothing matched"; waf-trend treats it as zero.)
+// is an empty list did answer, and counts as zero where other answers reach
+// past it; unless the family knows its data is not listed yet (the spec's
+// `pending`: waf-trend's logTread with data but no bucket, from an upstream
+// that lists a coarse bucket only once complete), which waits, idle. (The WAF
+// log query documents null as "nothing matched"; waf-trend treats it as zero.)
 import type { Plan } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { emptyTally, rejectedOf, REJECT_REASONS, type RejectedPoints, type RejectTally } from '../rejects.js';
@@ -117,7 +120,7 @@ export function targetResult<R>(answers: TargetAnswers<R>, converted: Converted,
 }
 
 interface Walked {
-  /** No piece let the watermark move, but one covered it with a coarse bucket still settling. */
+  /** No piece let the watermark move, but one covered it with a coarse bucket still settling, or with data not listed yet (pending). */
   waiting: boolean;
   increment: number;
   watermark: number | undefined;
@@ -137,6 +140,11 @@ function walk<R>(
     let moved = false;
     for (const piece of pieces) {
       if (piece.response === undefined || pos < piece.range.first || pos > piece.range.last) continue;
+      // Data not listed yet (a bucket listed only once complete): nothing is due from this answer, and no finding.
+      if (spec.pending?.(piece.response) === true) {
+        out.waiting = true;
+        continue;
+      }
       const span = pieceSpan(piece, size);
       const layout = layoutIn(spec, piece.response, span, size);
       if (layout === undefined) continue;

@@ -10,7 +10,10 @@
 // read as it answers (series/count.ts): each coarse bucket is counted whole
 // once it has settled, and the mismatch is reported (bucket_width); from then
 // on the ranges begin on its grid (ranges.ts), so the counters move on every
-// reading of a range.
+// reading of a range. An upstream may also list a coarse bucket only once it
+// is complete: an answer with data but no bucket yet is pending (it waits),
+// and the absent bucket in progress is not read as a clock behind
+// (series/answer.ts).
 //
 // `data: null` is documented as "nothing matched" (the client gives []): the
 // range is covered with zero events. Data without a logTread item covers nothing.
@@ -97,7 +100,26 @@ export function wafCounter(combo: Combo, grid: Grid, grain: () => Grain | undefi
   const labels = { action: combo.action, severity: SEVERITY_LABEL[combo.level] };
   return {
     family: WAF_EVENTS.name, labels, key: seriesKey(WAF_EVENTS.name, labels), metric: 'logTread', finerBuckets: true, points: (a) => logTreadPoints(a, grid, grain()),
+    pending: (a) => listsNothingYet(a, grid, grain()),
   };
+}
+
+/**
+ * Something matched (`data` is not null) but logTread lists no bucket: the
+ * buckets holding the matches are not listed yet (an upstream that lists a
+ * bucket only once complete, or only those beginning inside the range), so
+ * the series waits instead of reading the range as empty. Only while no whole
+ * bucket of the grain seen begins inside the range and has ended by its end:
+ * one would be listed, zeros included, so the range is then read as the other
+ * answers show it.
+ */
+function listsNothingYet(answer: WafAnswer, grid: Grid, grain: Grain | undefined): boolean {
+  const { data } = answer.response;
+  if (data.length === 0 || data.find((i) => i.metricName === 'logTread')?.objectArrayList.length !== 0) return false;
+  if (grain === undefined) return true;
+  const { first, last } = answer.range;
+  const whole = grain.anchor + Math.ceil((first - grain.anchor) / grain.width) * grain.width;
+  return whole + grain.width > last + bucketMs(grid);
 }
 
 /** What a series' answers contradict: each answer's count against its points. Never a count (the driver counts). */

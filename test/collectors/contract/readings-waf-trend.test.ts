@@ -2,7 +2,8 @@
 // interval: it used to fail every cycle for good; now each coarse bucket is
 // counted whole once settled, the mismatch is reported, and the counters equal
 // the events of exactly the buckets counted, whether a range lists the coarse
-// bucket holding its start or only those beginning inside it.
+// bucket holding its start or only those beginning inside it, and whether it
+// lists the bucket in progress or only complete ones.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { lastSettledStart } from '../../../src/collectors/buckets.js';
 import { createWafTrendCollector, type WafTrendOptions } from '../../../src/collectors/waf-trend/index.js';
@@ -19,13 +20,13 @@ function driver(options = OPTIONS): Driver {
   return new Driver(rig, createWafTrendCollector(options), { domains: rig.sim.truth.domains(), packages: [] });
 }
 
-function expectEvents(d: Driver, from: number, to: number): void {
+function expectEvents(d: Driver, from: number, to: number, when = ''): void {
   const events = rig.sim.truth.wafEvents(from, to, { domains: rig.sim.truth.domains() });
-  expect(events.length).toBeGreaterThan(0);
+  if (to > from) expect(events.length).toBeGreaterThan(0);
   for (const action of ['deny', 'pass'] as const) {
     for (const [level, severity] of Object.entries(SEVERITY_LABEL)) {
       const want = events.filter((e) => (e.record.response.httpCode === DENY) === (action === 'deny') && e.record.severityLevel === level).length;
-      expect(d.counter(WAF_EVENTS.name, { action, severity }), `${action}/${severity}`).toBe(want);
+      expect(d.counter(WAF_EVENTS.name, { action, severity }), `${when} ${action}/${severity}`).toBe(want);
     }
   }
 }
@@ -103,6 +104,28 @@ describe('waf-trend with coarse logTread buckets', () => {
     // Audits at 12:05 .. 12:25 re-read every minute counted since 11:57 (11:59, 12:04, 12:09, 12:14, 12:19 counted by then): 3 + 8 + 13 + 18 + 23, six series each.
     expect(d.audit).toEqual({ match: (3 + 8 + 13 + 18 + 23) * 6, revised: 0 });
     expect(d.checks().late_revision).toBeUndefined();
+  });
+
+  it('5m buckets listed only once complete and only when they begin inside the range, for a 1m interval: up throughout, '
+    + 'in step, each bucket counted whole at its end + delay', async () => {
+    rig.sim.readings.merge({ logTreadBucketMs: 5 * MIN, logTreadStrictRange: true, logTreadCompleteOnly: true });
+    const d = driver({ ...OPTIONS, interval: '1m' });
+    // T0 is 12:00; the counters start after 11:56, inside the 11:55 bucket, which is not theirs: 12:00 is the first they own.
+    for (let k = 0; k <= 24; k++) {
+      const now = rig.sim.clock.now();
+      // A cycle that fails (EDGE_NO_DATA: up 0) throws here.
+      await d.cycle();
+      // Counted by now: every 5-minute bucket from 12:00 whose end + delay has passed (12:00 at 12:08, 12:05 at 12:13, ...).
+      const settled = Math.max(T0, Math.floor((now - DELAY) / (5 * MIN)) * 5 * MIN);
+      expectEvents(d, T0, settled, `cycle at 12:${String(k).padStart(2, '0')}`);
+      rig.sim.clock.advance(MIN);
+    }
+    // Buckets 12:00 .. 12:15 counted, the last at 12:23.
+    expect(d.newestBucketEndMs).toBe(T0 + 20 * MIN);
+    expect(d.checks().clock_offset).toBeUndefined();
+    expect(d.checks().out_of_range).toBeUndefined();
+    expect(d.checks().missing_buckets).toBeUndefined();
+    expect(d.logs.filter((l) => l.level === 'warn')).toEqual([]);
   });
 
   it('totals that disagree: logTread count reported under totals, the counters exact', async () => {

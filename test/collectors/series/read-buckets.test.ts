@@ -65,7 +65,11 @@ describe('layoutOf: the width of a lone logTread point', () => {
   it.each<[string, { begin: number; end: number }, number, number]>([
     ['at the start of a one-bucket range: the interval', { begin: T0, end: T0 + MIN }, T0, MIN],
     ['reaching to the end of the range', { begin: T0, end: T0 + 3 * MIN }, T0, 5 * MIN],
-    ['begun before the range (the bucket holding begin)', { begin: T0 - 3 * MIN, end: T0 + MIN }, T0 - 5 * MIN, 60 * MIN],
+    // A 5m bucket that has ended, the one after it (holding the end) in progress and not listed yet: no longer read as an hour.
+    ['begun before the range (the bucket holding begin), ended before the range does', { begin: T0 - 3 * MIN, end: T0 + MIN }, T0 - 5 * MIN, 5 * MIN],
+    ['begun before the range, reaching past the bucket after it', { begin: T0 - 3 * MIN, end: T0 + 6 * MIN }, T0 - 5 * MIN, 60 * MIN],
+    ['listed once complete: a whole 5m bucket, the next one in progress', { begin: T0, end: T0 + 8 * MIN }, T0, 5 * MIN],
+    ['listed once complete, the range ending a second before the next one is', { begin: T0, end: T0 + 10 * MIN - 1000 }, T0, 5 * MIN],
     ['begun inside the range, a minute before its end: a 1m bucket would leave the minutes before it unlisted', { begin: T0 - 3 * MIN, end: T0 + MIN }, T0, 5 * MIN],
   ])('%s', (_name, span, t, width) => {
     expect(layoutOf([[t, 1]], span, MIN, true).width).toBe(width);

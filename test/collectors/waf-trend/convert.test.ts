@@ -112,6 +112,29 @@ describe('convertWaf: exactly-once counting of one action/severity series', () =
   });
 });
 
+describe('a logTread answer with data but no bucket listed yet', () => {
+  const [combo] = wafCombos();
+  if (!combo) throw new Error('no combos');
+  const key = seriesKey(WAF_EVENTS.name, { action: 'deny', severity: 'high' });
+  const FIVE = { width: 5 * MIN, anchor: T0 };
+  // At T0 with delay 3 min the buckets from `from` to T0-4m are due, asked up to now (the range reaches T0-1m).
+  it.each<[string, DescribeLogV2Response, { width: number; anchor: number } | undefined, number, boolean]>([
+    ['something matched, nothing listed, no grain seen yet: pending', tread([]), undefined, T0 - 9 * MIN, true],
+    ['nothing matched (data: null): zeros, not pending', { code: 200, data: [] }, undefined, T0 - 9 * MIN, false],
+    ['a bucket listed: not pending', tread([[T0 - 5 * MIN, 2]]), undefined, T0 - 9 * MIN, false],
+    ['5m grain, no whole bucket beginning in the range has ended yet: pending', tread([]), FIVE, T0 - 4 * MIN, true],
+    ['5m grain, T0-5m began in the range and ended by its end, unlisted: read as the other answers show it', tread([]), FIVE, T0 - 9 * MIN, false],
+  ])('%s', (_name, response, grain, from, pending) => {
+    const spec = wafCounter(combo, grid('1m'), () => grain);
+    const a = answer(from, T0 - MIN, response);
+    expect(spec.pending?.(a)).toBe(pending);
+    if (!pending) return;
+    // Pending is idle: nothing counted, nothing uncovered (no EDGE_NO_DATA), no finding.
+    const out = drivenWaf(spec, new Map([[key, plan(from - MIN, T0, '1m', 3 * MIN)]]), [{ range: a.range, response: a }], grid('1m'), false);
+    expect([out.watermarks[key], out.uncovered, out.mismatches]).toEqual([undefined, [], []]);
+  });
+});
+
 describe('requests', () => {
   it('six combinations of action and severity', () => {
     expect(wafCombos().map((c) => `${c.action}/${c.level}`)).toEqual(['deny/高风险', 'deny/中风险', 'deny/低风险', 'pass/高风险', 'pass/中风险', 'pass/低风险']);
