@@ -3,7 +3,8 @@
 // their own) and sink, the config defaults but `start_from` 10m, a clock that
 // moves `interval` between polls. After catching up and one poll near now,
 // --polls=N polls (default 12) are measured: records read per delivered event
-// and this process's CPU (every thread, /proc) per delivered event. A live
+// and this process's CPU (every thread, /proc) per delivered event, and the
+// requests per hour by action (logs pages; the delivery audit's logTread). A live
 // flood is this steady state at a higher rate: --domains=N sets it (30,000:
 // about 250 deny events a second). Prints one JSON line.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,7 +18,7 @@ import { WafEventForwarder } from '../src/collectors/waf-events/index.js';
 import { otlpSchema, wafEventsSchema, wafOverlap } from '../src/config/sections/waf-events.js';
 import { StateStore } from '../src/state/store.js';
 import { startChild } from './lib/child.js';
-import { wafParts } from './lib/waf-parts.js';
+import { wafAudit, wafParts } from './lib/waf-parts.js';
 import { cpuSince, processCpu } from './lib/proc-cpu.js';
 
 const { values } = parseArgs({ options: { domains: { type: 'string' }, polls: { type: 'string' } } });
@@ -33,11 +34,19 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'edge-bench-waf-steady-'));
   const otlp = otlpSchema.parse({ endpoint: peers.ready.receiver });
   const { sink, client, families } = wafParts(peers.ready.upstream, otlp);
+  // The requests the forwarder makes, by action: the polls' logs pages and the delivery audit's logTread checks.
+  const asked = { logs: 0, logTread: 0 };
+  const counted: Pick<typeof client, 'describeLogV2'> = {
+    describeLogV2: (request, options) => {
+      asked[request.action[0]?.metricName === 'logTread' ? 'logTread' : 'logs']++;
+      return client.describeLogV2(request, options);
+    },
+  };
   const seen = { read: 0, forwarded: 0 };
   const forwarder = new WafEventForwarder({
-    client, tz: platformClock('+08:00'), sink, samples: families, store: new StateStore(join(dir, 'state')), log: quiet,
+    client: counted, tz: platformClock('+08:00'), sink, samples: families, store: new StateStore(join(dir, 'state')), log: quiet,
     intervalMs: waf.interval, overlapMs: wafOverlap(waf).overlapMs, delayMs: waf.delay, maxWindowMs: waf.max_window, startBackMs: waf.start_from,
-    maxWindowEvents: waf.max_window_events, query: { pageSize: waf.page_size }, headers: waf.headers,
+    maxWindowEvents: waf.max_window_events, ...wafAudit(waf), query: { pageSize: waf.page_size }, headers: waf.headers,
     clock: { now: () => now },
     observer: { onForwarded: (n) => (seen.forwarded += n), onRead: (n) => (seen.read += n) },
   });
@@ -54,6 +63,8 @@ async function main(): Promise<void> {
     await poll();
     seen.read = 0;
     seen.forwarded = 0;
+    asked.logs = 0;
+    asked.logTread = 0;
     const before = await processCpu(process.pid);
     for (let i = 0; i < measuredPolls; i++) await poll();
     const { all } = cpuSince(before, await processCpu(process.pid));
@@ -62,6 +73,11 @@ async function main(): Promise<void> {
       domains, polls: measuredPolls, read: seen.read, forwarded: seen.forwarded,
       readPerDelivered: Number((seen.read / seen.forwarded).toFixed(2)),
       cpuMs: Math.round(cpuMs), cpuMicrosPerEvent: Number(((cpuMs * 1000) / seen.forwarded).toFixed(1)),
+      // Per hour of the measured polls' event time (they are `interval` apart).
+      requestsPerHour: {
+        logs: Math.round((asked.logs * 3_600_000) / (measuredPolls * waf.interval)),
+        logTread: Math.round((asked.logTread * 3_600_000) / (measuredPolls * waf.interval)),
+      },
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {

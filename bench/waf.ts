@@ -42,7 +42,7 @@ import { WafEventForwarder } from '../src/collectors/waf-events/index.js';
 import { otlpSchema, wafEventsSchema, wafOverlap } from '../src/config/sections/waf-events.js';
 import { StateStore } from '../src/state/store.js';
 import { startChild } from './lib/child.js';
-import { wafParts } from './lib/waf-parts.js';
+import { wafAudit, wafParts } from './lib/waf-parts.js';
 import { parseProfile, profileMarkdown, summarizeProfile } from './lib/cpu-profile.js';
 import { cpuSince, processCpu, type CpuTimes, type ProcessCpu } from './lib/proc-cpu.js';
 import { profiled } from './lib/profiler.js';
@@ -118,7 +118,7 @@ async function main(): Promise<number> {
   const forwarder = new WafEventForwarder({
     client, tz: platformClock('+08:00'), sink, samples: families, store: new StateStore(join(dir, 'state')), log: benchLogger(),
     intervalMs: waf.interval, overlapMs: wafOverlap(waf).overlapMs, delayMs: waf.delay, maxWindowMs: waf.max_window, startBackMs: waf.start_from,
-    maxWindowEvents: waf.max_window_events,
+    maxWindowEvents: waf.max_window_events, ...wafAudit(waf),
     query: { pageSize: waf.page_size }, headers: waf.headers,
     // Standing still: a poll ends once it reaches now - delay (see the file comment); catchUp() moves it once.
     clock: { now: () => clockMs },

@@ -19,6 +19,10 @@ const domains = Number(values.domains ?? '1000');
 const tz = BENCH_TZ;
 const waf = benchWafLog(domains);
 
+const MINUTE_MS = 60_000;
+/** Requests by action, for the requests-per-hour figures (stderr at the end). */
+let trendRequests = 0;
+let logsRequests = 0;
 const backlog = { from: Number(values.from ?? Number.NEGATIVE_INFINITY), to: Number(values.to ?? Number.POSITIVE_INFINITY) };
 let cached: { key: string; events: WafEvent[] } | undefined;
 function windowOf(begin: number, end: number): WafEvent[] {
@@ -35,9 +39,30 @@ function windowOf(begin: number, end: number): WafEvent[] {
   return cached.events;
 }
 
+/** logTread (the delivery audit's counts): deny events per minute of [begin, end), as the simulator sizes a range under 6 h. */
+function trendOf(begin: number, end: number): ReturnType<typeof ok> {
+  const counts = new Map<number, number>();
+  for (let m = begin; m < end; m += MINUTE_MS) counts.set(m, 0);
+  let total = 0;
+  waf.forEach(Math.max(begin, backlog.from), Math.min(end, backlog.to), {}, (e) => {
+    if (e.record.response.httpCode !== DENY_STATUS) return;
+    const m = Math.floor(e.time / MINUTE_MS) * MINUTE_MS;
+    counts.set(m, (counts.get(m) ?? 0) + 1);
+    total++;
+  });
+  return ok({ data: total === 0 ? null : [{ metricName: 'logTread', objectArrayList: [...counts], count: total }] });
+}
+
 function describeLog(req: SimRequest): ReturnType<typeof ok> {
-  const body = req.body as { action: Array<{ pageNo: number; pageSize: number }>; params: { beginTime: string; endTime: string } };
-  const events = windowOf(tz.parseDateTime(body.params.beginTime), tz.parseDateTime(body.params.endTime));
+  const body = req.body as { action: Array<{ metricName: string; pageNo: number; pageSize: number }>; params: { beginTime: string; endTime: string } };
+  const begin = tz.parseDateTime(body.params.beginTime);
+  const end = tz.parseDateTime(body.params.endTime);
+  if (body.action[0]?.metricName === 'logTread') {
+    trendRequests++;
+    return trendOf(begin, end);
+  }
+  logsRequests++;
+  const events = windowOf(begin, end);
   const { pageNo, pageSize } = body.action[0] ?? { pageNo: 1, pageSize: 10 };
   const list = events.slice((pageNo - 1) * pageSize, pageNo * pageSize).map((e) => e.record);
   return ok({ data: list.length === 0 && pageNo === 1 ? null : [{ metricName: 'logs', list }] });
@@ -65,6 +90,6 @@ if (values.from !== undefined && values.to !== undefined) {
 }
 process.stdout.write(`${JSON.stringify({ upstream, receiver: `http://127.0.0.1:${port}/v1/logs`, events })}\n`);
 await new Promise<void>((resolve) => process.once('SIGTERM', () => resolve()));
-process.stderr.write(`waf peers: ${received} bytes received\n`);
+process.stderr.write(`waf peers: ${received} bytes received, ${logsRequests} logs and ${trendRequests} logTread requests\n`);
 receiver.closeAllConnections();
 await Promise.all([sim.close(), new Promise((resolve) => receiver.close(resolve))]);

@@ -63,7 +63,17 @@ collectors:
   inventory: { enabled: false }
 targets: { domains: { static: [a.example.com] }, packages: { static: [p1] } }
 waf_events: { enabled: true }
-otlp: { endpoint: "http://127.0.0.1:4318" }`, { 'cc-attack': 2 * (1 + 20), waf_events: 120 }],
+otlp: { endpoint: "http://127.0.0.1:4318" }`, { 'cc-attack': 2 * (1 + 20), waf_events: 120 + 60 }],
+    ['WAF events every 30s, the delivery audit every 90s (a check on every third poll: 40 an hour)', `
+collectors: { access: { enabled: false }, usage: { enabled: false }, topn: { enabled: false }, cc_attack: { enabled: false }, waf_trend: { enabled: false }, inventory: { enabled: false } }
+targets: { domains: { static: [a.example.com] }, packages: { static: [p1] } }
+waf_events: { enabled: true, audit: { interval: 90s } }
+otlp: { endpoint: "http://127.0.0.1:4318" }`, { waf_events: 120 + 40 }],
+    ['WAF events with the delivery audit off', `
+collectors: { access: { enabled: false }, usage: { enabled: false }, topn: { enabled: false }, cc_attack: { enabled: false }, waf_trend: { enabled: false }, inventory: { enabled: false } }
+targets: { domains: { static: [a.example.com] }, packages: { static: [p1] } }
+waf_events: { enabled: true, audit: { enabled: false } }
+otlp: { endpoint: "http://127.0.0.1:4318" }`, { waf_events: 120 }],
   ])('%s', (_name, yaml, expected) => {
     const e = estimate(yaml);
     expect(perHour(e)).toEqual(expected);

@@ -65,14 +65,13 @@ export class Auditor {
   async runIfDue(nowMs: number, span: { readonly fromMs: number; readonly finalMs: number }, query: WafQuery, signal: AbortSignal, recover: Recover): Promise<boolean> {
     if (nowMs < this.nextMs) return false;
     const { lookbackMs, intervalMs } = this.parts.options;
+    // Due again an interval on, whether or not this one gets through: a failing check is not retried every poll.
+    this.nextMs = nowMs + intervalMs;
     const { minutes } = this.parts;
     // Counts of minutes out of the audit's range, hashes of minutes no recovery reads, are not needed any more.
     minutes.forget(nowMs - 2 * lookbackMs - this.widthMs, nowMs - lookbackMs - this.widthMs);
     const range = auditRange(span.fromMs, span.finalMs, nowMs, lookbackMs);
-    if (range === undefined) {
-      this.nextMs = nowMs + intervalMs;
-      return false;
-    }
+    if (range === undefined) return false;
     const listed = await readCounts({ client: this.parts.client, tz: this.parts.tz, signal }, range, query);
     for (const b of listed) this.widthMs = Math.max(this.widthMs, b.endMs - b.startMs);
     const ctx: AuditContext = { nowMs, lookbackMs, delivered: (from, to) => minutes.count(from, to) };
@@ -85,7 +84,6 @@ export class Auditor {
       this.book.recovered(bucket, events, ctx);
     }
     this.checkedMs = nowMs;
-    this.nextMs = nowMs + intervalMs;
     this.parts.notify((ob) => ob.onAuditChecked?.({ missing: this.book.missing() }));
     return true;
   }

@@ -42,16 +42,19 @@ export class DeliveredMinutes {
   givenUp = 0;
 
   /**
-   * maxHashes bounds the hashes kept; hashesFromMs() says the oldest minute
-   * whose hashes are worth keeping (the look-back's start): older ones are
-   * counted only.
+   * The oldest minute whose hashes are worth keeping (no recovery reads
+   * before it: forget() moves it); older ones are counted only. Until the
+   * audit's first check, every minute's.
    */
-  constructor(private readonly maxHashes: number, private readonly hashesFromMs: () => number) {}
+  private hashesFromMs = Number.NEGATIVE_INFINITY;
+
+  /** maxHashes bounds the hashes kept. */
+  constructor(private readonly maxHashes: number) {}
 
   /** An event the receiver confirmed (as a record, or folded into a summary). */
   add(uid: string, timeMs: number): void {
     const start = minuteOf(timeMs);
-    const keep = start >= minuteOf(this.hashesFromMs());
+    const keep = start >= this.hashesFromMs;
     let minute = this.minutes.get(start);
     if (minute === undefined) {
       minute = { count: 0, hashes: keep ? new Float64Array(16) : undefined, size: 0, lookup: undefined };
@@ -112,6 +115,7 @@ export class DeliveredMinutes {
 
   /** Minutes before `countsBeforeMs` are forgotten; hashes of minutes before `hashesBeforeMs` are dropped (counts kept). */
   forget(countsBeforeMs: number, hashesBeforeMs: number): void {
+    this.hashesFromMs = minuteOf(hashesBeforeMs);
     for (const [start, minute] of this.minutes) {
       if (start < countsBeforeMs) {
         this.hashCount -= minute.hashes === undefined ? 0 : minute.size;

@@ -37,8 +37,8 @@ interface DeliveryStateOptions {
   readonly onSaved: (cursorMs: number) => void;
   /** What a damaged checkpoint does at start-up (state_recovery); default: start-up fails. */
   readonly recovery?: StateRecovery;
-  /** The delivery audit's look-back and the most id hashes kept for it (delivered-minutes.ts); absent: no audit, none kept. */
-  readonly audit?: { readonly lookbackMs: number; readonly maxHashes: number };
+  /** The most id hashes kept for the delivery audit (delivered-minutes.ts); absent: no audit, none kept. */
+  readonly audit?: { readonly maxHashes: number };
 }
 
 export class DeliveryState {
@@ -75,7 +75,7 @@ export class DeliveryState {
     this.counts = new DeniedCounts(options.maxSeries);
     this.rules = new RuleInfo(options.maxSeries, options.forgetAfterMs);
     const audit = options.audit;
-    this.minutes = audit === undefined ? undefined : new DeliveredMinutes(audit.maxHashes, () => options.clock.now() - audit.lookbackMs);
+    this.minutes = audit === undefined ? undefined : new DeliveredMinutes(audit.maxHashes);
   }
 
   /** The loaded checkpoint; throws before load(). */

@@ -98,7 +98,7 @@ export class WafEventForwarder implements EventJob {
       maxSeries: options.maxSeries ?? 10_000,
       forgetAfterMs: options.forgetAfterMs ?? 3_600_000,
       ...(options.recovery ? { recovery: options.recovery } : {}),
-      ...(options.audit ? { audit: { lookbackMs: options.audit.lookbackMs, maxHashes: options.audit.maxHashes } } : {}),
+      ...(options.audit ? { audit: { maxHashes: options.audit.maxHashes } } : {}),
       onSaved: (cursorMs) => this.notify((ob) => ob.onCheckpoint?.(cursorMs)),
     });
     const minutes = this.delivery.minutes;
@@ -158,7 +158,7 @@ export class WafEventForwarder implements EventJob {
           // Caught up: the audit's turn (its recoveries wait behind the new events).
           if (query !== undefined && this.auditor) {
             const span = { fromMs: this.delivery.auditStart(scopeKey(query.domains)), finalMs: this.delivery.checkpoint.finalMs };
-            if (await this.auditor.runIfDue(now, span, query, signal, (bucket) => this.recover(bucket, query, signal))) this.tuneOverlap(now);
+            if (await this.audit(now, span, query, signal)) this.tuneOverlap(now);
           }
           return report();
         }
@@ -196,6 +196,23 @@ export class WafEventForwarder implements EventJob {
 
   private get maxWindowEvents(): number {
     return this.options.maxWindowEvents ?? DEFAULT_MAX_WINDOW_EVENTS;
+  }
+
+  /**
+   * One audit check when due; whether it checked. A check that fails (the
+   * upstream refused logTread, a recovery's read failed) is logged and tried
+   * again at the next one: the windows it follows were delivered, and the
+   * poll stands.
+   */
+  private async audit(now: number, span: { fromMs: number; finalMs: number }, query: WafQuery, signal: AbortSignal): Promise<boolean> {
+    if (!this.auditor) return false;
+    try {
+      return await this.auditor.runIfDue(now, span, query, signal, (bucket) => this.recover(bucket, query, signal));
+    } catch (err) {
+      if (signal.aborted) throw err;
+      this.options.log.warn(errorFields(err), failureMessage(err, 'WAF delivery audit check'));
+      return false;
+    }
   }
 
   /**

@@ -156,3 +156,27 @@ describe('the WAF delivery audit under over_rate: summarize', () => {
     expect(seen.outcomes.get('surplus') ?? 0).toBe(0);
   });
 });
+
+describe('a delivery audit check that fails', () => {
+  it('is logged and tried again an interval later; the poll and its deliveries stand', async () => {
+    const sink = new FakeSink(50);
+    let trend = 0;
+    const client = {
+      describeLogV2: (req: Parameters<typeof rig.client.describeLogV2>[0], opts?: { signal?: AbortSignal }) => {
+        if (req.action[0]?.metricName !== 'logTread') return rig.client.describeLogV2(req, opts);
+        trend++;
+        return Promise.reject(new Error('logTread refused'));
+      },
+    };
+    const f = rig.forwarder(sink, new LastSamples(), { client, startBackMs: 10 * MIN, audit: AUDIT });
+    // Six polls 30 s apart: three minutes, so three checks (one per minute), each failing.
+    for (let i = 0; i < 6; i++) {
+      expect((await f.pollOnce()).ok).toBe(true);
+      rig.sim.clock.advance(INTERVAL);
+    }
+    expect(trend).toBe(3);
+    expect(rig.logs.filter((l) => l.level === 'warn' && String(l.msg).startsWith('WAF delivery audit check')).length).toBe(3);
+    expect(sink.uids().length).toBeGreaterThan(0);
+    expect(f.stats().audit?.checkedMs).toBeUndefined();
+  });
+});

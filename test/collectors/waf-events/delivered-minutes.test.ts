@@ -24,7 +24,7 @@ describe('uidHash', () => {
 
 describe('DeliveredMinutes', () => {
   it('counts per minute of event time and tells delivered ids from others', () => {
-    const m = new DeliveredMinutes(100, () => T - 60 * MIN);
+    const m = new DeliveredMinutes(100);
     m.add('a', T + 1000);
     m.add('b', T + 59_999);
     m.add('c', T + MIN);
@@ -40,7 +40,9 @@ describe('DeliveredMinutes', () => {
   });
 
   it('keeps no hashes for minutes older than the look-back, only their counts', () => {
-    const m = new DeliveredMinutes(100, () => T);
+    const m = new DeliveredMinutes(100);
+    // The audit's check: counts from long ago, hashes from T on.
+    m.forget(T - 120 * MIN, T);
     m.add('old', T - MIN);
     m.add('new', T);
     expect(m.count(T - MIN, T + MIN)).toBe(2);
@@ -50,7 +52,7 @@ describe('DeliveredMinutes', () => {
   });
 
   it('past its cap gives up the oldest minutes\' hashes, counts kept, and says so in the journal', () => {
-    const m = new DeliveredMinutes(5, () => T - 60 * MIN);
+    const m = new DeliveredMinutes(5);
     for (let i = 0; i < 3; i++) m.add(`a${i}`, T);
     for (let i = 0; i < 3; i++) m.add(`b${i}`, T + MIN);
     expect(m.size.hashes).toBe(3);
@@ -61,7 +63,7 @@ describe('DeliveredMinutes', () => {
     const changes = m.takeChanges();
     expect(changes.map(([start, count, hashes]) => [start, count, hashes === null])).toEqual([[T, 3, true], [T + MIN, 3, false]]);
     // Replayed from the journal alone, the same.
-    const loaded = new DeliveredMinutes(5, () => T - 60 * MIN);
+    const loaded = new DeliveredMinutes(5);
     loaded.restore(changes);
     expect(loaded.holds('a0', T)).toBeUndefined();
     expect(loaded.holds('b2', T + MIN)).toBe(true);
@@ -69,7 +71,7 @@ describe('DeliveredMinutes', () => {
   });
 
   it('a snapshot and the journal lines after it load as the running one was', () => {
-    const m = new DeliveredMinutes(1000, () => T - 60 * MIN);
+    const m = new DeliveredMinutes(1000);
     m.add('a', T);
     m.add('b', T + MIN);
     m.takeChanges();
@@ -78,7 +80,7 @@ describe('DeliveredMinutes', () => {
     m.add('d', T + 2 * MIN);
     m.uncount(T + MIN, 1);
     const line: MinuteChange[] = m.takeChanges();
-    const loaded = new DeliveredMinutes(1000, () => T - 60 * MIN);
+    const loaded = new DeliveredMinutes(1000);
     loaded.restore([...snapshot, ...line]);
     for (const [id, at] of [['a', T], ['b', T + MIN], ['c', T], ['d', T + 2 * MIN]] as const) expect(loaded.holds(id, at)).toBe(true);
     expect(loaded.count(T, T + MIN)).toBe(2);
@@ -88,7 +90,7 @@ describe('DeliveredMinutes', () => {
   });
 
   it('forgets counts before one instant and hashes before another', () => {
-    const m = new DeliveredMinutes(1000, () => T - 60 * MIN);
+    const m = new DeliveredMinutes(1000);
     for (let i = 0; i < 4; i++) m.add(`x${i}`, T + i * MIN);
     m.forget(T + MIN, T + 3 * MIN);
     expect(m.count(T, T + 4 * MIN)).toBe(3);
