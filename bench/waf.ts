@@ -31,7 +31,7 @@
 // profile of the poll (main thread; default FILE in the temp dir) and prints
 // its summary by category (bench/lib/cpu-profile.ts), scaled to the main
 // thread's CPU from /proc; the profiler itself costs some CPU too.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -151,7 +151,11 @@ async function main(): Promise<number> {
     sampleMemory();
     if (!report.ok) throw new Error(`poll failed: ${JSON.stringify(report.error)}`);
     const daemonCpu = cpuSince(daemonBefore, daemonAfter);
-    print(peers.ready.events, wallMs, report.windows, { daemon: daemonCpu, peers: cpuSince(peersBefore, peersAfter) });
+    // What the checkpoint holds on disk at the end (snapshot and journal), and the ids the delivery audit keeps.
+    const files = await readdir(join(dir, 'state'));
+    const stateBytes = (await Promise.all(files.map(async (f) => (await stat(join(dir, 'state', f))).size))).reduce((a, b) => a + b, 0);
+    const auditIds = forwarder.stats().audit?.idsKept;
+    print(peers.ready.events, wallMs, report.windows, { daemon: daemonCpu, peers: cpuSince(peersBefore, peersAfter) }, { stateBytes, auditIds });
     if (profile !== undefined) {
       process.stdout.write(`\n### Where the forwarder's main-thread CPU goes (\`${profileFile}\`)\n\n${profileMarkdown(summarizeProfile(parseProfile(profile)), forwarded, daemonCpu.main.userMs + daemonCpu.main.systemMs)}\n`);
     }
@@ -178,7 +182,7 @@ const perEvent = (ms: number): number => (ms * 1000) / forwarded;
 const cpuCell = (t: CpuTimes): string =>
   `${perEvent(t.userMs + t.systemMs).toFixed(1)} µs (user ${perEvent(t.userMs).toFixed(1)}, system ${perEvent(t.systemMs).toFixed(1)})`;
 
-function print(backlog: number, wallMs: number, windows: number, cpu: { daemon: ProcessCpu; peers: ProcessCpu }): void {
+function print(backlog: number, wallMs: number, windows: number, cpu: { daemon: ProcessCpu; peers: ProcessCpu }, kept: { stateBytes: number; auditIds: number | undefined }): void {
   const rate = (forwarded / wallMs) * 1000;
   const { all, main } = cpu.daemon;
   const daemonMs = all.userMs + all.systemMs;
@@ -212,6 +216,8 @@ function print(backlog: number, wallMs: number, windows: number, cpu: { daemon: 
     ['peak RSS sampled at (events forwarded)', `${fmtInt(peakRssAt)} of ${fmtInt(forwarded)}`, ''],
     ['peak RSS sampled in the first window / after it', `${fmtBytes(windowPeaks.first)} / ${fmtBytes(windowPeaks.after)}`, 'flat: no growth after the first window'],
     ['peak heap used', fmtBytes(peakHeap), ''],
+    ['state on disk at the end (checkpoint and journal)', fmtBytes(kept.stateBytes), ''],
+    ['ids the delivery audit keeps at the end (8-byte hashes)', kept.auditIds === undefined ? 'no audit' : fmtInt(kept.auditIds), ''],
   ])}\n\n`);
   process.stdout.write(`Per window (flatness: last third's rate / first third's):\n\n${table(['window', 'events', 'first third /s', 'last third /s', 'last/first'], rows)}\n`);
 }

@@ -31,6 +31,8 @@ export interface AuditStats {
   readonly missing: number;
   readonly recoveredEvents: number;
   readonly unreconciledBuckets: number;
+  /** Delivered ids kept as hashes to tell them from missing ones (waf_events.audit.max_kept_ids bounds them). */
+  readonly idsKept: number;
 }
 
 interface AuditorParts {
@@ -57,7 +59,10 @@ export class Auditor {
   constructor(private readonly parts: AuditorParts) {}
 
   stats(): AuditStats {
-    return { checkedMs: this.checkedMs, bucketsShort: this.book.shortNow(), missing: this.book.missing(), recoveredEvents: this.recoveredEvents, unreconciledBuckets: this.unreconciled };
+    return {
+      checkedMs: this.checkedMs, bucketsShort: this.book.shortNow(), missing: this.book.missing(), recoveredEvents: this.recoveredEvents,
+      unreconciledBuckets: this.unreconciled, idsKept: this.parts.minutes.size.hashes,
+    };
   }
 
   /** One check when due: nothing before the interval has passed since the last one. */
