@@ -17,11 +17,21 @@ import { uidHash } from './uid-hash.js';
 
 const MINUTE_MS = 60_000;
 
+/**
+ * A minute's hashes are kept in chunks that double from 64 up to 8,192 (64 KB):
+ * one array doubled and copied as it grew left up to half of it unused and
+ * copied every hash again, a flood's hour being tens of MB (docs/benchmarks.md).
+ */
+const FIRST_CHUNK = 64;
+const LAST_CHUNK = 8192;
+
 interface Minute {
   count: number;
-  /** The ids' hashes, the first `size` of it; undefined once given up. */
-  hashes: Float64Array | undefined;
+  /** The ids' hashes, in chunks (each full but the last, which holds size minus the rest); undefined once given up. */
+  hashes: Float64Array[] | undefined;
   size: number;
+  /** Hashes in the last chunk. */
+  tail: number;
   /** The hashes as a set, built for a recovery's look-ups and kept up to date until it ends (endLookups). */
   lookup: Set<number> | undefined;
 }
@@ -57,7 +67,7 @@ export class DeliveredMinutes {
     const keep = start >= this.hashesFromMs;
     let minute = this.minutes.get(start);
     if (minute === undefined) {
-      minute = { count: 0, hashes: keep ? new Float64Array(16) : undefined, size: 0, lookup: undefined };
+      minute = { count: 0, hashes: keep ? [] : undefined, size: 0, tail: 0, lookup: undefined };
       this.minutes.set(start, minute);
     }
     minute.count++;
@@ -104,7 +114,7 @@ export class DeliveredMinutes {
     const minute = this.minutes.get(minuteOf(timeMs));
     if (minute === undefined) return false;
     if (minute.hashes === undefined) return undefined;
-    minute.lookup ??= new Set(minute.hashes.subarray(0, minute.size));
+    minute.lookup ??= new Set(valuesOf(minute));
     return minute.lookup.has(uidHash(uid));
   }
 
@@ -145,7 +155,7 @@ export class DeliveredMinutes {
 
   /** Every minute, for the snapshot. */
   entries(): SavedMinute[] {
-    return [...this.minutes].map(([start, m]) => [start, m.count, m.hashes === undefined ? null : encode(m.hashes.subarray(0, m.size))]);
+    return [...this.minutes].map(([start, m]) => [start, m.count, m.hashes === undefined ? null : encode(valuesOf(m))]);
   }
 
   /** A snapshot's minutes, then its journal's changes in order. */
@@ -159,7 +169,7 @@ export class DeliveredMinutes {
   replay([start, count, encoded]: MinuteChange): void {
     let minute = this.minutes.get(start);
     if (minute === undefined) {
-      minute = { count: 0, hashes: encoded === null ? undefined : new Float64Array(16), size: 0, lookup: undefined };
+      minute = { count: 0, hashes: encoded === null ? undefined : [], size: 0, tail: 0, lookup: undefined };
       this.minutes.set(start, minute);
     }
     minute.count += count;
@@ -173,14 +183,16 @@ export class DeliveredMinutes {
   }
 
   private push(minute: Minute, hash: number): void {
-    let hashes = minute.hashes;
-    if (hashes === undefined) return;
-    if (minute.size === hashes.length) {
-      const grown = new Float64Array(hashes.length * 2);
-      grown.set(hashes);
-      minute.hashes = hashes = grown;
+    const chunks = minute.hashes;
+    if (chunks === undefined) return;
+    let last = chunks.at(-1);
+    if (last === undefined || minute.tail === last.length) {
+      last = new Float64Array(Math.min(LAST_CHUNK, FIRST_CHUNK * 2 ** chunks.length));
+      chunks.push(last);
+      minute.tail = 0;
     }
-    hashes[minute.size++] = hash;
+    last[minute.tail++] = hash;
+    minute.size++;
     this.hashCount++;
     // Kept up to date rather than dropped: a recovery confirms batch after batch of the minute it reads.
     minute.lookup?.add(hash);
@@ -190,6 +202,7 @@ export class DeliveredMinutes {
     this.hashCount -= minute.size;
     minute.hashes = undefined;
     minute.size = 0;
+    minute.tail = 0;
     minute.lookup = undefined;
   }
 
@@ -208,9 +221,20 @@ export class DeliveredMinutes {
   }
 }
 
-function encode(hashes: ArrayLike<number>): string {
-  const bytes = Buffer.alloc(hashes.length * 8);
-  for (let i = 0; i < hashes.length; i++) bytes.writeDoubleLE(hashes[i] ?? 0, i * 8);
+/** A minute's hashes, oldest first. */
+function* valuesOf(minute: Minute): Generator<number> {
+  let left = minute.size;
+  for (const chunk of minute.hashes ?? []) {
+    const n = Math.min(left, chunk.length);
+    for (let i = 0; i < n; i++) yield chunk[i] ?? 0;
+    left -= n;
+  }
+}
+
+function encode(hashes: Iterable<number> | readonly number[]): string {
+  const list = Array.isArray(hashes) ? hashes : [...hashes];
+  const bytes = Buffer.alloc(list.length * 8);
+  for (let i = 0; i < list.length; i++) bytes.writeDoubleLE(list[i] ?? 0, i * 8);
   return bytes.toString('base64');
 }
 

@@ -89,6 +89,21 @@ describe('DeliveredMinutes', () => {
     expect(loaded.entries()).toEqual(m.entries());
   });
 
+  it('keeps a minute of a flood across its chunks: every id found, and found again after a load', () => {
+    const m = new DeliveredMinutes(1_000_000);
+    // 20,000 ids in one minute: chunks of 64, 128, … 8,192, then more of 8,192.
+    const ids = Array.from({ length: 20_000 }, (_, i) => `flood${i}`);
+    for (const id of ids) m.add(id, T + 30_000);
+    const loaded = new DeliveredMinutes(1_000_000);
+    loaded.restore(m.entries());
+    for (const d of [m, loaded]) {
+      expect(ids.every((id) => d.holds(id, T))).toBe(true);
+      expect(d.holds('flood20000', T)).toBe(false);
+      expect(d.count(T, T + MIN)).toBe(20_000);
+      expect(d.size.hashes).toBe(20_000);
+    }
+  });
+
   it('forgets counts before one instant and hashes before another', () => {
     const m = new DeliveredMinutes(1000);
     for (let i = 0; i < 4; i++) m.add(`x${i}`, T + i * MIN);
