@@ -151,9 +151,11 @@ async function main(): Promise<number> {
     sampleMemory();
     if (!report.ok) throw new Error(`poll failed: ${JSON.stringify(report.error)}`);
     const daemonCpu = cpuSince(daemonBefore, daemonAfter);
-    // What the checkpoint holds on disk at the end (snapshot and journal), and the ids the delivery audit keeps.
-    const files = await readdir(join(dir, 'state'));
-    const stateBytes = (await Promise.all(files.map(async (f) => (await stat(join(dir, 'state', f))).size))).reduce((a, b) => a + b, 0);
+    // What the state directory holds at the end (the checkpoint, its journal, the delivered ids' files), and the ids the
+    // delivery audit keeps in memory.
+    const files = await readdir(join(dir, 'state'), { recursive: true, withFileTypes: true });
+    const sizes = await Promise.all(files.filter((f) => f.isFile()).map(async (f) => (await stat(join(f.parentPath, f.name))).size));
+    const stateBytes = sizes.reduce((a, b) => a + b, 0);
     const auditIds = forwarder.stats().audit?.idsKept;
     print(peers.ready.events, wallMs, report.windows, { daemon: daemonCpu, peers: cpuSince(peersBefore, peersAfter) }, { stateBytes, auditIds });
     if (profile !== undefined) {
@@ -216,8 +218,8 @@ function print(backlog: number, wallMs: number, windows: number, cpu: { daemon: 
     ['peak RSS sampled at (events forwarded)', `${fmtInt(peakRssAt)} of ${fmtInt(forwarded)}`, ''],
     ['peak RSS sampled in the first window / after it', `${fmtBytes(windowPeaks.first)} / ${fmtBytes(windowPeaks.after)}`, 'flat: no growth after the first window'],
     ['peak heap used', fmtBytes(peakHeap), ''],
-    ['state on disk at the end (checkpoint and journal)', fmtBytes(kept.stateBytes), ''],
-    ['ids the delivery audit keeps at the end (8-byte hashes)', kept.auditIds === undefined ? 'no audit' : fmtInt(kept.auditIds), ''],
+    ['state on disk at the end (checkpoint, journal, delivered ids)', fmtBytes(kept.stateBytes), ''],
+    ['ids the delivery audit keeps in memory at the end (8-byte hashes)', kept.auditIds === undefined ? 'no audit' : fmtInt(kept.auditIds), ''],
   ])}\n\n`);
   process.stdout.write(`Per window (flatness: last third's rate / first third's):\n\n${table(['window', 'events', 'first third /s', 'last third /s', 'last/first'], rows)}\n`);
 }

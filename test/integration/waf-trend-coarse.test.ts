@@ -91,6 +91,19 @@ function truth(rig: Rig, from: number, to: number): Series {
   return out;
 }
 
+/** 20 cycles a simulated minute apart from T0: each one ok and waf-trend up, then `check` on its scrape. */
+async function cycles(rig: Rig, check: (m: Series, k: number) => void): Promise<void> {
+  const up = seriesKey('edge_exporter_collector_up', { collector: 'waf-trend' });
+  for (let k = 0; k < 20; k++) {
+    if (k > 0) rig.sim.clock.advance(MIN);
+    const [report] = await rig.daemon.runOnce();
+    expect(report, `cycle ${k}`).toMatchObject({ collector: 'waf-trend', ok: true, partialErrors: 0 });
+    const m = await scrape(rig);
+    expect(m[up], `cycle ${k}`).toBe(1);
+    check(m, k);
+  }
+}
+
 const counters = (m: Series): Series => Object.fromEntries(Object.entries(m).filter(([k]) => k.startsWith(`${WAF_EVENTS.name}{`)));
 
 describe('waf-trend against 5-minute logTread buckets, through the daemon', () => {
@@ -100,14 +113,8 @@ describe('waf-trend against 5-minute logTread buckets, through the daemon', () =
   ])('%s: every whole bucket counted exactly once, bucket_width from the first answer, never EDGE_NO_DATA', async (_name, strict) => {
     const rig = await startRig(strict);
     const bucketWidth = seriesKey('edge_exporter_contract_mismatches_total', { check: 'bucket_width' });
-    const up = seriesKey('edge_exporter_collector_up', { collector: 'waf-trend' });
     // T0 is 12:00 (UTC+8): the counters start after 11:56, inside the 11:55 bucket, which is not theirs; the first one counted is 12:00.
-    for (let k = 0; k < 20; k++) {
-      if (k > 0) rig.sim.clock.advance(MIN);
-      const [report] = await rig.daemon.runOnce();
-      expect(report, `cycle ${k}`).toMatchObject({ collector: 'waf-trend', ok: true, partialErrors: 0 });
-      const m = await scrape(rig);
-      expect(m[up], `cycle ${k}`).toBe(1);
+    await cycles(rig, (m, k) => {
       // The first cycle only starts the counters; the second asks, and its answer shows the 5-minute buckets.
       if (k === 0) expect(m[bucketWidth]).toBe(0);
       else expect(m[bucketWidth], `cycle ${k}`).toBeGreaterThan(0);
@@ -115,7 +122,7 @@ describe('waf-trend against 5-minute logTread buckets, through the daemon', () =
       const settledEnd = lastSettledStart(rig.sim.clock.now(), '1m', DELAY, 480) + MIN;
       const countedTo = Math.max(T0, Math.floor(settledEnd / COARSE) * COARSE);
       expect(counters(m), `cycle ${k}`).toEqual(truth(rig, T0, countedTo));
-    }
+    });
     expect(rig.sim.clock.now()).toBe(T0 + 19 * MIN);
     // Three whole 5-minute buckets: 12:00, 12:05 and 12:10, with events in them.
     expect(Object.values(truth(rig, T0, T0 + 3 * COARSE)).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
@@ -129,20 +136,14 @@ describe('waf-trend against 5-minute logTread buckets, through the daemon', () =
 
   it('listed only once complete and only when beginning inside the range: up every cycle, in step, each bucket counted at its end + delay', async () => {
     const rig = await startRig(true, true);
-    const up = seriesKey('edge_exporter_collector_up', { collector: 'waf-trend' });
     const clockOffset = seriesKey('edge_exporter_contract_mismatches_total', { check: 'clock_offset' });
     // The in-progress bucket is absent: the first answers list nothing (12:00 completes at 12:05), which is waiting, not no data.
-    for (let k = 0; k < 20; k++) {
-      if (k > 0) rig.sim.clock.advance(MIN);
-      const [report] = await rig.daemon.runOnce();
-      expect(report, `cycle ${k}`).toMatchObject({ collector: 'waf-trend', ok: true, partialErrors: 0 });
-      const m = await scrape(rig);
-      expect(m[up], `cycle ${k}`).toBe(1);
+    await cycles(rig, (m, k) => {
       expect(m[clockOffset] ?? 0, `cycle ${k}`).toBe(0);
       // 12:00 counted at 12:08 (its end + delay), 12:05 at 12:13, 12:10 at 12:18.
       const countedTo = Math.max(T0, Math.floor((rig.sim.clock.now() - DELAY) / COARSE) * COARSE);
       expect(counters(m), `cycle ${k}`).toEqual(truth(rig, T0, countedTo));
-    }
+    });
     expect(Object.values(truth(rig, T0, T0 + 3 * COARSE)).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(rig.log.filter((l) => l.includes('EDGE_NO_DATA') || l.includes('covered none'))).toEqual([]);
   });

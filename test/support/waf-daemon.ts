@@ -12,6 +12,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { SimulatorOptions } from '../../src/simulator/simulator.js';
 import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.js';
+import { lineSink } from './capture.js';
 
 export interface WafDaemon {
   readonly sim: Simulator;
@@ -39,6 +40,8 @@ interface WafDaemonOptions {
   readonly extra?: readonly string[];
   /** Another daemon's simulator and receiver, shared (its shards): neither is closed by this one's stop. */
   readonly beside?: WafDaemon;
+  /** Where the daemon's log lines go (info and up), one JSON line each; default none. */
+  readonly log?: string[];
 }
 
 /**
@@ -64,7 +67,8 @@ export async function startWafDaemon(options: WafDaemonOptions): Promise<WafDaem
     ...(options.extra ?? []),
   ].join('\n');
   const clock = sim.clock;
-  const daemon = new Daemon({ config: loadConfig({ text, env: {} }), logger: createLogger({ level: 'silent', destination: quiet }), version: 'waf-daemon', clock, schedules: false });
+  const logger = options.log ? createLogger({ level: 'info', destination: lineSink(options.log) }) : createLogger({ level: 'silent', destination: quiet });
+  const daemon = new Daemon({ config: loadConfig({ text, env: {} }), logger, version: 'waf-daemon', clock, schedules: false });
   const shared = options.beside !== undefined;
   try {
     return { sim, simUrl: url, receiver, daemon, base: await daemon.start(), clock, dir, shared };

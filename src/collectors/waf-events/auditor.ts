@@ -40,6 +40,8 @@ interface AuditorParts {
   readonly client: Pick<UpstreamClient, 'describeLogV2'>;
   readonly tz: PlatformClock;
   readonly minutes: DeliveredMinutes;
+  /** Forgets minutes' counts before the first instant, their hashes (in memory and on disk) before the second. */
+  readonly forget: (countsBeforeMs: number, hashesBeforeMs: number) => Promise<void>;
   readonly log: JobLogger;
   readonly notify: (call: (ob: WafEventsObserver) => void) => void;
 }
@@ -74,7 +76,7 @@ export class Auditor {
     this.nextMs = nowMs + intervalMs;
     const { minutes } = this.parts;
     // Counts of minutes out of the audit's range, hashes of minutes no recovery reads, are not needed any more.
-    minutes.forget(nowMs - 2 * lookbackMs - this.widthMs, nowMs - lookbackMs - this.widthMs);
+    await this.parts.forget(nowMs - 2 * lookbackMs - this.widthMs, nowMs - lookbackMs - this.widthMs);
     const range = auditRange(span.fromMs, span.finalMs, nowMs, lookbackMs);
     if (range === undefined) return false;
     const listed = await readCounts({ client: this.parts.client, tz: this.parts.tz, signal }, range, query);

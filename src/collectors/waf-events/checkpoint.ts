@@ -24,15 +24,16 @@
 // hold the rules of edge_waf_rule_info (rule-info.ts): `rules` in the
 // snapshot, `r` in a line (the rules its batch set); files written before
 // they existed have none, and load with none. And both hold what the delivery
-// audit needs (delivered-minutes.ts): per minute of event time, how many
-// events were delivered and, inside the look-back, their ids' hashes:
-// `minutes` in the snapshot, `m` in a line (what its batch added); files
-// written before the audit have none, and its first checks find older
-// minutes short (read again, nothing sent twice: the ids are still kept).
+// audit counts (delivered-minutes.ts): per minute of event time, how many
+// events were delivered, `minutes` in the snapshot, `m` in a line (what its
+// batch added), with `auditFrom`, from when and for which domains those
+// counts are complete (audit-scope.ts); files written before the audit have
+// none, and the audit begins past their cursor. The ids' hashes are in files
+// of their own (delivered-files.ts).
 import { z } from 'zod';
 import { FAIL_ON_DAMAGE, loadRecovering, type StateRecovery, type StateReset } from '../../state/recovery.js';
 import { StateError, type StateStore } from '../../state/store.js';
-import type { MinuteChange, SavedMinute } from './delivered-minutes.js';
+import type { MinuteCount } from './delivered-minutes.js';
 import type { AuditFrom } from './audit-scope.js';
 import type { DeniedDelta, DeniedLabels } from './metrics.js';
 import type { SavedRule } from './rule-info.js';
@@ -47,8 +48,8 @@ export type CheckpointStorage = Pick<StateStore, 'init' | 'load' | 'save' | 'pat
 const labelsSchema = z.strictObject({ domain: z.string(), rule_id: z.string(), severity: z.string() });
 /** [rule_id, description, category, seen at ms]; absent in files written before edge_waf_rule_info. */
 const rulesSchema = z.array(z.tuple([z.string(), z.string(), z.string(), z.number().int()])).optional();
-/** [minute start ms, events, hashes as base64 or null]; the count of a line's entry may be negative (a recovery's repeats). */
-const minutesSchema = z.array(z.tuple([z.number().int(), z.number().int(), z.string().nullable()])).optional();
+/** [minute start ms, events delivered]; a line's may be negative (a recovery's repeats, counted before). */
+const minutesSchema = z.array(z.tuple([z.number().int(), z.number().int()])).optional();
 
 const checkpointFileSchema = z
   .strictObject({
@@ -92,8 +93,8 @@ interface CheckpointState {
   readonly checkpoint: Checkpoint;
   readonly counters: ReadonlyArray<{ labels: DeniedLabels; value: number }>;
   readonly rules: readonly SavedRule[];
-  /** The delivery audit's minutes (snapshot form; loaded: the snapshot's, then each journal line's changes, in order). */
-  readonly minutes: readonly SavedMinute[];
+  /** The delivery audit's counts per minute (loaded: the snapshot's, then each journal line's, in order). */
+  readonly minutes: readonly MinuteCount[];
   /** From when, and for which domains, the minutes are complete; absent in files written before the audit or without it. */
   readonly auditFrom?: AuditFrom | undefined;
 }
@@ -137,7 +138,7 @@ async function loadWithJournal(store: CheckpointStorage): Promise<LoadedCheckpoi
   let position = { cursorMs: file.cursorMs, finalMs: file.finalMs };
   const counters = new Map(file.counters.map((c) => [counterKey(c.labels), { labels: c.labels, value: c.value }]));
   const rules = new Map((file.rules ?? []).map((r) => [r[0], r]));
-  const minutes: MinuteChange[] = [...(file.minutes ?? [])];
+  const minutes: MinuteCount[] = [...(file.minutes ?? [])];
   const journal = store.journal(CHECKPOINT_NAME);
   const { entries } = await journal.read();
   for (const [i, entry] of entries.entries()) {
@@ -200,7 +201,7 @@ interface JournalChanges {
   readonly delivered: ReadonlyArray<readonly [string, number]>;
   readonly counted: readonly DeniedDelta[];
   readonly rules: readonly SavedRule[];
-  readonly minutes: readonly MinuteChange[];
+  readonly minutes: readonly MinuteCount[];
 }
 
 /** The changes since the last write, appended to the journal of `generation` and fsynced: one batch's, and where a window done moved the checkpoint. */

@@ -20,9 +20,15 @@ import { appendCheckpoint, loadCheckpoint, saveCheckpoint, type CheckpointStorag
 import { DeniedCounts, WAF_EVENTS_COLLECTOR, WAF_RULE_INFO, type DeniedDelta } from './metrics.js';
 import { RuleInfo, type SavedRule } from './rule-info.js';
 import { DeliveredMinutes } from './delivered-minutes.js';
+import { DeliveredFiles } from './delivered-files.js';
 import { ANY_SCOPE, auditFrom, nextMinute, type AuditFrom } from './audit-scope.js';
 import { advance, initialCheckpoint, rememberInPlace, resumed, type Checkpoint, type Position } from './window.js';
 import { isoOrUnknown, type StateRecovery } from '../../state/recovery.js';
+import { dirname, join } from 'node:path';
+import { CHECKPOINT_NAME } from './checkpoint.js';
+
+/** `<state_dir>/waf-events-delivered/`: the delivered ids' hashes, a file per minute. */
+const DELIVERED_DIR = 'waf-events-delivered';
 
 interface DeliveryStateOptions {
   readonly store: CheckpointStorage;
@@ -48,6 +54,8 @@ export class DeliveryState {
   private readonly rules: RuleInfo;
   /** Delivered events per minute of event time, for the delivery audit (saved with the checkpoint). */
   readonly minutes: DeliveredMinutes | undefined;
+  /** Their hashes on disk (`<state_dir>/waf-events-delivered/`). */
+  private readonly files: DeliveredFiles | undefined;
   /** From when and for which domains the minutes are complete (audit-scope.ts): loaded, then set at the first audit. */
   private auditFrom: AuditFrom | undefined;
   private dirty = false;
@@ -76,6 +84,7 @@ export class DeliveryState {
     this.rules = new RuleInfo(options.maxSeries, options.forgetAfterMs);
     const audit = options.audit;
     this.minutes = audit === undefined ? undefined : new DeliveredMinutes(audit.maxHashes);
+    this.files = audit === undefined ? undefined : new DeliveredFiles(join(dirname(options.store.pathOf(CHECKPOINT_NAME)), DELIVERED_DIR));
   }
 
   /** The loaded checkpoint; throws before load(). */
@@ -113,6 +122,8 @@ export class DeliveryState {
     if (!saved) {
       this.current = { ...initialCheckpoint(this.options.clock.now(), { startBackMs: reset ? delayMs : startBackMs }), delivered: new Map() };
       this.auditFrom = { fromMs: nextMinute(this.current.originMs), scope: ANY_SCOPE };
+      // Nothing delivered is known: hashes left by an earlier start (or beside a damaged checkpoint) are no one's.
+      await this.files?.clear();
       if (reset) {
         const { file, keptAs, problem, lastWrittenMs } = reset;
         this.options.log.error(
@@ -132,6 +143,7 @@ export class DeliveryState {
     this.rules.restore(saved.rules);
     this.minutes?.restore(saved.minutes);
     this.auditFrom = saved.auditFrom;
+    await this.loadHashes();
     // As the moves replayed from the journal did in memory (advance).
     this.rules.forget(this.current.cursorMs);
     this.publish();
@@ -139,6 +151,38 @@ export class DeliveryState {
     this.compactNext = true;
     this.dirty = true;
     return true;
+  }
+
+  /** The hashes of every minute that has a file, oldest first (the newest kept in memory within the cap). */
+  private async loadHashes(): Promise<void> {
+    const { minutes, files } = this;
+    if (minutes === undefined || files === undefined) return;
+    for (const minute of await files.minutes()) {
+      const hashes = await files.read(minute);
+      if (hashes !== undefined) minutes.restoreHashes(minute, hashes);
+    }
+  }
+
+  /**
+   * The hashes in the files of these minutes (given up in memory: a recovery reads them before it reads the upstream),
+   * and the minutes whose file was there.
+   */
+  async hashesOnDisk(minutes: readonly number[]): Promise<{ readonly hashes: Set<number>; readonly found: Set<number> }> {
+    const hashes = new Set<number>();
+    const found = new Set<number>();
+    for (const minute of minutes) {
+      const read = await this.files?.read(minute);
+      if (read === undefined) continue;
+      found.add(minute);
+      for (const hash of read) hashes.add(hash);
+    }
+    return { hashes, found };
+  }
+
+  /** Minutes before `countsBeforeMs` leave the audit; hashes before `hashesBeforeMs` leave memory and disk. */
+  async forgetMinutes(countsBeforeMs: number, hashesBeforeMs: number): Promise<void> {
+    this.minutes?.forget(countsBeforeMs, hashesBeforeMs);
+    if (this.minutes) await this.files?.forget(this.minutes.hashesFrom);
   }
 
   has(uid: string): boolean {
@@ -227,18 +271,29 @@ export class DeliveryState {
     const counted = this.counted;
     const described = this.described;
     const moved = this.moved;
-    const minutes = this.minutes?.takeChanges() ?? [];
+    const minuteChanges = this.minutes?.takeChanges();
+    const minutes = minuteChanges?.counts ?? [];
     this.changed = new Set();
     this.counted = [];
     this.described = [];
     this.moved = false;
     try {
+      // The batch's hashes before the line that counts it: after a crash between the two, the batch is sent again and
+      // its hashes are there already (delivered-files.ts).
+      if (minuteChanges !== undefined && this.files !== undefined) {
+        try {
+          await this.files.append(minuteChanges.hashes);
+        } catch (err) {
+          this.minutes?.putBack(minuteChanges.hashes);
+          throw err;
+        }
+      }
       if (compact) {
         const counters = this.counts.entries();
         const rules = this.rules.entries();
         const saved = this.minutes?.entries() ?? [];
         // Counted now: confirmations while it is written add to the map, and go to the journal.
-        const entries = checkpoint.delivered.size + counters.length + rules.length + (this.minutes?.size.hashes ?? 0) + saved.length;
+        const entries = checkpoint.delivered.size + counters.length + rules.length + saved.length;
         const from = this.minutes === undefined ? {} : { auditFrom: this.auditFrom };
         await saveCheckpoint(this.options.store, { checkpoint, counters, rules, minutes: saved, ...from }, this.generation + 1);
         this.generation += 1;
@@ -253,9 +308,7 @@ export class DeliveryState {
         }
         const position = moved ? { cursorMs: checkpoint.cursorMs, finalMs: checkpoint.finalMs } : undefined;
         await appendCheckpoint(this.options.store, this.generation, { delivered, counted, rules: described, minutes }, position);
-        // A minute's hashes count as its events: the snapshot holds them one by one.
-        const hashes = minutes.reduce((n, [, count]) => n + Math.max(1, count), 0);
-        this.journaledEntries += delivered.length + counted.length + described.length + hashes + (moved ? 1 : 0);
+        this.journaledEntries += delivered.length + counted.length + described.length + minutes.length + (moved ? 1 : 0);
       }
     } catch (err) {
       // What this write took is not known to be on disk (a journal line may be torn): the next write is a whole snapshot.

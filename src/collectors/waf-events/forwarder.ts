@@ -38,6 +38,7 @@ import { scopeKey } from './audit-scope.js';
 import { OverlapTuner } from './overlap.js';
 import { shouldLogSuggestion, type SuggestionLogged } from '../series/suggest-delay.js';
 import { minuteOf } from './delivered-minutes.js';
+import { uidHash } from './uid-hash.js';
 import { pause } from '../../shared/wait.js';
 import type { LogEvent } from '../log-sink.js';
 
@@ -103,7 +104,10 @@ export class WafEventForwarder implements EventJob {
     });
     const minutes = this.delivery.minutes;
     this.auditor = options.audit && minutes
-      ? new Auditor({ options: options.audit, client: options.client, tz: options.tz, minutes, log: options.log, notify: (call) => this.notify(call) })
+      ? new Auditor({
+        options: options.audit, client: options.client, tz: options.tz, minutes, log: options.log, notify: (call) => this.notify(call),
+        forget: (countsBeforeMs, hashesBeforeMs) => this.delivery.forgetMinutes(countsBeforeMs, hashesBeforeMs),
+      })
       : undefined;
   }
 
@@ -225,7 +229,9 @@ export class WafEventForwarder implements EventJob {
     const minutes = this.delivery.minutes;
     if (!minutes) return 0;
     const readAtMs = this.clock.now();
-    // Where the minute's ids were given up (a flood), its records go again with their uids: counted, as repeats up to what it held.
+    // Minutes whose ids left memory (a flood) are read from their files; where none is to be had (a power loss took it),
+    // the minute's records go again with their uids: counted, as repeats up to what it held.
+    const onDisk = await this.delivery.hashesOnDisk(minutes.inFiles(bucket.startMs, bucket.endMs));
     const heldBefore = new Map<number, number>();
     let sent = 0;
     const onConfirmed = (events: readonly { readonly uid: string; readonly timestampMs: number }[]): void => {
@@ -239,6 +245,7 @@ export class WafEventForwarder implements EventJob {
       const held = minutes.holds(uid, timeMs);
       if (held !== undefined) return held;
       const minute = minuteOf(timeMs);
+      if (onDisk.found.has(minute)) return onDisk.hashes.has(uidHash(uid));
       if (!heldBefore.has(minute)) heldBefore.set(minute, minutes.count(minute, minute + MINUTE));
       return false;
     };

@@ -51,9 +51,9 @@ const auditSchema = z.strictObject({
         'reported, not read. Twice it must fit in upstream_retention (default 1h).',
     ),
   max_kept_ids: integer().min(1000).max(100_000_000).default(2_000_000).describe(
-    'Most delivered ids kept (8 bytes each, as hashes) to tell delivered records from missing ones inside the look-back; past ' +
-      'it the oldest minutes\' are given up, and a recovery there sends their records again with the same log.record.uid, ' +
-      'counted in edge_exporter_waf_events_resent_total (default 2000000: 16 MB).',
+    'Most delivered ids kept in memory (8 bytes each, as hashes) to tell delivered records from missing ones inside the ' +
+      'look-back; past it the oldest minutes\' leave memory, and a recovery there reads them from their files in ' +
+      '`<state_dir>/waf-events-delivered/` (default 2000000: 16 MB).',
   ),
 });
 
@@ -165,6 +165,7 @@ export const WAF_EVENTS_DESCRIPTION =
   'batch the receiver confirmed and per window done; folded into the .json when a window is done and the journal ' +
   'holds as much as the .json); a restart resumes there and ' +
   're-sends at most the batch that was in flight (records carry `log.record.uid` = requestId, so a receiver can drop it). ' +
+  'With the delivery audit, the delivered ids\' hashes of the look-back are kept in `<state_dir>/waf-events-delivered/`, a file per minute. ' +
   'A damaged checkpoint stops start-up with its path instead of starting over (see state_recovery).';
 
 /** Where WAF events go when otlp.endpoint is not set, except in the demo (see the key's description). */

@@ -5,6 +5,8 @@
 // every deny event of the run reaches the receiver exactly once, the
 // recovered ones are counted and timed, and nothing is left missing. Without
 // the audit the same run loses events (the first case shows the test can fail).
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AuditOutcome } from '../../../src/collectors/waf-events/audit.js';
 import type { WafEventsObserver } from '../../../src/collectors/waf-events/metrics.js';
@@ -88,23 +90,47 @@ describe('the WAF delivery audit', () => {
 });
 
 describe('the WAF delivery audit past max_kept_ids (a flood)', () => {
-  it('gives up the oldest minutes\' ids: a recovery there sends their records again with the same uid, each repeat counted', async () => {
+  it('gives up the oldest minutes\' ids in memory, reads them from their files in a recovery: still every event once', async () => {
     const sink = new FakeSink(50);
     let resent = 0;
     const seen = tally();
     seen.onResent = (n) => void (resent += n);
-    // Room for a few minutes' ids only.
+    // Room in memory for a few minutes' ids only.
     const f = rig.forwarder(sink, new LastSamples(), { startBackMs: 10 * MIN, audit: { ...AUDIT, maxHashes: 30 }, observer: seen });
     const last = await run(() => f.pollOnce(), 60);
     const { originMs } = savedCheckpoint(rig.dir);
     const uids = sink.uids();
     const unique = new Set(uids);
-    // Nothing lost; the only repeats are the ones counted.
     const settled = Math.floor((last - LAG - 9 * MIN) / MIN) * MIN;
+    expect(denyIds(rig.sim, originMs, settled).filter((id) => !unique.has(id))).toEqual([]);
+    expect(uids.length).toBe(unique.size);
+    expect(resent).toBe(0);
+    expect(seen.recovered.length).toBeGreaterThan(10);
+    expect(f.stats().audit?.idsKept).toBeLessThanOrEqual(30);
+    expect(seen.missing.at(-1)).toBe(0);
+  });
+
+  it('without its files (a power loss took them), a recovery sends the minute\'s records again with their uids, each repeat counted', async () => {
+    const sink = new FakeSink(50);
+    let resent = 0;
+    const seen = tally();
+    seen.onResent = (n) => void (resent += n);
+    const f = rig.forwarder(sink, new LastSamples(), { startBackMs: 10 * MIN, audit: { ...AUDIT, maxHashes: 30 }, observer: seen });
+    const files = join(rig.dir, 'waf-events-delivered');
+    // The files go after every poll: whatever left memory cannot be told apart any more.
+    const last = await run(async () => {
+      const report = await f.pollOnce();
+      rmSync(files, { recursive: true, force: true });
+      return report;
+    }, 60);
+    const { originMs } = savedCheckpoint(rig.dir);
+    const uids = sink.uids();
+    const unique = new Set(uids);
+    const settled = Math.floor((last - LAG - 9 * MIN) / MIN) * MIN;
+    // Nothing lost; the only repeats are the ones counted, and the audit counts each event once all the same.
     expect(denyIds(rig.sim, originMs, settled).filter((id) => !unique.has(id))).toEqual([]);
     expect(resent).toBeGreaterThan(0);
     expect(uids.length - unique.size).toBe(resent);
-    // Counted once for the audit all the same: nothing is left short or reported surplus.
     expect(seen.missing.at(-1)).toBe(0);
     expect(seen.outcomes.get('surplus') ?? 0).toBe(0);
   });

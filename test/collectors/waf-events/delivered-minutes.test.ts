@@ -3,7 +3,7 @@
 // what a write journals and a load replays, and where the audit may begin
 // (audit-scope.ts).
 import { describe, expect, it } from 'vitest';
-import { DeliveredMinutes, type MinuteChange } from '../../../src/collectors/waf-events/delivered-minutes.js';
+import { DeliveredMinutes } from '../../../src/collectors/waf-events/delivered-minutes.js';
 import { ANY_SCOPE, auditFrom, scopeKey } from '../../../src/collectors/waf-events/audit-scope.js';
 import { uidHash } from '../../../src/collectors/waf-events/uid-hash.js';
 
@@ -51,42 +51,46 @@ describe('DeliveredMinutes', () => {
     expect(m.size).toEqual({ minutes: 2, hashes: 1 });
   });
 
-  it('past its cap gives up the oldest minutes\' hashes, counts kept, and says so in the journal', () => {
+  it('past its cap gives up the oldest minutes\' hashes in memory, counts kept; every hash still goes to its file', () => {
     const m = new DeliveredMinutes(5);
     for (let i = 0; i < 3; i++) m.add(`a${i}`, T);
     for (let i = 0; i < 3; i++) m.add(`b${i}`, T + MIN);
     expect(m.size.hashes).toBe(3);
     expect(m.givenUp).toBe(1);
     expect(m.holds('a0', T)).toBeUndefined();
+    expect(m.inFiles(T, T + 2 * MIN)).toEqual([T]);
     expect(m.holds('b0', T + MIN)).toBe(true);
     expect(m.count(T, T + 2 * MIN)).toBe(6);
-    const changes = m.takeChanges();
-    expect(changes.map(([start, count, hashes]) => [start, count, hashes === null])).toEqual([[T, 3, true], [T + MIN, 3, false]]);
-    // Replayed from the journal alone, the same.
-    const loaded = new DeliveredMinutes(5);
-    loaded.restore(changes);
-    expect(loaded.holds('a0', T)).toBeUndefined();
-    expect(loaded.holds('b2', T + MIN)).toBe(true);
-    expect(loaded.count(T, T + 2 * MIN)).toBe(6);
+    const { counts, hashes } = m.takeChanges();
+    expect(counts).toEqual([[T, 3], [T + MIN, 3]]);
+    expect([...hashes].map(([minute, list]) => [minute, list.length])).toEqual([[T, 3], [T + MIN, 3]]);
+    expect(m.changed).toBe(false);
   });
 
-  it('a snapshot and the journal lines after it load as the running one was', () => {
+  it('loads as the running one was: counts from the checkpoint, hashes from their files', () => {
     const m = new DeliveredMinutes(1000);
     m.add('a', T);
     m.add('b', T + MIN);
-    m.takeChanges();
-    const snapshot = m.entries();
-    m.add('c', T);
-    m.add('d', T + 2 * MIN);
     m.uncount(T + MIN, 1);
-    const line: MinuteChange[] = m.takeChanges();
+    m.add('c', T + 2 * MIN);
+    const counts = m.entries();
+    const { hashes } = m.takeChanges();
     const loaded = new DeliveredMinutes(1000);
-    loaded.restore([...snapshot, ...line]);
-    for (const [id, at] of [['a', T], ['b', T + MIN], ['c', T], ['d', T + 2 * MIN]] as const) expect(loaded.holds(id, at)).toBe(true);
-    expect(loaded.count(T, T + MIN)).toBe(2);
+    loaded.restore(counts);
+    for (const [minute, list] of hashes) loaded.restoreHashes(minute, Float64Array.from(list));
+    for (const [id, at] of [['a', T], ['b', T + MIN], ['c', T + 2 * MIN]] as const) expect(loaded.holds(id, at)).toBe(true);
+    expect(loaded.count(T, T + MIN)).toBe(1);
     expect(loaded.count(T + MIN, T + 2 * MIN)).toBe(0);
-    expect(loaded.count(T + 2 * MIN, T + 3 * MIN)).toBe(1);
     expect(loaded.entries()).toEqual(m.entries());
+  });
+
+  it('puts back the hashes a write could not put in their files, ahead of newer ones', () => {
+    const m = new DeliveredMinutes(1000);
+    m.add('a', T);
+    const first = m.takeChanges();
+    m.add('b', T);
+    m.putBack(first.hashes);
+    expect(m.takeChanges().hashes.get(T)).toEqual([uidHash('a'), uidHash('b')]);
   });
 
   it('keeps a minute of a flood across its chunks: every id found, and found again after a load', () => {
@@ -96,6 +100,7 @@ describe('DeliveredMinutes', () => {
     for (const id of ids) m.add(id, T + 30_000);
     const loaded = new DeliveredMinutes(1_000_000);
     loaded.restore(m.entries());
+    for (const [minute, list] of m.takeChanges().hashes) loaded.restoreHashes(minute, Float64Array.from(list));
     for (const d of [m, loaded]) {
       expect(ids.every((id) => d.holds(id, T))).toBe(true);
       expect(d.holds('flood20000', T)).toBe(false);
