@@ -67,8 +67,10 @@ export class Auditor {
     };
   }
 
-  /** One check when due: nothing before the interval has passed since the last one. */
-  /** `fromMs`: where the audit may begin (audit-scope.ts); `finalMs`: how far the final pass has read. Whether it checked. */
+  /**
+   * One check when due (an interval after the last one began); whether it checked. `fromMs`: where the audit may
+   * begin (audit-scope.ts); `finalMs`: how far the final pass has read.
+   */
   async runIfDue(nowMs: number, span: { readonly fromMs: number; readonly finalMs: number }, query: WafQuery, signal: AbortSignal, recover: Recover): Promise<boolean> {
     if (nowMs < this.nextMs) return false;
     const { lookbackMs, intervalMs } = this.parts.options;
