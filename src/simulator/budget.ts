@@ -27,6 +27,8 @@ export interface ReceivedRequest {
   readonly refused: boolean;
   /** The Retry-After sent with a refusal, ms. */
   readonly retryAfterMs?: number;
+  /** For the WAF log query, what it asked: `logs <beginTime>..<endTime> page <n>` or `logTread <beginTime>..<endTime>`. */
+  readonly detail?: string;
 }
 
 /** Most arrivals kept; the oldest half goes when it is reached (a demo runs for days). */
@@ -54,8 +56,8 @@ export class RequestBudget {
     return this.settings;
   }
 
-  /** Records one request to `operation`; the Retry-After header value when the budget refuses it. */
-  take(operation: string): { retryAfter: string } | undefined {
+  /** Records one request to `operation` (with `detail`); the Retry-After header value when the budget refuses it. */
+  take(operation: string, detail?: string): { retryAfter: string } | undefined {
     const at = this.now();
     const budget = this.settings;
     let refusal: { retryAfter: string; ms: number } | undefined;
@@ -70,7 +72,7 @@ export class RequestBudget {
       }
     }
     if (this.log.length >= MAX_RECORDED) this.log = this.log.slice(MAX_RECORDED / 2);
-    this.log.push({ at, operation, refused: refusal !== undefined, ...(refusal ? { retryAfterMs: refusal.ms } : {}) });
+    this.log.push({ at, operation, refused: refusal !== undefined, ...(refusal ? { retryAfterMs: refusal.ms } : {}), ...(detail === undefined ? {} : { detail }) });
     return refusal === undefined ? undefined : { retryAfter: refusal.retryAfter };
   }
 
