@@ -23,12 +23,13 @@ export function trendRequest(range: TimeWindow, query: WafQuery, tz: PlatformClo
 }
 
 /**
- * The range one check asks: from the later of twice the look-back ago and
- * where the audit may begin (a whole minute, audit-scope.ts), to the last
- * whole minute the final pass has read; undefined when that is empty.
+ * The range one check asks: from the later of where the audit may begin (a
+ * whole minute, audit-scope.ts) and the start of a bucket `widthMs` wide
+ * ending after the horizon (audit.ts), to the last whole minute the final
+ * pass has read; undefined when that is empty.
  */
-export function auditRange(fromMs: number, finalMs: number, nowMs: number, lookbackMs: number): TimeWindow | undefined {
-  const startMs = Math.max(fromMs, minuteOf(nowMs - 2 * lookbackMs));
+export function auditRange(fromMs: number, finalMs: number, horizonMs: number, widthMs: number): TimeWindow | undefined {
+  const startMs = Math.max(fromMs, minuteOf(horizonMs - widthMs + 60_000));
   const endMs = minuteOf(finalMs);
   return endMs > startMs ? { startMs, endMs } : undefined;
 }

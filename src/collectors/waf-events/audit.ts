@@ -17,7 +17,8 @@
 // final bucket whose count moves again (records ingested later still) is
 // checked again, and final again later (counted again only under another
 // outcome). A bucket leaves the book once it is
-// older than twice the look-back, final at its last outcome if it was not.
+// older than twice the look-back and a check (the horizon), final at its
+// last outcome if it was not.
 import { minuteOf } from './delivered-minutes.js';
 
 export type FinalOutcome = 'match' | 'recovered' | 'surplus' | 'unreconciled';
@@ -61,6 +62,11 @@ export interface FinalBucket {
 export interface AuditContext {
   readonly nowMs: number;
   readonly lookbackMs: number;
+  /**
+   * Buckets that ended by then are out of the audit's range (twice the look-back and a check ago: a record ingested
+   * twice the look-back after its bucket's end is still counted by a check).
+   */
+  readonly horizonMs: number;
   /** Delivered events with a time in [fromMs, toMs). */
   delivered(fromMs: number, toMs: number): number;
 }
@@ -136,9 +142,9 @@ export class AuditBook {
       if (short && inLookback && state.readAtCount !== state.counted) recover.push({ startMs: state.startMs, endMs: state.endMs });
       else if (!inLookback && ctx.nowMs - state.countedSinceMs >= HOLD_MS) finals.push(this.finish(state));
     }
-    // Older than twice the look-back: out of the audit's range, final at its last outcome.
+    // Past the horizon: out of the audit's range, final at its last outcome.
     for (const [start, state] of this.buckets) {
-      if (state.endMs > ctx.nowMs - 2 * ctx.lookbackMs) continue;
+      if (state.endMs > ctx.horizonMs) continue;
       if (state.final === undefined) finals.push(this.finish(state));
       this.buckets.delete(start);
     }

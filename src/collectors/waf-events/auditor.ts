@@ -77,13 +77,15 @@ export class Auditor {
     // Due again an interval on, whether or not this one gets through: a failing check is not retried every poll.
     this.nextMs = nowMs + intervalMs;
     const { minutes } = this.parts;
+    // Compared until twice the look-back and a check after a bucket's end: a record that late is still counted.
+    const horizonMs = nowMs - 2 * lookbackMs - intervalMs;
     // Counts of minutes out of the audit's range, hashes of minutes no recovery reads, are not needed any more.
-    await this.parts.forget(nowMs - 2 * lookbackMs - this.widthMs, nowMs - lookbackMs - this.widthMs);
-    const range = auditRange(span.fromMs, span.finalMs, nowMs, lookbackMs);
+    await this.parts.forget(horizonMs - this.widthMs, nowMs - lookbackMs - this.widthMs);
+    const range = auditRange(span.fromMs, span.finalMs, horizonMs, this.widthMs);
     if (range === undefined) return false;
     const listed = await readCounts({ client: this.parts.client, tz: this.parts.tz, signal }, range, query);
     for (const b of listed) this.widthMs = Math.max(this.widthMs, b.endMs - b.startMs);
-    const ctx: AuditContext = { nowMs, lookbackMs, delivered: (from, to) => minutes.count(from, to) };
+    const ctx: AuditContext = { nowMs, lookbackMs, horizonMs, delivered: (from, to) => minutes.count(from, to) };
     const result = this.book.check(listed, ctx);
     if (result.foundShort > 0) this.parts.notify((ob) => ob.onAuditOutcome?.('short', result.foundShort));
     for (const final of result.finals) this.final(final);

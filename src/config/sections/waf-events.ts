@@ -47,7 +47,7 @@ const auditSchema = z.strictObject({
     .prefault('1h')
     .describe(
       'A short bucket is read again while its end is no older than this; a bucket is final once it is older and its count ' +
-        'has held still for 10 minutes; counts are still compared up to twice this back, and events found missing there are ' +
+        'has held still for 10 minutes; counts are still compared until twice this (and a check) after a bucket\'s end, and events found missing there are ' +
         'reported, not read. Twice it must fit in upstream_retention (default 1h).',
     ),
   max_kept_ids: integer().min(1000).max(100_000_000).default(2_000_000).describe(

@@ -34,10 +34,10 @@ describe('settledBuckets', () => {
   });
 });
 
-/** A book over one-minute buckets with `delivered` events per bucket start. */
+/** A book over one-minute buckets with `delivered` events per bucket start; checks a minute apart (the horizon a minute past twice the look-back). */
 function rig(delivered: Map<number, number>) {
   const book = new AuditBook();
-  const ctx = (nowMs: number): AuditContext => ({ nowMs, lookbackMs: LOOKBACK, delivered: (from) => delivered.get(from) ?? 0 });
+  const ctx = (nowMs: number): AuditContext => ({ nowMs, lookbackMs: LOOKBACK, horizonMs: nowMs - 2 * LOOKBACK - MIN, delivered: (from) => delivered.get(from) ?? 0 });
   const check = (nowMs: number, counts: Array<[number, number]>) => book.check(counts.map(([start, counted]) => ({ startMs: start, endMs: start + MIN, counted })), ctx(nowMs));
   return { book, ctx, check };
 }
@@ -109,12 +109,14 @@ describe('AuditBook', () => {
     expect(check(T + 62 * MIN, [[T, 4]]).finals.map((f) => [f.outcome, f.counted, f.delivered])).toEqual([['surplus', 4, 5]]);
   });
 
-  it('a bucket older than twice the look-back leaves the book, final at its last outcome', () => {
+  it('a bucket older than the horizon (twice the look-back and a check) leaves the book, final at its last outcome', () => {
     const { book, check } = rig(new Map([[T, 1]]));
     check(T + 10 * MIN, [[T, 3]]);
     // Its count never holds still long enough; then it is out of the range asked.
     for (let m = 62; m < 120; m += 5) check(T + m * MIN, [[T, 3 + m]]);
     expect(book.missing()).toBeGreaterThan(0);
+    // Its end (T + 1m) is less than two hours and a minute old at T + 121m: still compared; at T + 122m it is gone.
+    expect(check(T + 121 * MIN, []).finals).toEqual([]);
     const out = check(T + 122 * MIN, []);
     expect(out.finals.map((f) => f.outcome)).toEqual(['unreconciled']);
     expect(book.missing()).toBe(0);
