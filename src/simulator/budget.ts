@@ -56,8 +56,11 @@ export class RequestBudget {
     return this.settings;
   }
 
-  /** Records one request to `operation` (with `detail`); the Retry-After header value when the budget refuses it. */
-  take(operation: string, detail?: string): { retryAfter: string } | undefined {
+  /**
+   * Records one request to `operation` (with what `detail` says of it, asked once its arrival is timed: parsing a body
+   * first skewed the times the rate tests measure); the Retry-After header value when the budget refuses it.
+   */
+  take(operation: string, detail?: () => string | undefined): { retryAfter: string } | undefined {
     const at = this.now();
     const budget = this.settings;
     let refusal: { retryAfter: string; ms: number } | undefined;
@@ -72,7 +75,8 @@ export class RequestBudget {
       }
     }
     if (this.log.length >= MAX_RECORDED) this.log = this.log.slice(MAX_RECORDED / 2);
-    this.log.push({ at, operation, refused: refusal !== undefined, ...(refusal ? { retryAfterMs: refusal.ms } : {}), ...(detail === undefined ? {} : { detail }) });
+    const said = detail?.();
+    this.log.push({ at, operation, refused: refusal !== undefined, ...(refusal ? { retryAfterMs: refusal.ms } : {}), ...(said === undefined ? {} : { detail: said }) });
     return refusal === undefined ? undefined : { retryAfter: refusal.retryAfter };
   }
 

@@ -83,7 +83,7 @@ export function createRouter(deps: RouterDeps): App {
     const { spec, pathParams } = match;
     deps.counts.set(spec.name, (deps.counts.get(spec.name) ?? 0) + 1);
     // A gateway in front of the platform refuses before anything else is looked at.
-    const refusal = deps.budget.take(spec.name, spec.name === 'describeLogV2' ? wafQueryDetail(incoming.bodyText) : undefined);
+    const refusal = deps.budget.take(spec.name, spec.name === 'describeLogV2' ? () => wafQueryDetail(incoming.bodyText) : undefined);
     if (refusal) return now({ ...envelope(429, MSG_BUDGET), headers: { 'retry-after': refusal.retryAfter } });
     const effect = deps.faults.take(spec.name, namedDomains(incoming.bodyText));
     return {
