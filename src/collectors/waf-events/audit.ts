@@ -121,6 +121,8 @@ export class AuditBook {
     const finals: FinalBucket[] = [];
     let foundShort = 0;
     for (const b of listed) {
+      // Past the horizon: it left the book (a range begun a coarse bucket early lists it again), and stays out.
+      if (b.endMs <= ctx.horizonMs) continue;
       let state = this.buckets.get(b.startMs);
       if (state === undefined || state.endMs !== b.endMs) {
         state = { startMs: b.startMs, endMs: b.endMs, counted: b.counted, countedSinceMs: ctx.nowMs, delivered: 0, readAtCount: undefined, recovered: 0, short: false, final: undefined, reopened: undefined };
@@ -173,13 +175,6 @@ export class AuditBook {
     let n = 0;
     for (const s of this.buckets.values()) if (s.final === undefined && s.short) n++;
     return n;
-  }
-
-  /** The oldest bucket start still to be compared, or undefined. */
-  get oldestOpenMs(): number | undefined {
-    let oldest: number | undefined;
-    for (const s of this.buckets.values()) if (s.final === undefined && (oldest === undefined || s.startMs < oldest)) oldest = s.startMs;
-    return oldest;
   }
 
   private finish(state: BucketState): FinalBucket {

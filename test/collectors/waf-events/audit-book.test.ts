@@ -120,6 +120,9 @@ describe('AuditBook', () => {
     const out = check(T + 122 * MIN, []);
     expect(out.finals.map((f) => f.outcome)).toEqual(['unreconciled']);
     expect(book.missing()).toBe(0);
-    expect(book.oldestOpenMs).toBeUndefined();
+    expect(book.shortNow()).toBe(0);
+    // Listed again (a range begun a coarse bucket early): it stays out, not final a second time.
+    expect(check(T + 123 * MIN, [[T, 70]])).toEqual({ recover: [], foundShort: 0, finals: [] });
+    expect(book.missing()).toBe(0);
   });
 });
