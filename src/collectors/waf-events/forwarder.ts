@@ -37,19 +37,12 @@ import { Auditor } from './auditor.js';
 import { scopeKey } from './audit-scope.js';
 import { OverlapTuner } from './overlap.js';
 import { shouldLogSuggestion, type SuggestionLogged } from '../series/suggest-delay.js';
-import { minuteOf } from './delivered-minutes.js';
-import { uidHash } from './uid-hash.js';
+import { recoverBucket, type RecoveryHooks } from './recovery.js';
 import { pause } from '../../shared/wait.js';
 import type { LogEvent } from '../log-sink.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
-
-/** What a recovery adds to a window's drain: the audit's record of what was delivered, and a tally of what it confirms. */
-interface RecoveryHooks {
-  isDelivered(uid: string, timeMs: number | undefined): boolean;
-  onConfirmed(events: readonly LogEvent[]): void;
-}
 
 interface Totals {
   read: number;
@@ -220,47 +213,27 @@ export class WafEventForwarder implements EventJob {
   }
 
   /**
-   * A bucket the audit found short, read again whole: what was not delivered
-   * yet goes as a window's records would (the volume policy too: like a final
-   * pass, a recovery adds no budget, so under summarize its events are
-   * folded). Returns how many events it delivered, repeats aside.
+   * A bucket the audit found short, read again whole (recovery.ts): what was
+   * not delivered yet goes as a window's records would (the volume policy too:
+   * like a final pass, a recovery adds no budget, so under summarize its events
+   * are folded).
    */
-  private async recover(bucket: AuditBucket, query: WafQuery, signal: AbortSignal): Promise<number> {
+  private recover(bucket: AuditBucket, query: WafQuery, signal: AbortSignal): Promise<number> {
     const minutes = this.delivery.minutes;
-    if (!minutes) return 0;
-    const readAtMs = this.clock.now();
-    // Minutes whose ids left memory (a flood) are read from their files; where none is to be had (a power loss took it),
-    // the minute's records go again with their uids: counted, as repeats up to what it held.
-    const onDisk = await this.delivery.hashesOnDisk(minutes.inFiles(bucket.startMs, bucket.endMs));
-    const heldBefore = new Map<number, number>();
-    let sent = 0;
-    const onConfirmed = (events: readonly { readonly uid: string; readonly timestampMs: number }[]): void => {
-      sent += events.length;
-      const lateMs = events.map((e) => Math.max(0, readAtMs - e.timestampMs));
-      this.overlap.recovered(readAtMs, lateMs);
-      this.notify((ob) => ob.onRecovered?.(lateMs.map((ms) => ms / SECOND)));
-    };
-    const isDelivered = (uid: string, timeMs: number | undefined): boolean => {
-      if (timeMs === undefined) return false;
-      const held = minutes.holds(uid, timeMs);
-      if (held !== undefined) return held;
-      const minute = minuteOf(timeMs);
-      if (onDisk.found.has(minute)) return onDisk.hashes.has(uidHash(uid));
-      if (!heldBefore.has(minute)) heldBefore.set(minute, minutes.count(minute, minute + MINUTE));
-      return false;
-    };
-    const fields = { from: this.options.tz.formatIso(bucket.startMs), to: this.options.tz.formatIso(bucket.endMs) };
-    this.options.log.info(fields, 'WAF delivery audit: the upstream counts more deny events in this bucket than were delivered; reading it again');
-    const drained = await this.drain(bucket, query, signal, { isDelivered, onConfirmed }).finally(() => minutes.endLookups());
-    let repeats = 0;
-    for (const [minute, held] of heldBefore) {
-      const again = Math.min(held, minutes.count(minute, minute + MINUTE) - held);
-      if (again > 0) minutes.uncount(minute, again);
-      repeats += Math.max(0, again);
-    }
-    if (repeats > 0) this.notify((ob) => ob.onResent?.(repeats));
-    this.options.log.info({ ...fields, recovered: sent - repeats, sentAgain: repeats, read: drained.read }, 'WAF delivery audit: bucket read again');
-    return sent - repeats;
+    if (!minutes) return Promise.resolve(0);
+    return recoverBucket(bucket, {
+      minutes,
+      hashesOnDisk: (list) => this.delivery.hashesOnDisk(list),
+      drain: (window, hooks) => this.drain(window, query, signal, hooks),
+      recovered: (atMs, latenessMs) => {
+        this.overlap.recovered(atMs, latenessMs);
+        this.notify((ob) => ob.onRecovered?.(latenessMs.map((ms) => ms / SECOND)));
+      },
+      nowMs: this.clock.now(),
+      tz: this.options.tz,
+      log: this.options.log,
+      notify: (call) => this.notify(call),
+    });
   }
 
   private async drain(window: TimeWindow, query: WafQuery, signal: AbortSignal, recovery?: RecoveryHooks): Promise<Drained> {
