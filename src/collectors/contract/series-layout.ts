@@ -58,8 +58,8 @@ function loneWidth(times: readonly number[], span: { readonly begin: number; rea
   return WIDTHS.find((w) => w >= size && t + 2 * w > span.end && t + w > span.begin && t - w < span.begin) ?? size;
 }
 
-/** Greatest common divisor of the gaps between sorted times; undefined with fewer than two. */
-function spacing(sorted: readonly number[]): number | undefined {
+/** Greatest common divisor of the gaps between sorted times; undefined with fewer than two (the WAF delivery audit reads its grid so too). */
+export function spacing(sorted: readonly number[]): number | undefined {
   let g: number | undefined;
   for (let i = 1; i < sorted.length; i++) {
     const gap = (sorted[i] ?? 0) - (sorted[i - 1] ?? 0);

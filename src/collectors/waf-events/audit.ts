@@ -19,6 +19,7 @@
 // outcome). A bucket leaves the book once it is
 // older than twice the look-back and a check (the horizon), final at its
 // last outcome if it was not.
+import { spacing } from '../contract/series-layout.js';
 import { minuteOf } from './delivered-minutes.js';
 
 export type FinalOutcome = 'match' | 'recovered' | 'surplus' | 'unreconciled';
@@ -102,14 +103,8 @@ export function settledBuckets(points: readonly Point[], fromMs: number, settled
  */
 export function gridWidth(points: readonly Point[]): number | undefined {
   const starts = points.map(([s]) => s).sort((a, b) => a - b);
-  let width = 0;
-  for (let i = 1; i < starts.length; i++) width = gcd(width, (starts[i] ?? 0) - (starts[i - 1] ?? 0));
+  const width = spacing(starts) ?? 0;
   return width > 0 && width % MINUTE_MS === 0 && starts.every((s) => s === minuteOf(s)) ? width : undefined;
-}
-
-function gcd(a: number, b: number): number {
-  while (b !== 0) [a, b] = [b, a % b];
-  return a;
 }
 
 export class AuditBook {
