@@ -9,17 +9,11 @@ import type { DescribeLogV2Request, PlatformClock } from '../../api/index.js';
 import type { UpstreamClient } from '../collector.js';
 import { settledBuckets, type AuditBucket } from './audit.js';
 import { minuteOf } from './delivered-minutes.js';
-import type { WafQuery } from './fetch.js';
+import { denyRequest, type WafQuery } from './fetch.js';
 import type { TimeWindow } from './window.js';
 
 export function trendRequest(range: TimeWindow, query: WafQuery, tz: PlatformClock): DescribeLogV2Request {
-  return {
-    action: [{ metricName: 'logTread' }],
-    ...(query.domains && query.domains.length > 0 ? { domains: [...query.domains] } : {}),
-    otherFilter: (query.otherFilter ?? []).map((f) => ({ oneVal: f.oneVal, twoVal: f.twoVal, threeVal: [...f.threeVal] })),
-    searchHeader: { action: 'deny', ...(query.severity === undefined ? {} : { severityLevel: query.severity }) },
-    params: { beginTime: tz.formatDateTime(range.startMs), endTime: tz.formatDateTime(range.endMs) },
-  };
+  return denyRequest({ metricName: 'logTread' }, range, query, tz);
 }
 
 /**

@@ -37,8 +37,18 @@ export function wafQuery(waf: Config['waf_events']): WafQuery {
 }
 
 export function logsRequest(window: TimeWindow, pageNo: number, query: WafQuery, tz: PlatformClock): DescribeLogV2Request {
+  return denyRequest({ metricName: 'logs', pageNo, pageSize: query.pageSize }, window, query, tz);
+}
+
+/**
+ * One action of describeLogV2 over `window` with what the query asks besides
+ * action=deny: the records (`logs`, above) and the delivery audit's counts
+ * (`logTread`, audit-check.ts) are asked alike, so the counts are of the
+ * records the forwarder reads.
+ */
+export function denyRequest(action: DescribeLogV2Request['action'][number], window: TimeWindow, query: WafQuery, tz: PlatformClock): DescribeLogV2Request {
   return {
-    action: [{ metricName: 'logs', pageNo, pageSize: query.pageSize }],
+    action: [action],
     ...(query.domains && query.domains.length > 0 ? { domains: [...query.domains] } : {}),
     otherFilter: (query.otherFilter ?? []).map((f) => ({ oneVal: f.oneVal, twoVal: f.twoVal, threeVal: [...f.threeVal] })),
     searchHeader: { action: 'deny', ...(query.severity === undefined ? {} : { severityLevel: query.severity }) },
