@@ -15,10 +15,10 @@ import { z } from 'zod';
 import { platformClock } from '../src/api/index.js';
 import type { JobLogger } from '../src/collectors/engine/job.js';
 import { WafEventForwarder } from '../src/collectors/waf-events/index.js';
-import { otlpSchema, wafEventsSchema, wafOverlap } from '../src/config/sections/waf-events.js';
+import { otlpSchema, wafAudit, wafEventsSchema, wafOverlap } from '../src/config/sections/waf-events.js';
 import { StateStore } from '../src/state/store.js';
 import { startChild } from './lib/child.js';
-import { wafAudit, wafParts } from './lib/waf-parts.js';
+import { wafParts } from './lib/waf-parts.js';
 import { cpuSince, processCpu } from './lib/proc-cpu.js';
 
 const { values } = parseArgs({ options: { domains: { type: 'string' }, polls: { type: 'string' } } });
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   const seen = { read: 0, forwarded: 0 };
   const forwarder = new WafEventForwarder({
     client: counted, tz: platformClock('+08:00'), sink, samples: families, store: new StateStore(join(dir, 'state')), log: quiet,
-    intervalMs: waf.interval, overlapMs: wafOverlap(waf).overlapMs, delayMs: waf.delay, maxWindowMs: waf.max_window, startBackMs: waf.start_from,
+    intervalMs: waf.interval, ...wafOverlap(waf), delayMs: waf.delay, maxWindowMs: waf.max_window, startBackMs: waf.start_from,
     maxWindowEvents: waf.max_window_events, ...wafAudit(waf), query: { pageSize: waf.page_size }, headers: waf.headers,
     clock: { now: () => now },
     observer: { onForwarded: (n) => (seen.forwarded += n), onRead: (n) => (seen.read += n) },

@@ -39,10 +39,10 @@ import { z } from 'zod';
 import { platformClock } from '../src/api/index.js';
 import type { JobLogger } from '../src/collectors/engine/job.js';
 import { WafEventForwarder } from '../src/collectors/waf-events/index.js';
-import { otlpSchema, wafEventsSchema, wafOverlap } from '../src/config/sections/waf-events.js';
+import { otlpSchema, wafAudit, wafEventsSchema, wafOverlap } from '../src/config/sections/waf-events.js';
 import { StateStore } from '../src/state/store.js';
 import { startChild } from './lib/child.js';
-import { wafAudit, wafParts } from './lib/waf-parts.js';
+import { wafParts } from './lib/waf-parts.js';
 import { parseProfile, profileMarkdown, summarizeProfile } from './lib/cpu-profile.js';
 import { cpuSince, processCpu, type CpuTimes, type ProcessCpu } from './lib/proc-cpu.js';
 import { profiled } from './lib/profiler.js';
@@ -117,7 +117,7 @@ async function main(): Promise<number> {
   const { sink, client, families } = wafParts(peers.ready.upstream, otlp);
   const forwarder = new WafEventForwarder({
     client, tz: platformClock('+08:00'), sink, samples: families, store: new StateStore(join(dir, 'state')), log: benchLogger(),
-    intervalMs: waf.interval, overlapMs: wafOverlap(waf).overlapMs, delayMs: waf.delay, maxWindowMs: waf.max_window, startBackMs: waf.start_from,
+    intervalMs: waf.interval, ...wafOverlap(waf), delayMs: waf.delay, maxWindowMs: waf.max_window, startBackMs: waf.start_from,
     maxWindowEvents: waf.max_window_events, ...wafAudit(waf),
     query: { pageSize: waf.page_size }, headers: waf.headers,
     // Standing still: a poll ends once it reaches now - delay (see the file comment); catchUp() moves it once.

@@ -6,7 +6,7 @@
 import { EdgeClient } from '../../src/api/index.js';
 import { WAF_EVENTS_FAMILIES } from '../../src/collectors/waf-events/index.js';
 import { limitsSchema } from '../../src/config/sections/limits.js';
-import type { otlpSchema, wafEventsSchema } from '../../src/config/sections/waf-events.js';
+import type { otlpSchema } from '../../src/config/sections/waf-events.js';
 import { OtlpLogSink } from '../../src/exporters/otel-logs/index.js';
 import { FamilyStore } from '../../src/exporters/prometheus/index.js';
 import type { z } from 'zod';
@@ -23,8 +23,3 @@ export function wafParts(upstream: string, otlp: z.infer<typeof otlpSchema>): { 
   return { sink, client, families };
 }
 
-/** The delivery audit as the daemon wires it from `waf_events.audit` (on by default): its one logTread request per check. */
-export function wafAudit(waf: z.infer<typeof wafEventsSchema>): { audit?: { lookbackMs: number; intervalMs: number; maxHashes: number } } {
-  const { enabled, lookback, interval, max_kept_ids } = waf.audit;
-  return enabled ? { audit: { lookbackMs: lookback, intervalMs: interval, maxHashes: max_kept_ids } } : {};
-}

@@ -8,5 +8,5 @@ export { delayMs, resolveCollectorOptions } from './collector-options.js';
 export type { ResolvedCollectorOptions } from './collector-options.js';
 export type { CollectorsConfig } from './sections/collectors.js';
 export { insecureTlsKeys, NO_PROXY_ROUTE, tlsFiles } from './proxy.js';
-export { DEFAULT_OTLP_ENDPOINT, wafOverlap } from './sections/waf-events.js';
+export { DEFAULT_OTLP_ENDPOINT, wafAudit, wafOverlap } from './sections/waf-events.js';
 export type { ProxyRoute } from './proxy.js';

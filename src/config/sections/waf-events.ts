@@ -150,10 +150,16 @@ export const wafEventsSchema = z
 /** `overlap: auto` starts at the default overlap and never passes the audit's look-back (nothing later is recovered). */
 const AUTO_OVERLAP_FLOOR_MS = 5 * 60_000;
 
-/** The overlap to start with, and under `auto` the bounds the audit's suggestion is put in force within. */
-export function wafOverlap(waf: Pick<WafEventsConfig, 'overlap' | 'audit'>): { overlapMs: number; auto?: { floorMs: number; ceilingMs: number } } {
+/** The overlap to start with, and under `auto` the bounds the audit's suggestion is put in force within (the forwarder's options). */
+export function wafOverlap(waf: Pick<WafEventsConfig, 'overlap' | 'audit'>): { overlapMs: number; autoOverlap?: { floorMs: number; ceilingMs: number } } {
   if (waf.overlap !== 'auto') return { overlapMs: waf.overlap };
-  return { overlapMs: AUTO_OVERLAP_FLOOR_MS, auto: { floorMs: AUTO_OVERLAP_FLOOR_MS, ceilingMs: Math.max(AUTO_OVERLAP_FLOOR_MS, waf.audit.lookback) } };
+  return { overlapMs: AUTO_OVERLAP_FLOOR_MS, autoOverlap: { floorMs: AUTO_OVERLAP_FLOOR_MS, ceilingMs: Math.max(AUTO_OVERLAP_FLOOR_MS, waf.audit.lookback) } };
+}
+
+/** The delivery audit as the forwarder takes it (its options, ms), or nothing with `audit.enabled: false`. */
+export function wafAudit(waf: Pick<WafEventsConfig, 'audit'>): { audit?: { lookbackMs: number; intervalMs: number; maxHashes: number } } {
+  const { enabled, lookback, interval, max_kept_ids } = waf.audit;
+  return enabled ? { audit: { lookbackMs: lookback, intervalMs: interval, maxHashes: max_kept_ids } } : {};
 }
 
 type WafEventsConfig = z.output<typeof wafEventsSchema>;

@@ -6,7 +6,7 @@ import { platformClock } from '../../api/index.js';
 import type { TargetDiscovery } from '../../collectors/index.js';
 import { AUDIT_OUTCOMES, shardScope, WafEventForwarder, wafQuery } from '../../collectors/waf-events/index.js';
 import { OtlpLogSink, type OtlpSinkLogger } from '../../exporters/otel-logs/index.js';
-import { DEFAULT_OTLP_ENDPOINT, NO_PROXY_ROUTE, tlsFiles, wafOverlap, type Config, type ProxyRoute } from '../../config/index.js';
+import { DEFAULT_OTLP_ENDPOINT, NO_PROXY_ROUTE, tlsFiles, wafAudit, wafOverlap, type Config, type ProxyRoute } from '../../config/index.js';
 import { proxyFor } from '../../shared/proxy-route.js';
 import type { TlsFiles } from '../../shared/tls-files.js';
 import type { FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';
@@ -83,7 +83,7 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     store,
     log: logger.child({ component: 'waf-events', collector: 'waf-events' }),
     intervalMs: waf.interval,
-    ...overlapOf(waf),
+    ...wafOverlap(waf),
     delayMs: waf.delay,
     maxWindowMs: waf.max_window,
     maxWindowEvents: waf.max_window_events,
@@ -98,17 +98,11 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     observer: exports.self.wafEvents,
     ...(options.clock ? { clock: options.clock } : {}),
     recovery,
-    ...(waf.audit.enabled ? { audit: { lookbackMs: waf.audit.lookback, intervalMs: waf.audit.interval, maxHashes: waf.audit.max_kept_ids } } : {}),
+    ...wafAudit(waf),
   });
   exports.self.recordWafUpstreamRetention(waf.upstream_retention / 1000);
   if (waf.audit.enabled) exports.self.recordWafAuditOn(AUDIT_OUTCOMES);
   return { forwarder, logSink, delivery };
-}
-
-/** waf_events.overlap: fixed, or under auto its floor and bounds. */
-function overlapOf(waf: Config['waf_events']): { overlapMs: number; autoOverlap?: { floorMs: number; ceilingMs: number } } {
-  const { overlapMs, auto } = wafOverlap(waf);
-  return { overlapMs, ...(auto ? { autoOverlap: auto } : {}) };
 }
 
 /** The proxy chosen for the endpoint (NO_PROXY applied here: node:http has no EnvHttpProxyAgent) and otlp.tls. */
