@@ -36,13 +36,11 @@ import type { AuditBucket } from './audit.js';
 import { Auditor } from './auditor.js';
 import { scopeKey } from './audit-scope.js';
 import { OverlapTuner } from './overlap.js';
-import { shouldLogSuggestion, type SuggestionLogged } from '../series/suggest-delay.js';
 import { recoverBucket, type RecoveryHooks } from './recovery.js';
 import { pause } from '../../shared/wait.js';
 import type { LogEvent } from '../log-sink.js';
 
 const SECOND = 1000;
-const MINUTE = 60 * SECOND;
 
 interface Totals {
   read: number;
@@ -67,7 +65,6 @@ export class WafEventForwarder implements EventJob {
   private readonly auditor: Auditor | undefined;
   /** The overlap in force (waf_events.overlap, or under auto what the audit's recoveries call for). */
   private readonly overlap: OverlapTuner;
-  private suggestionLogged: SuggestionLogged | undefined;
   /** over_rate delay: when the next batch may go (performance.now(), the clock pause() runs on). */
   private nextFreeMs = 0;
   /** The time a window spans past the cursor: maxWindowMs, shrunk while windows hold more than maxWindowEvents new records. */
@@ -240,8 +237,7 @@ export class WafEventForwarder implements EventJob {
     const delivery = this.deliveryContext(signal, (events) => {
       // Forwarded once the receiver confirmed, whether or not the save that follows succeeds.
       this.count('forwarded', events.length, (ob) => ob.onForwarded?.(events.length));
-      recovery?.onConfirmed(events);
-      return this.delivery.confirm(events, window.endMs, recovery === undefined);
+      return this.confirm(events, window, recovery);
     });
     const { maxRate, overRate } = this.options.volume ?? { maxRate: undefined, overRate: 'delay' };
     const fold = maxRate !== undefined && overRate === 'summarize' ? new WindowFold(windowBudget(window, this.delivery.checkpoint, maxRate)) : undefined;
@@ -272,6 +268,12 @@ export class WafEventForwarder implements EventJob {
     });
     if (fold) await this.deliverSummaries(fold, window, signal, recovery);
     return drained;
+  }
+
+  /** Events the receiver confirmed, sent as records or folded into summaries; a recovery's are tallied, and not kept by id. */
+  private confirm(events: readonly LogEvent[], window: TimeWindow, recovery: RecoveryHooks | undefined): Promise<void> {
+    recovery?.onConfirmed(events);
+    return this.delivery.confirm(events, window.endMs, recovery === undefined);
   }
 
   private deliveryContext(signal: AbortSignal, confirm: DeliveryContext['confirm']): DeliveryContext {
@@ -306,8 +308,7 @@ export class WafEventForwarder implements EventJob {
     const delivery = this.deliveryContext(signal, (records) => {
       const events = records.flatMap((r) => folded.get(r.uid) ?? []);
       this.count('summarized', events.length, (ob) => ob.onSummarized?.(events.length));
-      recovery?.onConfirmed(events);
-      return this.delivery.confirm(events, window.endMs, recovery === undefined);
+      return this.confirm(events, window, recovery);
     });
     const maxBatch = Math.max(1, Math.floor(this.options.sink.maxBatch));
     for (let i = 0; i < summaries.length; i += maxBatch) {
@@ -321,13 +322,12 @@ export class WafEventForwarder implements EventJob {
    */
   private tuneOverlap(nowMs: number): void {
     const was = this.overlap.overlapMs;
-    const { suggestedMs, putInForceMs } = this.overlap.afterCheck(nowMs);
+    const { suggestedMs, putInForceMs, logSuggestion } = this.overlap.afterCheck(nowMs);
     this.notify((ob) => ob.onOverlapSuggested?.(suggestedMs / SECOND));
     const fields = { overlap: was / SECOND, suggestedOverlap: suggestedMs / SECOND };
     if (putInForceMs !== undefined) {
       this.options.log.info({ ...fields, overlap: putInForceMs / SECOND, was: was / SECOND }, `waf_events.overlap: auto puts ${putInForceMs / SECOND}s in force from the next window`);
-    } else if (this.options.autoOverlap === undefined && shouldLogSuggestion(this.suggestionLogged, suggestedMs, was, nowMs, MINUTE)) {
-      this.suggestionLogged = { at: nowMs, suggestedMs };
+    } else if (logSuggestion) {
       this.options.log.warn(fields, `the WAF delivery audit recovered records ingested later than delay + overlap over the last day; an overlap of ${suggestedMs / SECOND}s would have caught them (edge_exporter_waf_suggested_overlap_seconds; or overlap: auto)`);
     }
   }

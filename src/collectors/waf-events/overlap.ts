@@ -8,7 +8,9 @@
 // bounds (config: the default overlap to the audit's look-back), so a steady
 // account needs few recoveries. Like `delay: auto` it is kept in memory only:
 // a restart starts again at the floor.
-import { suggestDelay, withRevision, type RevisionAges } from '../series/suggest-delay.js';
+import { shouldLogSuggestion, suggestDelay, withRevision, type RevisionAges, type SuggestionLogged } from '../series/suggest-delay.js';
+
+const MINUTE_MS = 60_000;
 
 /** `overlap: auto`'s bounds, ms. */
 export interface AutoOverlap {
@@ -21,11 +23,14 @@ interface OverlapChange {
   readonly suggestedMs: number;
   /** Under auto, the overlap put in force by this check when it moved; else undefined. */
   readonly putInForceMs: number | undefined;
+  /** A fixed overlap the suggestion differs from: log it (once a day, or when it moved by more than a minute). */
+  readonly logSuggestion: boolean;
 }
 
 export class OverlapTuner {
   private ages: RevisionAges = new Map();
   private inForceMs: number;
+  private logged: SuggestionLogged | undefined;
 
   /** `auto`: the bounds the suggestion is put in force within (undefined: a fixed overlap). */
   constructor(overlapMs: number, private readonly delayMs: number, private readonly auto: AutoOverlap | undefined) {
@@ -45,10 +50,14 @@ export class OverlapTuner {
   /** After a check: the suggestion, put in force under auto. */
   afterCheck(nowMs: number): OverlapChange {
     const suggestedMs = suggestDelay(this.ages, nowMs, this.inForceMs);
-    if (this.auto === undefined) return { suggestedMs, putInForceMs: undefined };
+    if (this.auto === undefined) {
+      const logSuggestion = shouldLogSuggestion(this.logged, suggestedMs, this.inForceMs, nowMs, MINUTE_MS);
+      if (logSuggestion) this.logged = { at: nowMs, suggestedMs };
+      return { suggestedMs, putInForceMs: undefined, logSuggestion };
+    }
     const next = Math.min(this.auto.ceilingMs, Math.max(this.auto.floorMs, suggestedMs));
-    if (next === this.inForceMs) return { suggestedMs, putInForceMs: undefined };
+    if (next === this.inForceMs) return { suggestedMs, putInForceMs: undefined, logSuggestion: false };
     this.inForceMs = next;
-    return { suggestedMs, putInForceMs: next };
+    return { suggestedMs, putInForceMs: next, logSuggestion: false };
   }
 }
