@@ -83,9 +83,12 @@ export function createRouter(deps: RouterDeps): App {
     const { spec, pathParams } = match;
     deps.counts.set(spec.name, (deps.counts.get(spec.name) ?? 0) + 1);
     // A gateway in front of the platform refuses before anything else is looked at.
-    const refusal = deps.budget.take(spec.name, spec.name === 'describeLogV2' ? () => wafQueryDetail(incoming.bodyText) : undefined);
+    // The body read as JSON once, when first needed: after the budget has timed the arrival.
+    let parsed: { readonly value: unknown } | undefined;
+    const body = (): unknown => (parsed ??= { value: jsonOf(incoming.bodyText) }).value;
+    const refusal = deps.budget.take(spec.name, spec.name === 'describeLogV2' ? () => wafQueryDetail(body()) : undefined);
     if (refusal) return now({ ...envelope(429, MSG_BUDGET), headers: { 'retry-after': refusal.retryAfter } });
-    const effect = deps.faults.take(spec.name, namedDomains(incoming.bodyText));
+    const effect = deps.faults.take(spec.name, namedDomains(body()));
     return {
       delayMs: effect.latencyMs,
       hang: effect.hang,
@@ -170,27 +173,27 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The domains a request's JSON body names (`domains` or `domain`), for faults limited to some domains; none when it is not JSON. */
-/** What a WAF log query asked, for the request log: its first action and range (tests prove from it that nothing is read in a loop). */
-function wafQueryDetail(bodyText: string): string | undefined {
+/** A request body as JSON; undefined when empty or not JSON. */
+function jsonOf(bodyText: string): unknown {
+  if (bodyText === '') return undefined;
   try {
-    const body = JSON.parse(bodyText) as { action?: Array<{ metricName?: unknown; pageNo?: unknown }>; params?: { beginTime?: unknown; endTime?: unknown } };
-    const action = body.action?.[0];
-    const range = `${String(body.params?.beginTime)}..${String(body.params?.endTime)}`;
-    return action?.metricName === 'logs' ? `logs ${range} page ${String(action.pageNo ?? 1)}` : `${String(action?.metricName)} ${range}`;
+    return JSON.parse(bodyText);
   } catch {
     return undefined;
   }
 }
 
-function namedDomains(bodyText: string): string[] {
-  if (bodyText === '') return [];
-  let body: unknown;
-  try {
-    body = JSON.parse(bodyText);
-  } catch {
-    return [];
-  }
+/** What a WAF log query asked, for the request log: its first action and range (tests prove from it that nothing is read in a loop). */
+function wafQueryDetail(body: unknown): string | undefined {
+  if (!isObject(body)) return undefined;
+  const { action: actions, params } = body as { action?: unknown; params?: { beginTime?: unknown; endTime?: unknown } };
+  const action = Array.isArray(actions) && isObject(actions[0]) ? actions[0] : undefined;
+  const range = `${String(params?.beginTime)}..${String(params?.endTime)}`;
+  return action?.metricName === 'logs' ? `logs ${range} page ${String(action.pageNo ?? 1)}` : `${String(action?.metricName)} ${range}`;
+}
+
+/** The domains a request's JSON body names (`domains` or `domain`), for faults limited to some domains; none when it is not JSON. */
+function namedDomains(body: unknown): string[] {
   if (typeof body !== 'object' || body === null) return [];
   const { domains, domain } = body as { domains?: unknown; domain?: unknown };
   const list = Array.isArray(domains) ? domains : [domain];

@@ -16,7 +16,7 @@ import { errorFields } from '../engine/errors.js';
 import type { SampleSink } from '../collector.js';
 import type { Clock } from '../engine/reports.js';
 import type { LogEvent } from '../log-sink.js';
-import { appendCheckpoint, loadCheckpoint, saveCheckpoint, type CheckpointStorage } from './checkpoint.js';
+import { appendCheckpoint, CHECKPOINT_NAME, loadCheckpoint, saveCheckpoint, type CheckpointStorage } from './checkpoint.js';
 import { DeniedCounts, WAF_EVENTS_COLLECTOR, WAF_RULE_INFO, type DeniedDelta } from './metrics.js';
 import { RuleInfo, type SavedRule } from './rule-info.js';
 import { DeliveredMinutes } from './delivered-minutes.js';
@@ -25,7 +25,6 @@ import { ANY_SCOPE, auditFrom, nextMinute, type AuditFrom } from './audit-scope.
 import { advance, initialCheckpoint, rememberInPlace, resumed, type Checkpoint, type Position } from './window.js';
 import { isoOrUnknown, type StateRecovery } from '../../state/recovery.js';
 import { dirname, join } from 'node:path';
-import { CHECKPOINT_NAME } from './checkpoint.js';
 
 /** `<state_dir>/waf-events-delivered/`: the delivered ids' hashes, a file per minute. */
 const DELIVERED_DIR = 'waf-events-delivered';
