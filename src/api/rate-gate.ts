@@ -61,7 +61,9 @@ export class RateGate {
     if (!(rate > 0)) throw new RangeError(`a rate must be positive, got ${rate}`);
     this.rate = rate;
     this.slots = Number.isFinite(rate) ? Math.max(1, Math.floor(rate)) : Number.POSITIVE_INFINITY;
-    this.holdMs = Number.isFinite(rate) ? Math.max(1000, 1000 / rate) : 0;
+    // One millisecond more than the window: our clock and timers count whole milliseconds, the upstream's
+    // counts finer, so a slot freed after exactly 1000 ms can let rate + 1 requests land 999.9 ms apart.
+    this.holdMs = Number.isFinite(rate) ? Math.max(1000, 1000 / rate) + 1 : 0;
     this.drain();
   }
 
