@@ -8,7 +8,8 @@ import tseslint from 'typescript-eslint';
  * one of these folders into another that its list does not name is a lint
  * error; the lists form no circle (test/lint/fences.test.ts checks both, and
  * asks ESLint to refuse a forbidden import). Data flows one way:
- * config -> api -> collectors -> exporters -> server, wired by daemon, run by cli.
+ * config -> api -> collectors and the forwarder, run by the engine -> counters
+ * -> exporters -> server, wired by daemon, run by cli.
  */
 export const ALLOWED_IMPORTS = {
   shared: [],
@@ -16,12 +17,15 @@ export const ALLOWED_IMPORTS = {
   state: ['shared'],
   api: ['log', 'shared'],
   config: ['api', 'log', 'shared'],
-  simulator: ['api'],
+  simulator: ['api', 'shared'],
   collectors: ['api', 'config', 'shared', 'state'],
-  exporters: ['collectors', 'shared'],
+  counters: ['collectors', 'shared', 'state'],
+  engine: ['api', 'collectors', 'counters', 'shared', 'state'],
+  forwarder: ['api', 'collectors', 'config', 'counters', 'engine', 'shared', 'state'],
+  exporters: ['collectors', 'counters', 'engine', 'forwarder', 'shared'],
   server: [],
-  doctor: ['api', 'collectors', 'config', 'log'],
-  daemon: ['api', 'collectors', 'config', 'exporters', 'log', 'server', 'shared', 'state'],
+  doctor: ['api', 'collectors', 'config', 'forwarder', 'log', 'shared'],
+  daemon: ['api', 'collectors', 'config', 'counters', 'engine', 'exporters', 'forwarder', 'log', 'server', 'shared', 'state'],
   cli: ['api', 'config', 'daemon', 'doctor', 'log', 'shared', 'simulator', 'state'],
 };
 
@@ -30,8 +34,19 @@ const FORBIDDEN_PACKAGES = {
   api: ['prom-client', '@opentelemetry/*'],
   simulator: ['prom-client', '@opentelemetry/*'],
   collectors: ['prom-client', '@opentelemetry/*'],
+  counters: ['prom-client', '@opentelemetry/*'],
+  engine: ['prom-client', '@opentelemetry/*'],
+  forwarder: ['prom-client', '@opentelemetry/*'],
   doctor: ['prom-client', '@opentelemetry/*'],
 };
+
+/** The rooms whose insides the exporters and the daemon see only through their index.ts. */
+const SURFACES = ['collectors', 'counters', 'engine', 'forwarder'];
+const throughSurfaces = (extra) => [
+  ...SURFACES.map((room) => `**/${room}/**/*.js`),
+  ...SURFACES.map((room) => `!**/${room}/index.js`),
+  ...extra,
+];
 
 /** Finer fences inside an allowed folder: a group whose later `!` patterns let a few files through. */
 const FORBIDDEN_WITHIN = {
@@ -40,23 +55,23 @@ const FORBIDDEN_WITHIN = {
   doctor: [{
     group: [
       '**/collectors/**/*.js', '!**/collectors/contract/*.js', '!**/collectors/units.js', '!**/collectors/buckets.js',
-      '!**/collectors/waf-events/record-time.js', '!**/collectors/waf-events/fetch.js', '!**/collectors/waf-events/audit-check.js',
-      '!**/collectors/waf-events/audit.js',
+      '**/forwarder/**/*.js', '!**/forwarder/record-time.js', '!**/forwarder/fetch.js', '!**/forwarder/audit-check.js',
+      '!**/forwarder/audit.js',
     ],
-    message: 'src/doctor may use only the pure helpers of src/collectors (contract/, units, buckets, waf-events/record-time) ' +
-      'and the WAF query\'s builders and page reader (waf-events/fetch, audit-check, audit).',
+    message: 'src/doctor may use only the pure helpers of src/collectors (contract/, units, buckets) ' +
+      'and the WAF query\'s builders and page reader (forwarder/record-time, fetch, audit-check, audit).',
   }],
-  // The exporters see the collectors only through the surface collectors/index.ts declares, so
+  // The exporters see each room below them only through the surface its index.ts declares, so
   // what lies behind it (the series path, the ledger's insides) can change without touching them.
   exporters: [{
-    group: ['**/collectors/**/*.js', '!**/collectors/index.js'],
-    message: 'src/exporters may import src/collectors only through collectors/index.js (its declared surface).',
+    group: throughSurfaces([]),
+    message: 'src/exporters may import src/collectors, counters, engine and forwarder only through their index.js (the declared surface).',
   }],
-  // The daemon wires every collector family, so it may also use each folder's own index.ts
+  // The daemon wires every collector family, so it may also use each family folder's own index.ts
   // (a family's factory and options), never a file behind one.
   daemon: [{
-    group: ['**/collectors/**/*.js', '!**/collectors/index.js', '!**/collectors/*/index.js'],
-    message: 'src/daemon may import src/collectors only through collectors/index.js or a collectors folder\'s index.js.',
+    group: throughSurfaces(['!**/collectors/*/index.js']),
+    message: 'src/daemon may import src/collectors, counters, engine and forwarder only through their index.js, or a collectors folder\'s index.js.',
   }],
 };
 

@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { jitterOffsetMs } from '../src/collectors/engine/schedule.js';
+import { jitterOffsetMs } from '../src/engine/schedule.js';
 import { startChild } from './lib/child.js';
 import { startDaemon, type DaemonProcess } from './lib/daemon-process.js';
 import { parseSamples } from './lib/exposition.js';

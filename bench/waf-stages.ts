@@ -14,9 +14,9 @@
 //     node --heap-growing-percent=20 --max-semi-space-size=4 --import tsx bench/waf-stages.ts --stage=$s; done
 import { parseArgs } from 'node:util';
 import { wafLogRecord, type WafLogRecord } from '../src/api/schemas/waf-log.js';
-import type { LogEvent } from '../src/collectors/index.js';
-import { headerPolicy, toLogEvent } from '../src/collectors/waf-events/convert.js';
-import { keptOf } from '../src/collectors/waf-events/kept.js';
+import type { LogEvent } from '../src/forwarder/index.js';
+import { headerPolicy, toLogEvent } from '../src/forwarder/convert.js';
+import { keptOf } from '../src/forwarder/kept.js';
 import { createLogsSerializer } from '../src/exporters/otel-logs/otlp-serializer.js';
 import { SCOPE_NAME, buildResource } from '../src/exporters/otel-logs/pipeline.js';
 import { instrumentationScope } from '../src/exporters/otel-logs/record.js';

@@ -49,7 +49,7 @@ interface Rule {
 
 const inUrl = (...parts: string[]) => (f: CallFrame): boolean => parts.some((p) => f.url.includes(p));
 const named = (name: string) => (f: CallFrame): boolean => f.functionName === name && f.url === '';
-const WAF = '/src/collectors/waf-events/';
+const WAF = '/src/forwarder/';
 
 /** First match wins; the order puts the narrower rules first. */
 const RULES: readonly Rule[] = [
@@ -65,11 +65,11 @@ const RULES: readonly Rule[] = [
   {
     category: 'checkpoint (journal, ids, counters)',
     test: inUrl(`${WAF}checkpoint.ts`, `${WAF}delivery-state.ts`, `${WAF}window.ts`, `${WAF}metrics.ts`, `${WAF}mismatches.ts`, '/src/state/',
-      '/src/collectors/ledger.ts'),
+      '/src/counters/ledger.ts'),
   },
   // Every checkpoint save publishes the denied counter to the Prometheus exporter's store.
   { category: 'denied counter publish (FamilyStore)', test: inUrl('/src/exporters/prometheus/') },
-  { category: 'forwarder loop (drain, dedupe, deliver)', test: inUrl(WAF, '/src/collectors/', '/node_modules/p-retry/', '/node_modules/p-limit/') },
+  { category: 'forwarder loop (drain, dedupe, deliver)', test: inUrl(WAF, '/src/collectors/', '/src/engine/', '/node_modules/p-retry/', '/node_modules/p-limit/') },
   {
     category: 'serialization (otlp-transformer, protobufjs)',
     test: inUrl('/@opentelemetry/otlp-transformer/', '/node_modules/protobufjs/', '/src/exporters/otel-logs/otlp-serializer.ts', '/src/exporters/otel-logs/record-message.ts'),

@@ -9,7 +9,7 @@ import { accessCounters } from '../../src/collectors/access/convert.js';
 import {
   ACCESS_V2_FAMILIES, DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_P95, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUEST_TIME, SOURCES,
 } from '../../src/collectors/access/metrics.js';
-import { CounterTotals } from '../../src/collectors/ledger.js';
+import { CounterTotals } from '../../src/counters/ledger.js';
 import type { Sample } from '../../src/collectors/collector.js';
 import { FamilyStore } from '../../src/exporters/prometheus/index.js';
 

@@ -3,7 +3,7 @@
 // process). The simulator's clock is fixed and stepped one minute at a time;
 // each step runs every collector once (runOnce) and a WAF event poll
 // (forwardOnce) at that instant, as the schedules would every minute (their
-// slot grid is tested in test/collectors/engine/schedule.test.ts), then
+// slot grid is tested in test/engine/schedule.test.ts), then
 // scrapes /metrics. Faults come from a seeded FaultPlan. At the end every
 // checked counter must equal the truth and every deny event of the forwarded
 // range must have reached the receiver exactly once.
@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastSettledStart } from '../../src/collectors/buckets.js';
-import { loadCheckpoint } from '../../src/collectors/waf-events/checkpoint.js';
+import { loadCheckpoint } from '../../src/forwarder/checkpoint.js';
 import { delayMs, loadConfig } from '../../src/config/index.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { StateStore } from '../../src/state/index.js';

@@ -8,7 +8,7 @@
 import { DOMAIN_REQUESTS, DOMAIN_RESPONSES, DOMAIN_TRAFFIC_BYTES } from '../../src/collectors/access/metrics.js';
 import { CC_ATTACK_REQUESTS } from '../../src/collectors/cc-attack/metrics.js';
 import { PACKAGE_TRAFFIC_BYTES } from '../../src/collectors/usage/metrics.js';
-import { WAF_DENIED_REQUESTS } from '../../src/collectors/waf-events/metrics.js';
+import { WAF_DENIED_REQUESTS } from '../../src/forwarder/metrics.js';
 import { SEVERITY_LABEL, WAF_EVENTS } from '../../src/collectors/waf-trend/metrics.js';
 import type { Simulator } from '../../src/simulator/index.js';
 import type { StatMetric } from '../../src/simulator/stats.js';

@@ -4,7 +4,7 @@
 // checkpoint save publishes the denied counter to it, and a no-op would hide
 // what that costs per batch (it grows with the counter's series).
 import { EdgeClient } from '../../src/api/index.js';
-import { WAF_EVENTS_FAMILIES } from '../../src/collectors/waf-events/index.js';
+import { WAF_EVENTS_FAMILIES } from '../../src/forwarder/index.js';
 import { limitsSchema } from '../../src/config/sections/limits.js';
 import type { otlpSchema } from '../../src/config/sections/waf-events.js';
 import { OtlpLogSink } from '../../src/exporters/otel-logs/index.js';

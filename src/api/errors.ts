@@ -1,5 +1,7 @@
-// One error tree for everything the client can throw. Every error has a stable
-// `code` that callers (collectors, the CLI) match on, and keeps its `cause`.
+// One error tree for everything the client can throw, under the project's one
+// base (shared/errors.ts). Every error has a stable `code` that callers
+// (collectors, the CLI) match on, and keeps its `cause`.
+import { EdgeError } from '../shared/errors.js';
 import type { OperationName } from './operations.js';
 
 export type ApiErrorCode =
@@ -28,8 +30,8 @@ interface ApiErrorDetails {
   cause?: unknown;
 }
 
-export abstract class ApiError extends Error {
-  abstract readonly code: ApiErrorCode;
+export abstract class ApiError extends EdgeError {
+  abstract override readonly code: ApiErrorCode;
   readonly operation: OperationName;
   readonly status: number | undefined;
   readonly upstreamCode: number | undefined;
@@ -39,13 +41,22 @@ export abstract class ApiError extends Error {
   abstract readonly retryable: boolean;
 
   constructor(message: string, details: ApiErrorDetails) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = new.target.name;
+    super(message, { cause: details.cause });
     this.operation = details.operation;
     this.status = details.status;
     this.upstreamCode = details.upstreamCode;
     this.upstreamMsg = details.upstreamMsg;
     this.retryAfterMs = details.retryAfterMs;
+  }
+
+  /** Code, operation, status and the envelope code only: the upstream's own text stays out of the log. */
+  override logFields(): Record<string, unknown> {
+    return {
+      code: this.code,
+      operation: this.operation,
+      ...(this.status === undefined ? {} : { status: this.status }),
+      ...(this.upstreamCode === undefined ? {} : { upstreamCode: this.upstreamCode }),
+    };
   }
 }
 
@@ -160,6 +171,12 @@ export class NetworkError extends ApiError {
     this.proxy = details.proxy;
     this.proxyStatus = details.proxyStatus;
     this.hint = details.hint;
+  }
+
+  /** Where and why the connection failed, and the one hint (the message says the same for the status page). */
+  override logFields(): Record<string, unknown> {
+    const fields = { address: this.address, reason: this.reason, proxy: this.proxy, proxyStatus: this.proxyStatus, hint: this.hint };
+    return { ...super.logFields(), ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) };
   }
 }
 

@@ -11,8 +11,9 @@
 // them are state.ts's; the landing page and /readyz read its one status.
 import type { LookupFunction } from 'node:net';
 import type { Dispatcher } from 'undici';
-import type { Clock, RunReport } from '../collectors/index.js';
-import type { PollReport } from '../collectors/waf-events/index.js';
+import type { Clock } from '../shared/clock.js';
+import type { RunReport } from '../engine/index.js';
+import type { PollReport } from '../forwarder/index.js';
 import type { Config } from '../config/index.js';
 import { parseHostPort } from '../config/fields.js';
 import { negotiate, type Exposition, type ExpositionFormat, type FamilyStore, type SelfMetrics } from '../exporters/prometheus/index.js';

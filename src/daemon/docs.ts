@@ -4,7 +4,7 @@
 import { allCollectors } from './wiring/collectors.js';
 import { configSchema, resolveCollectorOptions } from '../config/index.js';
 import { renderAllMetricsDocs } from '../exporters/prometheus/index.js';
-import { WAF_EVENTS_COLLECTOR, WAF_EVENTS_FAMILIES } from '../collectors/waf-events/index.js';
+import { WAF_EVENTS_COLLECTOR, WAF_EVENTS_FAMILIES } from '../forwarder/index.js';
 
 export function renderMetricsReference(): string {
   const defaults = configSchema.parse({ simulator: { enabled: true } });

@@ -2,7 +2,7 @@
 // keeps (the engine's run state, the delivery and push watches) and the lag
 // its self-metric would show at this moment (SelfMetrics.readings, the same
 // series /metrics serves), so the page and a scrape never disagree.
-import type { CollectorStatus } from '../collectors/index.js';
+import type { CollectorStatus } from '../engine/index.js';
 import type { SelfReadings } from '../exporters/prometheus/index.js';
 import type { JobStatus } from '../server/index.js';
 import { jobError, type Watched } from './wiring/job-watch.js';

@@ -4,7 +4,7 @@
 import { OPERATIONS, platformClock, type Interval, type OperationName, type PlatformClock } from '../api/index.js';
 import { delayMs, resolveCollectorOptions, wafOverlap, type CollectorsConfig, type Config } from '../config/index.js';
 import type { BandwidthUnit } from '../collectors/units.js';
-import { wafQuery, type WafQuery } from '../collectors/waf-events/fetch.js';
+import { wafQuery, type WafQuery } from '../forwarder/fetch.js';
 
 export type StatsCollector = 'access' | 'usage';
 export type StatsOperation = 'describeL7DataV2' | 'describeL7Data' | 'describeL7UsageData';

@@ -7,7 +7,7 @@
 import type { WafLogRecord } from '../api/index.js';
 import { alignDown, INTERVAL_MS } from '../collectors/buckets.js';
 import { layoutOf } from '../collectors/contract/series-layout.js';
-import { recordTime } from '../collectors/waf-events/record-time.js';
+import { recordTime } from '../forwarder/record-time.js';
 import { humanDuration } from './format.js';
 import { whyNot, type Answer, type Prober } from './probe.js';
 import type { DoctorPlan } from './plan.js';

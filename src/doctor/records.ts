@@ -3,7 +3,7 @@
 // none) shows whether the times carry a zone; the newest also tells the
 // clock check how fresh the log is.
 import type { WafLogRecord } from '../api/index.js';
-import { recordTime } from '../collectors/waf-events/record-time.js';
+import { recordTime } from '../forwarder/record-time.js';
 import { whyNot, type Answer, type Prober } from './probe.js';
 import type { DoctorPlan } from './plan.js';
 import { askLogs, type Span } from './requests.js';

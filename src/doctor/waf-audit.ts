@@ -9,10 +9,10 @@
 // it would report buckets that lost nothing.
 import { HOUR_MS, MINUTE_MS, type DescribeLogV2Request, type DescribeLogV2Response } from '../api/index.js';
 import { alignDown } from '../collectors/buckets.js';
-import { trendRequest } from '../collectors/waf-events/audit-check.js';
-import { settledBuckets } from '../collectors/waf-events/audit.js';
-import { readWindow, type WafQuery } from '../collectors/waf-events/fetch.js';
-import { recordTime } from '../collectors/waf-events/record-time.js';
+import { trendRequest } from '../forwarder/audit-check.js';
+import { settledBuckets } from '../forwarder/audit.js';
+import { readWindow, type WafQuery } from '../forwarder/fetch.js';
+import { recordTime } from '../forwarder/record-time.js';
 import { humanDuration } from './format.js';
 import type { DoctorPlan } from './plan.js';
 import { whyNot, type Answer, type Prober } from './probe.js';

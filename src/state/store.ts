@@ -26,6 +26,7 @@ import * as fsp from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { errnoText } from '../shared/errno-text.js';
+import { EdgeError } from '../shared/errors.js';
 
 /** Format of the envelope every state file has; bump on an incompatible change. */
 const STATE_FORMAT_VERSION = 1;
@@ -38,7 +39,7 @@ const DIR_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EINVAL', 'EPERM', 'EBADF']);
 /** EDGE_STATE_LOCKED: another edge-exporter holds the directory (StateLockError, lock.ts). */
 type StateErrorCode = 'EDGE_STATE' | 'EDGE_STATE_LOCKED';
 
-export class StateError extends Error {
+export class StateError extends EdgeError {
   readonly code: StateErrorCode = 'EDGE_STATE';
   /** Absolute or dir-relative path of the file at fault. */
   readonly file: string;
@@ -51,8 +52,7 @@ export class StateError extends Error {
   readonly damaged: boolean;
 
   constructor(file: string, problem: string, options?: { cause?: unknown; damaged?: boolean }) {
-    super(`state file ${file}: ${problem}`, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'StateError';
+    super(`state file ${file}: ${problem}`, { cause: options?.cause });
     this.file = file;
     this.problem = problem;
     this.damaged = options?.damaged ?? false;

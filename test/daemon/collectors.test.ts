@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { platformClock } from '../../src/api/index.js';
 import { CC_ATTACKED_DOMAINS } from '../../src/collectors/cc-attack/metrics.js';
 import { buildCollectors } from '../../src/daemon/wiring/collectors.js';
-import type { Shard } from '../../src/collectors/shard.js';
+import type { Shard } from '../../src/collectors/targets/shard.js';
 import type { CollectContext, UpstreamClient } from '../../src/collectors/collector.js';
 import { configSchema, resolveCollectorOptions } from '../../src/config/index.js';
 import { COLLECTOR_KEYS } from '../../src/config/collector-options.js';

@@ -20,7 +20,7 @@ import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
 import { configText, MIN, TOKEN, snapshot } from './state-fixtures.js';
 import { Capture } from '../support/capture.js';
-import { savedCheckpoint } from '../collectors/waf-events/fakes.js';
+import { savedCheckpoint } from '../forwarder/fakes.js';
 
 /** 2026-03-02 12:00:00 platform time. */
 const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);

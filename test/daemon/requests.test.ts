@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OperationName } from '../../src/api/index.js';
-import { budgetProblem, type RequestEstimate } from '../../src/collectors/requests.js';
+import { budgetProblem, type RequestEstimate } from '../../src/engine/requests.js';
 import { loadConfig, resolveCollectorOptions, type Config } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { buildCollectors } from '../../src/daemon/wiring/collectors.js';

@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allCollectors } from '../../src/daemon/wiring/collectors.js';
-import { WAF_EVENTS_FAMILIES } from '../../src/collectors/waf-events/index.js';
+import { WAF_EVENTS_FAMILIES } from '../../src/forwarder/index.js';
 import { configSchema, loadConfig, resolveCollectorOptions } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { SELF_METRICS } from '../../src/exporters/prometheus/self-metric-defs.js';

@@ -13,7 +13,7 @@ import {
 } from '../../src/collectors/access/metrics.js';
 import { lastSettledStart } from '../../src/collectors/buckets.js';
 import { seriesKey } from '../../src/collectors/series/keys.js';
-import type { RunReport } from '../../src/collectors/engine/reports.js';
+import type { RunReport } from '../../src/engine/reports.js';
 import { PACKAGE_TRAFFIC_BYTES } from '../../src/collectors/usage/metrics.js';
 import { loadConfig } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';

@@ -10,7 +10,7 @@ import type { LookupFunction } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/collectors/engine/reports.js';
+import type { RunReport } from '../../src/engine/reports.js';
 import { loadConfig } from '../../src/config/index.js';
 import { type Env } from '../../src/config/env.js';
 import { Daemon } from '../../src/daemon/daemon.js';

@@ -44,6 +44,15 @@ describe('folder fences', () => {
     ['src/server/x.ts', "import { Daemon } from '../daemon/daemon.js';", 'src/daemon'],
     ['src/daemon/x.ts', "import { createSimulator } from '../simulator/index.js';", 'src/simulator'],
     ['src/simulator/x.ts', "import type { Sample } from '../collectors/index.js';", 'src/collectors'],
+    // The rooms split out of collectors keep the flow one way: collectors know none of them,
+    // counters no engine, the engine no forwarder.
+    ['src/collectors/x.ts', "import { Scheduler } from '../engine/index.js';", 'src/engine'],
+    ['src/collectors/targets/x.ts', "import { CounterLedger } from '../../counters/index.js';", 'src/counters'],
+    ['src/collectors/x.ts', "import type { LogSink } from '../forwarder/index.js';", 'src/forwarder'],
+    ['src/counters/x.ts', "import { Scheduler } from '../engine/index.js';", 'src/engine'],
+    ['src/engine/x.ts', "import { WafEventForwarder } from '../forwarder/index.js';", 'src/forwarder'],
+    ['src/engine/x.ts', "import { Exposition } from '../exporters/prometheus/exposition.js';", 'src/exporters'],
+    ['src/forwarder/x.ts', "import { OtlpLogSink } from '../exporters/otel-logs/sink.js';", 'src/exporters'],
   ])('%s: %s is refused', async (file, code, target) => {
     const errors = await fenced(file, `${code}\nexport const x = 1;\n`);
     expect(errors.some((e) => e.includes(target))).toBe(true);
@@ -53,6 +62,9 @@ describe('folder fences', () => {
     ['src/collectors/x.ts', "import { loadConfig } from '../config/index.js';"],
     ['src/exporters/x.ts', "import type { Sample } from '../collectors/index.js';"],
     ['src/cli/x.ts', "import { createSimulator } from '../simulator/index.js';"],
+    ['src/counters/x.ts', "import { seriesKey } from '../collectors/index.js';"],
+    ['src/engine/x.ts', "import { CounterLedger } from '../counters/index.js';"],
+    ['src/forwarder/x.ts', "import { scheduleOf } from '../engine/index.js';"],
   ])('%s: %s is allowed', async (file, code) => {
     expect(await fenced(file, `${code}\nexport const x = 1;\n`)).toEqual([]);
   });

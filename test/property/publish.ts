@@ -26,7 +26,7 @@ import { convertLiveOrders, convertLiveQuality } from '../../src/collectors/inve
 import { convertLayer4List, convertPackages } from '../../src/collectors/inventory/convert-packages.js';
 import { INVENTORY_FAMILIES } from '../../src/collectors/inventory/metrics.js';
 import type { Converted } from '../../src/collectors/inventory/sample-set.js';
-import { CounterTotals } from '../../src/collectors/ledger.js';
+import { CounterTotals } from '../../src/counters/ledger.js';
 import { planSeries, type CounterSpec, type Grid, type TargetResult } from '../../src/collectors/series/index.js';
 import { convertTopn } from '../../src/collectors/topn/convert.js';
 import { TOPN_FAMILIES, TOPN_REQUESTS, TOPN_TRAFFIC_BYTES } from '../../src/collectors/topn/metrics.js';

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { platformClock } from '../../src/api/index.js';
 import { INTERVAL_MS, lastSettledStart, type BucketInterval, type Plan } from '../../src/collectors/buckets.js';
-import { CounterTotals } from '../../src/collectors/ledger.js';
+import { CounterTotals } from '../../src/counters/ledger.js';
 import {
   planSeries, requestWindow, type BucketRange, type CounterSpec, type Grid, type Piece, type RequestWindow, type TargetResult,
 } from '../../src/collectors/series/index.js';

@@ -11,7 +11,7 @@ import { CODE_CLASSES, SOURCES } from '../../src/collectors/access/metrics.js';
 import { CERTIFICATE_STATUS, DOMAIN_STATE, L4_PACKAGE_STATE, LIVE_ORDER_STATUS, UNKNOWN_STATE } from '../../src/collectors/inventory/metrics.js';
 import { allCollectors, buildCollectors } from '../../src/daemon/wiring/collectors.js';
 import { DIRECTIONS } from '../../src/collectors/usage/metrics.js';
-import { AUDIT_OUTCOMES } from '../../src/collectors/waf-events/index.js';
+import { AUDIT_OUTCOMES } from '../../src/forwarder/index.js';
 import { SEVERITY_LABEL, WAF_ACTIONS } from '../../src/collectors/waf-trend/metrics.js';
 import { configSchema, loadConfig, resolveCollectorOptions } from '../../src/config/index.js';
 import { checkRules, testRules } from '../support/promtool.js';

@@ -10,7 +10,7 @@ import { EdgeClient, platformClock } from '../../src/api/index.js';
 import { SEVERITY_LEVELS } from '../../src/api/schemas/waf-log.js';
 import { ccRequest } from '../../src/collectors/cc-attack/fetch.js';
 import { parseCcResponse } from '../../src/collectors/cc-attack/parse.js';
-import { readWindow } from '../../src/collectors/waf-events/fetch.js';
+import { readWindow } from '../../src/forwarder/fetch.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 

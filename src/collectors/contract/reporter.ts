@@ -4,8 +4,9 @@
 // config key that changes the assumption. A wrong assumption repeats on every
 // answer; one line an hour says it without drowning the log.
 import type { CollectorLogger } from '../collector.js';
-import type { Clock } from '../engine/reports.js';
+
 import type { ContractCheck, Mismatch } from './checks.js';
+import type { Clock } from '../../shared/clock.js';
 
 interface MismatchObserver {
   onMismatch(check: ContractCheck, count: number): void;

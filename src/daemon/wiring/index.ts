@@ -8,19 +8,11 @@ import type { LookupFunction } from 'node:net';
 import { basename } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { platformClock } from '../../api/index.js';
-import {
-  CounterLedger,
-  DEFAULT_STOP_TIMEOUT_MS,
-  MetricFilter,
-  Scheduler,
-  TargetDiscovery,
-  TargetForgetter,
-  sampleJobs,
-  type Clock,
-  type Job,
-  type JobRun,
-} from '../../collectors/index.js';
-import { WAF_EVENTS_FAMILIES, type WafEventForwarder } from '../../collectors/waf-events/index.js';
+import { CounterLedger } from '../../counters/index.js';
+import { DEFAULT_STOP_TIMEOUT_MS, Scheduler, sampleJobs, type Job, type JobRun } from '../../engine/index.js';
+import { MetricFilter, TargetDiscovery, TargetForgetter } from '../../collectors/index.js';
+import { type Clock } from '../../shared/clock.js';
+import { WAF_EVENTS_FAMILIES, type WafEventForwarder } from '../../forwarder/index.js';
 import { insecureTlsKeys, resolveCollectorOptions, type Config } from '../../config/index.js';
 import type { OtlpLogSink } from '../../exporters/otel-logs/index.js';
 import { Exposition, FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';

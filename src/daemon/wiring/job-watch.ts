@@ -4,8 +4,9 @@
 // remote-write sender's pushes (a loop of its own). Each is watched where it
 // already reports: the log sink the forwarder delivers to, and the sender's
 // observer. One watch per built config, like the jobs it watches.
-import type { Clock, LogEvent, LogSink } from '../../collectors/index.js';
-import { describeError } from '../../collectors/index.js';
+import type { Clock } from '../../shared/clock.js';
+import type { LogEvent, LogSink } from '../../forwarder/index.js';
+import { describeError } from '../../shared/errors.js';
 import type { RemoteWriteObserver, RequestFailure } from '../../exporters/remote-write/index.js';
 import type { JobError } from '../../server/index.js';
 

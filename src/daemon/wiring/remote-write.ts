@@ -1,13 +1,13 @@
 // The remote-write part of the wiring: the history the collectors' ledgers
 // keep (pages in their state files, confirmations in remote-write-acks.json)
 // and the sender pushing it, configured from `remote_write`.
-import { HistoryQueues } from '../../collectors/index.js';
+import { HistoryQueues } from '../../counters/index.js';
 import { tlsFiles, type Config } from '../../config/index.js';
 import type { SelfMetrics } from '../../exporters/prometheus/index.js';
 import { RemoteWriteSender, type RemoteWriteAuth } from '../../exporters/remote-write/index.js';
 import type { OutboundLogger } from './network.js';
 import { JobWatch, watchedObserver } from './job-watch.js';
-import type { Clock } from '../../collectors/index.js';
+import type { Clock } from '../../shared/clock.js';
 import type { StateRecovery, StateStore } from '../../state/index.js';
 
 /** The history and its sender; absent when remote_write.url is not set. */

@@ -1,10 +1,9 @@
-// The requests per hour this config makes (collectors/requests.ts), for the
+// The requests per hour this config makes (engine/requests.ts), for the
 // daemon's log whenever the target lists change (at start-up, and when the
 // account grows or shrinks) and for `doctor`: one line per source, the total,
 // and a warning when it exceeds upstream.rate_limit.
-import {
-  budgetProblem, discoveryRequests, estimateRequests, TargetDiscovery, type DiscoveryClient, type PolledCollector, type RequestEstimate, type TargetCounts,
-} from '../../collectors/index.js';
+import { budgetProblem, estimateRequests, type PolledCollector, type RequestEstimate } from '../../engine/index.js';
+import { discoveryRequests, TargetDiscovery, type DiscoveryClient, type TargetCounts } from '../../collectors/index.js';
 import { resolveCollectorOptions } from '../../config/index.js';
 import { buildCollectors } from './collectors.js';
 import type { Config } from '../../config/index.js';

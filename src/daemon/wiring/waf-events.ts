@@ -4,7 +4,7 @@
 import { hostname } from 'node:os';
 import { platformClock } from '../../api/index.js';
 import type { TargetDiscovery } from '../../collectors/index.js';
-import { AUDIT_OUTCOMES, shardScope, WafEventForwarder, wafQuery } from '../../collectors/waf-events/index.js';
+import { AUDIT_OUTCOMES, shardScope, WafEventForwarder, wafQuery } from '../../forwarder/index.js';
 import { OtlpLogSink, type OtlpSinkLogger } from '../../exporters/otel-logs/index.js';
 import { DEFAULT_OTLP_ENDPOINT, NO_PROXY_ROUTE, tlsFiles, wafAudit, wafOverlap, type Config, type ProxyRoute } from '../../config/index.js';
 import { proxyFor } from '../../shared/proxy-route.js';
@@ -12,7 +12,7 @@ import type { TlsFiles } from '../../shared/tls-files.js';
 import type { FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';
 import type { Logger } from '../../log/logger.js';
 import type { StateRecovery, StateStore } from '../../state/index.js';
-import type { Clock } from '../../collectors/index.js';
+import type { Clock } from '../../shared/clock.js';
 import type { LocalUpstream, Upstream } from './upstream.js';
 import { JobWatch, SYSTEM_CLOCK, watchedSink } from './job-watch.js';
 

@@ -10,7 +10,7 @@ import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentel
 import type { IExporterMetricsHelper } from '@opentelemetry/otlp-transformer';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
-import type { LogEvent } from '../../collectors/index.js';
+import type { LogEvent } from '../../forwarder/index.js';
 import { createLogsSerializer, type LogsSerializer } from './otlp-serializer.js';
 
 /** The SDK's exporter self-metrics component type for this exporter (its semconv value). */

@@ -12,7 +12,7 @@ import { ProtobufLogsSerializer, type IExportLogsServiceResponse, type ISerializ
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import protobuf from 'protobufjs';
-import type { LogEvent } from '../../collectors/index.js';
+import type { LogEvent } from '../../forwarder/index.js';
 import { AttributeEncoder, anyValue, freshWriter, recordMessage, recordMessages, type AnyValueMessage } from './record-message.js';
 import { EncodedEvent, RecordArena } from './record-arena.js';
 

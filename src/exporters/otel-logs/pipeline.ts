@@ -10,7 +10,7 @@ import { SEMCONV_SCHEMA_URL, instrumentationScope, toReadableLogRecords } from '
 import { agentFactory } from './agent.js';
 import { ProtobufLogExporter } from './exporter.js';
 import { readTlsFiles } from '../../shared/tls-files.js';
-import type { LogEvent } from '../../collectors/index.js';
+import type { LogEvent } from '../../forwarder/index.js';
 
 /** Instrumentation scope of every record. */
 export const SCOPE_NAME = 'edge-exporter';

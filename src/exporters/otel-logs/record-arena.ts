@@ -8,7 +8,7 @@
 // young and its record waits as bytes. A chunk per batch, freed by GC,
 // bought little (external memory drives full collections too: docs/benchmarks.md
 // 12.9); chunks kept and written over again did.
-import type { LogEvent } from '../../collectors/index.js';
+import type { LogEvent } from '../../forwarder/index.js';
 
 /** One stretch of memory records are copied into, and how many of them are not released yet. */
 interface Chunk {

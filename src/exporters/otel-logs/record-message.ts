@@ -4,7 +4,7 @@
 // young generation (src/cli/node-flags.ts) a batch's worth of them costs more
 // in scavenges than in building (docs/benchmarks.md 12.3).
 import protobuf from 'protobufjs';
-import type { LogEvent } from '../../collectors/index.js';
+import type { LogEvent } from '../../forwarder/index.js';
 import { ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS } from './record.js';
 
 /** A fixed64 as protobufjs takes it without the `long` package: two unsigned 32-bit halves. */

@@ -3,7 +3,7 @@ import type { HrTime } from '@opentelemetry/api';
 import { SeverityNumber, type AnyValue, type LogAttributes } from '@opentelemetry/api-logs';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
-import type { LogEvent } from '../../collectors/index.js';
+import type { LogEvent } from '../../forwarder/index.js';
 
 /**
  * The record's unique id (semantic conventions, `log.record.uid`). Copied
@@ -38,7 +38,7 @@ export const ATTRIBUTE_COUNT_LIMIT = 128;
 
 /**
  * The semantic-conventions release whose attribute names the records and the
- * resource use (src/collectors/waf-events/attributes.ts): the version of the
+ * resource use (src/forwarder/attributes.ts): the version of the
  * installed @opentelemetry/semantic-conventions, which is generated from that
  * release. Set on the resource and the scope so a backend can translate the
  * names when the conventions move on; raise it with the package, after

@@ -2,7 +2,7 @@
 import { context } from '@opentelemetry/api';
 import { ExportResultCode, suppressTracing, type ExportResult } from '@opentelemetry/core';
 import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
-import { DeliveryError, type LogEvent, type LogSink } from '../../collectors/index.js';
+import { DeliveryError, type LogEvent, type LogSink } from '../../forwarder/index.js';
 import { resolveOptions, type OtlpLogSinkOptions, type ResolvedOptions } from './options.js';
 import { createPipeline, type EventExporter, type Pipeline } from './pipeline.js';
 import { NOT_NEEDED, pause, settlesWithin } from '../../shared/wait.js';
@@ -144,7 +144,7 @@ export class OtlpLogSink implements LogSink {
   /**
    * Every export result, also one that comes after its deadline: a failure is
    * logged at debug. The warning is the caller's, once per failure spell
-   * (waf-events/deliver.ts), from the DeliveryError carrying the same
+   * (forwarder/deliver.ts), from the DeliveryError carrying the same
    * fields: a warning here too made two per retry.
    */
   private onResult(records: number, result: ExportResult): void {

@@ -1,6 +1,8 @@
 // The exporter's health metrics (collector runs, upstream requests, series, state resets, build): the recorder of
 // the SELF_METRICS families the FamilyStore holds, and their rendering, followed by the process metrics.
-import { CONTRACT_CHECKS, REJECT_REASONS, type Clock, type CollectorObserver, type RunReport } from '../../collectors/index.js';
+import { CONTRACT_CHECKS, REJECT_REASONS } from '../../collectors/index.js';
+import { type Clock } from '../../shared/clock.js';
+import { type CollectorObserver, type RunReport } from '../../engine/index.js';
 import type { FamilyStats } from './family-store.js';
 import { ProcessMetrics } from './process-metrics.js';
 import { LIVE, type SelfFamily } from './self-family.js';

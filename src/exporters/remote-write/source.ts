@@ -3,7 +3,7 @@
 // tests use a fake). The sender knows series, times and values, never where
 // they came from. A sample with its own time is the collectors' TimedSample,
 // defined once there: the history makes them.
-import type { TimedSample } from '../../collectors/index.js';
+import type { TimedSample } from '../../counters/index.js';
 
 export type { TimedSample };
 

@@ -4,7 +4,7 @@
 // is ignored or their time runs behind it, are counted as out_of_range and
 // every deny event is still delivered exactly once, across restarts.
 import { describe, expect, it } from 'vitest';
-import { counterMap, cursorOf, DENY, denyIds, expectedCounters, FakeSink, LastSamples, MIN, polls, S, T0, useRig } from '../waf-events/fakes.js';
+import { counterMap, cursorOf, DENY, denyIds, expectedCounters, FakeSink, LastSamples, MIN, polls, S, T0, useRig } from '../../forwarder/fakes.js';
 import type { ContractCheck } from '../../../src/collectors/contract/checks.js';
 
 const rig = useRig();

@@ -9,13 +9,13 @@ import { platformClock } from '../../../src/api/index.js';
 import { DOMAIN_REQUESTS, DOMAIN_TRAFFIC_BYTES } from '../../../src/collectors/access/metrics.js';
 import { createAccessCollector } from '../../../src/collectors/access/index.js';
 import { MetricFilter } from '../../../src/collectors/filter.js';
-import { CounterLedger } from '../../../src/collectors/ledger.js';
-import { sampleJobs, type CollectorJob } from '../../../src/collectors/sample-job/job.js';
+import { CounterLedger } from '../../../src/counters/ledger.js';
+import { sampleJobs, type CollectorJob } from '../../../src/engine/sample-job/job.js';
 import { seriesKey } from '../../../src/collectors/series/index.js';
-import type { TargetSource } from '../../../src/collectors/targets.js';
+import type { TargetSource } from '../../../src/collectors/targets/discovery.js';
 import { FamilyStore } from '../../../src/exporters/prometheus/family-store.js';
 import { SelfMetrics } from '../../../src/exporters/prometheus/self-metrics.js';
-import { MemoryStore, RecordingSink, recordingLogger, type LogEntry } from '../engine/fakes.js';
+import { MemoryStore, RecordingSink, recordingLogger, type LogEntry } from '../../engine/fakes.js';
 import { HOUR, MIN, useSim } from './sim-driver.js';
 
 const rig = useSim();

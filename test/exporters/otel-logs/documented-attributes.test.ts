@@ -5,8 +5,8 @@
 // waf_events.over_rate: summarize, as the exporter hands them over.
 import { describe, expect, it } from 'vitest';
 import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
-import { headerPolicy, toLogEvent } from '../../../src/collectors/waf-events/convert.js';
-import { WindowFold } from '../../../src/collectors/waf-events/volume.js';
+import { headerPolicy, toLogEvent } from '../../../src/forwarder/convert.js';
+import { WindowFold } from '../../../src/forwarder/volume.js';
 import { buildResource, SCOPE_NAME } from '../../../src/exporters/otel-logs/pipeline.js';
 import { instrumentationScope, toReadableLogRecords } from '../../../src/exporters/otel-logs/record.js';
 import { createSimulator } from '../../../src/simulator/index.js';

@@ -1,7 +1,7 @@
 // Log events shaped like the WAF collector's, and a sink factory for tests against the OTLP receiver.
 import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
-import type { LogEvent } from '../../../src/collectors/log-sink.js';
-import { headerPolicy, toLogEvent } from '../../../src/collectors/waf-events/convert.js';
+import type { LogEvent } from '../../../src/forwarder/log-sink.js';
+import { headerPolicy, toLogEvent } from '../../../src/forwarder/convert.js';
 import { ATTRIBUTE_COUNT_LIMIT } from '../../../src/exporters/otel-logs/record.js';
 import { createSimulator } from '../../../src/simulator/index.js';
 import { OtlpLogSink } from '../../../src/exporters/otel-logs/index.js';

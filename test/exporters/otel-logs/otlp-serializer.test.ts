@@ -11,7 +11,7 @@ import { SeverityNumber } from '@opentelemetry/api-logs';
 import { ProtobufLogsSerializer } from '@opentelemetry/otlp-transformer';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LogEvent } from '../../../src/collectors/log-sink.js';
+import type { LogEvent } from '../../../src/forwarder/log-sink.js';
 import { ProtobufLogExporter } from '../../../src/exporters/otel-logs/exporter.js';
 import { createLogsSerializer } from '../../../src/exporters/otel-logs/otlp-serializer.js';
 import type { EncodedEvent } from '../../../src/exporters/otel-logs/record-arena.js';

@@ -10,7 +10,7 @@ import { JsonLogsSerializer, ProtobufLogsSerializer } from '@opentelemetry/otlp-
 import type { AnyValueMap, LogRecord } from '@opentelemetry/api-logs';
 import { LoggerProvider, SimpleLogRecordProcessor, type ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { describe, expect, it } from 'vitest';
-import type { LogEvent } from '../../../src/collectors/log-sink.js';
+import type { LogEvent } from '../../../src/forwarder/log-sink.js';
 import {
   ATTR_LOG_RECORD_UID, SEMCONV_SCHEMA_URL, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecords,
 } from '../../../src/exporters/otel-logs/record.js';

@@ -1,6 +1,6 @@
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { describe, expect, it } from 'vitest';
-import type { LogEvent } from '../../../src/collectors/log-sink.js';
+import type { LogEvent } from '../../../src/forwarder/log-sink.js';
 import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import {
   ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecords,

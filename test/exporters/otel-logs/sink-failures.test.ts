@@ -1,6 +1,6 @@
 import { OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DeliveryError } from '../../../src/collectors/log-sink.js';
+import { DeliveryError } from '../../../src/forwarder/log-sink.js';
 import { OtlpLogSink } from '../../../src/exporters/otel-logs/index.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../support/otlp-receiver.js';
 import { RESOURCE, denyEvent, denyEvents, startedSink, waitFor } from './fixtures.js';

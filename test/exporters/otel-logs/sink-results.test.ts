@@ -6,7 +6,7 @@
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DeliveryError } from '../../../src/collectors/log-sink.js';
+import { DeliveryError } from '../../../src/forwarder/log-sink.js';
 import { OtlpLogSink } from '../../../src/exporters/otel-logs/index.js';
 import { RESOURCE, denyEvents } from './fixtures.js';
 
@@ -55,7 +55,7 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
     expect((error as DeliveryError).cause).toEqual(new Error('receiver refused'));
     expect((error as DeliveryError).message).toMatch(/^2 log records not confirmed by the OTLP receiver: receiver refused$/);
     expect((error as DeliveryError).detail).toEqual({ endpoint: 'http://localhost:4318/v1/logs' });
-    // The warning is the caller's, once per failure spell (waf-events/deliver.ts); here each failed export is a debug line.
+    // The warning is the caller's, once per failure spell (forwarder/deliver.ts); here each failed export is a debug line.
     expect(debug).toHaveBeenCalledWith({ records: 2, error: 'receiver refused', endpoint: 'http://localhost:4318/v1/logs' }, 'OTLP log export failed');
     expect(warn).not.toHaveBeenCalled();
     expect(JSON.stringify(debug.mock.calls)).not.toMatch(/secret/);

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { CounterLedger } from '../../../src/collectors/ledger.js';
-import type { LedgerStorage } from '../../../src/collectors/ledger-file.js';
+import { CounterLedger } from '../../../src/counters/ledger.js';
+import type { LedgerStorage } from '../../../src/counters/ledger-file.js';
 import type { Sample } from '../../../src/collectors/collector.js';
 import { Exposition, type SelfSource, type SnapshotSource } from '../../../src/exporters/prometheus/exposition.js';
 import { FamilyStore } from '../../../src/exporters/prometheus/family-store.js';

@@ -1,0 +1,88 @@
+// A cycle's output as samples with their own times, for the history pushed
+// over remote-write. Pure. A counter gets one sample per bucket counted this
+// cycle, stamped at the bucket's end, whose value is the total after that
+// bucket: the total before the cycle plus the buckets so far. Audit
+// corrections are not buckets: they join the total and show in the next
+// bucket's sample (a sample on a bucket boundary, never one in between). A
+// series seen for the first time gets its 0 at the end of the last settled
+// bucket, so the first real bucket is an increase from there. Gauges are
+// stamped with their bucket's start (inventory gauges, which have none, with
+// the collection time) and only when newer than the last one of the series,
+// as a receiver refuses a second value at a time it holds.
+import { seriesKey, type Labels } from '../../collectors/series/keys.js';
+import type { CollectOutput, Sample } from '../../collectors/collector.js';
+
+/** One sample of one series with its own time, as pushed over remote-write. */
+export interface TimedSample {
+  /** Metric name, as on /metrics. */
+  readonly name: string;
+  /** Labels as on /metrics (the remote-write sender adds the external labels). */
+  readonly labels: Labels;
+  /** Epoch milliseconds. */
+  readonly timestampMs: number;
+  readonly value: number;
+}
+
+/** A timed sample with its series key, which pages keep apart. */
+export interface KeyedSample extends TimedSample {
+  readonly key: string;
+  /** The family of a gauge sample (its time is remembered per series and family); absent for a counter's. */
+  readonly gaugeFamily?: string;
+}
+
+/** What a cycle hands the history: its output, and the time it ran. */
+export type HistoryInput = Pick<CollectOutput, 'increments' | 'watermarks' | 'gauges' | 'counted' | 'bucketMs'> & { readonly now: number };
+
+/**
+ * The counter samples of a cycle. `before(key)` is the series' total before
+ * the cycle's increments (undefined for a series never counted).
+ */
+export function counterSamples(input: HistoryInput, before: (key: string) => number | undefined): KeyedSample[] {
+  const out: KeyedSample[] = [];
+  const { bucketMs } = input;
+  if (bucketMs === undefined) return out;
+  const counted = new Map<string, readonly (readonly [number, number])[]>();
+  for (const map of input.counted ?? []) for (const [key, range] of map) counted.set(key, range.values);
+  const done = new Set<string>();
+  for (const inc of input.increments) {
+    const key = seriesKey(inc.name, inc.labels);
+    if (done.has(key)) continue;
+    done.add(key);
+    const start = before(key);
+    const buckets = counted.get(key);
+    if (buckets !== undefined && buckets.length > 0) {
+      let total = start ?? 0;
+      for (const [bucketStart, value] of buckets) {
+        total += value;
+        out.push({ key, name: inc.name, labels: inc.labels, timestampMs: bucketStart + bucketMs, value: total });
+      }
+      continue;
+    }
+    const watermark = input.watermarks[key];
+    if (start === undefined && watermark !== undefined) out.push({ key, name: inc.name, labels: inc.labels, timestampMs: watermark + bucketMs, value: inc.value });
+  }
+  return out;
+}
+
+/**
+ * The gauge samples of a cycle that are newer than the last of their series:
+ * `last(key, family)` is that time (or a floor for the family after a
+ * restart), undefined when there is none.
+ */
+export function gaugeSamples(input: HistoryInput, last: (key: string, family: string) => number | undefined): KeyedSample[] {
+  const out: KeyedSample[] = [];
+  for (const [family, samples] of input.gauges) {
+    for (const s of samples) {
+      const timestampMs = stampOf(s, input.now);
+      const key = seriesKey(s.name, s.labels);
+      const previous = last(key, family);
+      if (previous !== undefined && timestampMs <= previous) continue;
+      out.push({ key, name: s.name, labels: s.labels, timestampMs, value: s.value, gaugeFamily: family });
+    }
+  }
+  return out;
+}
+
+function stampOf(s: Sample, now: number): number {
+  return s.timestampMs ?? s.bucketStartMs ?? now;
+}
