@@ -1,10 +1,10 @@
 // The shell commands of the README and of docs/commands.md, where the README
 // sends its readers for the commands, run as written (issue 24: "README
 // command blocks run as written"). Convention, for whoever edits them:
-// - every ```sh (or ```bash / ```shell) block of PAGES is run, page by page in
-//   that order, block by block down each page, each command once (a command
-//   runs on until its single quotes close); a page that shows commands meant
-//   to run as written belongs in PAGES;
+// - every ```sh (or ```bash / ```shell) block of PAGES, indented in a list
+//   item or not, is run, page by page in that order, block by block down each
+//   page, each command once (a command runs on until its single quotes close);
+//   a page that shows commands meant to run as written belongs in PAGES;
 // - a block that cannot run here carries, on the line right before its fence,
 //   `<!-- readme-commands: not run: REASON -->` (npm ci, a real account, a
 //   proxy, your own config); the reason is required;
@@ -34,7 +34,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** The pages whose shell blocks run as written, in the order they run. */
 const PAGES = ['README.md', 'docs/commands.md'];
 const DOCS_PORT = '127.0.0.1:9400';
-const NOT_RUN = /^<!-- readme-commands: not run: (.*) -->$/;
+const NOT_RUN = /^\s*<!-- readme-commands: not run: (.*) -->$/;
 
 interface Block {
   /** Page and line of the opening fence, e.g. `docs/commands.md:12`. */
@@ -49,10 +49,12 @@ function shellBlocks(page: string, text: string): Block[] {
   const lines = text.split('\n');
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!/^```(sh|bash|shell)\s*$/.test(lines[i] ?? '')) continue;
+    // A fence may be indented (a block inside a list item); its lines lose that indent.
+    const indent = /^(\s*)```(sh|bash|shell)\s*$/.exec(lines[i] ?? '')?.[1];
+    if (indent === undefined) continue;
     const body: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && !(lines[j] ?? '').startsWith('```'); j++) body.push(lines[j] ?? '');
+    for (; j < lines.length && !(lines[j] ?? '').trimStart().startsWith('```'); j++) body.push((lines[j] ?? '').slice(indent.length));
     const marker = NOT_RUN.exec(lines[i - 1] ?? '');
     blocks.push({ where: `${page}:${i + 1}`, commands: commandsOf(body), ...(marker ? { notRun: marker[1]?.trim() ?? '' } : {}) });
     i = j;
