@@ -34,7 +34,7 @@ export async function doctorCommand(argv: string[], io: Io, signal: AbortSignal)
     const report = await runDoctor({ client: upstream.client, plan: planFrom(config), log: logger, signal, ...(clock ? { now: () => clock.now() } : {}) });
     const auth = report.checks.find((c) => c.id === 'auth');
     if (auth?.verdict === 'differs' && auth.note !== undefined) io.stderr.write(`edge-exporter: ${auth.note}\n`);
-    // What the config will ask of this account, against upstream.rate_limit (README, "Rate limits").
+    // What the config will ask of this account, against upstream.rate_limit (docs/operations.md, "Rate limits").
     const requests = report.summary.refused ? undefined : await accountRequestEstimate(config, upstream.client, logger, signal);
     // The doctor's own JSON with the estimate beside its checks (the doctor folder knows no collectors).
     if (values.json) io.stdout.write(requests === undefined ? renderJson(report) : `${JSON.stringify({ ...report, requests }, null, 2)}\n`);

@@ -36,7 +36,8 @@
 // flags. V8 reads the heap growth at every heap resize, so `run` sets it late
 // (setMissingFlags), which measured the same as on the command line. The
 // semi-space size is fixed when the heap is set up: a late one does nothing
-// (measured), so those users set it in NODE_OPTIONS, which accepts it (README).
+// (measured), so those users set it in NODE_OPTIONS, which accepts it
+// (docs/deployment.md, "Heap").
 // Node's documentation warns that flags set after start may do nothing or
 // behave unpredictably, so the command line comes first.
 import { setFlagsFromString } from 'node:v8';

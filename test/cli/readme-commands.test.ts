@@ -1,19 +1,22 @@
-// The README's shell commands, run as written (issue 24: "README command
-// blocks run as written"). Convention, for whoever edits the README:
-// - every ```sh (or ```bash / ```shell) block is run, in README order, each
-//   command once (a command runs on until its single quotes close);
+// The shell commands of the README and of docs/commands.md, where the README
+// sends its readers for the commands, run as written (issue 24: "README
+// command blocks run as written"). Convention, for whoever edits them:
+// - every ```sh (or ```bash / ```shell) block of PAGES, indented in a list
+//   item or not, is run, page by page in that order, block by block down each
+//   page, each command once (a command runs on until its single quotes close);
+//   a page that shows commands meant to run as written belongs in PAGES;
 // - a block that cannot run here carries, on the line right before its fence,
 //   `<!-- readme-commands: not run: REASON -->` (npm ci, a real account, a
 //   proxy, your own config); the reason is required;
 // - `edge-exporter` is the CLI from source (a shim on PATH running
 //   src/cli/main.ts, type-stripped once by cli-from-source.ts: under tsx
-//   each of the ~14 starts cost ~1.7 s), and the README's simulator port
+//   each of the ~14 starts cost ~1.7 s), and the pages' simulator port
 //   127.0.0.1:9400 becomes a free loopback port, so parallel runs cannot
 //   collide;
 // - `edge-exporter simulate` is the one long-running command: it is started in
 //   the background, every later command runs against it, and it is stopped
-//   with SIGTERM at the end (the README starts the simulator itself; the test
-//   starts no other);
+//   with SIGTERM at the end (docs/commands.md starts the simulator itself,
+//   before its commands that need one; the test starts no other);
 // - each command must exit 0 with nothing on stderr and something on stdout;
 //   the JSON of `call` and of the admin endpoint (curl) must carry the
 //   envelope code 200, and a list must list something. A command that shows
@@ -28,27 +31,32 @@ import { transpileCli, type CliFromSource } from '../support/cli-from-source.js'
 import { freePort } from '../support/ports.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const README_PORT = '127.0.0.1:9400';
-const NOT_RUN = /^<!-- readme-commands: not run: (.*) -->$/;
+/** The pages whose shell blocks run as written, in the order they run. */
+const PAGES = ['README.md', 'docs/commands.md'];
+const DOCS_PORT = '127.0.0.1:9400';
+const NOT_RUN = /^\s*<!-- readme-commands: not run: (.*) -->$/;
 
 interface Block {
-  line: number;
+  /** Page and line of the opening fence, e.g. `docs/commands.md:12`. */
+  where: string;
   commands: string[];
   /** Why the block is not run; undefined: it is. */
   notRun?: string;
 }
 
-/** The README's shell blocks, each split into its commands. */
-function shellBlocks(text: string): Block[] {
+/** A page's shell blocks, each split into its commands. */
+function shellBlocks(page: string, text: string): Block[] {
   const lines = text.split('\n');
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!/^```(sh|bash|shell)\s*$/.test(lines[i] ?? '')) continue;
+    // A fence may be indented (a block inside a list item); its lines lose that indent.
+    const indent = /^(\s*)```(sh|bash|shell)\s*$/.exec(lines[i] ?? '')?.[1];
+    if (indent === undefined) continue;
     const body: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && !(lines[j] ?? '').startsWith('```'); j++) body.push(lines[j] ?? '');
+    for (; j < lines.length && !(lines[j] ?? '').trimStart().startsWith('```'); j++) body.push((lines[j] ?? '').slice(indent.length));
     const marker = NOT_RUN.exec(lines[i - 1] ?? '');
-    blocks.push({ line: i + 1, commands: commandsOf(body), ...(marker ? { notRun: marker[1]?.trim() ?? '' } : {}) });
+    blocks.push({ where: `${page}:${i + 1}`, commands: commandsOf(body), ...(marker ? { notRun: marker[1]?.trim() ?? '' } : {}) });
     i = j;
   }
   return blocks;
@@ -71,11 +79,11 @@ function commandsOf(body: readonly string[]): string[] {
   return commands;
 }
 
-const blocks = shellBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+const blocks = PAGES.flatMap((page) => shellBlocks(page, readFileSync(join(ROOT, page), 'utf8')));
 const run = blocks.filter((b) => b.notRun === undefined);
 /** Every command run, with the exports of its block before it. */
 const steps = run.flatMap((b) => b.commands.map((command, k) => ({
-  line: b.line, command, exports: b.commands.slice(0, k).filter((c) => /^export\s/.test(c)),
+  where: b.where, command, exports: b.commands.slice(0, k).filter((c) => /^export\s/.test(c)),
 })));
 const isSimulate = (command: string): boolean => /^edge-exporter simulate\b/.test(command);
 /** Commands that talk to the simulator. */
@@ -107,7 +115,7 @@ afterAll(() => {
   cli?.remove();
 });
 
-const here = (text: string): string => text.replaceAll(README_PORT, `127.0.0.1:${port}`);
+const here = (text: string): string => text.replaceAll(DOCS_PORT, `127.0.0.1:${port}`);
 
 function shell(script: string): Promise<{ code: number; out: string; err: string }> {
   return new Promise((done, fail) => {
@@ -118,7 +126,7 @@ function shell(script: string): Promise<{ code: number; out: string; err: string
   });
 }
 
-/** Starts the README's simulator in the background; resolves once it says where it listens. */
+/** Starts the pages' simulator in the background; resolves once it says where it listens. */
 function startSimulator(command: string): Promise<void> {
   return new Promise((done, fail) => {
     const child = spawn('bash', ['-c', `exec ${here(command)}`], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -142,17 +150,17 @@ function expectSensible(command: string, out: string): void {
   if (Array.isArray(json.rows)) expect(json.rows.length).toBeGreaterThan(0);
 }
 
-describe('README shell blocks', () => {
+describe('shell blocks of the README and docs/commands.md', () => {
   it('are run, or say why not', () => {
     expect(run.length).toBeGreaterThan(0);
-    for (const b of blocks) if (b.notRun !== undefined) expect(b.notRun, `README.md:${b.line}`).not.toBe('');
-    // The README starts the simulator its commands expect, before them.
+    for (const b of blocks) if (b.notRun !== undefined) expect(b.notRun, b.where).not.toBe('');
+    // The pages start the simulator their commands expect, before them.
     const start = steps.findIndex((s) => isSimulate(s.command));
     expect(steps.filter((s) => isSimulate(s.command))).toHaveLength(1);
     expect(steps.findIndex((s) => needsSimulator(s.command))).toBeGreaterThan(start);
   });
 
-  it.each(steps.map((s) => [`README.md:${s.line} ${s.command.split('\n')[0]}`, s] as const))('%s', async (_name, step) => {
+  it.each(steps.map((s) => [`${s.where} ${s.command.split('\n')[0]}`, s] as const))('%s', async (_name, step) => {
     if (isSimulate(step.command)) {
       await startSimulator(step.command);
       expect(simulatorOut).toContain(`simulator listening on http://127.0.0.1:${port}`);
@@ -170,7 +178,7 @@ describe('README shell blocks', () => {
     expectSensible(step.command, r.out);
   });
 
-  it('the simulator the README started stops cleanly on SIGTERM', async () => {
+  it('the simulator the pages started stops cleanly on SIGTERM', async () => {
     const child = simulator;
     if (child === undefined) throw new Error('no simulator was started');
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));

@@ -8,7 +8,7 @@
 // green. A 375-px-wide viewport must not scroll sideways.
 //
 // Screenshots (healthy and failing) go to a temporary directory, or to
-// SCREENSHOT_DIR: `npm run screenshots` writes the ones the README shows
+// SCREENSHOT_DIR: `npm run screenshots` writes the ones docs/operations.md shows
 // into docs/, so `npm test` leaves the work tree clean.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

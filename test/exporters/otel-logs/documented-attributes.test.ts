@@ -1,4 +1,4 @@
-// Every attribute a WAF record is sent with is in the README's list, and
+// Every attribute a WAF record is sent with is in docs/waf-events.md's list, and
 // every name in the list is sent: the records of an hour of simulator events
 // (deny and pass), plus the one attribute the simulator never causes (a
 // method outside the HTTP conventions' list), and the summary records of
@@ -10,7 +10,7 @@ import { WindowFold } from '../../../src/forwarder/volume.js';
 import { buildResource, SCOPE_NAME } from '../../../src/exporters/otel-logs/pipeline.js';
 import { instrumentationScope, toReadableLogRecords } from '../../../src/exporters/otel-logs/record.js';
 import { createSimulator } from '../../../src/simulator/index.js';
-import { readmeList } from '../../support/readme-list.js';
+import { docList } from '../../support/doc-list.js';
 import { RESOURCE } from './fixtures.js';
 
 const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
@@ -18,7 +18,7 @@ const sim = createSimulator({ clock: { mode: 'fixed', start: T0 }, domains: 6 })
 const records = sim.truth.wafEvents(T0 - 3_600_000, T0).map((e) => wafLogRecord.parse(e.record));
 const HEADER_PREFIX = 'http.request.header.';
 
-/** The attribute keys of the records sent, each header attribute as the README writes it. */
+/** The attribute keys of the records sent, each header attribute as the docs write it. */
 function sentKeys(): Set<string> {
   const first = records[0];
   if (first === undefined) throw new Error('no simulator events');
@@ -38,15 +38,15 @@ function sentKeys(): Set<string> {
   return keys;
 }
 
-describe('the README lists the records’ attributes', () => {
+describe('docs/waf-events.md lists the records’ attributes', () => {
   it('every attribute sent is documented, and every documented one is sent', () => {
     expect(records.some((r) => r.response.httpCode === 417)).toBe(true);
-    const documented = readmeList('record-attributes');
+    const documented = docList('docs/waf-events.md', 'record-attributes');
     expect(new Set(documented).size).toBe(documented.length);
     expect([...sentKeys()].sort()).toEqual([...documented].sort());
   });
 
   it('names edge.waf.rule.severity_level, which was sent undocumented', () => {
-    expect(readmeList('record-attributes')).toContain('edge.waf.rule.severity_level');
+    expect(docList('docs/waf-events.md', 'record-attributes')).toContain('edge.waf.rule.severity_level');
   });
 });

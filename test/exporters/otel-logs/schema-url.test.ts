@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OtlpLogSink } from '../../../src/exporters/otel-logs/index.js';
 import type { OtlpProtocol } from '../../../src/exporters/otel-logs/options.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../support/otlp-receiver.js';
-import { readmeList } from '../../support/readme-list.js';
+import { docList } from '../../support/doc-list.js';
 import { denyEvent, startedSink } from './fixtures.js';
 
 // The package's exports map hides its package.json from require.resolve.
@@ -34,6 +34,6 @@ describe.each(['http/protobuf', 'http/json'] as const)('schema_url over %s', (pr
     const [record] = receiver.records();
     expect(record?.resourceSchemaUrl).toBe(SCHEMA_URL);
     expect(record?.scope.schemaUrl).toBe(SCHEMA_URL);
-    expect(Object.keys(record?.resource ?? {}).sort()).toEqual([...readmeList('resource-attributes')].sort());
+    expect(Object.keys(record?.resource ?? {}).sort()).toEqual([...docList('docs/waf-events.md', 'resource-attributes')].sort());
   });
 });
