@@ -1,8 +1,8 @@
 // Attribute names of the log records, as constants the converter and the tests
 // share. OpenTelemetry semantic-convention names where one exists for the
 // field (http, url, client, server, user_agent, geo, security_rule); the rest
-// sits in the vendor namespace `edge.waf.*`. The README's record-attributes
-// list names every one (test/exporters/otel-logs/documented-attributes.test.ts).
+// sits in the vendor namespace `edge.waf.*`. The record-attributes
+// list of docs/waf-events.md names every one (test/exporters/otel-logs/documented-attributes.test.ts).
 
 /** Semantic-convention attributes (current registry names). */
 export const ATTR = {
