@@ -46,9 +46,10 @@ afterAll(() => {
 });
 
 describe('the import-cycle check', () => {
-  it('runs on src with its settings all in .madgerc', () => {
+  it('is a step of npm test, on src, with its settings all in .madgerc', () => {
     const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
     expect(scripts['cycles']).toBe('madge --circular src');
+    expect(scripts['test']).toContain('npm run cycles');
   });
 
   it('fails on a cycle of type-only imports, naming its files', () => {
