@@ -120,6 +120,7 @@ export interface CollectContext {
   readonly signal: AbortSignal;
   /** Formats request times and parses response times in the platform zone. */
   readonly tz: PlatformClock;
+  /** Already bound to the collector (`collector`): a child binds only what this lacks, since pino writes a key bound again a second time. */
   readonly log: CollectorLogger;
   readonly targets: Targets;
   /** Watermarks persisted by earlier cycles (series key -> start ms of the last counted bucket). */

@@ -134,7 +134,8 @@ function intervalTicker(options: TickerOptions, everyMs: number): Ticker {
 function cronTicker(options: TickerOptions, expression: string): Ticker {
   const delays = new Set<NodeJS.Timeout>();
   let stopped = false;
-  const log = options.log.child({ component: 'node-cron' });
+  // The engine's logger is bound to `component` already: a second `component` would be written twice in the line.
+  const log = options.log.child({ scheduler: 'node-cron' });
   const logger: CronLogger = {
     debug: (message) => log.debug({ detail: String(message) }, 'scheduler'),
     info: (message) => log.debug({ detail: message }, 'scheduler'),

@@ -1,15 +1,17 @@
 // What the daemon's log looks like to the person reading it, from a real run:
 // the simulator as upstream, two collector cycles, and a WAF event poll whose
 // OTLP receiver is down for a few attempts and then comes up. Every line
-// carries pino's one message key (`msg`, never also `message`); every time in
-// a line (pino's `time`, the WAF windows, anything that looks like a date) is
-// ISO 8601 with its offset; the delivery failure is one warning for the spell
-// and one line on recovery with its retries and duration. Every address is
-// 127.0.0.1.
+// carries pino's one message key (`msg`, never also `message`) and each of its
+// keys once (JSON.parse keeps the last of a repeated key, and some readers
+// refuse the line); every time in a line (pino's `time`, the WAF windows,
+// anything that looks like a date) is ISO 8601 with its offset; the delivery
+// failure is one warning for the spell and one line on recovery with its
+// retries and duration. Every address is 127.0.0.1.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
 import { loadConfig } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -33,6 +35,14 @@ const TIME_KEY = /^(?:time|from|to)$|(?:At|Since|From|Until)$/;
 
 type Line = Record<string, unknown>;
 
+/**
+ * The keys that `line` (one JSON text) gives more than once in an object, as the parser words them. JSON.parse keeps
+ * the last silently and a reviver only sees what it kept; JSON is YAML 1.2, whose parser here reports each repeat.
+ */
+function repeatedKeys(line: string): string[] {
+  return parseDocument(line, { uniqueKeys: true }).errors.filter((e) => e.code === 'DUPLICATE_KEY').map((e) => e.message);
+}
+
 /** Every time in `value` (a line, or a value in it) that is not ISO 8601 with an offset, with where it was found. */
 function badTimes(value: unknown, path: string): string[] {
   if (typeof value === 'string') {
@@ -53,6 +63,7 @@ function badTimes(value: unknown, path: string): string[] {
 let dir: string;
 let sim: Simulator;
 let receiver: OtlpReceiver | undefined;
+const raw: string[] = [];
 let lines: Line[] = [];
 
 beforeAll(async () => {
@@ -71,7 +82,6 @@ beforeAll(async () => {
     'server: { listen: "127.0.0.1:0" }',
     `state_dir: ${JSON.stringify(join(dir, 'state'))}`,
   ].join('\n');
-  const raw: string[] = [];
   const logger = createLogger({ level: 'debug', format: 'json', destination: lineSink(raw), secrets: [TOKEN] });
   const daemon = new Daemon({ config: loadConfig({ text, env: {} }), logger, version: '0.0.0-test', clock: { now: () => sim.clock.now() }, schedules: false });
   try {
@@ -108,6 +118,15 @@ describe('the daemon\'s log lines', () => {
   it('carry one message key: msg, never also message', () => {
     expect(lines.filter((l) => 'message' in l)).toEqual([]);
     expect(lines.filter((l) => typeof l['msg'] !== 'string')).toEqual([]);
+  });
+
+  it('carry each key once', () => {
+    // The check itself: a repeat, also one nested, is seen, and a line that has none passes.
+    expect(repeatedKeys('{"a":1,"b":{"c":2},"a":1}')).toHaveLength(1);
+    expect(repeatedKeys('{"a":{"c":2,"c":2}}')).toHaveLength(1);
+    expect(repeatedKeys('{"a":1,"b":{"a":1}}')).toEqual([]);
+    const repeats = raw.flatMap((l) => (repeatedKeys(l).length > 0 ? [l.trim()] : []));
+    expect(repeats).toEqual([]);
   });
 
   it('write every time as ISO 8601 with its offset', () => {

@@ -77,14 +77,14 @@ const v1Harness: SeriesHarness<V1Pair> = {
 function convertV2Once(response: V2, now: number, watermarkAgo: number) {
   const grid: Grid = { interval: '1m', offsetMinutes: tz.offsetMinutes };
   const o: CycleOptions = { interval: '1m', delayMs: 60_000, maxBackfillMs: 86_400_000, timestamps: true, now, maxBuckets: 60, gaugeWindowMs: 600_000 };
-  const plans = planSeries(v2Specs.map((s) => s.key), { now, watermarks: Object.fromEntries(v2Specs.map((s) => [s.key, now - watermarkAgo])), tz, log: silentLog }, o, {});
+  const plans = planSeries(v2Specs.map((s) => s.key), { now, watermarks: Object.fromEntries(v2Specs.map((s) => [s.key, now - watermarkAgo])), tz, log: silentLog }, o);
   return driven(convertAccessV2, { specs: v2Specs, plans, grid, main: response, pieces: [{ range: { first: now - 86_400_000, last: now }, response }], gauges: gaugeInput(o, grid, V2_GAUGES) });
 }
 
 function convertV1Once(pair: V1Pair, now: number, watermarkAgo: number) {
   const grid: Grid = { interval: '5m', offsetMinutes: tz.offsetMinutes };
   const o: CycleOptions = { interval: '5m', delayMs: 0, maxBackfillMs: 86_400_000, timestamps: false, now, maxBuckets: 60, gaugeWindowMs: undefined };
-  const plans = planSeries(v1Specs.map((s) => s.key), { now, watermarks: Object.fromEntries(v1Specs.map((s) => [s.key, now - watermarkAgo])), tz, log: silentLog }, o, {});
+  const plans = planSeries(v1Specs.map((s) => s.key), { now, watermarks: Object.fromEntries(v1Specs.map((s) => [s.key, now - watermarkAgo])), tz, log: silentLog }, o);
   return driven(convertAccessV1, { specs: v1Specs, plans, grid, main: pair, pieces: [{ range: { first: now - 86_400_000, last: now }, response: pair }], gauges: gaugeInput(o, grid, V1_GAUGES) });
 }
 

@@ -44,7 +44,7 @@ function convertOne(parsed: CcParsed, now: number, watermarkAgo: number, perDoma
   const specs = [perDomain ? ccCounter('a.example.com') : spec];
   const grid = { interval: '1m' as const, offsetMinutes: tz.offsetMinutes };
   const o = { interval: grid.interval, delayMs: 120_000, maxBackfillMs: 86_400_000, timestamps: true };
-  const plans = planSeries(specs.map((s) => s.key), { now, watermarks: { [specs[0]?.key ?? '']: now - watermarkAgo }, tz, log: silentLog }, o, {});
+  const plans = planSeries(specs.map((s) => s.key), { now, watermarks: { [specs[0]?.key ?? '']: now - watermarkAgo }, tz, log: silentLog }, o);
   const lastSettled = lastSettledStart(now, grid.interval, o.delayMs, grid.offsetMinutes);
   return driven(convertCc, {
     specs, plans, grid, main: parsed, pieces: [{ range: { first: now - 86_400_000, last: now }, response: parsed }],

@@ -74,7 +74,7 @@ const range = { first: T0 - 7_200_000, last: T0 };
 
 function plansFor<R>(specs: readonly CounterSpec<R>[], ago: number, timestamps: boolean): ReadonlyMap<string, Plan> {
   const watermarks = Object.fromEntries(specs.map((s) => [s.key, T0 - ago]));
-  return planSeries(specs.map((s) => s.key), { now: T0, watermarks, tz, log: silentLog }, { ...options, timestamps }, {});
+  return planSeries(specs.map((s) => s.key), { now: T0, watermarks, tz, log: silentLog }, { ...options, timestamps });
 }
 
 /**

@@ -199,7 +199,7 @@ export function runCycles<R>(harness: SeriesHarness<R>, s: Scenario, g: fc.Gener
     };
     const lastSettled = lastSettledStart(now, s.interval, delayMs, grid.offsetMinutes);
     const before = ledger.watermarks();
-    const plans = planSeries(keys, { now, watermarks: before, tz, log: silentLog }, options, {});
+    const plans = planSeries(keys, { now, watermarks: before, tz, log: silentLog }, options);
     const window = requestWindow({ plans: plans.values(), now, grid, delayMs, gaugeWindowMs: options.gaugeWindowMs, maxBuckets: s.maxBuckets });
     const ranges = (harness.ranges ?? defaultRanges)(plans, window, grid, options);
     const pieces: Piece<R>[] = ranges.map((range) => {
@@ -233,7 +233,7 @@ export function runCycles<R>(harness: SeriesHarness<R>, s: Scenario, g: fc.Gener
       if (!firstWatermark.has(key)) firstWatermark.set(key, is);
     }
     // The same answers again, planned from the new watermarks, count nothing and move nothing.
-    const again = planSeries(keys, { now, watermarks: after, tz, log: silentLog }, options, {});
+    const again = planSeries(keys, { now, watermarks: after, tz, log: silentLog }, options);
     const replay = harness.convert(again, pieces, grid, options);
     expect(replay.increments.reduce((sum, inc) => sum + inc.value, 0)).toBe(0);
     for (const [key, ms] of Object.entries(replay.watermarks)) expect(ms).toBe(after[key]);

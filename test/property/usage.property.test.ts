@@ -41,7 +41,7 @@ function convertOne(response: Usage, now: number, watermarkAgo: number) {
   const grid = { interval: '5m' as const, offsetMinutes: tz.offsetMinutes };
   const options = { interval: grid.interval, delayMs: 120_000, maxBackfillMs: 86_400_000, timestamps: true };
   const watermarks = Object.fromEntries(specs.map((s) => [s.key, now - watermarkAgo]));
-  const plans = planSeries(specs.map((s) => s.key), { now, watermarks, tz, log: silentLog }, options, {});
+  const plans = planSeries(specs.map((s) => s.key), { now, watermarks, tz, log: silentLog }, options);
   const lastSettled = lastSettledStart(now, grid.interval, options.delayMs, grid.offsetMinutes);
   return driven(convertUsage, {
     specs, plans, grid, main: response,

@@ -47,7 +47,7 @@ function convertOne(response: DescribeLogV2Response, watermarkAgo: number) {
   const grid: Grid = { interval: '5m', offsetMinutes: tz.offsetMinutes };
   const spec = wafCounter(combo as NonNullable<typeof combo>, grid);
   const o = { interval: grid.interval, delayMs: 180_000, maxBackfillMs: 86_400_000, timestamps: true };
-  const plans = planSeries([spec.key], { now: T0, watermarks: { [spec.key]: T0 - watermarkAgo }, tz, log: silentLog }, o, {});
+  const plans = planSeries([spec.key], { now: T0, watermarks: { [spec.key]: T0 - watermarkAgo }, tz, log: silentLog }, o);
   const range = { first: T0 - 7_200_000, last: T0 - 300_000 };
   const points = logTreadPoints({ range, response }, grid);
   for (const [t, v] of points ?? []) {

@@ -64,7 +64,7 @@ function collect<R>(ctx: CollectContext, options: AccessOptions, variant: Varian
     return [{ domain, labels: { domain }, specs, send, gauges: gaugeFamilies.length > 0, gaugeWindowMs: windowed ? options.summaryWindowMs : undefined }];
   });
   return driveSeries<R, (typeof targets)[number]>(ctx, options, state, {
-    collector: 'access', log: ctx.log.child({ collector: 'access' }), gaugeFamilies, targets,
+    collector: 'access', log: ctx.log, gaugeFamilies, targets,
     convert: ({ domain }, answers, { lastSettled, currentBucket }) => variant.convert({
       ...answers,
       gauges: {

@@ -62,7 +62,7 @@ function collect(ctx: CollectContext, options: CcAttackOptions, state: SeriesSta
   // No domain selected means nothing to ask ([] would mean every domain of the account).
   const active = targets.filter((u) => u.domains.length > 0 && (u.specs.length > 0 || u.gaugeFamilies.length > 0));
   return driveSeries<CcParsed, CcTarget>(ctx, options, state, {
-    collector: 'cc-attack', log: ctx.log.child({ collector: 'cc-attack' }), gaugeFamilies, targets: active,
+    collector: 'cc-attack', log: ctx.log, gaugeFamilies, targets: active,
     convert: (t, answers, { currentBucket }, log) => {
       for (const piece of answers.pieces) {
         if (piece.response && piece.response.issues.length > 0) log.debug({ issues: piece.response.issues }, 'unrecognised CC attack items skipped');

@@ -18,7 +18,6 @@ import { spanOf } from './window.js';
 export type Reasked<R> = Pick<SeriesTarget<R>, 'labels' | 'specs' | 'send' | 'clockSpecs'>;
 
 interface CloseInput<R> {
-  readonly collector: string;
   /** Bound to the collector. */
   readonly log: CollectorLogger;
   readonly grid: Grid;
@@ -50,7 +49,7 @@ export async function closeCycle<R>(ctx: CollectContext, cycle: CloseInput<R>, s
   if (withAudit.audit !== undefined) {
     noteSuggestion(ctx, cycle, withAudit.audit.suggestedDelayMs);
     const next = cycle.audit.adopt(withAudit.audit.suggestedDelayMs, cycle.delayMs, cycle.autoDelay);
-    if (next !== undefined) ctx.log.info({ collector: cycle.collector, delay: seconds(next), was: seconds(cycle.delayMs) }, `delay: auto puts ${seconds(next)} in force from the next cycle`);
+    if (next !== undefined) ctx.log.info({ delay: seconds(next), was: seconds(cycle.delayMs) }, `delay: auto puts ${seconds(next)} in force from the next cycle`);
   }
   for (const c of cycle.counted) cycle.audit.record(c, ctx.now, cycle.grid);
   return withAudit;
@@ -106,7 +105,7 @@ async function audited<R>(now: number, cycle: CloseInput<R>, output: CollectOutp
 function noteSuggestion<R>(ctx: CollectContext, cycle: CloseInput<R>, suggestedMs: number): void {
   if (!cycle.audit.logSuggestion(ctx.now, suggestedMs, cycle.delayMs, bucketMs(cycle.grid))) return;
   ctx.log.warn(
-    { collector: cycle.collector, delay: seconds(cycle.delayMs), suggested_delay: seconds(suggestedMs) },
+    { delay: seconds(cycle.delayMs), suggested_delay: seconds(suggestedMs) },
     `the audit saw buckets revised later than delay over the last day; a delay of ${seconds(suggestedMs)} would have caught every revision (edge_exporter_suggested_delay_seconds)`,
   );
 }

@@ -35,6 +35,7 @@ interface BucketsNow {
 /** A family's cycle; `T` carries what its conversion needs of a target (its domain, its package). */
 interface SeriesCycle<R, T extends SeriesTarget<R>> {
   readonly collector: string;
+  /** Bound to the collector (the context's): each target's child adds its labels. */
   readonly log: CollectorLogger;
   /** Enabled gauge families this cycle produces (each replaces its previous series, even when empty). */
   readonly gaugeFamilies: readonly string[];
@@ -92,7 +93,7 @@ export async function driveSeries<R, T extends SeriesTarget<R>>(
     const converted = cycle.convert(target, answers, { lastSettled: run.lastSettled, currentBucket: run.currentBucket }, log);
     const result = targetResult(answers, converted, options.timestamps, clock());
     if ((result.uncovered?.length ?? 0) > 0) {
-      if (cycle.uncoveredWarning !== undefined && errors.length === 0) log.warn({ ...target.labels }, cycle.uncoveredWarning);
+      if (cycle.uncoveredWarning !== undefined && errors.length === 0) log.warn({}, cycle.uncoveredWarning);
       // Debug only: the data-lag self-metric makes a lasting gap visible.
       else log.debug({ series: result.uncovered }, 'no answer covered these series; they wait for the next cycle');
     }
@@ -121,7 +122,7 @@ export async function driveSeries<R, T extends SeriesTarget<R>>(
   const clock = reading.clock();
   if (clock !== undefined) state.clock = clock;
   return closeCycle(ctx, {
-    collector: cycle.collector, log: cycle.log, grid, audit: state.audit, delayMs: options.delayMs, autoDelay: options.autoDelay,
+    log: cycle.log, grid, audit: state.audit, delayMs: options.delayMs, autoDelay: options.autoDelay,
     targets: cycle.targets, answered, clock, counted, inFlight: TARGETS_IN_FLIGHT,
   }, sum.output());
 }

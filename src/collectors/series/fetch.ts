@@ -52,7 +52,7 @@ interface TargetFetch<R> {
 export async function fetchTarget<R>(input: TargetFetchInput<R>): Promise<TargetFetch<R>> {
   const { ctx, options, log } = input;
   const grid: Grid = { interval: options.interval, offsetMinutes: ctx.tz.offsetMinutes };
-  const plans = planSeries(input.specs.map((s) => s.key), { now: ctx.now, watermarks: ctx.watermarks, tz: ctx.tz, log }, options, input.labels);
+  const plans = planSeries(input.specs.map((s) => s.key), { now: ctx.now, watermarks: ctx.watermarks, tz: ctx.tz, log }, options);
   const window = requestWindow({
     plans: plans.values(), now: ctx.now, grid, delayMs: options.delayMs, gaugeWindowMs: input.gaugeWindowMs,
     ...(options.maxBucketsPerRequest === undefined ? {} : { maxBuckets: options.maxBucketsPerRequest }),

@@ -91,12 +91,11 @@ export function paramsOf(tz: PlatformClock, span: TimeSpan): { beginTime: string
   return { beginTime: tz.formatDateTime(span.begin), endTime: tz.formatDateTime(span.end) };
 }
 
-/** Plans every series of a target from the persisted watermarks, and warns once about buckets given up to max_backfill. */
+/** Plans every series of a target from the persisted watermarks, and warns once about buckets given up to max_backfill (`ctx.log` names the target). */
 export function planSeries(
   keys: readonly string[],
   ctx: { readonly now: number; readonly watermarks: Readonly<Record<string, number>>; readonly log: CollectorLogger; readonly tz: PlatformClock },
   options: SeriesOptions,
-  target: Readonly<Record<string, string>>,
 ): Map<string, Plan> {
   const plans = new Map<string, Plan>();
   // A plan depends on the watermark alone, and a target's series mostly share one: one plan object each, held until the cycle closes.
@@ -119,7 +118,7 @@ export function planSeries(
     }
   }
   if (skipped > 0 && from !== undefined) {
-    ctx.log.warn({ ...target, skipped, resumeFrom: ctx.tz.formatIso(from) }, 'buckets older than max_backfill are not counted');
+    ctx.log.warn({ skipped, resumeFrom: ctx.tz.formatIso(from) }, 'buckets older than max_backfill are not counted');
   }
   return plans;
 }

@@ -64,7 +64,6 @@ export function topnSpan(now: number, options: Pick<SeriesOptions, 'interval' | 
 }
 
 async function collect(ctx: CollectContext, options: TopnOptions, dimensions: readonly MostMetric[], by: readonly TopnBy[]): Promise<CollectOutput> {
-  const log = ctx.log.child({ collector: 'topn' });
   const grid: Grid = { interval: options.interval, offsetMinutes: ctx.tz.offsetMinutes };
   const span = topnSpan(ctx.now, options, grid);
   const bucketStart = span.end - bucketMs(grid);
@@ -79,7 +78,7 @@ async function collect(ctx: CollectContext, options: TopnOptions, dimensions: re
       const gauges = convertTopn(response, { family, dimensions, top: options.top, other: options.other, bucketStart, timestamps: options.timestamps });
       return [{ increments: [], watermarks: {}, gauges, newestBucketEndMs: span.end }, { requests: 1, errors: [] }];
     } catch (err) {
-      log.debug({ err, mostDimension: b }, 'top-N request failed; the family keeps its last values');
+      ctx.log.debug({ err, mostDimension: b }, 'top-N request failed; the family keeps its last values');
       return [undefined, { requests: 1, errors: [asError(err)] }];
     }
   }));

@@ -37,7 +37,7 @@ function collect(ctx: CollectContext, options: UsageOptions, state: SeriesState)
     return [{ pkg, labels: { package: pkg }, specs, send, gauges: gaugeFamilies.length > 0, gaugeWindowMs: windowed ? options.summaryWindowMs : undefined }];
   });
   return driveSeries<DescribeL7UsageDataResponse, (typeof targets)[number]>(ctx, options, state, {
-    collector: 'usage', log: ctx.log.child({ collector: 'usage' }), gaugeFamilies, targets,
+    collector: 'usage', log: ctx.log, gaugeFamilies, targets,
     convert: ({ pkg }, answers, { lastSettled, currentBucket }) => convertUsage({
       ...answers,
       gauges: {

@@ -56,7 +56,7 @@ async function collect(ctx: CollectContext, options: WafTrendOptions, state: Ser
   });
   try {
     return await driveSeries<WafAnswer, SeriesTarget<WafAnswer>>(ctx, options, state, {
-      collector: 'waf-trend', log: ctx.log.child({ collector: 'waf-trend' }), gaugeFamilies: [], targets, accountWide: true,
+      collector: 'waf-trend', log: ctx.log, gaugeFamilies: [], targets, accountWide: true,
       // On the upstream's coarse grid once seen, so either reading of a range lists every coarse bucket due (ranges.ts).
       ranges: (plan, inForce) => {
         // The last chunk reaches on to now, so its answer shows how far the upstream's clock has got; leave room for that.

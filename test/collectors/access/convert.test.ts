@@ -54,7 +54,7 @@ describe('access v2 counters over many cycles: each settled bucket once', () => 
     offsets.forEach((offset, cycle) => {
       if (cycle === 3) watermarks = JSON.parse(JSON.stringify(watermarks)) as Record<string, number>;
       const now = T0 + offset;
-      const plans = planSeries(specs.map((s) => s.key), { now, watermarks, tz, log: logStub([]) }, options, { domain: D });
+      const plans = planSeries(specs.map((s) => s.key), { now, watermarks, tz, log: logStub([]) }, options);
       for (const p of plans.values()) if (p.kind === 'count') firstCounted ??= p.from;
       const grid = { interval, offsetMinutes: UTC8 };
       const w = requestWindow({ plans: plans.values(), now, grid, delayMs, gaugeWindowMs: 2 * size, maxBuckets });
@@ -129,7 +129,7 @@ describe('access v2 counters, one cycle', () => {
     const logs: LogRecord[] = [];
     const specs = accessCounters(D).filter((s) => s.key === EDGE);
     const options = { interval: '1m' as const, delayMs: 3 * MIN, maxBackfillMs: HOUR, timestamps: false };
-    const plans = planSeries([EDGE], { now: T0, watermarks: { [EDGE]: T0 - 5 * HOUR }, tz, log: logStub(logs) }, options, { domain: D });
+    const plans = planSeries([EDGE], { now: T0, watermarks: { [EDGE]: T0 - 5 * HOUR }, tz, log: logStub(logs, { domain: D }) }, options);
     const from = T0 - 4 * MIN - HOUR;
     const series = pts(from - 10 * MIN, 80, '1m', val);
     const out = driven(convertAccessV2, {

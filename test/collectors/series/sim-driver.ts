@@ -21,11 +21,26 @@ export interface LogRecord {
   readonly msg: string | undefined;
 }
 
+/**
+ * A logger keeping its records. A key given again, by a child's bindings or a line's fields, fails at once: pino
+ * writes it twice in the line, which most JSON readers take as its last value and some refuse.
+ */
 export function logStub(records: LogRecord[], bindings: Record<string, unknown> = {}): CollectorLogger {
+  const once = (fields: object, what: string): void => {
+    const again = Object.keys(fields).filter((k) => Object.hasOwn(bindings, k));
+    if (again.length > 0) throw new Error(`${what} repeats the logger's bound ${again.join(', ')}`);
+  };
   const at = (level: LogRecord['level']) => (obj: object, msg?: string): void => {
+    once(obj, `the ${level} line "${msg ?? ''}"`);
     records.push({ level, fields: { ...bindings, ...obj }, msg });
   };
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), child: (b) => logStub(records, { ...bindings, ...b }) };
+  return {
+    debug: at('debug'), info: at('info'), warn: at('warn'),
+    child: (b) => {
+      once(b, 'a child logger');
+      return logStub(records, { ...bindings, ...b });
+    },
+  };
 }
 
 interface SimRig {
@@ -95,7 +110,8 @@ export class Driver {
       now: this.rig.sim.clock.now(),
       signal: new AbortController().signal,
       tz: platformClock('+08:00'),
-      log: logStub(this.logs),
+      // Bound to the collector, as the engine gives it.
+      log: logStub(this.logs, { collector: this.collector.name }),
       targets: this.targets,
       watermarks: this.watermarks,
       enabled: this.options.enabled ?? (() => true),

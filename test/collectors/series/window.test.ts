@@ -66,8 +66,8 @@ describe('chunkRange and spans', () => {
 describe('planSeries', () => {
   it('warns once per target with the largest number of buckets given up to max_backfill', () => {
     const logs: LogRecord[] = [];
-    const ctx = { now: T0, watermarks: { a: T0 - 10 * HOUR, b: T0 - 5 * HOUR }, tz: platformClock('+08:00'), log: logStub(logs, { collector: 'x' }) };
-    const plans = planSeries(['a', 'b', 'c'], ctx, { interval: '1m', delayMs: 3 * MIN, maxBackfillMs: 6 * HOUR, timestamps: false }, { domain: 'd' });
+    const ctx = { now: T0, watermarks: { a: T0 - 10 * HOUR, b: T0 - 5 * HOUR }, tz: platformClock('+08:00'), log: logStub(logs, { collector: 'x', domain: 'd' }) };
+    const plans = planSeries(['a', 'b', 'c'], ctx, { interval: '1m', delayMs: 3 * MIN, maxBackfillMs: 6 * HOUR, timestamps: false });
     expect([...plans.values()].map((p) => p.kind)).toEqual(['count', 'count', 'initial']);
     expect(logs).toEqual([{
       level: 'warn', msg: 'buckets older than max_backfill are not counted',

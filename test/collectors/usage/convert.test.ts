@@ -47,8 +47,8 @@ describe('usage counters, one cycle', () => {
 
   it('back-fill capped at max_backfill logs the skipped buckets for the package', () => {
     const logs: LogRecord[] = [];
-    planSeries([IN], { now: T0, watermarks: { [IN]: T0 - 2 * DAY }, tz, log: logStub(logs, { collector: 'usage' }) },
-      { interval: '1h', delayMs: 10 * MIN, maxBackfillMs: DAY, timestamps: false }, { package: P });
+    planSeries([IN], { now: T0, watermarks: { [IN]: T0 - 2 * DAY }, tz, log: logStub(logs, { collector: 'usage', package: P }) },
+      { interval: '1h', delayMs: 10 * MIN, maxBackfillMs: DAY, timestamps: false });
     // Last settled 1h bucket at T0 = T0-2h; oldest kept = T0-26h; skipped T0-47h .. T0-27h.
     expect(logs.map((l) => l.fields)).toEqual([{ collector: 'usage', package: P, skipped: 21, resumeFrom: '2026-03-01T10:00:00+08:00' }]);
   });
@@ -70,7 +70,7 @@ describe('usage counters across intervals, revisions, downtime and a restart', (
     let first: number | undefined;
     for (const now of times) {
       watermarks = JSON.parse(JSON.stringify(watermarks)) as Record<string, number>;
-      const plans = planSeries([IN, OUT], { now, watermarks, tz, log: logStub([]) }, { interval, delayMs, maxBackfillMs: 30 * DAY, timestamps: false }, {});
+      const plans = planSeries([IN, OUT], { now, watermarks, tz, log: logStub([]) }, { interval, delayMs, maxBackfillMs: 30 * DAY, timestamps: false });
       for (const p of plans.values()) if (p.kind === 'count') first ??= p.from;
       const w = requestWindow({ plans: plans.values(), now, grid, delayMs, gaugeWindowMs: size });
       const answer = (b: number, e: number): Usage => usage([traffic({ inTraffic: source.points(b, e, now, 1), ouTraffic: source.points(b, e, now, 2) })]);
