@@ -2,8 +2,9 @@
 // from what the loader accepts (a test fails when the committed file is stale).
 import { ENV_OVERRIDES } from './env.js';
 import { formatDuration } from './duration.js';
-import { asSchema, configJsonSchema } from './json-schema.js';
-import type { JsonSchema } from './json-schema.js';
+import { configJsonSchema } from './json-schema.js';
+import { asSchema } from './schema-walk.js';
+import type { JsonSchema } from './schema-walk.js';
 
 interface Row {
   key: string;

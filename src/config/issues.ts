@@ -2,9 +2,9 @@
 // ever echoing an input value (a value may be a secret).
 import type { z } from 'zod';
 import type { PathProblem, YamlPath } from './env.js';
-import { knownKeysAt } from './json-schema.js';
+import { knownKeysAt } from './schema-walk.js';
 import { closest } from '../shared/closest.js';
-import type { JsonSchema } from './json-schema.js';
+import type { JsonSchema } from './schema-walk.js';
 
 const NOUNS: Readonly<Record<string, string>> = {
   string: 'a string',

@@ -182,3 +182,15 @@ export class AuditBook {
     return { bucket: { startMs: state.startMs, endMs: state.endMs }, outcome, counted: state.counted, delivered: state.delivered, again };
   }
 }
+
+/** What the status page shows of the audit. */
+export interface AuditStats {
+  /** When the last check was made (epoch ms), or undefined before the first. */
+  readonly checkedMs: number | undefined;
+  readonly bucketsShort: number;
+  readonly missing: number;
+  readonly recoveredEvents: number;
+  readonly unreconciledBuckets: number;
+  /** Delivered ids kept as hashes to tell them from missing ones (waf_events.audit.max_kept_ids bounds them). */
+  readonly idsKept: number;
+}

@@ -7,7 +7,7 @@
 import type { PlatformClock } from '../api/index.js';
 import type { UpstreamClient } from '../collectors/collector.js';
 import type { JobLogger } from '../engine/job.js';
-import { AuditBook, type AuditBucket, type AuditContext, type FinalBucket } from './audit.js';
+import { AuditBook, type AuditBucket, type AuditContext, type AuditStats, type FinalBucket } from './audit.js';
 import { auditRange, readCounts } from './audit-check.js';
 import type { DeliveredMinutes } from './delivered-minutes.js';
 import type { WafQuery } from './fetch.js';
@@ -21,18 +21,6 @@ export interface AuditOptions {
   readonly intervalMs: number;
   /** Most id hashes kept to tell delivered records from missing ones (waf_events.audit.max_kept_ids). */
   readonly maxHashes: number;
-}
-
-/** What the status page shows of the audit. */
-export interface AuditStats {
-  /** When the last check was made (epoch ms), or undefined before the first. */
-  readonly checkedMs: number | undefined;
-  readonly bucketsShort: number;
-  readonly missing: number;
-  readonly recoveredEvents: number;
-  readonly unreconciledBuckets: number;
-  /** Delivered ids kept as hashes to tell them from missing ones (waf_events.audit.max_kept_ids bounds them). */
-  readonly idsKept: number;
 }
 
 interface AuditorParts {

@@ -2,8 +2,7 @@
 // counter (plain Samples to a SampleSink, kept in the checkpoint so a restart
 // continues it) and the self-metrics the daemon exposes, as an observer.
 import type { ContractCheck } from '../collectors/contract/checks.js';
-import type { AuditOutcome } from './audit.js';
-import type { AuditStats } from './auditor.js';
+import type { AuditOutcome, AuditStats } from './audit.js';
 import { counter, gauge } from '../collectors/metric-def.js';
 import { CounterTotals } from '../counters/ledger.js';
 import { seriesKey } from '../collectors/series/keys.js';

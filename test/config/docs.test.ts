@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { renderConfigDocs } from '../../src/config/docs.js';
-import { asSchema, configJsonSchema } from '../../src/config/json-schema.js';
-import type { JsonSchema } from '../../src/config/json-schema.js';
+import { configJsonSchema } from '../../src/config/json-schema.js';
+import { asSchema } from '../../src/config/schema-walk.js';
+import type { JsonSchema } from '../../src/config/schema-walk.js';
 
 const docsFile = fileURLToPath(new URL('../../docs/config.md', import.meta.url));
 

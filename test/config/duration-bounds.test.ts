@@ -4,7 +4,8 @@
 // declared without a bound, and each bound is checked by loading max + 1 ms.
 import { describe, expect, it } from 'vitest';
 import { MAX_TIMER_MS, formatDuration, parseDuration } from '../../src/config/duration.js';
-import { asSchema, configJsonSchema, type JsonSchema } from '../../src/config/json-schema.js';
+import { configJsonSchema } from '../../src/config/json-schema.js';
+import { asSchema, type JsonSchema } from '../../src/config/schema-walk.js';
 import { loadConfig } from '../../src/config/load.js';
 import { loadError, problemAt, yaml } from './helpers.js';
 
