@@ -1,6 +1,7 @@
 // The upstream's 21 operations as data: one row per operation, read by the
 // client (to send), the simulator (to route) and the docs generator. Paths are
 // the defaults chosen in docs/upstream-notes.md; config may override each one.
+import { InternalError } from '../shared/errors.js';
 
 export const OPERATION_NAMES = [
   'describeLogV2',
@@ -180,7 +181,7 @@ export function isOperationName(value: string): value is OperationName {
 export function expandPath(template: string, params: Readonly<Record<string, string>>): string {
   return template.replace(/\{(\w+)\}/g, (_, key: string) => {
     const value = params[key];
-    if (value === undefined || value === '') throw new Error(`missing path parameter "${key}"`);
+    if (value === undefined || value === '') throw new InternalError(`missing path parameter "${key}"`);
     return encodeURIComponent(value);
   });
 }

@@ -7,6 +7,7 @@
 import { AuthError, OPERATIONS, PermissionError, isApiError, type ApiError, type OperationName, type ReadOperationName } from '../api/index.js';
 import type { ReadClient, RequestOf, ResponseOf } from '../api/index.js';
 import type { Logger } from '../log/logger.js';
+import { EdgeError } from '../shared/errors.js';
 
 export type Answer<T> =
   | { readonly kind: 'answer'; readonly value: T; /** Our clock when the request was sent. */ readonly sentAt: number }
@@ -23,7 +24,7 @@ interface ProberOptions {
 }
 
 /** Thrown (and caught by the runner) when a check asks for a write operation: a bug, never a request. */
-class WriteRefusedError extends Error {
+class WriteRefusedError extends EdgeError {
   readonly code = 'EDGE_DOCTOR_WRITE';
 }
 

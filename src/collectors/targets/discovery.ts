@@ -9,7 +9,7 @@
 import type { ReadClient } from '../../api/index.js';
 import { compileNameRegex } from '../../config/patterns.js';
 import type { TargetsConfig } from '../../config/sections/targets.js';
-import { errorFields, failureMessage } from '../../shared/errors.js';
+import { errorFields, failureMessage, InternalError } from '../../shared/errors.js';
 import { ownedBy, UNSHARDED, type Shard } from './shard.js';
 import type { CollectorLogger, TargetCounts, TargetLists, Targets } from '../collector.js';
 
@@ -172,7 +172,7 @@ function kindState(
   const exclude = config.exclude.map(compileNameRegex);
   const fixed = config.static;
   if (fixed === undefined) {
-    return { names: [], owned: [], neverLoaded: { error: new Error('not listed yet') }, dueAt: Number.NEGATIVE_INFINITY, inFlight: undefined, fetch: discover, include, exclude };
+    return { names: [], owned: [], neverLoaded: { error: new InternalError('not listed yet') }, dueAt: Number.NEGATIVE_INFINITY, inFlight: undefined, fetch: discover, include, exclude };
   }
   const names = filterNames(fixed, include, exclude);
   return { names, owned: names.filter(owns), neverLoaded: undefined, dueAt: Number.POSITIVE_INFINITY, inFlight: undefined, fetch: undefined, include, exclude };

@@ -10,6 +10,7 @@ import { createDispatcher, EdgeClient, readClient, type ClientObserver, type Rea
 import { NO_PROXY_ROUTE, readTokenFile, tlsFiles, type Config, type ProxyRoute } from '../../config/index.js';
 import { readTlsFiles } from '../../shared/tls-files.js';
 import { proxyCredentials } from '../../shared/url-credentials.js';
+import { InternalError } from '../../shared/errors.js';
 import { via } from './network.js';
 import { addLogSecret, type Logger } from '../../log/logger.js';
 
@@ -67,7 +68,7 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
   } else {
     if (options.local) local = options.local;
     else if (options.startLocal) local = started = await options.startLocal(config, logger);
-    else throw new Error('upstream.api_url is not set and no local upstream (the bundled simulator) was given to start');
+    else throw new InternalError('upstream.api_url is not set and no local upstream (the bundled simulator) was given to start');
     apiUrl = local.url;
     token = local.token;
   }
