@@ -23,7 +23,7 @@ export const ALLOWED_IMPORTS = {
   engine: ['api', 'collectors', 'counters', 'shared', 'state'],
   forwarder: ['api', 'collectors', 'config', 'counters', 'engine', 'shared', 'state'],
   exporters: ['collectors', 'counters', 'engine', 'forwarder', 'shared'],
-  server: [],
+  server: ['shared'],
   doctor: ['api', 'collectors', 'config', 'forwarder', 'log', 'shared'],
   daemon: ['api', 'collectors', 'config', 'counters', 'engine', 'exporters', 'forwarder', 'log', 'server', 'shared', 'state'],
   cli: ['api', 'config', 'daemon', 'doctor', 'log', 'shared', 'simulator', 'state'],

@@ -99,7 +99,8 @@ const CLIENT_DEFAULTS = {
   retry: { attempts: 4, minDelayMs: 250, maxDelayMs: 10_000 },
 } as const;
 
-type Method<K extends OperationName> = (request: RequestOf<K>, options?: CallOptions) => Promise<ResponseOf<K>>;
+/** One operation's typed method, as the client and a read client (read-client.ts) have it. */
+export type Method<K extends OperationName> = (request: RequestOf<K>, options?: CallOptions) => Promise<ResponseOf<K>>;
 
 export class EdgeClient {
   private readonly settings: Required<Omit<ClientOptions, 'token' | 'refreshToken' | 'loginUrl' | 'paths' | 'dispatcher' | 'proxy' | 'observer' | 'retry' | 'rateLimit' | 'rateLimits'>> & { retry: RetryOptions };

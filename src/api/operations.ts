@@ -1,6 +1,7 @@
 // The upstream's 21 operations as data: one row per operation, read by the
 // client (to send), the simulator (to route) and the docs generator. Paths are
 // the defaults chosen in docs/upstream-notes.md; config may override each one.
+import { InternalError } from '../shared/errors.js';
 
 export const OPERATION_NAMES = [
   'describeLogV2',
@@ -50,7 +51,9 @@ export interface OperationSpec {
 
 const ORDERS = '/prod-api/acdn/partner/hostAcceleratePackRest';
 
-export const OPERATIONS: Readonly<Record<OperationName, OperationSpec>> = {
+// The table with its literal values, so the type system can read which
+// operations write (ReadOperationName); everyone else reads it as OPERATIONS.
+const TABLE = {
   describeLogV2: {
     no: 1, name: 'describeLogV2', method: 'POST', host: 'login',
     path: '/prod-api/waf/wafv3/log/V2/describeLogV2',
@@ -159,7 +162,16 @@ export const OPERATIONS: Readonly<Record<OperationName, OperationSpec>> = {
     path: `${ORDERS}/describeVQUserData`,
     write: false, rateLimited: false, summary: 'Query live-quality reports',
   },
-};
+} as const satisfies Readonly<Record<OperationName, OperationSpec>>;
+
+export const OPERATIONS: Readonly<Record<OperationName, OperationSpec>> = TABLE;
+
+/**
+ * The operations the table marks `write: false`, worked out from it: the only
+ * ones a read client (read-client.ts) has, so marking an operation a write
+ * takes it away from every collector, the forwarder and the doctor at once.
+ */
+export type ReadOperationName = { [K in OperationName]: (typeof TABLE)[K]['write'] extends false ? K : never }[OperationName];
 
 export function isOperationName(value: string): value is OperationName {
   return (OPERATION_NAMES as readonly string[]).includes(value);
@@ -169,7 +181,7 @@ export function isOperationName(value: string): value is OperationName {
 export function expandPath(template: string, params: Readonly<Record<string, string>>): string {
   return template.replace(/\{(\w+)\}/g, (_, key: string) => {
     const value = params[key];
-    if (value === undefined || value === '') throw new Error(`missing path parameter "${key}"`);
+    if (value === undefined || value === '') throw new InternalError(`missing path parameter "${key}"`);
     return encodeURIComponent(value);
   });
 }

@@ -2,6 +2,7 @@
 // configured otherwise). Everything inside the exporter is epoch milliseconds;
 // conversion happens only here, with a fixed offset because the platform's zone
 // has no daylight saving and a fixed offset keeps results host-independent.
+import { EdgeError } from '../shared/errors.js';
 
 /** Durations the platform's calendar is made of; defined once for every layer. */
 export const MINUTE_MS = 60_000;
@@ -12,12 +13,17 @@ const OFFSET_RE = /^(?:UTC)?([+-])(\d{1,2})(?::?(\d{2}))?$/;
 const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/** Text not in one of the platform's forms of a time, a date or a UTC offset; callers reading outside text (config, answers, requests) catch it. */
+class TimeFormatError extends EdgeError {
+  readonly code = 'EDGE_TIME_FORMAT';
+}
+
 /** Parses `+08:00`, `UTC+8`, `-0530` into minutes east of UTC. */
 export function parseUtcOffset(text: string): number {
   const m = OFFSET_RE.exec(text.trim());
-  if (!m) throw new Error(`invalid UTC offset "${text}" (expected e.g. +08:00 or UTC+8)`);
+  if (!m) throw new TimeFormatError(`invalid UTC offset "${text}" (expected e.g. +08:00 or UTC+8)`);
   const minutes = Number(m[2]) * 60 + Number(m[3] ?? 0);
-  if (minutes > 14 * 60) throw new Error(`UTC offset "${text}" is out of range`);
+  if (minutes > 14 * 60) throw new TimeFormatError(`UTC offset "${text}" is out of range`);
   return m[1] === '-' ? -minutes : minutes;
 }
 
@@ -54,7 +60,7 @@ export function platformClock(offset: string | number = '+08:00'): PlatformClock
     const check = new Date(ms);
     // Date.UTC rolls 2026-02-31 over into March; a calendar-invalid string is an error.
     if (check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) {
-      throw new Error(`"${text}" is not a valid calendar time`);
+      throw new TimeFormatError(`"${text}" is not a valid calendar time`);
     }
     return ms - offsetMinutes * 60_000;
   };
@@ -77,13 +83,13 @@ export function platformClock(offset: string | number = '+08:00'): PlatformClock
     },
     parseDateTime(text) {
       const m = DATETIME_RE.exec(text);
-      if (!m) throw new Error(`"${text}" is not in the form yyyy-MM-dd HH:mm:ss`);
+      if (!m) throw new TimeFormatError(`"${text}" is not in the form yyyy-MM-dd HH:mm:ss`);
       const [, y, mo, d, h, mi, s] = m.map(Number) as [number, number, number, number, number, number, number];
       return toUtc(y, mo, d, h, mi, s, text);
     },
     parseDate(text) {
       const m = DATE_RE.exec(text);
-      if (!m) throw new Error(`"${text}" is not in the form yyyy-MM-dd`);
+      if (!m) throw new TimeFormatError(`"${text}" is not in the form yyyy-MM-dd`);
       const [, y, mo, d] = m.map(Number) as [number, number, number, number];
       return toUtc(y, mo, d, 0, 0, 0, text);
     },

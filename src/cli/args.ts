@@ -2,9 +2,10 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseHostPort } from '../config/fields.js';
 import { closest } from '../shared/closest.js';
+import { EdgeError } from '../shared/errors.js';
 
 /** Thrown for a wrong command line; main prints it with the usage of the command at fault and exits 2. */
-export class UsageError extends Error {
+export class UsageError extends EdgeError {
   readonly code = 'EDGE_USAGE';
 }
 

@@ -41,7 +41,7 @@ export async function callCommand(argv: string[], io: Io): Promise<number> {
   const logger = createLogger({ level: 'warn', secrets: [config.upstream.token ?? ''], destination: io.stderr });
   const upstream = await openUpstream(config, logger, { startLocal: startBundledSimulator });
   try {
-    const response = await upstream.client.call(operation, body as RequestOf<typeof operation>);
+    const response = await upstream.call(operation, body as RequestOf<typeof operation>);
     io.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
     return 0;
   } finally {

@@ -3,7 +3,7 @@
 // produces. Collectors deal in plain samples; they never see prom-client or
 // OTel (the exporters implement SampleSink). The engine's reports are in
 // engine/reports.ts, the WAF events' log sink in log-sink.ts.
-import type { EdgeClient, OperationName, PlatformClock } from '../api/index.js';
+import type { OperationName, PlatformClock, ReadClient } from '../api/index.js';
 import type { Mismatch } from './contract/checks.js';
 import type { RejectedPoints } from './rejects.js';
 
@@ -85,9 +85,6 @@ export interface AuditTally {
   readonly suggestedDelayMs: number;
 }
 
-/** The subset of the typed client collectors use. */
-export type UpstreamClient = Pick<EdgeClient, OperationName>;
-
 export interface CollectorLogger {
   debug(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;
@@ -114,7 +111,8 @@ export interface Targets extends TargetLists {
 }
 
 export interface CollectContext {
-  readonly client: UpstreamClient;
+  /** Read operations only: a collector never changes the account. */
+  readonly client: ReadClient;
   /** Start of this cycle, epoch ms (from the engine's clock, never Date.now in a collector). */
   readonly now: number;
   readonly signal: AbortSignal;

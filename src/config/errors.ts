@@ -1,6 +1,7 @@
 // The one error loading the configuration can throw: every problem found, each
 // with the YAML path and, where the value came from, a file position or the
 // environment variable. Callers match on `code`.
+import { EdgeError } from '../shared/errors.js';
 
 export interface ConfigProblem {
   /** Dotted YAML path such as `upstream.retry.attempts` (sequence indexes as numbers); '' for the whole file. */
@@ -15,7 +16,7 @@ export interface ConfigProblem {
   readonly env?: string;
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends EdgeError {
   readonly code = 'EDGE_CONFIG';
   readonly problems: readonly ConfigProblem[];
   /** Config file as given, or `<config>` for inline text. */
@@ -24,7 +25,6 @@ export class ConfigError extends Error {
   constructor(source: string, problems: readonly ConfigProblem[], options?: { cause?: unknown }) {
     const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
     super(`invalid configuration (${count}):\n${problems.map((p) => `  ${formatProblem(source, p)}`).join('\n')}`, options);
-    this.name = 'ConfigError';
     this.source = source;
     this.problems = problems;
   }

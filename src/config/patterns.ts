@@ -3,9 +3,10 @@
 // regexes for target names. Compiled here so the schema rejects a bad pattern
 // at load time with its YAML path, and the collectors compile it the same way.
 import { z } from 'zod';
+import { EdgeError } from '../shared/errors.js';
 
 /** Thrown by the compilers; the message says what is wrong without context, the caller adds where. */
-export class PatternError extends Error {
+export class PatternError extends EdgeError {
   readonly code = 'EDGE_PATTERN';
 }
 

@@ -31,12 +31,13 @@ import { buildExports, wire, type Components } from './wiring/index.js';
 import { OutboundNotices } from './wiring/network.js';
 import { TlsFileError } from '../shared/tls-files.js';
 import { errnoText } from '../shared/errno-text.js';
+import { EdgeError, InternalError } from '../shared/errors.js';
 
 /** A TLS file the config names, unreadable when a client is built (`call` and `doctor` meet it outside a daemon's start-up). */
 export { TlsFileError };
 
 /** Start-up stopped by the environment (a port in use, a file gone since the config loaded); the message says where. */
-export class StartupError extends Error {
+export class StartupError extends EdgeError {
   readonly code = 'EDGE_STARTUP';
 }
 
@@ -94,9 +95,9 @@ export class Daemon {
 
   /** Starts the HTTP server and the schedules (unless `schedules: false`); resolves to the server's URL. Idempotent. */
   start(): Promise<string> {
-    if (this.stopping !== undefined) return Promise.reject(new Error(STOPPED));
+    if (this.stopping !== undefined) return Promise.reject(new InternalError(STOPPED));
     this.startUp ??= this.bringUp(true);
-    return this.startUp.then((url) => url ?? Promise.reject(new Error('the daemon was started by runOnce or forwardOnce and serves no HTTP')));
+    return this.startUp.then((url) => url ?? Promise.reject(new InternalError('the daemon was started by runOnce or forwardOnce and serves no HTTP')));
   }
 
   /** Stops schedules and persists state, then closes the server, the upstream and the lock. Idempotent. */
@@ -166,12 +167,12 @@ export class Daemon {
 
   /** The components in force, once started (a reload in progress is waited for). */
   private async components(): Promise<Components> {
-    if (this.stopping !== undefined) throw new Error(STOPPED);
+    if (this.stopping !== undefined) throw new InternalError(STOPPED);
     this.startUp ??= this.bringUp(false);
     await this.startUp;
     await this.reloads;
     const { state } = this;
-    if (state.name !== 'running') throw new Error(`the daemon is not running (${state.name})`);
+    if (state.name !== 'running') throw new InternalError(`the daemon is not running (${state.name})`);
     return state.components;
   }
 
@@ -242,7 +243,7 @@ export class Daemon {
 
   private build(config: Config, held: Held): Promise<Components> {
     const { logger, version, clock, dispatcher, lookup } = this.options;
-    if (!held.dir) throw new Error('the state directory is not held');
+    if (!held.dir) throw new InternalError('the state directory is not held');
     return wire({
       config, logger, version, outbound: this.outbound,
       ...(lookup ? { lookup } : {}),

@@ -19,9 +19,10 @@ import { stopComponents } from './components.js';
 import { changedSections, fingerprint, planReload, unchanged, type Fingerprint } from './reload-plan.js';
 import { readServerCredentials } from './server-secrets.js';
 import type { Components } from './wiring/index.js';
+import { EdgeError } from '../shared/errors.js';
 
 /** A reload refused before anything was stopped; the message says why. */
-export class ReloadRefusedError extends Error {
+export class ReloadRefusedError extends EdgeError {
   readonly code = 'EDGE_RELOAD_REFUSED';
 }
 

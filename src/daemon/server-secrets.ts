@@ -6,9 +6,10 @@ import { readFile } from 'node:fs/promises';
 import type { Config } from '../config/index.js';
 import type { ServerCredentials, TlsPair } from '../server/index.js';
 import { errnoText } from '../shared/errno-text.js';
+import { EdgeError } from '../shared/errors.js';
 
 /** A file named in the config cannot be read; the message names the key and the file. */
-export class ServerFileError extends Error {
+export class ServerFileError extends EdgeError {
   readonly code = 'EDGE_SERVER_FILE';
 }
 

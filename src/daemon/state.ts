@@ -14,6 +14,7 @@ import { jobRows } from './status.js';
 import type { HeldDir } from './state-dir.js';
 import type { Components } from './wiring/index.js';
 import type { LocalUpstream } from './wiring/upstream.js';
+import { InternalError } from '../shared/errors.js';
 
 /**
  * What the daemon takes while it starts and keeps for its whole life,
@@ -54,7 +55,7 @@ const NEXT: Readonly<Record<Name, readonly Name[]>> = {
 
 /** `to`, when the lifecycle allows it after `from`; a move it does not allow is a bug in the daemon and throws. */
 export function move(from: State, to: State): State {
-  if (!NEXT[from.name].includes(to.name)) throw new Error(`the daemon cannot go from ${from.name} to ${to.name}`);
+  if (!NEXT[from.name].includes(to.name)) throw new InternalError(`the daemon cannot go from ${from.name} to ${to.name}`);
   return to;
 }
 

@@ -4,14 +4,10 @@
 // is sent after that answer), and turns the deadline into "not reached"
 // instead of an error. Answers are values, never exceptions, so one failed
 // probe costs only the checks that needed it.
-import { AuthError, OPERATIONS, PermissionError, isApiError, type ApiError, type OperationName } from '../api/index.js';
-import type { CallOptions, RequestOf, ResponseOf } from '../api/index.js';
+import { AuthError, OPERATIONS, PermissionError, isApiError, type ApiError, type OperationName, type ReadOperationName } from '../api/index.js';
+import type { ReadClient, RequestOf, ResponseOf } from '../api/index.js';
 import type { Logger } from '../log/logger.js';
-
-/** The one client method the doctor needs (EdgeClient has it). */
-export interface DoctorClient {
-  call<K extends OperationName>(operation: K, request: RequestOf<K>, options?: CallOptions): Promise<ResponseOf<K>>;
-}
+import { EdgeError } from '../shared/errors.js';
 
 export type Answer<T> =
   | { readonly kind: 'answer'; readonly value: T; /** Our clock when the request was sent. */ readonly sentAt: number }
@@ -19,7 +15,7 @@ export type Answer<T> =
   | { readonly kind: 'not_reached'; readonly reason: string };
 
 interface ProberOptions {
-  readonly client: DoctorClient;
+  readonly client: ReadClient;
   readonly now: () => number;
   /** The caller's signal (SIGTERM) and the run's deadline, together. */
   readonly signal: AbortSignal;
@@ -28,7 +24,7 @@ interface ProberOptions {
 }
 
 /** Thrown (and caught by the runner) when a check asks for a write operation: a bug, never a request. */
-class WriteRefusedError extends Error {
+class WriteRefusedError extends EdgeError {
   readonly code = 'EDGE_DOCTOR_WRITE';
 }
 
@@ -74,14 +70,15 @@ export class Prober {
     return this.tallies;
   }
 
-  async ask<K extends OperationName>(operation: K, request: RequestOf<K>, path?: string): Promise<Answer<ResponseOf<K>>> {
+  async ask<K extends ReadOperationName>(operation: K, request: RequestOf<K>, path?: string): Promise<Answer<ResponseOf<K>>> {
+    // The type admits reads only; this stops a write that a cast slipped past it, before anything is counted or sent.
     if (OPERATIONS[operation].write) throw new WriteRefusedError(`the doctor never sends ${operation} (a write operation)`);
     const skipped = this.skipReason();
     if (skipped !== undefined) return { kind: 'not_reached', reason: skipped };
     const sentAt = this.options.now();
     this.sentCount++;
     try {
-      const value = await this.options.client.call(operation, request, { signal: this.signal, ...(path === undefined ? {} : { path }) });
+      const value = await this.options.client[operation](request, { signal: this.signal, ...(path === undefined ? {} : { path }) });
       this.answeredCount++;
       if (path === undefined) this.tally(operation).answered++;
       this.options.log.debug({ operation, path }, 'doctor: answered');

@@ -3,14 +3,14 @@
 // every other probe at once, all under one deadline; then the checks judged
 // from what came back. Gathering does all the I/O and judging none, so a
 // check reads like its assumption.
-import { platformClock } from '../api/index.js';
+import { platformClock, type ReadClient } from '../api/index.js';
 import type { Logger } from '../log/logger.js';
 import { judgeAuth } from './auth.js';
 import { gatherClock, judgeClock } from './clock.js';
 import { gatherOperations, judgeOperations } from './operations.js';
 import { gatherPaths, judgePaths } from './paths.js';
 import type { DoctorPlan } from './plan.js';
-import { Prober, type Answer, type DoctorClient } from './probe.js';
+import { Prober, type Answer } from './probe.js';
 import { gatherPast, judgeRanges } from './ranges.js';
 import { gatherRecords, judgeTimestamps, newestRecord } from './records.js';
 import { judgeLateRevision } from './revision.js';
@@ -24,7 +24,8 @@ import { DOCTOR_CHECKS, unknownResult, type CheckId, type CheckResult, type Doct
 export const DOCTOR_DEADLINE_MS = 50_000;
 
 interface DoctorOptions {
-  readonly client: DoctorClient;
+  /** Read operations only, and the prober refuses a write besides. */
+  readonly client: ReadClient;
   readonly plan: DoctorPlan;
   readonly log: Logger;
   /** SIGTERM/SIGINT. */

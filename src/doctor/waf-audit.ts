@@ -13,6 +13,7 @@ import { trendRequest } from '../forwarder/audit-check.js';
 import { settledBuckets } from '../forwarder/audit.js';
 import { readWindow, type WafQuery } from '../forwarder/fetch.js';
 import { recordTime } from '../forwarder/record-time.js';
+import { EdgeError } from '../shared/errors.js';
 import { humanDuration } from './format.js';
 import type { DoctorPlan } from './plan.js';
 import { whyNot, type Answer, type Prober } from './probe.js';
@@ -56,7 +57,8 @@ export interface WafAuditProbe {
 type NoAnswer = Exclude<Answer<unknown>, { kind: 'answer' }>;
 
 /** Carries a probe that got no answer out of readWindow, which knows only answers and errors. */
-class Unanswered extends Error {
+class Unanswered extends EdgeError {
+  readonly code = 'EDGE_DOCTOR_UNANSWERED';
   constructor(readonly answer: NoAnswer) {
     super('not answered');
   }

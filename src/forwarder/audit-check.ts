@@ -5,8 +5,7 @@
 // hours, one-minute buckets under the reading that sizes buckets by the range
 // (at most six hours of them), coarser ones under any other (audit.ts reads
 // the grid off the answer).
-import type { DescribeLogV2Request, PlatformClock } from '../api/index.js';
-import type { UpstreamClient } from '../collectors/collector.js';
+import type { DescribeLogV2Request, PlatformClock, ReadClient } from '../api/index.js';
 import { settledBuckets, type AuditBucket } from './audit.js';
 import { minuteOf } from './delivered-minutes.js';
 import { denyRequest, type WafQuery } from './fetch.js';
@@ -29,7 +28,7 @@ export function auditRange(fromMs: number, finalMs: number, horizonMs: number, w
 }
 
 interface TrendReader {
-  readonly client: Pick<UpstreamClient, 'describeLogV2'>;
+  readonly client: Pick<ReadClient, 'describeLogV2'>;
   readonly tz: PlatformClock;
   readonly signal: AbortSignal;
 }

@@ -4,8 +4,7 @@
 // forwarder reads and delivers it, as any window), and what the operator
 // sees: the outcome counters, the missing gauge, one warning per bucket that
 // ends unreconciled, and the numbers the status page shows.
-import type { PlatformClock } from '../api/index.js';
-import type { UpstreamClient } from '../collectors/collector.js';
+import type { PlatformClock, ReadClient } from '../api/index.js';
 import type { JobLogger } from '../engine/job.js';
 import { AuditBook, type AuditBucket, type AuditContext, type AuditStats, type FinalBucket } from './audit.js';
 import { auditRange, readCounts } from './audit-check.js';
@@ -25,7 +24,7 @@ export interface AuditOptions {
 
 interface AuditorParts {
   readonly options: AuditOptions;
-  readonly client: Pick<UpstreamClient, 'describeLogV2'>;
+  readonly client: Pick<ReadClient, 'describeLogV2'>;
   readonly tz: PlatformClock;
   readonly minutes: DeliveredMinutes;
   /** Forgets minutes' counts before the first instant, their hashes (in memory and on disk) before the second. */

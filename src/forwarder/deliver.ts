@@ -12,7 +12,7 @@
 // long. The attempts between are debug lines; every one is still counted
 // (ctx.failed, the export-failure self-metric).
 import pRetry, { AbortError } from 'p-retry';
-import { describeError } from '../shared/errors.js';
+import { describeError, InternalError } from '../shared/errors.js';
 import type { CollectorLogger } from '../collectors/collector.js';
 import { DeliveryError, type LogEvent, type LogSink } from './log-sink.js';
 
@@ -95,7 +95,7 @@ async function confirmOrAbort(ctx: DeliveryContext, events: readonly LogEvent[])
   try {
     await ctx.confirm(events);
   } catch (err) {
-    throw new AbortError(err instanceof Error ? err : new Error(String(err)));
+    throw new AbortError(err instanceof Error ? err : new InternalError(String(err), { cause: err }));
   }
 }
 

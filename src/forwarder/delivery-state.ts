@@ -12,7 +12,7 @@
 // than one batch. The rule descriptions (rule-info.ts) are saved and
 // published with the counter the same way.
 import type { JobLogger } from '../engine/job.js';
-import { errorFields } from '../shared/errors.js';
+import { errorFields, InternalError } from '../shared/errors.js';
 import type { SampleSink } from '../collectors/collector.js';
 
 import type { LogEvent } from './log-sink.js';
@@ -89,7 +89,7 @@ export class DeliveryState {
 
   /** The loaded checkpoint; throws before load(). */
   get checkpoint(): Checkpoint {
-    if (!this.current) throw new Error('WAF event checkpoint not loaded');
+    if (!this.current) throw new InternalError('WAF event checkpoint not loaded');
     return this.current;
   }
 
@@ -246,7 +246,7 @@ export class DeliveryState {
   }
 
   private owned(): Checkpoint & { readonly delivered: Map<string, number> } {
-    if (!this.current) throw new Error('WAF event checkpoint not loaded');
+    if (!this.current) throw new InternalError('WAF event checkpoint not loaded');
     return this.current;
   }
 

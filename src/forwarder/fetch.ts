@@ -3,9 +3,8 @@
 // descending: a record ingested while we page lands ahead of our position and
 // pushes the rest down, so a record may show up on two pages (the caller
 // drops repeats by requestId) but none is skipped.
-import type { DescribeLogV2Request, PlatformClock, WafLogRecord } from '../api/index.js';
+import type { DescribeLogV2Request, PlatformClock, ReadClient, WafLogRecord } from '../api/index.js';
 import type { Config } from '../config/index.js';
-import type { UpstreamClient } from '../collectors/collector.js';
 import type { TimeWindow } from './window.js';
 
 export type WafSeverity = '高风险' | '中风险' | '低风险';
@@ -58,7 +57,7 @@ export function denyRequest(action: DescribeLogV2Request['action'][number], wind
 }
 
 export interface PageReader {
-  readonly client: Pick<UpstreamClient, 'describeLogV2'>;
+  readonly client: Pick<ReadClient, 'describeLogV2'>;
   readonly tz: PlatformClock;
   readonly query: WafQuery;
   readonly signal: AbortSignal;

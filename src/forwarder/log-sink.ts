@@ -1,5 +1,6 @@
 // What the WAF event forwarder hands its events to (the OTel logs exporter
 // implements LogSink): neutral records, and the one error a delivery throws.
+import { EdgeError } from '../shared/errors.js';
 
 /** One log record in neutral terms: the collector maps upstream fields to these; exporters map them to OTel. */
 export interface LogEvent {
@@ -23,7 +24,7 @@ export interface LogEvent {
 type DeliveryDetail = Readonly<Record<string, string | number>>;
 
 /** Thrown by LogSink.deliver when some events were not confirmed by the receiver. */
-export class DeliveryError extends Error {
+export class DeliveryError extends EdgeError {
   readonly code = 'EDGE_DELIVERY';
   readonly detail: DeliveryDetail;
   /** host:port of the receiver (or of the proxy that refused), when the delivery reached for one: the status page's row. */
@@ -32,7 +33,6 @@ export class DeliveryError extends Error {
   readonly hint: string | undefined;
   constructor(message: string, readonly failedUids: readonly string[], options?: { cause?: unknown; detail?: DeliveryDetail }) {
     super(message, options);
-    this.name = 'DeliveryError';
     this.detail = options?.detail ?? {};
     const { address, hint } = this.detail;
     this.address = typeof address === 'string' ? address : undefined;

@@ -1,8 +1,8 @@
 // What the WAF event forwarder is built from and what one poll reports.
 // Durations are milliseconds; the daemon maps the `waf_events` config here.
-import type { PlatformClock } from '../api/index.js';
+import type { PlatformClock, ReadClient } from '../api/index.js';
 import type { JobLogger } from '../engine/job.js';
-import type { SampleSink, UpstreamClient } from '../collectors/collector.js';
+import type { SampleSink } from '../collectors/collector.js';
 
 import type { LogSink } from './log-sink.js';
 import type { StateRecovery } from '../state/recovery.js';
@@ -26,7 +26,7 @@ import type { RunError } from '../shared/errors.js';
 export const DEFAULT_MAX_WINDOW_EVENTS = 25_000;
 
 export interface WafEventForwarderOptions extends WindowOptions {
-  readonly client: Pick<UpstreamClient, 'describeLogV2'>;
+  readonly client: Pick<ReadClient, 'describeLogV2'>;
   readonly tz: PlatformClock;
   readonly sink: LogSink;
   /** Receives edge_waf_denied_requests_total (the Prometheus exporter). */

@@ -9,6 +9,7 @@ import type { SecureContextOptions, SecureVersion } from 'node:tls';
 import { BasicAuthVerifier, type BasicAuthCredentials } from './auth.js';
 import { renderLanding } from './landing.js';
 import type { MetricsSource, ReloadSource, StatusSource } from './types.js';
+import { InternalError } from '../shared/errors.js';
 
 export interface HttpServerOptions {
   readonly host: string;
@@ -90,8 +91,8 @@ export class HttpServer {
    * new listener, so a restart: the caller refuses that change.
    */
   setCredentials(credentials: ServerCredentials): void {
-    if ((credentials.tls !== undefined) !== (this.options.tls !== undefined)) throw new Error('TLS cannot be turned on or off without a restart');
-    if ((credentials.tls?.clientAuth ?? 'none') !== (this.options.tls?.clientAuth ?? 'none')) throw new Error('the client certificate mode cannot change without a restart');
+    if ((credentials.tls !== undefined) !== (this.options.tls !== undefined)) throw new InternalError('TLS cannot be turned on or off without a restart');
+    if ((credentials.tls?.clientAuth ?? 'none') !== (this.options.tls?.clientAuth ?? 'none')) throw new InternalError('the client certificate mode cannot change without a restart');
     if (credentials.tls) (this.server as HttpsServer).setSecureContext(secureContext(credentials.tls));
     this.basicAuth = credentials.basicAuth;
   }

@@ -25,6 +25,19 @@ export abstract class EdgeError extends Error {
   }
 }
 
+/** Code of an error that is a bug or unknown (none of ours, no code of its own). */
+const UNKNOWN_ERROR_CODE = 'EDGE_INTERNAL';
+
+/**
+ * A bug: something the code around it rules out happened anyway (a lifecycle
+ * step out of order, a value the caller checked missing), or something not an
+ * Error was thrown at us. The same code describeError gives a foreign error
+ * without one, since either way nobody but a developer can act on it.
+ */
+export class InternalError extends EdgeError {
+  readonly code = UNKNOWN_ERROR_CODE;
+}
+
 function isEdgeError(err: unknown): err is EdgeError {
   return err instanceof EdgeError;
 }
@@ -40,9 +53,6 @@ export interface RunError {
   /** The one setting to look at, when the error names one. */
   readonly hint?: string;
 }
-
-/** Code of an error that is a bug or unknown (none of ours, no code of its own). */
-const UNKNOWN_ERROR_CODE = 'EDGE_INTERNAL';
 
 /**
  * A collector whose every request failed throws them together as an

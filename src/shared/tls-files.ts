@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { errnoText } from './errno-text.js';
+import { EdgeError } from '../shared/errors.js';
 
 /** A TLS block as the clients receive it (the config's ca_file, cert_file, ...). */
 export interface TlsFiles {
@@ -46,7 +47,7 @@ export function readTlsFiles(files: TlsFiles | undefined): TlsMaterial {
 }
 
 /** A TLS block's file that cannot be read; the message names the key and the file, never content. */
-export class TlsFileError extends Error {
+export class TlsFileError extends EdgeError {
   readonly code = 'EDGE_TLS_FILE';
 }
 

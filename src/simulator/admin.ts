@@ -21,9 +21,10 @@
 import type { PlatformClock } from '../api/time.js';
 import type { SimClock } from './clock.js';
 import { FaultSpecError, type FaultRule, type Faults } from './faults.js';
-import { checkReadings, readingsJson, type ReadingsState } from './readings.js';
+import { checkReadings, ReadingError, readingsJson, type ReadingsState } from './readings.js';
 import type { BudgetSettings, RequestBudget } from './budget.js';
 import type { Incoming, Reply } from './server.js';
+import { EdgeError } from '../shared/errors.js';
 
 interface AdminTarget {
   readonly clock: SimClock;
@@ -39,7 +40,9 @@ interface AdminTarget {
   setTokens(tokens: unknown): number;
 }
 
-class AdminError extends Error {}
+class AdminError extends EdgeError {
+  readonly code = 'EDGE_SIM_ADMIN';
+}
 
 const done = (data: unknown): Reply => ({ status: 200, body: { code: 200, msg: 'ok', data } });
 const bad = (status: number, msg: string): Reply => ({ status, body: { code: status, msg } });
@@ -49,7 +52,7 @@ export function adminHandler(target: AdminTarget): (incoming: Incoming) => Reply
     try {
       return route(target, incoming);
     } catch (err) {
-      if (err instanceof AdminError || err instanceof FaultSpecError || err instanceof RangeError) return bad(400, err.message);
+      if (err instanceof AdminError || err instanceof FaultSpecError || err instanceof ReadingError || err instanceof RangeError) return bad(400, err.message);
       throw err;
     }
   };

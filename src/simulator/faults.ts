@@ -7,6 +7,7 @@
 // negativeSeries) rewrite the real answer; mangle.ts says exactly how.
 import { isOperationName, type OperationName } from '../api/operations.js';
 import { hash32, Rng } from './rng.js';
+import { EdgeError } from '../shared/errors.js';
 
 export interface FaultRule {
   /** Delay every answer by this many wall-clock ms. */
@@ -72,7 +73,9 @@ export interface FaultEffect {
   negativeSeries: string | undefined;
 }
 
-export class FaultSpecError extends Error {}
+export class FaultSpecError extends EdgeError {
+  readonly code = 'EDGE_SIM_FAULT_SPEC';
+}
 
 const RANDOM_5XX = [500, 502, 503] as const;
 

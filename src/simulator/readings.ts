@@ -6,6 +6,7 @@
 // the clock, because they describe the upstream, not the account's data.
 import { parseUtcOffset } from '../api/time.js';
 import { DAY_MS } from '../api/time.js';
+import { EdgeError } from '../shared/errors.js';
 
 export type BandwidthUnit = 'bits_per_second' | 'bytes_per_second';
 export type PathForm = 'both' | 'prefixed' | 'bare';
@@ -87,7 +88,9 @@ const BANDWIDTH_UNITS: readonly BandwidthUnit[] = ['bits_per_second', 'bytes_per
 const PATH_FORMS: readonly PathForm[] = ['both', 'prefixed', 'bare'];
 
 /** A reading that is not one of its allowed values (HTTP 400 from the admin route). */
-class ReadingError extends RangeError {}
+export class ReadingError extends EdgeError {
+  readonly code = 'EDGE_SIM_READING';
+}
 
 /** A change of readings: a value sets a key, null (or undefined) puts it back to its default. */
 export type ReadingsPatch = { -readonly [K in ReadingKey]?: Readings[K] | null };
@@ -213,7 +216,7 @@ export function readingsJson(r: Readings): Record<ReadingKey, unknown> {
 export class ReadingsState {
   private current: Readings;
 
-  /** Throws ReadingError (a RangeError) for a bad value. */
+  /** Throws ReadingError for a bad value. */
   constructor(initial: Partial<Readings> = {}) {
     this.current = applyReadings(DEFAULT_READINGS, checkReadings(initial));
   }

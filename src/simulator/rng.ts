@@ -1,6 +1,7 @@
 // Deterministic randomness: the same seed always builds the same world, and a
 // value derived from (seed, keys...) is the same whenever it is asked for, so
 // statistics can be recomputed for any bucket without storing them.
+import { InternalError } from '../shared/errors.js';
 
 /** 32-bit FNV-1a over the joined keys. */
 export function hash32(...keys: ReadonlyArray<string | number>): number {
@@ -40,7 +41,7 @@ export class Rng {
   }
   pick<T>(items: readonly T[]): T {
     const item = items[Math.floor(this.next() * items.length)];
-    if (item === undefined) throw new Error('pick from an empty list');
+    if (item === undefined) throw new InternalError('pick from an empty list');
     return item;
   }
   chance(p: number): boolean {

@@ -15,6 +15,7 @@ import type { PathForm, Readings } from './readings.js';
 import { compileRoutes, matchRoute } from './routes.js';
 import type { App, Incoming, ReplyPlan, Reply } from './server.js';
 import type { HandlerTable, SimResponse } from './types.js';
+import { BadRequest } from './handlers/common.js';
 
 export interface SimToken {
   readonly token: string;
@@ -134,11 +135,11 @@ function tokenOf(header: string | undefined, spec: OperationSpec): string | unde
 
 function parseBody(spec: OperationSpec, text: string): unknown {
   if (spec.method === 'GET') return {};
-  if (text.trim() === '') return new Error('empty body');
+  if (text.trim() === '') return new BadRequest('empty body');
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    return err instanceof Error ? err : new Error(String(err));
+    return err instanceof Error ? err : new BadRequest(String(err));
   }
 }
 

@@ -4,6 +4,7 @@
 // run never waits on a simulated fault.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { InternalError } from '../shared/errors.js';
 
 export interface Incoming {
   readonly method: string;
@@ -53,7 +54,7 @@ export class SimServer {
   }
 
   async listen(host: string, port: number): Promise<{ url: string; port: number }> {
-    if (this.listening || this.closing) throw new Error('simulator server already started');
+    if (this.listening || this.closing) throw new InternalError('simulator server already started');
     this.listening = true;
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);

@@ -11,6 +11,7 @@
 // being revised.
 import type { BandwidthUnit } from './readings.js';
 import { addInto, INTERVAL_MS, zeroSample, type Interval, type TrafficSample, type Stats } from './stats.js';
+import { EdgeError } from '../shared/errors.js';
 
 /** Refuse ranges that would make one answer enormous (the document gives no limit). */
 const MAX_BUCKETS = 50_000;
@@ -20,7 +21,9 @@ export interface SeriesPoint {
   readonly sample: TrafficSample;
 }
 
-export class RangeTooLargeError extends Error {}
+export class RangeTooLargeError extends EdgeError {
+  readonly code = 'EDGE_SIM_RANGE_TOO_LARGE';
+}
 
 export function bucketStarts(stats: Stats, interval: Interval, begin: number, end: number, now: number): number[] {
   const len = INTERVAL_MS[interval];

@@ -3,6 +3,7 @@
 // trend and the paged list provably use one predicate.
 import { DENY_STATUS, type WafEvent } from './waf.js';
 import { DAY_MS, HOUR_MS, type PlatformClock } from '../api/time.js';
+import { EdgeError } from '../shared/errors.js';
 
 const MSG_BAD_COMPARISON = '附属查询条件的条件类型有误';
 const msgUnknownField = (field: string): string => `查询失败:查询的字段不存在[${field}]`;
@@ -10,7 +11,9 @@ export const MSG_BAD_METRIC = '操作类型有误,仅支持:logs,logTread';
 export const MSG_QUERY_FAILED = '查询日志失败';
 
 /** A request the log query refuses with one of the document's business messages. */
-export class WafQueryError extends Error {}
+export class WafQueryError extends EdgeError {
+  readonly code = 'EDGE_SIM_WAF_QUERY';
+}
 
 /** Each documented oneVal and the record texts it compares (any of them may match). */
 const WAF_FIELDS: Readonly<Record<string, (e: WafEvent) => readonly string[]>> = {

@@ -10,6 +10,7 @@ import {
   BENIGN_URIS, GEOS, PASS_CODES, RULES, SEVERITY_ORDER, USER_AGENTS,
   type GeoSpec, type RuleSpec, type SeverityLevel, type UaSpec,
 } from './waf-catalog.js';
+import { InternalError } from '../shared/errors.js';
 
 const MINUTE_MS = 60_000;
 // Candidate lists, computed once: the generator runs for every event of every query.
@@ -219,7 +220,7 @@ function highest(rules: readonly RuleSpec[]): SeverityLevel {
 
 function at<T>(items: readonly T[], i: number): T {
   const item = items[i % items.length];
-  if (item === undefined) throw new Error('empty catalog');
+  if (item === undefined) throw new InternalError('empty catalog');
   return item;
 }
 

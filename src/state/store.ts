@@ -298,7 +298,7 @@ export class StateStore {
     const file = this.pathOf(name);
     try {
       const lastWrittenMs = await this.fs.modifiedAt(file);
-      if (lastWrittenMs === undefined) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+      if (lastWrittenMs === undefined) throw new StateError(file, `cannot be moved aside: ${errnoText({ code: 'ENOENT' })}`);
       const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
       let keptAs = `${file}.damaged-${stamp}`;
       for (let n = 2; (await this.fs.modifiedAt(keptAs)) !== undefined; n++) keptAs = `${file}.damaged-${stamp}-${n}`;
@@ -309,6 +309,7 @@ export class StateStore {
       await this.fs.syncDir(this.dir);
       return { keptAs, lastWrittenMs };
     } catch (err) {
+      if (isStateError(err)) throw err;
       throw new StateError(file, `cannot be moved aside: ${errnoText(err)}`, { cause: err });
     }
   }

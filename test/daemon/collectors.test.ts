@@ -2,11 +2,11 @@
 // or package label on every shard, the account-wide figures on shard 0 alone,
 // asked about every domain.
 import { describe, expect, it } from 'vitest';
-import { platformClock } from '../../src/api/index.js';
+import { platformClock, type ReadClient } from '../../src/api/index.js';
 import { CC_ATTACKED_DOMAINS } from '../../src/collectors/cc-attack/metrics.js';
 import { buildCollectors } from '../../src/daemon/wiring/collectors.js';
 import type { Shard } from '../../src/collectors/targets/shard.js';
-import type { CollectContext, UpstreamClient } from '../../src/collectors/collector.js';
+import type { CollectContext } from '../../src/collectors/collector.js';
 import { configSchema, resolveCollectorOptions } from '../../src/config/index.js';
 import { COLLECTOR_KEYS } from '../../src/config/collector-options.js';
 import { EdgeClient } from '../../src/api/index.js';
@@ -49,7 +49,7 @@ describe('buildCollectors with a shard', () => {
     const asked: string[][] = [];
     // Every request is recorded, then refused: the run fails, which is all this test needs.
     const edge = new EdgeClient({ apiUrl: 'http://127.0.0.1:9', token: 't', retry: { attempts: 1 }, timeoutMs: 100 });
-    const client: UpstreamClient = {
+    const client: ReadClient = {
       ...edge,
       describeL7MostData: (request) => {
         asked.push(request.domains ?? []);

@@ -4,8 +4,7 @@
 // of a window's summaries (the process gone before a batch reached the
 // receiver) neither doubles nor loses one. With delay, every event goes, later.
 import { describe, expect, it } from 'vitest';
-import type { WafLogRecord } from '../../src/api/index.js';
-import type { UpstreamClient } from '../../src/collectors/collector.js';
+import type { ReadClient, WafLogRecord } from '../../src/api/index.js';
 import type { LogEvent } from '../../src/forwarder/log-sink.js';
 import { nodeStateFs, type StateFs } from '../../src/state/store.js';
 import { counterMap, cursorOf, DENY, expectedCounters, FakeSink, LastSamples, MIN, polls, S, T0, useRig } from './fakes.js';
@@ -107,7 +106,7 @@ describe('WafEventForwarder with over_rate: summarize, pages that shift while a 
   it('a folded record a later page returns again is not folded twice', async () => {
     // Every page after the first starts with the last 3 records of the one before, as records ingested while paging push the rest down.
     let previous: readonly WafLogRecord[] = [];
-    const shifting: Pick<UpstreamClient, 'describeLogV2'> = {
+    const shifting: Pick<ReadClient, 'describeLogV2'> = {
       async describeLogV2(req, options) {
         const answer = await rig.client.describeLogV2(req, options);
         const page = answer.data.find((d) => d.metricName === 'logs')?.list ?? [];

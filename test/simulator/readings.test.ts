@@ -77,8 +77,8 @@ describe('/__admin/readings', () => {
 });
 
 describe('readings as an option', () => {
-  it('are validated at construction with a RangeError', () => {
-    expect(() => createSimulator({ readings: { totalsSkew: -1 } })).toThrow(RangeError);
+  it('are validated at construction with a ReadingError', () => {
+    expect(() => createSimulator({ readings: { totalsSkew: -1 } })).toThrow(expect.objectContaining({ code: 'EDGE_SIM_READING' }));
     expect(() => createSimulator({ readings: { pathForm: 'x' as Readings['pathForm'] } })).toThrow(/pathForm/);
   });
 

@@ -2,15 +2,14 @@
 // needed trend metricName in it (v1: one describeL7Data per terminal).
 // Back-fill spans ask only for the counters' metrics.
 import type {
-  DescribeL7DataRequest, DescribeL7DataResponse, DescribeL7DataV2Request, DescribeL7DataV2Response, Interval, PlatformClock,
+  DescribeL7DataRequest, DescribeL7DataResponse, DescribeL7DataV2Request, DescribeL7DataV2Response, Interval, PlatformClock, ReadClient,
 } from '../../api/index.js';
 import { paramsOf, type CounterSpec, type TimeSpan } from '../series/index.js';
-import type { UpstreamClient } from '../collector.js';
 import { v2Metrics, type V2TrendMetric } from './convert.js';
 import { v1Metrics, type Terminal, type V1Pair, type V1TrendMetric } from './convert-v1.js';
 
 export interface SendContext {
-  readonly client: UpstreamClient;
+  readonly client: ReadClient;
   readonly tz: PlatformClock;
   readonly signal: AbortSignal;
   readonly interval: Interval;

@@ -1,8 +1,7 @@
 // The CC-attack request: every needed metricName in one describeL7CCAttack,
 // parsed defensively on arrival (the item shapes are not documented).
-import type { DescribeL7CCAttackRequest, Interval, PlatformClock } from '../../api/index.js';
+import type { DescribeL7CCAttackRequest, Interval, PlatformClock, ReadClient } from '../../api/index.js';
 import { paramsOf, type TimeSpan } from '../series/index.js';
-import type { UpstreamClient } from '../collector.js';
 import type { CcMetric } from './convert.js';
 import { parseCcResponse, type CcParsed } from './parse.js';
 
@@ -13,7 +12,7 @@ export function ccRequest(
 }
 
 interface CcSendContext {
-  readonly client: UpstreamClient;
+  readonly client: ReadClient;
   readonly tz: PlatformClock;
   readonly signal: AbortSignal;
   readonly interval: Interval;

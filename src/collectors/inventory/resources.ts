@@ -37,6 +37,7 @@ import {
   PACKAGE_FAMILIES,
 } from './metrics.js';
 import { merge, type Converted } from './sample-set.js';
+import { InternalError } from '../../shared/errors.js';
 
 interface ResourceSettings extends Paging {
   readonly details: boolean;
@@ -120,7 +121,7 @@ function layer4(settings: ResourceSettings): Resource {
 }
 
 export function asError(err: unknown): Error {
-  return err instanceof Error ? err : new Error(String(err));
+  return err instanceof Error ? err : new InternalError(String(err), { cause: err });
 }
 
 /** Pages a list of `rows` takes, at least one (readAllPages asks for the first even when it is empty). */

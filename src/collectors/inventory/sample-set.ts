@@ -7,6 +7,7 @@ import type { PlatformClock } from '../../api/index.js';
 import type { MetricDef, Sample } from '../collector.js';
 import { UNKNOWN_STATE, type StateSetDef } from './metrics.js';
 import { DAY_MS } from '../../api/time.js';
+import { InternalError } from '../../shared/errors.js';
 
 /** A value a conversion skipped or mapped to `unknown`; the collector logs these. */
 export interface ConvertIssue {
@@ -114,7 +115,7 @@ export class SampleSet {
 
   private list(def: MetricDef): Sample[] {
     const list = this.samples.get(def.name);
-    if (list === undefined) throw new Error(`${def.name} is not one of this conversion's families`);
+    if (list === undefined) throw new InternalError(`${def.name} is not one of this conversion's families`);
     return list;
   }
 }
@@ -124,10 +125,10 @@ function ordered(def: MetricDef, labels: Readonly<Record<string, string>>): Reco
   const out: Record<string, string> = {};
   for (const name of def.labels) {
     const value = labels[name];
-    if (value === undefined) throw new Error(`${def.name}: label ${name} missing`);
+    if (value === undefined) throw new InternalError(`${def.name}: label ${name} missing`);
     out[name] = value;
   }
-  if (Object.keys(labels).length !== def.labels.length) throw new Error(`${def.name}: unexpected labels ${Object.keys(labels).join(', ')}`);
+  if (Object.keys(labels).length !== def.labels.length) throw new InternalError(`${def.name}: unexpected labels ${Object.keys(labels).join(', ')}`);
   return out;
 }
 

@@ -10,6 +10,7 @@ import type { CollectContext, CollectorLogger } from '../collector.js';
 import type { Piece, Send, SeriesTarget } from './answer.js';
 import type { Grid, SeriesOptions } from './options.js';
 import { planSeries, requestWindow, spanOf, type BucketRange, type TimeSpan } from './window.js';
+import { InternalError } from '../../shared/errors.js';
 
 /** Requests a target made and the errors of those that failed. */
 export interface Tally {
@@ -125,5 +126,5 @@ async function tryRequest<R>(call: () => Promise<R>): Promise<{ response: R | un
 }
 
 export function asError(err: unknown): Error {
-  return err instanceof Error ? err : new Error(String(err));
+  return err instanceof Error ? err : new InternalError(String(err), { cause: err });
 }

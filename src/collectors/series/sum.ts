@@ -13,6 +13,7 @@ import type { RejectedPoints } from '../rejects.js';
 import type { CollectOutput, Sample } from '../collector.js';
 import type { TargetResult } from './count.js';
 import type { Tally } from './fetch.js';
+import { EdgeError } from '../../shared/errors.js';
 
 interface CycleInput {
   readonly collector: string;
@@ -25,7 +26,7 @@ interface CycleInput {
 }
 
 /** Every answer of a cycle covered nothing it was asked for. */
-export class NoDataError extends Error {
+export class NoDataError extends EdgeError {
   readonly code = 'EDGE_NO_DATA';
 }
 

@@ -6,11 +6,12 @@
 // the next cycle rather than after a whole refresh period. With `shard`, each
 // replica keeps its share of the filtered lists (shard.ts), so every domain
 // and package is collected by exactly one replica.
+import type { ReadClient } from '../../api/index.js';
 import { compileNameRegex } from '../../config/patterns.js';
 import type { TargetsConfig } from '../../config/sections/targets.js';
-import { errorFields, failureMessage } from '../../shared/errors.js';
+import { errorFields, failureMessage, InternalError } from '../../shared/errors.js';
 import { ownedBy, UNSHARDED, type Shard } from './shard.js';
-import type { CollectorLogger, TargetCounts, TargetLists, Targets, UpstreamClient } from '../collector.js';
+import type { CollectorLogger, TargetCounts, TargetLists, Targets } from '../collector.js';
 
 /** What the engine needs: the current lists, and a refresh when one is due. */
 export interface TargetSource {
@@ -26,7 +27,7 @@ export interface TargetSource {
 }
 
 export type TargetKind = keyof TargetLists;
-export type DiscoveryClient = Pick<UpstreamClient, 'listDomains' | 'getPackages'>;
+export type DiscoveryClient = Pick<ReadClient, 'listDomains' | 'getPackages'>;
 
 interface TargetRefresh {
   readonly kind: TargetKind;
@@ -171,7 +172,7 @@ function kindState(
   const exclude = config.exclude.map(compileNameRegex);
   const fixed = config.static;
   if (fixed === undefined) {
-    return { names: [], owned: [], neverLoaded: { error: new Error('not listed yet') }, dueAt: Number.NEGATIVE_INFINITY, inFlight: undefined, fetch: discover, include, exclude };
+    return { names: [], owned: [], neverLoaded: { error: new InternalError('not listed yet') }, dueAt: Number.NEGATIVE_INFINITY, inFlight: undefined, fetch: discover, include, exclude };
   }
   const names = filterNames(fixed, include, exclude);
   return { names, owned: names.filter(owns), neverLoaded: undefined, dueAt: Number.POSITIVE_INFINITY, inFlight: undefined, fetch: undefined, include, exclude };
@@ -189,7 +190,7 @@ export function filterNames(names: readonly string[], include: readonly RegExp[]
  * walked until a short page, or one that brings no new name.
  */
 export async function listAllDomains(
-  client: Pick<UpstreamClient, 'listDomains'>,
+  client: Pick<ReadClient, 'listDomains'>,
   opts: { readonly states: readonly ('0' | '1' | '2')[]; readonly pageSize: number },
   signal?: AbortSignal,
 ): Promise<string[]> {
@@ -222,7 +223,7 @@ export function discoveryRequests(config: TargetsConfig, counts: TargetCounts): 
 }
 
 /** Layer-7 package ids: the `value` of each getPackages entry. */
-async function listPackages(client: Pick<UpstreamClient, 'getPackages'>, signal?: AbortSignal): Promise<string[]> {
+async function listPackages(client: Pick<ReadClient, 'getPackages'>, signal?: AbortSignal): Promise<string[]> {
   const reply = await client.getPackages({}, { signal });
   return reply.data.map((p) => p.value);
 }

@@ -1,8 +1,7 @@
 // The usage request: one describeL7UsageData per package and span, with
 // trafficTrend and bandwidthTrend together (back-fill spans: trafficTrend only).
-import type { DescribeL7UsageDataRequest, DescribeL7UsageDataResponse, Interval, PlatformClock } from '../../api/index.js';
+import type { DescribeL7UsageDataRequest, DescribeL7UsageDataResponse, Interval, PlatformClock, ReadClient } from '../../api/index.js';
 import { paramsOf, type CounterSpec, type TimeSpan } from '../series/index.js';
-import type { UpstreamClient } from '../collector.js';
 import { usageMetrics, type UsageTrendMetric } from './convert.js';
 
 export function usageRequest(
@@ -12,7 +11,7 @@ export function usageRequest(
 }
 
 interface UsageSendContext {
-  readonly client: UpstreamClient;
+  readonly client: ReadClient;
   readonly tz: PlatformClock;
   readonly signal: AbortSignal;
   readonly interval: Interval;

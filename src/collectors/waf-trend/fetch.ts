@@ -1,8 +1,7 @@
 // The WAF trend requests: one describeLogV2 (logTread only) per action and
 // severity and per chunk of buckets to count; none when nothing has settled.
-import type { DescribeLogV2Request, PlatformClock } from '../../api/index.js';
+import type { DescribeLogV2Request, PlatformClock, ReadClient } from '../../api/index.js';
 import { paramsOf, type TimeSpan } from '../series/index.js';
-import type { UpstreamClient } from '../collector.js';
 import type { Combo, WafAnswer } from './convert.js';
 
 export function wafRequest(combo: Combo, domains: readonly string[], params: DescribeLogV2Request['params']): DescribeLogV2Request {
@@ -16,7 +15,7 @@ export function wafRequest(combo: Combo, domains: readonly string[], params: Des
 }
 
 interface WafSendContext {
-  readonly client: UpstreamClient;
+  readonly client: ReadClient;
   readonly tz: PlatformClock;
   readonly signal: AbortSignal;
   /** Explicit list: [] would mean every domain of the account. */

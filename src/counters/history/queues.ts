@@ -9,6 +9,7 @@ import type { StateStore } from '../../state/store.js';
 import { ACKS_FILE, acksFileSchema, type HistoryFile } from './file.js';
 import { HistoryQueue, type QueuedPage } from './queue.js';
 import { counterSamples, gaugeSamples, type HistoryInput } from './samples.js';
+import { InternalError } from '../../shared/errors.js';
 
 interface HistoryQueuesOptions {
   readonly store: Pick<StateStore, 'load' | 'save'>;
@@ -97,7 +98,7 @@ export class HistoryQueues {
   /** The pages leave their queues; resolves once the confirmation is on disk. */
   async settle(pages: readonly QueuedPage[]): Promise<void> {
     for (const page of pages) {
-      if (!this.queue(page.owner).settle(page.seq)) throw new Error(`remote-write: page ${page.owner}#${page.seq} is not the head of its queue`);
+      if (!this.queue(page.owner).settle(page.seq)) throw new InternalError(`remote-write: page ${page.owner}#${page.seq} is not the head of its queue`);
       this.settled[page.owner] = page.seq;
     }
     this.reportPending();

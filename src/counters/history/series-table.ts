@@ -5,6 +5,7 @@
 // the pages that hold it and leaves the table with the last of them, so top-N
 // keys that come and go do not pile up.
 import type { Labels } from '../../collectors/series/keys.js';
+import { InternalError } from '../../shared/errors.js';
 
 interface SeriesEntry {
   readonly name: string;
@@ -44,7 +45,7 @@ export class SeriesTable {
 
   get(i: number): SeriesEntry {
     const e = this.entries[i];
-    if (e === undefined) throw new Error(`history: no series at index ${i}`);
+    if (e === undefined) throw new InternalError(`history: no series at index ${i}`);
     return e;
   }
 

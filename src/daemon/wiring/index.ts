@@ -129,7 +129,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
       onRateChange: (e) => self.recordRateLimit(e.ratePerSecond),
     },
   });
-  self.recordRateLimit(upstream.client.ratePerSecond);
+  self.recordRateLimit(upstream.ratePerSecond());
   // The new client starts unthrottled (a reload builds one), and the status page says what is in force.
   outbound.throttling(undefined);
   const log = logger.child({ component: 'engine' });

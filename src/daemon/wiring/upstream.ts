@@ -2,12 +2,15 @@
 // configured, a stand-in the caller provides (the CLI passes the bundled
 // simulator). The daemon never imports the simulator: it is not in the
 // production import graph, and a real deployment cannot start it by accident.
+// What the daemon and the doctor get is a read client (no write method at
+// all); the writes stay behind `call`, which only the `call` command uses.
 import type { LookupFunction } from 'node:net';
 import type { Dispatcher } from 'undici';
-import { createDispatcher, EdgeClient, type ClientObserver } from '../../api/index.js';
+import { createDispatcher, EdgeClient, readClient, type ClientObserver, type ReadClient } from '../../api/index.js';
 import { NO_PROXY_ROUTE, readTokenFile, tlsFiles, type Config, type ProxyRoute } from '../../config/index.js';
 import { readTlsFiles } from '../../shared/tls-files.js';
 import { proxyCredentials } from '../../shared/url-credentials.js';
+import { InternalError } from '../../shared/errors.js';
 import { via } from './network.js';
 import { addLogSecret, type Logger } from '../../log/logger.js';
 
@@ -25,7 +28,12 @@ export interface LocalUpstream {
 export type StartLocalUpstream = (config: Config, logger: Logger) => Promise<LocalUpstream>;
 
 export interface Upstream {
-  client: EdgeClient;
+  /** What the collectors, the WAF forwarder and the doctor ask with: read operations only, not even behind a cast. */
+  client: ReadClient;
+  /** Any operation by name, the writes included: for the `call` command alone. */
+  call: EdgeClient['call'];
+  /** The request rate in force, per second (Infinity: no limit of the daemon's own). */
+  ratePerSecond(): number;
   /** True when a local stand-in (the bundled simulator) serves as the upstream. */
   local: boolean;
   apiUrl: string;
@@ -60,7 +68,7 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
   } else {
     if (options.local) local = options.local;
     else if (options.startLocal) local = started = await options.startLocal(config, logger);
-    else throw new Error('upstream.api_url is not set and no local upstream (the bundled simulator) was given to start');
+    else throw new InternalError('upstream.api_url is not set and no local upstream (the bundled simulator) was given to start');
     apiUrl = local.url;
     token = local.token;
   }
@@ -68,7 +76,7 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
   // The token came from upstream.token_file (load refuses it next to upstream.token or EDGE_API_TOKEN).
   const tokenFile = local === undefined ? up.token_file : undefined;
   let current = token;
-  const client = new EdgeClient({
+  const edge = new EdgeClient({
     apiUrl,
     loginUrl: up.login_url ?? apiUrl,
     token,
@@ -102,16 +110,18 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
     ...(options.observer ? { observer: options.observer } : {}),
   });
   return {
-    client,
+    client: readClient(edge),
+    call: edge.call.bind(edge),
+    ratePerSecond: () => edge.ratePerSecond,
     local: local !== undefined,
     apiUrl,
     rotateToken(next: string) {
       addLogSecret(logger, next);
       current = next;
-      client.setToken(next);
+      edge.setToken(next);
     },
     async close() {
-      await client.close();
+      await edge.close();
       if (network.owned) await network.dispatcher.close();
       await started?.close();
     },

@@ -4,6 +4,7 @@
 // never lost or counted twice by a restart. Never throws: every outcome is a
 // RunReport.
 import type { PlatformClock } from '../../api/time.js';
+import type { ReadClient } from '../../api/read-client.js';
 import { FAIL_ON_DAMAGE, isoOrUnknown, loadRecovering, type StateRecovery } from '../../state/recovery.js';
 import type { MismatchReporter } from '../../collectors/contract/reporter.js';
 import type { JobLogger } from '../job.js';
@@ -15,12 +16,12 @@ import { describeError, errorFields, failureMessage } from '../../shared/errors.
 import { totalsByReason, type RejectTally } from '../../collectors/rejects.js';
 import type { TargetSource } from '../../collectors/targets/discovery.js';
 import type { RejectLog } from './reject-log.js';
-import type { CollectOutput, Collector, SampleSink, UpstreamClient } from '../../collectors/collector.js';
+import type { CollectOutput, Collector, SampleSink } from '../../collectors/collector.js';
 import type { RunReport } from '../reports.js';
 import type { Clock } from '../../shared/clock.js';
 
 export interface CycleDeps {
-  readonly client: UpstreamClient;
+  readonly client: ReadClient;
   readonly tz: PlatformClock;
   readonly sink: SampleSink;
   readonly ledger: CounterLedger;

@@ -3,6 +3,7 @@
 // restart does not blank them until the first cycle succeeds), and, at stop,
 // a save of increments a failed save left in memory.
 import type { PlatformClock } from '../../api/time.js';
+import type { ReadClient } from '../../api/read-client.js';
 import type { StateRecovery } from '../../state/recovery.js';
 import { MismatchReporter } from '../../collectors/contract/reporter.js';
 import { errorFields } from '../../shared/errors.js';
@@ -14,7 +15,7 @@ import type { CounterLedger } from '../../counters/ledger.js';
 import { ledgerFileName, type LedgerStorage } from '../../counters/ledger-file.js';
 import type { TargetSource } from '../../collectors/targets/discovery.js';
 import type { TargetForgetter } from '../../collectors/targets/forget.js';
-import type { Collector, SampleSink, UpstreamClient } from '../../collectors/collector.js';
+import type { Collector, SampleSink } from '../../collectors/collector.js';
 import type { CollectorObserver, RunReport } from '../reports.js';
 import { restoreLedger, runCycle, type CycleDeps } from './cycle.js';
 import { RejectLog } from './reject-log.js';
@@ -28,7 +29,7 @@ export interface PolledCollector {
 
 /** What every collector's job shares. */
 interface SampleJobContext {
-  readonly client: UpstreamClient;
+  readonly client: ReadClient;
   readonly tz: PlatformClock;
   readonly sink: SampleSink;
   readonly ledger: CounterLedger;

@@ -15,6 +15,7 @@ import protobuf from 'protobufjs';
 import type { LogEvent } from '../../forwarder/index.js';
 import { AttributeEncoder, anyValue, freshWriter, recordMessage, recordMessages, type AnyValueMessage } from './record-message.js';
 import { EncodedEvent, RecordArena } from './record-arena.js';
+import { InternalError } from '../../shared/errors.js';
 
 /** proto/ at the repository root: three levels up from src/exporters/otel-logs and from dist/exporters/otel-logs alike. */
 const PROTO_ROOT = fileURLToPath(new URL('../../../proto/', import.meta.url));
@@ -30,7 +31,7 @@ function retyped(type: protobuf.Type, fieldName: string, fieldType: string, suff
   const json = type.toJSON();
   const fields = json.fields as Record<string, protobuf.IField>;
   const field = fields[fieldName];
-  if (field === undefined) throw new Error(`${type.fullName} has no field ${fieldName}`);
+  if (field === undefined) throw new InternalError(`${type.fullName} has no field ${fieldName}`);
   const view = protobuf.Type.fromJSON(`${type.name}${suffix}`, { ...json, fields: { ...fields, [fieldName]: { ...field, type: fieldType } } });
   type.parent?.add(view);
   return view;

@@ -9,6 +9,7 @@
 // bought little (external memory drives full collections too: docs/benchmarks.md
 // 12.9); chunks kept and written over again did.
 import type { LogEvent } from '../../forwarder/index.js';
+import { InternalError } from '../../shared/errors.js';
 
 /** One stretch of memory records are copied into, and how many of them are not released yet. */
 interface Chunk {
@@ -76,7 +77,7 @@ export class RecordArena {
 
   /** The record's bytes; an event released (or another arena's) is a bug in the caller. */
   bytesOf(event: EncodedEvent): Uint8Array {
-    if (event.arena !== this || event.released) throw new Error(`log record ${event.uid} was released before it was sent`);
+    if (event.arena !== this || event.released) throw new InternalError(`log record ${event.uid} was released before it was sent`);
     return event.chunk.bytes.subarray(event.start, event.end);
   }
 

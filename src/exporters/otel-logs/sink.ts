@@ -8,6 +8,7 @@ import { createPipeline, type EventExporter, type Pipeline } from './pipeline.js
 import { NOT_NEEDED, pause, settlesWithin } from '../../shared/wait.js';
 import { duplicatesOf, summarizeExportError, type ExportTarget } from './util.js';
 import { maskUrl } from '../../shared/url-credentials.js';
+import { EdgeError, InternalError } from '../../shared/errors.js';
 
 interface OtlpLogSinkDeps {
   /** Replaces the OTLP/HTTP exporter (tests). */
@@ -54,7 +55,7 @@ export class OtlpLogSink implements LogSink {
 
   /** Builds the exporter, its resource and scope. Idempotent; a shut-down sink does not start again. */
   start(): Promise<void> {
-    if (this.state === 'stopped') return Promise.reject(new Error('OtlpLogSink: cannot start after shutdown'));
+    if (this.state === 'stopped') return Promise.reject(new InternalError('OtlpLogSink: cannot start after shutdown'));
     if (this.state === 'new') {
       this.pipeline = createPipeline(this.options, this.deps.exporter);
       this.state = 'started';
@@ -119,7 +120,7 @@ export class OtlpLogSink implements LogSink {
     try {
       await abortable(previous, signal);
       const pipeline = this.pipeline;
-      if (pipeline === undefined) throw new Error('OtlpLogSink: no pipeline');
+      if (pipeline === undefined) throw new InternalError('OtlpLogSink: no pipeline');
       signal?.throwIfAborted();
       const exported = exportBatch(pipeline.exporter, events, this.ackDeadlineMs, signal, (result) => this.onResult(uids.length, result));
       answered = exported.answered;
@@ -156,11 +157,10 @@ export class OtlpLogSink implements LogSink {
 }
 
 /** Why a batch counts as failed when its export result did not come in time. */
-class AcknowledgementTimeout extends Error {
+class AcknowledgementTimeout extends EdgeError {
   readonly code = 'EDGE_OTLP_ACK_TIMEOUT';
   constructor(readonly timeoutMs: number) {
     super(`no export result within ${timeoutMs} ms`);
-    this.name = 'AcknowledgementTimeout';
   }
 }
 
@@ -201,7 +201,7 @@ function exportBatch(
   try {
     context.with(suppressTracing(context.active()), () => exporter.export(events, callback));
   } catch (error) {
-    callback({ code: ExportResultCode.FAILED, error: error instanceof Error ? error : new Error(String(error)) });
+    callback({ code: ExportResultCode.FAILED, error: error instanceof Error ? error : new InternalError(String(error), { cause: error }) });
   }
   const outcome = new Promise<Outcome>((resolve) => {
     const deadline = new AbortController();
@@ -213,7 +213,7 @@ function exportBatch(
     const onAbort = (): void => finish({ confirmed: false, cause: signal?.reason });
     void result.then((exported) => finish(exported.code === ExportResultCode.SUCCESS
       ? { confirmed: true }
-      : { confirmed: false, cause: exported.error ?? new Error('export failed') }));
+      : { confirmed: false, cause: exported.error ?? new InternalError('export failed') }));
     void pause(deadlineMs, deadline.signal).then(() => {
       if (!deadline.signal.aborted) finish({ confirmed: false, cause: new AcknowledgementTimeout(deadlineMs) });
     });

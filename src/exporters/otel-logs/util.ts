@@ -1,6 +1,7 @@
 // Small helpers of the OTLP log sink: error summaries for logs and messages, duplicate detection.
 import { OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
 import { describeNetCause, netCauseText, urlAddress } from '../../shared/net-cause.js';
+import { EdgeError, InternalError } from '../../shared/errors.js';
 
 interface ErrorSummary {
   readonly message: string;
@@ -32,13 +33,17 @@ export function summarizeExportError(error: unknown, target?: ExportTarget): Err
     const address = target === undefined ? {} : { address: urlAddress(target.endpoint) };
     return error.code === undefined ? { message, ...address } : { message, status: error.code, ...address };
   }
-  if (target !== undefined && error instanceof Error && 'code' in error && typeof error.code === 'string') return networkSummary(error, target);
+  // A code says where a connection failed (an errno, a TLS code), except a bug's, which names no connection.
+  if (target !== undefined && error instanceof Error && !(error instanceof InternalError) && 'code' in error && typeof error.code === 'string') {
+    return networkSummary(error, target);
+  }
   if (error instanceof Error) return { message: error.message };
   return { message: error === undefined ? 'unknown error' : String(error) };
 }
 
 /** A proxy's refusal in the words undici uses, so describeNetCause reads both clients' alike. */
-class ProxyRefusal extends Error {
+class ProxyRefusal extends EdgeError {
+  readonly code = 'EDGE_PROXY_REFUSED';
   constructor(status: number) {
     super(`Proxy response (${status}) !== 200 when HTTP Tunneling`);
   }

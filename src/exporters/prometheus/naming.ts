@@ -1,5 +1,6 @@
 // Naming rules a metric family must meet before it is exposed, and the label-value length cap.
 import type { MetricDef } from '../../collectors/index.js';
+import { EdgeError } from '../../shared/errors.js';
 
 /** Labels Prometheus attaches itself (target labels) or that our naming plan forbids. */
 const RESERVED_LABELS: ReadonlySet<string> = new Set([
@@ -20,11 +21,10 @@ export const SELF_PREFIX = 'edge_exporter_';
 const METRIC_NAME = /^edge_[a-zA-Z0-9_]*[a-zA-Z0-9]$/;
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
-export class MetricDefinitionError extends Error {
+export class MetricDefinitionError extends EdgeError {
   readonly code = 'EDGE_METRIC_DEF_INVALID';
   constructor(readonly problems: readonly string[]) {
     super(`invalid metric definitions:\n  ${problems.join('\n  ')}`);
-    this.name = 'MetricDefinitionError';
   }
 }
 

@@ -6,6 +6,7 @@ import { proxyFor, type ProxyRoute } from '../../shared/proxy-route.js';
 import { readTlsFiles, type TlsFiles } from '../../shared/tls-files.js';
 import { maskUrl } from '../../shared/url-credentials.js';
 import { errnoText } from '../../shared/errno-text.js';
+import { EdgeError } from '../../shared/errors.js';
 
 /** Credentials: exactly one of the inline value and the file (read, trimmed, for every request, so a rotated file needs no reload). */
 export type RemoteWriteAuth =
@@ -53,12 +54,15 @@ export interface RemoteWriteTransport {
 const MESSAGE_EXCERPT_CHARS = 256;
 const READ_LIMIT_BYTES = 4_096;
 
-class LocalError extends Error {
+/** A credentials file (auth.password_file, auth.token_file) that cannot be read; `errno` says why, as the outcome's code. */
+class SecretFileError extends EdgeError {
+  readonly code = 'EDGE_SECRET_FILE';
   constructor(
     message: string,
-    readonly code: string | undefined,
+    readonly errno: string | undefined,
+    options: { readonly cause: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -68,7 +72,7 @@ async function readSecretFile(path: string, what: string): Promise<string> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // The path is configuration, not a secret; the content never reaches a message.
-    throw new LocalError(`cannot read the ${what} file ${path}: ${errnoText(error)}`, code);
+    throw new SecretFileError(`cannot read the ${what} file ${path}: ${errnoText(error)}`, code, { cause: error });
   }
 }
 
@@ -153,8 +157,8 @@ export class RemoteWriteClient implements RemoteWriteTransport {
     try {
       credentials = await this.credentials();
     } catch (error) {
-      const local = error instanceof LocalError ? error : new LocalError(String(error), undefined);
-      return { kind: 'local', error: local.message, ...(local.code === undefined ? {} : { code: local.code }) };
+      const errno = error instanceof SecretFileError ? error.errno : undefined;
+      return { kind: 'local', error: error instanceof SecretFileError ? error.message : String(error), ...(errno === undefined ? {} : { code: errno }) };
     }
     const headers = { ...this.fixedHeaders };
     if (credentials.authorization !== undefined) headers.authorization = credentials.authorization;

@@ -2,6 +2,7 @@
 import pRetry from 'p-retry';
 import { urlAddress } from '../../shared/net-cause.js';
 import { pause } from '../../shared/wait.js';
+import { EdgeError, InternalError } from '../../shared/errors.js';
 import { composeBatch, type Batch } from './batch.js';
 import { RemoteWriteClient, type RemoteWriteTransport, type SendOutcome } from './client.js';
 import { encodeBody } from './encode.js';
@@ -19,10 +20,10 @@ interface RemoteWriteSenderDeps {
 type State = 'new' | 'started' | 'stopping' | 'stopped';
 
 /** Thrown inside p-retry for an answer worth another try (5xx, 429, no answer). */
-class RetryableOutcome extends Error {
+class RetryableOutcome extends EdgeError {
+  readonly code = 'EDGE_RETRYABLE';
   constructor(readonly outcome: SendOutcome) {
     super(describe(outcome));
-    this.name = 'RetryableOutcome';
   }
 }
 
@@ -111,7 +112,7 @@ export class RemoteWriteSender {
 
   /** Starts the loop. Idempotent; a shut-down sender does not start again. */
   start(): Promise<void> {
-    if (this.state === 'stopping' || this.state === 'stopped') return Promise.reject(new Error('RemoteWriteSender: cannot start after shutdown'));
+    if (this.state === 'stopping' || this.state === 'stopped') return Promise.reject(new InternalError('RemoteWriteSender: cannot start after shutdown'));
     if (this.state === 'new') {
       this.state = 'started';
       this.unsubscribe = this.source.onPages(() => this.wake?.());

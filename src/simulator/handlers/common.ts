@@ -11,9 +11,14 @@ import type { PlatformClock } from '../../api/time.js';
 import { fail, type Handler, type SimResponse } from '../types.js';
 import { INTERVALS, type Interval } from '../stats.js';
 import { RangeTooLargeError } from '../stats-series.js';
+import { EdgeError } from '../../shared/errors.js';
 
-export class BadRequest extends Error {}
-export class BusinessError extends Error {}
+export class BadRequest extends EdgeError {
+  readonly code = 'EDGE_SIM_BAD_REQUEST';
+}
+export class BusinessError extends EdgeError {
+  readonly code = 'EDGE_SIM_BUSINESS';
+}
 
 export type Obj = Readonly<Record<string, unknown>>;
 

@@ -2,13 +2,12 @@
 // settled ground truth for exactly the buckets counted, gauges equal what the
 // API computes, and a cycle costs one request per domain.
 import { describe, expect, it } from 'vitest';
-import type { DescribeL7DataV2Request } from '../../../src/api/index.js';
+import type { DescribeL7DataV2Request, ReadClient } from '../../../src/api/index.js';
 import { createAccessCollector, type AccessOptions } from '../../../src/collectors/access/index.js';
 import {
   DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_P95, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUEST_TIME, DOMAIN_REQUESTS, DOMAIN_RESPONSES, DOMAIN_TRAFFIC_BYTES,
 } from '../../../src/collectors/access/metrics.js';
 import { alignDown } from '../../../src/collectors/buckets.js';
-import type { UpstreamClient } from '../../../src/collectors/collector.js';
 import type { StatMetric } from '../../../src/simulator/stats.js';
 import { Driver, HOUR, MIN, T0, useSim } from '../series/sim-driver.js';
 
@@ -131,7 +130,7 @@ describe('access collector against the simulator', () => {
 
   it('denied families cost no request items, and all denied costs no request', async () => {
     const seen: DescribeL7DataV2Request[] = [];
-    const client: UpstreamClient = { ...rig.client, describeL7DataV2: (r, o) => (seen.push(r), rig.client.describeL7DataV2(r, o)) };
+    const client: ReadClient = { ...rig.client, describeL7DataV2: (r, o) => (seen.push(r), rig.client.describeL7DataV2(r, o)) };
     const partly = driver({}, { client, enabled: (f) => f !== DOMAIN_RESPONSES.name && f !== DOMAIN_REQUEST_TIME.name });
     await partly.cycles(2, MIN);
     expect(new Set(seen.flatMap((r) => r.action.map((a) => a.metricName)))).toEqual(new Set(['trafficTrend', 'bandwidthTrend', 'requestTrend']));

@@ -8,7 +8,7 @@ import {
   CC_ATTACK_PEAK_REQUESTS, CC_ATTACK_REQUESTS, CC_ATTACKED_DOMAINS, CC_TOP_DOMAIN_ATTACK_REQUESTS, CC_TOP_USER_AGENT_ATTACK_REQUESTS,
 } from '../../../src/collectors/cc-attack/metrics.js';
 import { seriesKey } from '../../../src/collectors/series/index.js';
-import type { UpstreamClient } from '../../../src/collectors/collector.js';
+import type { ReadClient } from '../../../src/api/index.js';
 import { Driver, HOUR, MIN, T0, useSim } from '../series/sim-driver.js';
 
 const rig = useSim();
@@ -68,7 +68,7 @@ describe('cc-attack collector against the simulator', () => {
     const all = rig.sim.truth.domains();
     const own = all.filter((_, i) => i % 2 === 0);
     const asked: string[][] = [];
-    const client: UpstreamClient = {
+    const client: ReadClient = {
       ...rig.client,
       describeL7CCAttack: (request, options) => {
         asked.push([...(request.domains ?? [])].sort());
@@ -91,7 +91,7 @@ describe('cc-attack collector against the simulator', () => {
   });
 
   it('unknown item shapes are logged at debug and skipped, never thrown; the counter waits, and a cycle with nothing readable fails', async () => {
-    const client: UpstreamClient = {
+    const client: ReadClient = {
       ...rig.client,
       describeL7CCAttack: () => Promise.resolve({ code: 200, msg: 'ok', data: [{ metricName: 'ccPolicyTrend', data: { weird: 1 } }, 'text', { metricName: 'x' }] }),
     };

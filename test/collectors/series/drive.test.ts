@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { platformClock } from '../../../src/api/index.js';
 import type { RawPoint } from '../../../src/collectors/buckets.js';
-import type { CollectContext, CollectorLogger, UpstreamClient } from '../../../src/collectors/collector.js';
+import type { ReadClient } from '../../../src/api/index.js';
+import type { CollectContext, CollectorLogger } from '../../../src/collectors/collector.js';
 import {
   AuditRecord, driveSeries, NO_AUDIT, seriesKey, type SeriesState, type SeriesTarget, type TimeSpan,
 } from '../../../src/collectors/series/index.js';
@@ -19,7 +20,7 @@ const FIRST = T0 - 60 * MIN;
 
 function ctx(watermarks: Record<string, number>, now = T0): CollectContext {
   return {
-    client: {} as UpstreamClient, now, signal: new AbortController().signal, tz: platformClock('+08:00'), log: quiet,
+    client: {} as ReadClient, now, signal: new AbortController().signal, tz: platformClock('+08:00'), log: quiet,
     targets: { domains: [], packages: [] }, watermarks, enabled: () => true,
   };
 }

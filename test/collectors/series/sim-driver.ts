@@ -3,8 +3,8 @@
 // from cycle to cycle, increments summed into counters per series, gauge
 // families replaced, and every log record kept for assertions.
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { EdgeClient, platformClock } from '../../../src/api/index.js';
-import type { Collector, CollectContext, CollectOutput, CollectorLogger, Sample, Targets, UpstreamClient } from '../../../src/collectors/collector.js';
+import { EdgeClient, platformClock, type ReadClient } from '../../../src/api/index.js';
+import type { Collector, CollectContext, CollectOutput, CollectorLogger, Sample, Targets } from '../../../src/collectors/collector.js';
 import type { Mismatch } from '../../../src/collectors/contract/checks.js';
 import { seriesKey } from '../../../src/collectors/series/index.js';
 import { createSimulator, type Simulator } from '../../../src/simulator/index.js';
@@ -100,7 +100,7 @@ export class Driver {
     private readonly rig: SimRig,
     private readonly collector: Collector,
     private readonly targets: Targets,
-    private readonly options: { enabled?: (family: string) => boolean; client?: UpstreamClient } = {},
+    private readonly options: { enabled?: (family: string) => boolean; client?: ReadClient } = {},
   ) {}
 
   async cycle(): Promise<CollectOutput> {
