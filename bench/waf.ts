@@ -131,7 +131,7 @@ async function main(): Promise<number> {
   const memoryTimer = setInterval(sampleMemory, 100);
   try {
     await sink.start();
-    await forwarder.load();
+    await forwarder.restore();
     const [daemonBefore, peersBefore] = await Promise.all([processCpu(process.pid), processCpu(peers.pid)]);
     const start = performance.now();
     windowEnds.push({ at: start, forwarded: 0 });
@@ -164,7 +164,7 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     clearInterval(memoryTimer);
-    await sink.shutdown();
+    await sink.stop();
     await client.close();
     await peers.stop();
     await rm(dir, { recursive: true, force: true });

@@ -45,7 +45,7 @@ export async function callCommand(argv: string[], io: Io): Promise<number> {
     io.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
     return 0;
   } finally {
-    await upstream.close();
+    await upstream.stop();
   }
 }
 

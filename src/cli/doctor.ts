@@ -41,6 +41,6 @@ export async function doctorCommand(argv: string[], io: Io, signal: AbortSignal)
     else io.stdout.write(renderText(report) + (requests === undefined ? '' : `\n${renderRequestEstimate(requests, config.upstream.rate_limit)}`));
     return report.summary.exitCode;
   } finally {
-    await upstream.close();
+    await upstream.stop();
   }
 }

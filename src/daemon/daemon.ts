@@ -50,7 +50,7 @@ export interface DaemonOptions {
   readonly clock?: Clock;
   /**
    * false: start() serves HTTP but neither runs a collector nor arms a
-   * schedule; cycles run only through runOnce(), whose first call loads the
+   * schedule; cycles run only through runOnce(), whose first call restores the
    * state. For tests that drive cycles on a fake clock. Default true.
    */
   readonly schedules?: boolean;
@@ -308,7 +308,7 @@ export class Daemon {
     if (components) await stopComponents(components);
     const held = 'held' in from ? from.held : {};
     await held.server?.stop();
-    await held.local?.close();
+    await held.local?.stop();
     await held.dir?.lock.release();
     this.self.close();
     this.to({ name: 'stopped' });

@@ -62,7 +62,7 @@ export class WafEventForwarder implements EventJob {
   private readonly delivery: DeliveryState;
   private readonly mismatches: MismatchReporter;
   private readonly totals: Totals = { read: 0, deduplicated: 0, forwarded: 0, summarized: 0, exportFailures: 0 };
-  private loading: Promise<void> | undefined;
+  private restoring: Promise<void> | undefined;
   private readonly auditor: Auditor | undefined;
   /** The overlap in force (waf_events.overlap, or under auto what the audit's recoveries call for). */
   private readonly overlap: OverlapTuner;
@@ -114,15 +114,15 @@ export class WafEventForwarder implements EventJob {
   }
 
   /** Reads the checkpoint once (the engine's start and every poll do it first); a damaged one rejects unless reset. */
-  load(): Promise<void> {
-    this.loading ??= (async () => {
+  restore(): Promise<void> {
+    this.restoring ??= (async () => {
       const restored = await this.delivery.load(this.options.startBackMs, this.options.delayMs, this.overlap.overlapMs);
       const { originMs, cursorMs, finalMs } = this.delivery.checkpoint;
       const { tz } = this.options;
       const fields = { restored, origin: tz.formatIso(originMs), cursor: tz.formatIso(cursorMs), finalPass: tz.formatIso(finalMs), file: this.options.store.pathOf(CHECKPOINT_NAME) };
       this.options.log.info(fields, 'WAF event checkpoint loaded');
     })();
-    return this.loading;
+    return this.restoring;
   }
 
   /** One poll: every window due, until caught up or failed. The engine never runs two at once. */
@@ -137,7 +137,7 @@ export class WafEventForwarder implements EventJob {
       ...(error === undefined ? {} : { error: describeError(error) }),
     });
     try {
-      await this.load();
+      await this.restore();
       await this.delivery.saveIfDirty();
       const query = await this.queryOf(signal);
       // Windows end by the time the poll began: a poll slower than the events it reads ends anyway (the lag
