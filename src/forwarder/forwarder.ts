@@ -25,7 +25,7 @@ import { headerPolicy, type HeaderPolicy } from './convert.js';
 import { DEFAULT_DELIVERY_RETRY, deliverBatch, type DeliveryContext, type DeliveryRetry } from './deliver.js';
 import { drainWindow, type Drained } from './drain.js';
 import type { WafQuery } from './fetch.js';
-import { WAF_EVENTS_COLLECTOR, type WafEventsObserver, type WafEventsStats } from './metrics.js';
+import { WAF_EVENTS_JOB, type WafEventsObserver, type WafEventsStats } from './metrics.js';
 import { pageMismatches } from './mismatches.js';
 import { DEFAULT_MAX_WINDOW_EVENTS, type PollReport, type WafEventForwarderOptions } from './options.js';
 import { DeliveryState } from './delivery-state.js';
@@ -53,7 +53,7 @@ interface Totals {
 
 export class WafEventForwarder implements EventJob {
   readonly kind = 'events';
-  readonly name = WAF_EVENTS_COLLECTOR;
+  readonly name = WAF_EVENTS_JOB;
   readonly schedule: Schedule;
   private readonly options: WafEventForwarderOptions;
   private readonly clock: Clock;
@@ -264,7 +264,7 @@ export class WafEventForwarder implements EventJob {
       onPage: (read, repeats, evidence) => {
         this.count('read', read, (ob) => ob.onRead?.(read));
         this.count('deduplicated', repeats, (ob) => ob.onDeduplicated?.(repeats));
-        this.mismatches.report(WAF_EVENTS_COLLECTOR, pageMismatches(window, evidence, this.options.tz));
+        this.mismatches.report(WAF_EVENTS_JOB, pageMismatches(window, evidence, this.options.tz));
       },
     });
     if (fold) await this.deliverSummaries(fold, window, signal, recovery);

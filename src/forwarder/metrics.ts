@@ -12,8 +12,12 @@ import type { LogEvent } from './log-sink.js';
 import { SEVERITY_LABEL } from '../collectors/waf-trend/metrics.js';
 import { ATTR, EDGE_ATTR } from './attributes.js';
 
-/** Collector name: the `collector` of SampleSink.publish and of log lines. */
-export const WAF_EVENTS_COLLECTOR = 'waf-events';
+/**
+ * The forwarder's job name (a job, not a collector: it fills no family from a
+ * cycle). As every job's name, it is the `collector` label of what it
+ * publishes and the `collector` field of its log lines: those keep their name.
+ */
+export const WAF_EVENTS_JOB = 'waf-events';
 
 export const WAF_DENIED_REQUESTS = counter('edge_waf_denied_requests_total',
   'Requests the WAF denied (HTTP 417), counted once per event delivered to the OTLP receiver, by domain (the Host ' +

@@ -4,7 +4,7 @@
 import { hostname } from 'node:os';
 import { platformClock } from '../../api/index.js';
 import type { TargetDiscovery } from '../../collectors/index.js';
-import { AUDIT_OUTCOMES, shardScope, WafEventForwarder, wafQuery } from '../../forwarder/index.js';
+import { AUDIT_OUTCOMES, shardScope, WAF_EVENTS_JOB, WafEventForwarder, wafQuery } from '../../forwarder/index.js';
 import { OtlpLogSink, type OtlpSinkLogger } from '../../exporters/otel-logs/index.js';
 import { DEFAULT_OTLP_ENDPOINT, NO_PROXY_ROUTE, tlsFiles, wafAudit, wafOverlap, type Config, type ProxyRoute } from '../../config/index.js';
 import { proxyFor } from '../../shared/proxy-route.js';
@@ -81,7 +81,7 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     sink: watchedSink(logSink, delivery),
     samples: exports.families,
     store,
-    log: logger.child({ component: 'waf-events', collector: 'waf-events' }),
+    log: logger.child({ component: 'waf-events', collector: WAF_EVENTS_JOB }),
     intervalMs: waf.interval,
     ...wafOverlap(waf),
     delayMs: waf.delay,
