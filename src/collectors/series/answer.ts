@@ -40,7 +40,11 @@ export interface CounterSpec<R> {
 /** Asks the upstream for one span: `main` carries the gauges' metrics too, `backfill` only the counters'. */
 export type Send<R> = (span: TimeSpan, kind: 'main' | 'backfill') => Promise<R>;
 
-/** One target of a cycle: a domain, a package, the account, or one of waf-trend's series. */
+/**
+ * What the driver asks for together in a cycle: the series of one target (a
+ * domain, a package, the account), or one series of the account's where a
+ * family asks for each apart (waf-trend).
+ */
 export interface SeriesTarget<R> {
   /** For log records; {} for an account-wide target. */
   readonly labels: Labels;

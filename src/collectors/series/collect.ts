@@ -41,7 +41,7 @@ interface SeriesCycle<R, T extends SeriesTarget<R>> {
   readonly targets: readonly T[];
   /** The family's pure conversion of one target's answers: gauges and findings, never a count. */
   convert(target: T, answers: TargetAnswers<R>, now: BucketsNow, log: CollectorLogger): Converted;
-  /** The targets are parts of one account-wide whole (waf-trend's series): no per-target freshness. */
+  /** Each entry is one series of the account's (waf-trend asks for each apart): no per-target freshness. */
   readonly accountWide?: boolean;
   /** A family without a main request (waf-trend): the ranges asking for a series' buckets due (fetch.ts). */
   readonly ranges?: Ranges;
