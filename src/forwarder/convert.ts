@@ -39,7 +39,7 @@ export function headerPolicy(allow: readonly string[] = DEFAULT_FORWARDED_HEADER
  * `offsetMinutes` is the platform zone (upstream.timezone), for a timeStamp
  * without an offset; default UTC+8, the document's zone. `time` is the
  * timeStamp read in that zone, for a caller that read it already (the
- * forwarder, for the window's evidence).
+ * forwarder, for the window's findings).
  */
 export function toLogEvent(
   record: WafLogRecord, observedMs: number, headers: HeaderPolicy = headerPolicy(), offsetMinutes = 480,

@@ -261,10 +261,10 @@ export class WafEventForwarder implements EventJob {
         if (pass.length > 0) await deliverBatch(pass, delivery);
       },
       ...(encode ? { hold: (event: LogEvent) => encode(event, keptOf(event)), release: (batch: readonly LogEvent[]) => sink.release?.(batch) } : {}),
-      onPage: (read, repeats, evidence) => {
+      onPage: (read, repeats, findings) => {
         this.count('read', read, (ob) => ob.onRead?.(read));
         this.count('deduplicated', repeats, (ob) => ob.onDeduplicated?.(repeats));
-        this.mismatches.report(WAF_EVENTS_JOB, pageMismatches(window, evidence, this.options.tz));
+        this.mismatches.report(WAF_EVENTS_JOB, pageMismatches(window, findings, this.options.tz));
       },
     });
     if (fold) await this.deliverSummaries(fold, window, signal, recovery);
