@@ -29,7 +29,7 @@ import { WAF_EVENTS_JOB, type WafEventsObserver, type WafEventsStats } from './m
 import { pageMismatches } from './mismatches.js';
 import { DEFAULT_MAX_WINDOW_EVENTS, type PollReport, type WafEventForwarderOptions } from './options.js';
 import { DeliveryState } from './delivery-state.js';
-import { passed, planWindow, type PlannedWindow, type TimeWindow } from './window.js';
+import { nextWindow, passed, type TimeWindow, type WindowPass } from './window.js';
 import { paceBatch, windowBudget, WindowFold } from './volume.js';
 import { keptOf } from './kept.js';
 import type { AuditBucket } from './audit.js';
@@ -146,9 +146,9 @@ export class WafEventForwarder implements EventJob {
       for (;;) {
         signal.throwIfAborted();
         // Windows of half an interval at least (unless a final pass closes the gap to the cursor): fewer requests and snapshots.
-        // The ids kept stay within max_window_events and one window, a flood's included (planWindow).
-        const plan = { ...this.options, overlapMs: this.overlap.overlapMs, maxWindowMs: this.spanMs, minNewMs: this.options.intervalMs / 2, maxKeptIds: this.maxWindowEvents };
-        const window = planWindow(this.delivery.checkpoint, now, plan);
+        // The ids kept stay within max_window_events and one window, a flood's included (nextWindow).
+        const bounds = { ...this.options, overlapMs: this.overlap.overlapMs, maxWindowMs: this.spanMs, minNewMs: this.options.intervalMs / 2, maxKeptIds: this.maxWindowEvents };
+        const window = nextWindow(this.delivery.checkpoint, now, bounds);
         if (!window) {
           // Caught up: the audit's turn (its recoveries wait behind the new events).
           if (query !== undefined && this.auditor) {
@@ -166,7 +166,7 @@ export class WafEventForwarder implements EventJob {
           this.logShrunk(window, drained.delivered);
           continue;
         }
-        await this.delivery.advance(passed(this.delivery.checkpoint, window, readAtMs, plan));
+        await this.delivery.advance(passed(this.delivery.checkpoint, window, readAtMs, bounds));
         windows++;
         // Few enough: try a longer one next (fewer windows). Counted as read: after a cut the shorter window
         // finds many of its records delivered already, and would grow back into the cut.
@@ -333,7 +333,7 @@ export class WafEventForwarder implements EventJob {
     }
   }
 
-  private logShrunk(window: PlannedWindow, delivered: number): void {
+  private logShrunk(window: WindowPass, delivered: number): void {
     const { tz } = this.options;
     this.options.log.info(
       { from: tz.formatIso(window.startMs), to: tz.formatIso(window.endMs), pass: window.pass, delivered, nextSpanSeconds: this.spanMs / SECOND, maxWindowEvents: this.maxWindowEvents },
@@ -341,7 +341,7 @@ export class WafEventForwarder implements EventJob {
     );
   }
 
-  private logWindow(window: PlannedWindow, delivered: number, behindMs: number): void {
+  private logWindow(window: WindowPass, delivered: number, behindMs: number): void {
     const fields = {
       from: this.options.tz.formatIso(window.startMs),
       to: this.options.tz.formatIso(window.endMs),
