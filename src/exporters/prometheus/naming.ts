@@ -1,7 +1,7 @@
 // Naming rules a metric family must meet before it is exposed, and the label-value length cap.
 import type { MetricDef } from '../../collectors/index.js';
 
-/** Labels Prometheus attaches itself (target labels) or that our naming plan forbids. */
+/** Labels Prometheus attaches itself (target labels) or that our naming rules forbid. */
 const RESERVED_LABELS: ReadonlySet<string> = new Set([
   'instance',
   'job',
