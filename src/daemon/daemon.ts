@@ -22,7 +22,7 @@ import { HttpServer, type DaemonStatus, type MetricsSource, type ReloadOutcome, 
 import { displayUrl } from '../shared/url-credentials.js';
 import { startComponents, stopComponents } from './components.js';
 import { applyReload, refuseReload, ReloadRefusedError } from './reload.js';
-import { fingerprint, type Fingerprint } from './reload-plan.js';
+import { fingerprint, type Fingerprint } from './reload-changes.js';
 import { readServerCredentials, ServerFileError } from './server-secrets.js';
 import { holdStateDir } from './state-dir.js';
 import { move, statusOf, type Held, type State } from './state.js';
@@ -68,7 +68,7 @@ export class Daemon {
   readonly exposition: Exposition;
   readonly self: SelfMetrics;
   private config: Config;
-  /** The config's files as they were when it was applied (reload-plan.ts). */
+  /** The config's files as they were when it was applied (reload-changes.ts). */
   private applied: Fingerprint;
   private state: State = { name: 'created' };
   /** The one start-up: start()'s, or the first runOnce/forwardOnce's without a server (then no URL). */

@@ -77,7 +77,7 @@ export interface Components {
   /**
    * The collectors' jobs for `config`, sharing this build's client, targets,
    * ledger and sinks, with the data families made `config`'s: for a reload
-   * that changes collectors alone (reload-plan.ts), never for one that
+   * that changes collectors alone (reload-changes.ts), never for one that
    * changes what they share.
    */
   readonly collectorJobs: (config: Config) => CollectorJobs;
