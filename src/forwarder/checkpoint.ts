@@ -11,7 +11,7 @@
 //   counters, tagged with the generation; a window done and not snapshotted
 //   adds where the checkpoint moved (`a`). Rewriting the whole id set after
 //   every batch made catching up a backlog quadratic, and after every window
-//   it was a quarter of the forwarder's old-space garbage (issue 25).
+//   it was a quarter of the forwarder's old-space garbage.
 //
 // A load replays the lines of the snapshot's generation in order (a line's
 // ids, then its move, which forgets the ids no window reads again); lines of another one

@@ -53,7 +53,7 @@ export function toLogEvent(
   const primary = record.rules[0];
   // Headers first, then the named attributes, each assigned under its name written out (NamedAttributes keeps
   // those names the constants'): V8 turns an object that gains more than 12 properties through computed keys
-  // into a hash table, and that was 6 KB of garbage per event and a sort at every walk of its keys (issue 25).
+  // into a hash table, and that was 6 KB of garbage per event and a sort at every walk of its keys.
   // The headers' names are computed, so they come while the object is still small.
   const attributes: NamedAttributes = {};
   if (requestHeaders !== undefined) forwardHeaders(attributes, requestHeaders, headers);
@@ -120,7 +120,7 @@ function present(value: unknown): value is string {
 // The request's headers are read where they lie, names compared in lower
 // case (names differing in case are one header, as in HTTP; their values join
 // in the record's order): a Map and two arrays per header per event were a
-// quarter of the conversion (issue 25). A value is a string, a number or
+// quarter of the conversion. A value is a string, a number or
 // boolean (as text), or an array of those; anything else is no value.
 type RawHeaders = Readonly<Record<string, unknown>>;
 

@@ -240,7 +240,7 @@ export class DeliveryState {
     this.rules.forget(next.cursorMs);
     this.moved = true;
     // A snapshot per window wrote every id kept and counter series again, in a backlog a quarter of the
-    // forwarder's old-space garbage (issue 25): due once the journal holds as much.
+    // forwarder's old-space garbage: due once the journal holds as much.
     if (this.journaledEntries >= this.snapshotEntries) this.compactNext = true;
     return this.save();
   }

@@ -100,7 +100,7 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
     let repeats = 0;
     const findings = { naive: 0, outOfRange: 0 };
     const refresh: string[] = [];
-    // Each record is taken out of the page as it is read, so it is garbage once its event is encoded (issue 25).
+    // Each record is taken out of the page as it is read, so it is garbage once its event is encoded.
     // Held by the page until its last one was, a page of 500 outlived the scavenges its own conversion set off,
     // and every parsed record was promoted and marked again at the next full collection: 1.8 KB promoted per
     // event, against 0.85 KB with each taken out (docs/benchmarks.md 12.10).

@@ -243,7 +243,7 @@ export class WafEventForwarder implements EventJob {
     const { maxRate, overRate } = this.options.volume ?? { maxRate: undefined, overRate: 'delay' };
     const fold = maxRate !== undefined && overRate === 'summarize' ? new WindowFold(windowBudget(window, this.delivery.checkpoint, maxRate)) : undefined;
     const sink = this.options.sink;
-    // The sink takes each record as it is read (issue 25: held whole, a batch's events were promoted and marked
+    // The sink takes each record as it is read (held whole, a batch's events were promoted and marked
     // again at every full collection), unless a fold may still need the whole event for its summary.
     const encode = fold === undefined ? sink.encode?.bind(sink) : undefined;
     const drained = await drainWindow(window, {

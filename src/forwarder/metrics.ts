@@ -74,10 +74,10 @@ export class DeniedCounts {
    * domain -> rule_id -> severity -> series, for every series of the totals
    * (restored ones too, so at most the cap of them) and as many refused ones
    * at most: an event finds its series by its three label values, with no
-   * label object or key string per event
-   * (issue 25: they were most of the counter's cost, ~1,700 domains in a
-   * batch of 512 leaving little to group within one batch). A series it
-   * lacks is new to the totals, so one past the cap is refused without a key.
+   * label object or key string per event (they were most of the counter's
+   * cost: ~1,700 domains in a batch of 512 leave little to group within one
+   * batch). A series it lacks is new to the totals, so one past the cap is
+   * refused without a key.
    */
   private readonly index = new Map<string, Map<string, Map<string, Series | typeof REFUSED>>>();
   /** Refused series the index holds. */

@@ -154,7 +154,7 @@ function parsedPoint(p: unknown): boolean {
 /**
  * A list of points. zod's tuple parse copies every point, and a cycle at
  * 100k series parses millions of them: most of its allocation, and garbage
- * that survives long enough to grow the heap (issue 12). A list whose points
+ * that survives long enough to grow the heap. A list whose points
  * are all numbers already (what upstreams send) is handed on as JSON.parse
  * made it; anything else goes through `pointList`, whose output and issues
  * are the schema's own.

@@ -115,7 +115,7 @@ function parsedRecord(r: unknown): boolean {
  * A page of records. zod 4 builds a new object for every object it parses:
  * a page of 100 records was some 600 objects copied (records, request,
  * response, headers, ua, geoip, each rule) only to be dropped, 5 µs of
- * parse plus their garbage per event (issue 25). A page whose records all
+ * parse plus their garbage per event. A page whose records all
  * have their output form already (what upstreams send) is handed on as
  * JSON.parse made it; any other goes through `list(wafLogRecord)`, whose
  * output and issues are the schema's own. So what is accepted, what is

@@ -40,7 +40,7 @@ function v2Points(response: V2, metric: V2TrendMetric, key: SeriesName): readonl
  * A class, not an object with a `points` closure: a cycle builds one per
  * counter series of every domain up front and holds it until it closes, and
  * a closure and its context (with the name property a build may give it)
- * cost several times the object (issue 12).
+ * cost several times the object.
  */
 class V2Spec implements CounterSpec<V2> {
   readonly key: string;

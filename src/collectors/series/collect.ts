@@ -13,7 +13,7 @@
 // below). The reading over every answer still makes the cycle's
 // clock_offset finding and the next cycle's fallback. Holding every target's
 // answers until all had answered, to read the clock over all of them, was
-// most of the daemon's memory at 100k series (issue 12).
+// most of the daemon's memory at 100k series.
 import pLimit from 'p-limit';
 import type { CollectContext, CollectorLogger, CollectOutput } from '../collector.js';
 import { ClockReading, type Piece, type SeriesTarget, type UpstreamClock } from './answer.js';
