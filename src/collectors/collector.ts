@@ -102,13 +102,13 @@ export interface TargetLists {
   readonly packages: readonly string[];
 }
 
-/** What a cycle asks about: this shard's share of the targets (all of them when unsharded). */
+/** What a cycle asks about: its share of the targets (all of them unless the account is split over replicas). */
 export interface Targets extends TargetLists {
   /**
-   * Every target after filtering, whichever shard owns it; absent when
-   * unsharded (the lists above are then all of them). Read by figures that are
-   * not additive across shards (rankings, account totals), which shard 0
-   * computes alone over the whole account.
+   * Every target after filtering, when the lists above are a share of them;
+   * absent when they are all of them. Read by figures that are not additive
+   * over parts of the account (rankings, account totals), which one replica
+   * computes alone over the whole account (collectors/targets/placement.ts).
    */
   readonly all?: TargetLists;
 }
