@@ -10,6 +10,8 @@ export { TargetForgetter } from './targets/forget.js';
 export { TargetDiscovery, discoveryRequests, type DiscoveryClient } from './targets/discovery.js';
 export { UNSHARDED, type Shard } from './targets/shard.js';
 export { holdsAccount, placeCollectors, type Placement } from './targets/placement.js';
+export { claimStateDir } from './targets/state-owner.js';
+export { domainScope } from './targets/domain-scope.js';
 export { CONTRACT_CHECKS } from './contract/checks.js';
 export { REJECT_REASONS } from './rejects.js';
 export { seriesKey, type Labels } from './series/keys.js';

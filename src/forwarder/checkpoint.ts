@@ -64,7 +64,7 @@ const checkpointFileSchema = z
     journal: z.number().int().nonnegative().optional(),
     rules: rulesSchema,
     minutes: minutesSchema,
-    /** [ms, domains]: the audit's minutes hold every event delivered from then on, for this shard's domains (audit-scope.ts). */
+    /** [ms, domains]: the audit's minutes hold every event delivered from then on, for the domains in the scope key (audit-scope.ts). */
     auditFrom: z.tuple([z.number().int(), z.string()]).optional(),
   })
   .refine((f) => f.cursorMs >= f.originMs, { path: ['cursorMs'], error: 'cursor before origin' })

@@ -6,8 +6,8 @@
 // event-stream job of the engine (engine/scheduler.ts), which runs it at start
 // and every interval, never overlapping itself; upstream failures are logged
 // and retried on the next poll, delivery failures are retried in place
-// (deliver.ts) while polling waits. Sharded, each poll reads only the domains
-// of this replica (scope.ts). Between conversion and delivery the volume
+// (deliver.ts) while polling waits. Given a scope, each poll reads only the
+// domains it gives at that moment. Between conversion and delivery the volume
 // policy (volume.ts, waf_events.max_rate / over_rate) paces the batches or
 // folds the events past the rate into summary records sent after the window.
 // Once a poll has caught up, the delivery audit (auditor.ts) compares the
@@ -180,7 +180,7 @@ export class WafEventForwarder implements EventJob {
     }
   }
 
-  /** This poll's query: the configured one, or this shard's domains; undefined when the shard owns none. */
+  /** This poll's query: the configured one, or the scope's domains; undefined when the scope gives none. */
   private async queryOf(signal: AbortSignal): Promise<WafQuery | undefined> {
     const scope = this.options.scope;
     if (!scope) return this.options.query;

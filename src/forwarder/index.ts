@@ -6,7 +6,6 @@
 // upstream's own counts. The daemon wires it; this is its public surface.
 export { WafEventForwarder } from './forwarder.js';
 export type { PollReport } from './options.js';
-export { shardScope } from './scope.js';
 export { WAF_EVENTS_JOB, WAF_EVENTS_FAMILIES } from './metrics.js';
 export { AUDIT_OUTCOMES } from './audit.js';
 export { wafQuery } from './fetch.js';
