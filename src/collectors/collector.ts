@@ -118,7 +118,7 @@ export interface CollectContext {
   /** Start of this cycle, epoch ms (from the engine's clock, never Date.now in a collector). */
   readonly now: number;
   readonly signal: AbortSignal;
-  /** Formats request times and parses response times in the platform zone. */
+  /** Formats request times and reads the times in answers in the platform zone. */
   readonly tz: PlatformClock;
   readonly log: CollectorLogger;
   readonly targets: Targets;

@@ -5,12 +5,12 @@
 // instead of an error. Answers are values, never exceptions, so one failed
 // probe costs only the checks that needed it.
 import { AuthError, OPERATIONS, PermissionError, isApiError, type ApiError, type OperationName } from '../api/index.js';
-import type { CallOptions, RequestOf, ResponseOf } from '../api/index.js';
+import type { CallOptions, RequestOf, AnswerOf } from '../api/index.js';
 import type { Logger } from '../log/logger.js';
 
 /** The one client method the doctor needs (EdgeClient has it). */
 export interface DoctorClient {
-  call<K extends OperationName>(operation: K, request: RequestOf<K>, options?: CallOptions): Promise<ResponseOf<K>>;
+  call<K extends OperationName>(operation: K, request: RequestOf<K>, options?: CallOptions): Promise<AnswerOf<K>>;
 }
 
 export type Answer<T> =
@@ -74,7 +74,7 @@ export class Prober {
     return this.tallies;
   }
 
-  async ask<K extends OperationName>(operation: K, request: RequestOf<K>, path?: string): Promise<Answer<ResponseOf<K>>> {
+  async ask<K extends OperationName>(operation: K, request: RequestOf<K>, path?: string): Promise<Answer<AnswerOf<K>>> {
     if (OPERATIONS[operation].write) throw new WriteRefusedError(`the doctor never sends ${operation} (a write operation)`);
     const skipped = this.skipReason();
     if (skipped !== undefined) return { kind: 'not_reached', reason: skipped };

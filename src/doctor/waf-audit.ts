@@ -7,7 +7,7 @@
 // request, then the `logs` pages of the newest buckets whose counts fit in
 // MAX_PAGES pages. Equal everywhere, the audit's findings are real; different,
 // it would report buckets that lost nothing.
-import { HOUR_MS, MINUTE_MS, type DescribeLogV2Request, type DescribeLogV2Response } from '../api/index.js';
+import { HOUR_MS, MINUTE_MS, type DescribeLogV2Request, type DescribeLogV2Answer } from '../api/index.js';
 import { alignDown } from '../collectors/buckets.js';
 import { trendRequest } from '../forwarder/audit-check.js';
 import { settledBuckets } from '../forwarder/audit.js';
@@ -100,7 +100,7 @@ function newestWithin(buckets: readonly Bucket[], budget: number): Bucket[] {
 async function readLogs(prober: Prober, setup: DoctorSetup, query: WafQuery, window: Window): Promise<Answer<LogsRead>> {
   const sentAt = prober.now();
   const client = {
-    describeLogV2: async (request: DescribeLogV2Request): Promise<DescribeLogV2Response> => {
+    describeLogV2: async (request: DescribeLogV2Request): Promise<DescribeLogV2Answer> => {
       const answer = await prober.ask('describeLogV2', request);
       if (answer.kind !== 'answer') throw new Unanswered(answer);
       return answer.value;

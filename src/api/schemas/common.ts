@@ -7,7 +7,7 @@
 // parameters: not shown") still reach the server, and a typo is never dropped
 // silently.
 //
-// Responses are read tolerantly because the document is loose about them:
+// Answers are read tolerantly because the document is loose about them:
 // unknown keys pass through, integers may arrive as numeric strings, `data` and
 // `rows` may be null or absent (error envelopes carry neither). A field of a
 // plainly wrong type still fails, which the client reports as a bad response.
@@ -115,7 +115,7 @@ export function requiredSearchFilter<const L extends readonly [string, ...string
   return z.looseObject({ label: z.enum(labels), value: z.array(z.string()) });
 }
 
-// --------------------------------------------------------- response primitives
+// ---------------------------------------------------------- answer primitives
 
 const INT_RE = /^\s*-?\d+\s*$/;
 const NUMBER_RE = /^\s*-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\s*$/;
@@ -190,7 +190,7 @@ export function withList<T extends z.ZodType>(item: T) {
   return envelope.extend({ data: list(item) });
 }
 
-/** Paged-list response: total may be absent on error envelopes, rows default to []. */
+/** Paged-list answer: total may be absent on error envelopes, rows default to []. */
 export function pagedList<T extends z.ZodType>(row: T) {
   return envelope.extend({ total: looseInt.optional(), rows: list(row) });
 }

@@ -57,7 +57,7 @@ const matchedRule = z.looseObject({
   ruleMessage: z.string(),
   group: z.string(),
   severity: z.string(),
-  // Response text is not narrowed to the three documented levels: a new level
+  // The answer's text is not narrowed to the three documented levels: a new level
   // upstream must not make a whole page of logs unreadable.
   severityLevel: z.string(),
   match: z.unknown().optional(),
@@ -138,7 +138,7 @@ const logItem = z.looseObject({
   count: looseInt.optional(),
 });
 
-export const describeLogV2Response = envelope.extend({
+export const describeLogV2Answer = envelope.extend({
   // null means nothing matched; consumers see [].
   data: list(logItem),
 });

@@ -1,6 +1,6 @@
 // The CC-attack collector: attack requests as a counter (account-wide, or
 // per domain with `perDomain`), and whatever of attack_detail and the
-// domain / user-agent rankings the response holds as summary-window gauges.
+// domain / user-agent rankings the answer holds as summary-window gauges.
 // Account-wide it is one describeL7CCAttack per cycle with every metricName;
 // per domain, one per domain for the trend plus one account-wide for the gauges.
 // The per-domain counter covers the cycle's domains, while whatever is
@@ -65,7 +65,7 @@ function collect(ctx: CollectContext, options: CcAttackOptions, state: SeriesSta
     collector: 'cc-attack', log: ctx.log.child({ collector: 'cc-attack' }), gaugeFamilies, targets: active,
     convert: (t, answers, { currentBucket }, log) => {
       for (const piece of answers.pieces) {
-        if (piece.response && piece.response.issues.length > 0) log.debug({ issues: piece.response.issues }, 'unrecognised CC attack items skipped');
+        if (piece.answer && piece.answer.issues.length > 0) log.debug({ issues: piece.answer.issues }, 'unrecognised CC attack items skipped');
       }
       return convertCc({ ...answers, gauges: { windowBucket: currentBucket, timestamps: options.timestamps, families: t.gaugeFamilies } });
     },

@@ -96,7 +96,7 @@ export async function driveSeries<R, T extends SeriesTarget<R>>(
       // Debug only: the data-lag self-metric makes a lasting gap visible.
       else log.debug({ series: result.uncovered }, 'no answer covered these series; they wait for the next cycle');
     }
-    return { result, tally: { requests, errors }, answered: target.specs.length > 0 && pieces.some((p) => p.response !== undefined) };
+    return { result, tally: { requests, errors }, answered: target.specs.length > 0 && pieces.some((p) => p.answer !== undefined) };
   };
   // Added in target order: a target done early waits here for those before it.
   const waiting = new Map<number, Done>();
