@@ -1,7 +1,7 @@
 // Request and answer schemas of the 21 upstream operations: the single
 // source of the typed client's types. Requests are what callers write
 // (z.input, so defaults stay optional); answers are what the client returns
-// after parsing a reply (z.output: numeric strings coerced, missing lists as []).
+// after parsing a response (z.output: numeric strings coerced, missing lists as []).
 import type { z } from 'zod';
 import type { OperationName } from '../operations.js';
 import { describeHostingRequest, describeHostingAnswer } from './certificates.js';
@@ -101,7 +101,7 @@ export type OperationSchemas = typeof operationSchemas;
 export type RequestOf<K extends OperationName> = z.input<OperationSchemas[K]['request']>;
 /** The request after validation and defaults: what is sent. */
 export type SentRequestOf<K extends OperationName> = z.output<OperationSchemas[K]['request']>;
-/** The answer to operation K: its reply, parsed. */
+/** The answer to operation K: its response, parsed. */
 export type AnswerOf<K extends OperationName> = z.output<OperationSchemas[K]['answer']>;
 
 export type DescribeLogV2Request = RequestOf<'describeLogV2'>;
