@@ -6,7 +6,7 @@
 // counters, 7 gauges) at 1-minute buckets, one bucket per cycle.
 //
 // 1. Steady state: --cycles=N (default 20) cycles, each applied to the ledger,
-//    saved and pushed (forceFlush), beside the same cycles with remote_write
+//    saved and pushed (flush), beside the same cycles with remote_write
 //    off (the ledger without history, saved): CPU per cycle (process.cpuUsage)
 //    and what it costs of one core at one cycle a minute.
 // 2. Backlog: --backlog=N minutes (default 60) of cycles counted while the
@@ -105,13 +105,13 @@ try {
     pushed += out.increments.length + [...out.gauges.values()].reduce((n, g) => n + g.length, 0);
     apply(on, out, T0 + (c + 3) * MIN);
     await on.save(onStore, 'access');
-    await sender.forceFlush();
+    await sender.flush();
     onMs.push(cpuMs(t));
   }
   const after = await stats();
   const fileOff = (await stat(offStore.pathOf('ledger-access'))).size;
   const fileOn = (await stat(onStore.pathOf('ledger-access'))).size;
-  await sender.shutdown();
+  await sender.stop();
   const extra = median(onMs) - median(offMs);
   process.stdout.write(`## Remote-write\n\n${DOMAINS} domains, ${fmtInt(DOMAINS * SERIES_PER_DOMAIN)} series, 1-minute buckets, ${CYCLES} cycles; pages and requests of ${defaults.max_samples_per_send} samples.\n\n`);
   process.stdout.write(`### Steady state: CPU per cycle (apply, save${''}, push), medians\n\n${table(
@@ -141,11 +141,11 @@ try {
   const cpu = process.cpuUsage();
   t = performance.now();
   await backlogSender.start();
-  await backlogSender.forceFlush();
+  await backlogSender.flush();
   const wall = performance.now() - t;
   const cpuUsed = cpuMs(cpu);
   const s1 = await stats();
-  await backlogSender.shutdown();
+  await backlogSender.stop();
   if (queues.pendingSamples() !== 0) throw new Error(`${queues.pendingSamples()} samples left pending`);
   process.stdout.write(`### Backlog: ${BACKLOG} minutes counted while the receiver was away, then pushed\n\n${table(
     ['samples', 'requests', 'wall', 'samples/s', 'sender CPU', 'bytes/sample', 'ledger file', 'its save', 'peak RSS'],

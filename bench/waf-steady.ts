@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   };
   try {
     await sink.start();
-    await forwarder.load();
+    await forwarder.restore();
     // The backlog, then the first poll near now: from there every poll is alike.
     await poll();
     await poll();
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
-    await sink.shutdown();
+    await sink.stop();
     await client.close();
     await peers.stop();
     await rm(dir, { recursive: true, force: true });

@@ -7,7 +7,7 @@
 // over a second to read again never catches up, each new window a second
 // long and re-reading the whole overlap), and a second one `overlap` later
 // when the backlog's last `overlap` held more than max_window_events (the
-// windows there wait to be final at once, planWindow); reported: events/s
+// windows there wait to be final at once, nextWindow); reported: events/s
 // overall, events/s over the first and the last third of each window's events
 // (a rate falling as the window fills shows up there), peak RSS and heap.
 // --events=N sizes the backlog (target: 20,000/s, flat) and runs it in this
@@ -131,12 +131,12 @@ async function main(): Promise<number> {
   const memoryTimer = setInterval(sampleMemory, 100);
   try {
     await sink.start();
-    await forwarder.load();
+    await forwarder.restore();
     const [daemonBefore, peersBefore] = await Promise.all([processCpu(process.pid), processCpu(peers.pid)]);
     const start = performance.now();
     windowEnds.push({ at: start, forwarded: 0 });
     // One poll, and a second `overlap` later if the first left the backlog's end unread: with more events in the
-    // overlap than max_window_events, windows there wait until they are final at once (planWindow), as they would
+    // overlap than max_window_events, windows there wait until they are final at once (nextWindow), as they would
     // wait overlap in a running daemon. The same total: every event of the backlog, its tail's final pass included.
     const catchUp = async (): ReturnType<typeof forwarder.run> => {
       const first = await forwarder.run(new AbortController().signal);
@@ -164,7 +164,7 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     clearInterval(memoryTimer);
-    await sink.shutdown();
+    await sink.stop();
     await client.close();
     await peers.stop();
     await rm(dir, { recursive: true, force: true });

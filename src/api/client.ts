@@ -13,7 +13,7 @@ import { Agent, type Dispatcher } from 'undici';
 import pLimit, { type LimitFunction } from 'p-limit';
 import pRetry from 'p-retry';
 import { OPERATIONS, expandPath, type OperationName, type OperationSpec } from './operations.js';
-import { operationSchemas, type RequestOf, type ResponseOf, type SentRequestOf } from './schemas/index.js';
+import { operationSchemas, type RequestOf, type AnswerOf, type SentRequestOf } from './schemas/index.js';
 import { AbortedError, ApiError, AuthError, BadResponseError, ValidationError, type ValidationIssue } from './errors.js';
 import { OrderGate } from './order-gate.js';
 import { RateGate, type Permit } from './rate-gate.js';
@@ -100,7 +100,7 @@ const CLIENT_DEFAULTS = {
 } as const;
 
 /** One operation's typed method, as the client and a read client (read-client.ts) have it. */
-export type Method<K extends OperationName> = (request: RequestOf<K>, options?: CallOptions) => Promise<ResponseOf<K>>;
+export type Method<K extends OperationName> = (request: RequestOf<K>, options?: CallOptions) => Promise<AnswerOf<K>>;
 
 export class EdgeClient {
   private readonly settings: Required<Omit<ClientOptions, 'token' | 'refreshToken' | 'loginUrl' | 'paths' | 'dispatcher' | 'proxy' | 'observer' | 'retry' | 'rateLimit' | 'rateLimits'>> & { retry: RetryOptions };
@@ -183,10 +183,10 @@ export class EdgeClient {
   }
 
   /** Sends any operation by name; the typed methods below are the usual way in. */
-  async call<K extends OperationName>(operation: K, request: RequestOf<K>, options: CallOptions = {}): Promise<ResponseOf<K>> {
+  async call<K extends OperationName>(operation: K, request: RequestOf<K>, options: CallOptions = {}): Promise<AnswerOf<K>> {
     const spec = OPERATIONS[operation];
     const body = this.validate(operation, request);
-    const send = (): Promise<ResponseOf<K>> => this.sendOnce(spec, body, options);
+    const send = (): Promise<AnswerOf<K>> => this.sendOnce(spec, body, options);
     if (spec.write) return send();
     const { attempts, minDelayMs, maxDelayMs } = this.settings.retry;
     return pRetry(send, {
@@ -211,7 +211,7 @@ export class EdgeClient {
    * token: a request of its own (its own slot, order-gate turn and observer
    * report), not a retry.
    */
-  private async sendOnce<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions): Promise<ResponseOf<K>> {
+  private async sendOnce<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions): Promise<AnswerOf<K>> {
     const sent: Sent = {};
     try {
       return await this.limit(() => this.once<K>(spec, request, options, sent));
@@ -247,9 +247,9 @@ export class EdgeClient {
     return this.refreshing;
   }
 
-  private async once<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions, sent: Sent): Promise<ResponseOf<K>> {
+  private async once<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions, sent: Sent): Promise<AnswerOf<K>> {
     const operation = spec.name as K;
-    const budgeted = (): Promise<ResponseOf<K>> => this.budgeted(spec, options.signal, () => this.timed(spec, request, options, sent));
+    const budgeted = (): Promise<AnswerOf<K>> => this.budgeted(spec, options.signal, () => this.timed(spec, request, options, sent));
     if (spec.rateLimited) {
       return this.orderGate.run(budgeted, () => this.observer.onRateLimitWait?.({ operation }));
     }
@@ -308,7 +308,7 @@ export class EdgeClient {
   }
 
   /** One attempt, reported to the observer. */
-  private async timed<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions, sent: Sent): Promise<ResponseOf<K>> {
+  private async timed<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions, sent: Sent): Promise<AnswerOf<K>> {
     const operation = spec.name as K;
     const started = performance.now();
     const done = (outcome: 'success' | ApiError['code'], status?: number): void =>
@@ -326,7 +326,7 @@ export class EdgeClient {
         signal: options.signal,
         ...this.proxyOf(url),
       });
-      const parsed = operationSchemas[operation].response.safeParse(result.json);
+      const parsed = operationSchemas[operation].answer.safeParse(result.json);
       if (!parsed.success) {
         const where = parsed.error.issues.slice(0, 3).map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`);
         throw new BadResponseError(`${operation}: response does not match the documented shape: ${where.join('; ')}`, {
@@ -334,7 +334,7 @@ export class EdgeClient {
         });
       }
       done('success', result.status);
-      return parsed.data as ResponseOf<K>;
+      return parsed.data as AnswerOf<K>;
     } catch (err) {
       if (err instanceof ApiError) done(err.code, err.status);
       throw err;

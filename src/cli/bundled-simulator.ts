@@ -26,7 +26,7 @@ export const startBundledSimulator: StartLocalUpstream = async (config, logger) 
     url,
     token: sim.token,
     otlpEndpoint: receiver.url,
-    close: async () => {
+    stop: async () => {
       await Promise.all([simulator.close(), receiver.close()]);
     },
   };

@@ -13,7 +13,7 @@ import { errnoText } from '../shared/errno-text.js';
 
 export const CALL_USAGE = `usage: edge-exporter call OPERATION [--body JSON | --body-file FILE] [--config FILE]
 
-Runs one upstream operation and prints its JSON response. Without --config the
+Runs one upstream operation and prints its answer as JSON. Without --config the
 upstream comes from EDGE_API_URL, EDGE_LOGIN_URL and EDGE_API_TOKEN.
 A path parameter (getPackageDetails' oid) goes in the body like any other field.
 Operations: ${OPERATION_NAMES.join(', ')}`;
@@ -41,11 +41,11 @@ export async function callCommand(argv: string[], io: Io): Promise<number> {
   const logger = createLogger({ level: 'warn', secrets: [config.upstream.token ?? ''], destination: io.stderr });
   const upstream = await openUpstream(config, logger, { startLocal: startBundledSimulator });
   try {
-    const response = await upstream.call(operation, body as RequestOf<typeof operation>);
-    io.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
+    const answer = await upstream.call(operation, body as RequestOf<typeof operation>);
+    io.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
     return 0;
   } finally {
-    await upstream.close();
+    await upstream.stop();
   }
 }
 

@@ -8,7 +8,7 @@ import { createLogger } from '../log/logger.js';
 import { openUpstream } from '../daemon/wiring/upstream.js';
 import { accountRequestEstimate, renderRequestEstimate } from '../daemon/wiring/requests.js';
 import { startBundledSimulator } from './bundled-simulator.js';
-import { DOCTOR_DEADLINE_MS, planFrom, renderJson, renderText, runDoctor } from '../doctor/index.js';
+import { DOCTOR_DEADLINE_MS, renderJson, renderText, runDoctor, setupFrom } from '../doctor/index.js';
 import { parseCommandLine, UsageError, type Io } from './args.js';
 
 export const DOCTOR_USAGE = 'usage: edge-exporter doctor [--config FILE] [--json]';
@@ -31,7 +31,7 @@ export async function doctorCommand(argv: string[], io: Io, signal: AbortSignal)
     const what = upstream.local ? `the bundled simulator at ${upstream.apiUrl}` : upstream.apiUrl;
     io.stderr.write(`doctor: asking ${what}, read-only, for at most ${DOCTOR_DEADLINE_MS / 1000} s\n`);
     const clock = io.clock;
-    const report = await runDoctor({ client: upstream.client, plan: planFrom(config), log: logger, signal, ...(clock ? { now: () => clock.now() } : {}) });
+    const report = await runDoctor({ client: upstream.client, setup: setupFrom(config), log: logger, signal, ...(clock ? { now: () => clock.now() } : {}) });
     const auth = report.checks.find((c) => c.id === 'auth');
     if (auth?.verdict === 'differs' && auth.note !== undefined) io.stderr.write(`edge-exporter: ${auth.note}\n`);
     // What the config will ask of this account, against upstream.rate_limit (docs/operations.md, "Rate limits").
@@ -41,6 +41,6 @@ export async function doctorCommand(argv: string[], io: Io, signal: AbortSignal)
     else io.stdout.write(renderText(report) + (requests === undefined ? '' : `\n${renderRequestEstimate(requests, config.upstream.rate_limit)}`));
     return report.summary.exitCode;
   } finally {
-    await upstream.close();
+    await upstream.stop();
   }
 }

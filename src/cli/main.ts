@@ -29,7 +29,7 @@ interface Command {
 const COMMANDS: Readonly<Record<string, Command>> = {
   run: { summary: 'run the exporter daemon', usage: RUN_USAGE, run: runCommand },
   simulate: { summary: 'serve the bundled upstream simulator', usage: SIMULATE_USAGE, run: (argv, io, signal) => simulateCommand(argv, io.stdout, signal) },
-  call: { summary: 'run one upstream operation and print the JSON response', usage: CALL_USAGE, run: (argv, io) => callCommand(argv, io) },
+  call: { summary: 'run one upstream operation and print its answer as JSON', usage: CALL_USAGE, run: (argv, io) => callCommand(argv, io) },
   'check-config': { summary: 'validate a config file', usage: CHECK_CONFIG_USAGE, run: (argv, io) => checkConfigCommand(argv, io) },
   doctor: { summary: 'read-only check of an account', usage: DOCTOR_USAGE, run: doctorCommand },
   version: { summary: 'print the version (also --version)', usage: 'usage: edge-exporter version', run: (argv, io) => version(argv, io) },

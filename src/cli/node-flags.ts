@@ -24,7 +24,7 @@
 // the image's newer 26 (not measured): without it the 100k daemon on node 24
 // passes deploy/kubernetes' 512 Mi memory limit. The CPU is V8's scavenges,
 // mostly on its helper threads.
-// The WAF forwarder paid for it most (issue 25; docs/benchmarks.md 12.6): a
+// The WAF forwarder paid for it most (docs/benchmarks.md 12.6): a
 // batch's records lived across HTTP round trips, outlived 4 MB semi-spaces
 // and were promoted. A 1M-event backlog, node 20: 182.5 MiB peak RSS at 123 µs
 // of CPU per event; semi-spaces of 16 MB 221.6 MiB at 98.6 µs; of 32 MB 252.6

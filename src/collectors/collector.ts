@@ -99,13 +99,13 @@ export interface TargetLists {
   readonly packages: readonly string[];
 }
 
-/** What a cycle asks about: this shard's share of the targets (all of them when unsharded). */
+/** What a cycle asks about: its share of the targets (all of them unless the account is split over replicas). */
 export interface Targets extends TargetLists {
   /**
-   * Every target after filtering, whichever shard owns it; absent when
-   * unsharded (the lists above are then all of them). Read by figures that are
-   * not additive across shards (rankings, account totals), which shard 0
-   * computes alone over the whole account.
+   * Every target after filtering, when the lists above are a share of them;
+   * absent when they are all of them. Read by figures that are not additive
+   * over parts of the account (rankings, account totals), which one replica
+   * computes alone over the whole account (collectors/targets/placement.ts).
    */
   readonly all?: TargetLists;
 }
@@ -116,7 +116,7 @@ export interface CollectContext {
   /** Start of this cycle, epoch ms (from the engine's clock, never Date.now in a collector). */
   readonly now: number;
   readonly signal: AbortSignal;
-  /** Formats request times and parses response times in the platform zone. */
+  /** Formats request times and reads the times in answers in the platform zone. */
   readonly tz: PlatformClock;
   /** Already bound to the collector (`collector`): a child binds only what this lacks, since pino writes a key bound again a second time. */
   readonly log: CollectorLogger;

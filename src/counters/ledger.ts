@@ -149,7 +149,7 @@ export class CounterTotals {
   /** Taken just before a write: increments counted while it is under way stay pending, they are not in the file. */
   writing(): Written {
     // Only the series the write changes (written() leaves the others as they are): the WAF forwarder saves
-    // after every batch, and a copy of every series each time was most of its checkpoint's garbage (issue 25).
+    // after every batch, and a copy of every series each time was most of its checkpoint's garbage.
     const out: Array<readonly [Entry, number, number | undefined]> = [];
     for (const e of this.entries.values()) {
       if (e.value !== e.saved || e.timestampMs !== e.savedTimestampMs) out.push([e, e.value, e.timestampMs]);

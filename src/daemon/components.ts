@@ -7,11 +7,11 @@ import type { Components } from './wiring/index.js';
 const REMOTE_WRITE_STOP_FLUSH_MS = 5_000;
 const REMOTE_WRITE_STOP_DEADLINE_MS = 2_000;
 
-/** Loads the jobs' state and starts them; the sink before the engine, as the WAF job delivers from its first run. */
+/** Restores the jobs' state and starts them; the sink before the engine, as the WAF job delivers from its first run. */
 export async function startComponents(components: Components): Promise<void> {
-  await components.engine.load();
+  await components.engine.restore();
   await components.wafEvents?.logSink.start();
-  // After load: the ledgers have restored what was counted but not yet confirmed, and it goes first.
+  // After restore: the ledgers have restored what was counted but not yet confirmed, and it goes first.
   await components.remoteWrite?.sender.start();
   await components.engine.start();
 }
@@ -25,14 +25,14 @@ export async function startComponents(components: Components): Promise<void> {
  */
 export async function stopComponents(components: Components): Promise<void> {
   await components.engine.stop();
-  await components.wafEvents?.logSink.shutdown();
+  await components.wafEvents?.logSink.stop();
   const sender = components.remoteWrite?.sender;
   if (sender !== undefined) {
     // A timer that holds the process up (the sender's own waits do not, so they never keep a daemon from exiting): under `run --once` nothing else does.
     const flushing = new AbortController();
     const deadline = setTimeout(() => flushing.abort(), REMOTE_WRITE_STOP_FLUSH_MS);
-    await sender.forceFlush(flushing.signal).finally(() => clearTimeout(deadline));
-    await sender.shutdown({ deadlineMs: REMOTE_WRITE_STOP_DEADLINE_MS });
+    await sender.flush(flushing.signal).finally(() => clearTimeout(deadline));
+    await sender.stop({ deadlineMs: REMOTE_WRITE_STOP_DEADLINE_MS });
   }
-  await components.upstream.close();
+  await components.upstream.stop();
 }

@@ -22,7 +22,7 @@ import { HttpServer, type DaemonStatus, type MetricsSource, type ReloadOutcome, 
 import { displayUrl } from '../shared/url-credentials.js';
 import { startComponents, stopComponents } from './components.js';
 import { applyReload, refuseReload, ReloadRefusedError } from './reload.js';
-import { fingerprint, type Fingerprint } from './reload-plan.js';
+import { fingerprint, type Fingerprint } from './reload-changes.js';
 import { readServerCredentials, ServerFileError } from './server-secrets.js';
 import { holdStateDir } from './state-dir.js';
 import { move, statusOf, type Held, type State } from './state.js';
@@ -51,7 +51,7 @@ export interface DaemonOptions {
   readonly clock?: Clock;
   /**
    * false: start() serves HTTP but neither runs a collector nor arms a
-   * schedule; cycles run only through runOnce(), whose first call loads the
+   * schedule; cycles run only through runOnce(), whose first call restores the
    * state. For tests that drive cycles on a fake clock. Default true.
    */
   readonly schedules?: boolean;
@@ -69,7 +69,7 @@ export class Daemon {
   readonly exposition: Exposition;
   readonly self: SelfMetrics;
   private config: Config;
-  /** The config's files as they were when it was applied (reload-plan.ts). */
+  /** The config's files as they were when it was applied (reload-changes.ts). */
   private applied: Fingerprint;
   private state: State = { name: 'created' };
   /** The one start-up: start()'s, or the first runOnce/forwardOnce's without a server (then no URL). */
@@ -309,7 +309,7 @@ export class Daemon {
     if (components) await stopComponents(components);
     const held = 'held' in from ? from.held : {};
     await held.server?.stop();
-    await held.local?.close();
+    await held.local?.stop();
     await held.dir?.lock.release();
     this.self.close();
     this.to({ name: 'stopped' });

@@ -4,10 +4,10 @@
 import { allCollectors } from './wiring/collectors.js';
 import { configSchema, resolveCollectorOptions } from '../config/index.js';
 import { renderAllMetricsDocs } from '../exporters/prometheus/index.js';
-import { WAF_EVENTS_COLLECTOR, WAF_EVENTS_FAMILIES } from '../forwarder/index.js';
+import { WAF_EVENTS_JOB, WAF_EVENTS_FAMILIES } from '../forwarder/index.js';
 
 export function renderMetricsReference(): string {
   const defaults = configSchema.parse({ simulator: { enabled: true } });
-  const wafEvents = { name: WAF_EVENTS_COLLECTOR, families: WAF_EVENTS_FAMILIES };
+  const wafEvents = { name: WAF_EVENTS_JOB, families: WAF_EVENTS_FAMILIES };
   return renderAllMetricsDocs([...allCollectors(resolveCollectorOptions(defaults)), wafEvents]);
 }

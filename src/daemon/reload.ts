@@ -1,5 +1,5 @@
 // A reload: what it may change, and how it applies a new config or goes back
-// to the previous one. It restarts only what changed (reload-plan.ts): an
+// to the previous one. It restarts only what changed (reload-changes.ts): an
 // unchanged config restarts nothing and sends no request; a change confined
 // to some collectors' blocks restarts those collectors' jobs alone; a change
 // to anything they share (the upstream, targets, sinks, ...) builds the
@@ -16,7 +16,7 @@ import type { SelfMetrics } from '../exporters/prometheus/index.js';
 import type { Logger } from '../log/logger.js';
 import type { ReloadOutcome, ServerCredentials } from '../server/index.js';
 import { stopComponents } from './components.js';
-import { changedSections, fingerprint, planReload, unchanged, type Fingerprint } from './reload-plan.js';
+import { changedSections, fingerprint, reloadChanges, unchanged, type Fingerprint } from './reload-changes.js';
 import { readServerCredentials } from './server-secrets.js';
 import type { Components } from './wiring/index.js';
 import { EdgeError } from '../shared/errors.js';
@@ -123,27 +123,27 @@ export async function applyReload(running: InForce, ctx: ReloadContext): Promise
     return { outcome: refuseReload(err, ctx), inForce: running };
   }
   const applied = fingerprint(next);
-  const plan = planReload(running.fingerprint, applied);
-  if (unchanged(plan)) {
+  const changes = reloadChanges(running.fingerprint, applied);
+  if (unchanged(changes)) {
     ctx.self.recordConfigLoad(true, Date.now());
     log.info('configuration unchanged (files it names included); nothing restarted');
     return { outcome: { ok: true }, inForce: running };
   }
   let components: Components | undefined;
   try {
-    if (plan.shared) {
+    if (changes.shared) {
       await stopComponents(running.components);
       components = await ctx.build(next);
       await ctx.start(components);
     } else {
-      components = await swapCollectors(running.components, next, plan.collectors);
+      components = await swapCollectors(running.components, next, changes.collectors);
     }
   } catch (err) {
     // The previous config's state was just saved and is valid; come back up on it (a failure here is the caller's to end on).
     log.error({ error: describe(err) }, 'the new configuration failed to start; going back to the previous one');
     // What the new config opened closes (its upstream connections); a job whose state did not load has nothing to save.
     // After a failed collector swap, the running engine (partly swapped) is what stops.
-    const opened = plan.shared ? components : running.components;
+    const opened = changes.shared ? components : running.components;
     if (opened) await stopComponents(opened);
     // Built now, it reads the previous config's files as they are now.
     const again = fingerprint(running.config);
@@ -153,9 +153,9 @@ export async function applyReload(running: InForce, ctx: ReloadContext): Promise
   }
   ctx.self.retainCollectors(components.collectors);
   ctx.self.recordConfigLoad(true, Date.now());
-  const restarted = plan.shared ? 'everything but the server' : plan.collectors;
+  const restarted = changes.shared ? 'everything but the server' : changes.collectors;
   log.info({ changed: changedSections(running.fingerprint, applied), restarted }, 'configuration reloaded');
-  return { outcome: { ok: true }, inForce: { config: next, fingerprint: applied, components }, ...(plan.server ? { credentials } : {}) };
+  return { outcome: { ok: true }, inForce: { config: next, fingerprint: applied, components }, ...(changes.server ? { credentials } : {}) };
 }
 
 /**

@@ -11,7 +11,7 @@ import { seconds } from '../collectors/contract/checks.js';
 import { CLOCK_SEARCH_BACK_MS, judgeClockOffset, type ClockOffset } from '../collectors/contract/clock.js';
 import { humanDuration } from './format.js';
 import { whyNot, type Answer, type Prober } from './probe.js';
-import type { DoctorPlan, StatsTarget } from './plan.js';
+import type { DoctorSetup, StatsSource } from './setup.js';
 import { askStats, type Span } from './requests.js';
 import type { Trend } from './trends.js';
 import { combine, unknownResult, type CheckResult, type Part } from './types.js';
@@ -28,7 +28,7 @@ interface Asked {
 }
 
 export interface ClockProbe {
-  readonly target: StatsTarget;
+  readonly source: StatsSource;
   /** Newest range first; an older one is asked only when every newer one held no point, and the search stops at a failure. */
   readonly back: readonly Asked[];
   /** The day after our current bucket, asked only when the newest point is our current bucket. */
@@ -46,27 +46,27 @@ function searchSpans(now: number, current: number, size: number): Span[] {
   return spans;
 }
 
-export async function gatherClock(prober: Prober, plan: DoctorPlan): Promise<ClockProbe | undefined> {
-  const [target] = plan.stats;
-  if (target === undefined) return undefined;
-  const size = INTERVAL_MS[target.interval];
+export async function gatherClock(prober: Prober, setup: DoctorSetup): Promise<ClockProbe | undefined> {
+  const [source] = setup.stats;
+  if (source === undefined) return undefined;
+  const size = INTERVAL_MS[source.interval];
   const now = Math.floor(prober.now() / 1000) * 1000;
-  const current = alignDown(target.interval, now, plan.tz.offsetMinutes);
+  const current = alignDown(source.interval, now, setup.tz.offsetMinutes);
   const back: Asked[] = [];
   // The first range's endTime one second on: the current bucket is inside it even when now is its very first second.
   for (const span of searchSpans(now, current, size)) {
-    const answer = await askStats(prober, plan.requestTz, target, span);
+    const answer = await askStats(prober, setup.requestTz, source, span);
     back.push({ span, answer });
     if (answer.kind !== 'answer' || newestIn({ span, answer }) !== undefined) break;
   }
   const last = back[back.length - 1];
   const newest = last === undefined ? undefined : newestIn(last);
-  if (last?.answer.kind !== 'answer' || newest === undefined || newest < alignDown(target.interval, last.answer.sentAt, plan.tz.offsetMinutes)) {
-    return { target, back };
+  if (last?.answer.kind !== 'answer' || newest === undefined || newest < alignDown(source.interval, last.answer.sentAt, setup.tz.offsetMinutes)) {
+    return { source, back };
   }
   // At our current bucket already: the upstream may be further on, which only a range in our future shows.
   const span = { begin: current + size, end: current + size + AHEAD_MS };
-  return { target, back, ahead: { span, answer: await askStats(prober, plan.requestTz, target, span) } };
+  return { source, back, ahead: { span, answer: await askStats(prober, setup.requestTz, source, span) } };
 }
 
 /**
@@ -86,27 +86,27 @@ function newestIn(asked: Asked, withValue = false): number | undefined {
   return newest;
 }
 
-export function judgeClock(probe: ClockProbe | undefined, plan: DoctorPlan, newestRecordMs: number | undefined, now: number): CheckResult {
+export function judgeClock(probe: ClockProbe | undefined, setup: DoctorSetup, newestRecordMs: number | undefined, now: number): CheckResult {
   const record = newestRecordMs === undefined ? [] : [recordPart(newestRecordMs, now)];
   if (probe === undefined) {
     return record.length > 0 ? combine('clock_offset', record) : unknownResult('clock_offset', 'no statistics collector enabled (access, usage): not asked');
   }
-  const { target } = probe;
-  const label = `${target.collector} (${target.operation}, ${target.interval})`;
+  const { source } = probe;
+  const label = `${source.collector} (${source.operation}, ${source.interval})`;
   const last = probe.back[probe.back.length - 1];
   if (last === undefined || last.answer.kind !== 'answer') return combine('clock_offset', [{ verdict: 'unknown', observed: `${label}: ${whyNot(last?.answer)}` }, ...record]);
   const newest = newestIn(last);
   if (newest === undefined) {
-    const since = plan.tz.formatDateTime(last.span.begin);
+    const since = setup.tz.formatDateTime(last.span.begin);
     return combine('clock_offset', [{
       verdict: 'unknown',
       observed: `${label}: no point at all since ${since} (the last day, asked in ${probe.back.length} ranges): the account has no data in the last day, ` +
         'or the upstream runs more than a day behind',
     }, ...record]);
   }
-  const size = INTERVAL_MS[target.interval];
+  const size = INTERVAL_MS[source.interval];
   // Our bucket when the request left: the upstream cannot have answered from an earlier moment of ours.
-  const ours = (sentAt: number): number => alignDown(target.interval, sentAt, plan.tz.offsetMinutes);
+  const ours = (sentAt: number): number => alignDown(source.interval, sentAt, setup.tz.offsetMinutes);
   let behindMs = ours(last.answer.sentAt) - newest;
   const parts: Part[] = [];
   if (probe.ahead !== undefined) {
@@ -115,16 +115,16 @@ export function judgeClock(probe: ClockProbe | undefined, plan: DoctorPlan, newe
     if (ahead.answer.kind !== 'answer') parts.push({ verdict: 'unknown', observed: `${label}: the day ahead of our now could not be asked: ${whyNot(ahead.answer)}` });
     else if (further !== undefined) behindMs = ours(ahead.answer.sentAt) - further;
   }
-  const offset = judgeClockOffset({ behindMs, size, delayMs: target.delayMs });
-  parts.unshift(statsPart(label, offset, target, plan), ...record);
+  const offset = judgeClockOffset({ behindMs, size, delayMs: source.delayMs });
+  parts.unshift(statsPart(label, offset, source, setup), ...record);
   const note = offset.kind === 'ahead'
     ? 'an upstream ahead of ours settles its buckets sooner, so counting is unaffected, but every point is stamped by its clock: check both hosts\' time sync.'
     : 'the daemon counts a bucket once it ended `delay` ago by our clock; an upstream behind ours needs that much more (counted at run time as edge_exporter_contract_mismatches_total{check="clock_offset"}).';
   return combine('clock_offset', parts, note);
 }
 
-function statsPart(label: string, offset: ClockOffset, target: StatsTarget, plan: DoctorPlan): Part {
-  const size = INTERVAL_MS[target.interval];
+function statsPart(label: string, offset: ClockOffset, source: StatsSource, setup: DoctorSetup): Part {
+  const size = INTERVAL_MS[source.interval];
   switch (offset.kind) {
     case 'in_step': {
       const n = offset.buckets;
@@ -140,7 +140,7 @@ function statsPart(label: string, offset: ClockOffset, target: StatsTarget, plan
       };
     case 'behind': {
       // A collector with its own delay is not helped by the default.
-      const key = target.delayMs !== plan.defaultDelayMs ? `collectors.${target.collector}.delay` : 'collectors.defaults.delay';
+      const key = source.delayMs !== setup.defaultDelayMs ? `collectors.${source.collector}.delay` : 'collectors.defaults.delay';
       return {
         verdict: 'differs',
         observed: `${label}: the newest point starts ${humanDuration(offset.offsetMs)} (${offset.buckets} bucket(s)) before our current bucket: ` +

@@ -5,5 +5,5 @@
 // ids are those of edge_exporter_contract_mismatches_total{check}, which the
 // daemon counts at run time.
 export { runDoctor, DOCTOR_DEADLINE_MS } from './runner.js';
-export { planFrom } from './plan.js';
+export { setupFrom } from './setup.js';
 export { renderJson, renderText } from './render.js';

@@ -6,18 +6,18 @@ import {
   BadResponseError, BodyTooLargeError, NotFoundError, UpstreamError, ValidationError, type ApiError, type OperationName,
 } from '../api/index.js';
 import type { Prober, OperationTally } from './probe.js';
-import type { DoctorPlan } from './plan.js';
+import type { DoctorSetup } from './setup.js';
 import { paramsOf } from './requests.js';
 import { combine, type CheckResult, type Part } from './types.js';
 import { HOUR_MS } from '../api/time.js';
 
 
 /** One request per operation the other checks do not send; all read-only, one page each. */
-export async function gatherOperations(prober: Prober, plan: DoctorPlan): Promise<void> {
+export async function gatherOperations(prober: Prober, setup: DoctorSetup): Promise<void> {
   const now = prober.now();
-  const lastHour = paramsOf(plan.requestTz, { begin: now - HOUR_MS, end: now });
+  const lastHour = paramsOf(setup.requestTz, { begin: now - HOUR_MS, end: now });
   const asks: Array<Promise<unknown>> = [];
-  if (plan.inventory) {
+  if (setup.inventory) {
     asks.push(
       prober.ask('describeHosting', { pageNum: 1, pageSize: 10 }),
       prober.ask('getCacheRecordList', { type: '1', pageNum: 1, pageSize: 10, params: lastHour }),
@@ -25,14 +25,14 @@ export async function gatherOperations(prober: Prober, plan: DoctorPlan): Promis
       prober.ask('describeVQUserData', { pageNum: 1, pageSize: 10 }),
     );
   }
-  if (plan.topn) {
-    const { interval, dimension, by } = plan.topn;
+  if (setup.topn) {
+    const { interval, dimension, by } = setup.topn;
     asks.push(prober.ask('describeL7MostData', {
       action: [{ metricName: dimension }], domains: [], interval, pageNum: 1, pageSize: 10, params: lastHour, mostDimension: by, otherFilter: [],
     }));
   }
-  if (plan.ccAttack) {
-    asks.push(prober.ask('describeL7CCAttack', { action: [{ metricName: 'ccPolicyTrend' }], domains: [], interval: plan.ccAttack.interval, params: lastHour }));
+  if (setup.ccAttack) {
+    asks.push(prober.ask('describeL7CCAttack', { action: [{ metricName: 'ccPolicyTrend' }], domains: [], interval: setup.ccAttack.interval, params: lastHour }));
   }
   await Promise.all(asks);
 }

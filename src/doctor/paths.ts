@@ -5,7 +5,7 @@
 // are never sent; the note says they most likely take the same form.
 import { NotFoundError, OPERATIONS, type OperationName } from '../api/index.js';
 import { valueOf, whyNot, type Answer, type Prober } from './probe.js';
-import type { DoctorPlan } from './plan.js';
+import type { DoctorSetup } from './setup.js';
 import { combine, type CheckResult, type Part } from './types.js';
 
 type PathOperation = 'listLayer4Packages' | 'getPackageDetails' | 'listDomains';
@@ -30,8 +30,8 @@ function spellings(operation: OperationName, configured: string): string[] {
   return [...new Set([configured, spec.path, spec.documentedPath ?? spec.path])];
 }
 
-async function tryForms(prober: Prober, plan: DoctorPlan, operation: PathOperation, ask: (path: string) => Promise<Answer<unknown>>): Promise<PathProbe> {
-  const configured = plan.paths[operation];
+async function tryForms(prober: Prober, setup: DoctorSetup, operation: PathOperation, ask: (path: string) => Promise<Answer<unknown>>): Promise<PathProbe> {
+  const configured = setup.paths[operation];
   const tries: FormTry[] = [];
   // One after the other: a refusal on the first must stop the second.
   for (const path of spellings(operation, configured)) tries.push({ path, answer: await ask(path) });
@@ -39,23 +39,23 @@ async function tryForms(prober: Prober, plan: DoctorPlan, operation: PathOperati
 }
 
 /** listDomains always (target discovery reads it); the layer-4 pair when the inventory runs. */
-export async function gatherPaths(prober: Prober, plan: DoctorPlan): Promise<PathProbe[]> {
-  const domains = tryForms(prober, plan, 'listDomains', (path) =>
+export async function gatherPaths(prober: Prober, setup: DoctorSetup): Promise<PathProbe[]> {
+  const domains = tryForms(prober, setup, 'listDomains', (path) =>
     prober.ask('listDomains', { filters: [], searchHeader: { isActive: [] }, pageNum: 1, pageSize: 10 }, path));
-  if (!plan.inventory) return [await domains];
+  if (!setup.inventory) return [await domains];
   const layer4 = (async (): Promise<PathProbe[]> => {
     let oid: string | undefined;
-    const list = await tryForms(prober, plan, 'listLayer4Packages', async (path) => {
+    const list = await tryForms(prober, setup, 'listLayer4Packages', async (path) => {
       const answer = await prober.ask('listLayer4Packages', { pageNum: 1, pageSize: 10 }, path);
       oid ??= valueOf(answer)?.rows[0]?.oid;
       return answer;
     });
-    if (!plan.inventory?.details) return [list];
+    if (!setup.inventory?.details) return [list];
     const known = oid;
     if (known === undefined) {
-      return [list, { operation: 'getPackageDetails', configured: plan.paths.getPackageDetails, tries: [], skipped: 'no layer-4 package listed to ask about' }];
+      return [list, { operation: 'getPackageDetails', configured: setup.paths.getPackageDetails, tries: [], skipped: 'no layer-4 package listed to ask about' }];
     }
-    const details = await tryForms(prober, plan, 'getPackageDetails', (path) => prober.ask('getPackageDetails', { oid: known }, path));
+    const details = await tryForms(prober, setup, 'getPackageDetails', (path) => prober.ask('getPackageDetails', { oid: known }, path));
     return [list, details];
   })();
   const [d, l] = await Promise.all([domains, layer4]);

@@ -5,7 +5,7 @@
 // instead of an error. Answers are values, never exceptions, so one failed
 // probe costs only the checks that needed it.
 import { AuthError, OPERATIONS, PermissionError, isApiError, type ApiError, type OperationName, type ReadOperationName } from '../api/index.js';
-import type { ReadClient, RequestOf, ResponseOf } from '../api/index.js';
+import type { ReadClient, RequestOf, AnswerOf } from '../api/index.js';
 import type { Logger } from '../log/logger.js';
 import { EdgeError } from '../shared/errors.js';
 
@@ -70,7 +70,7 @@ export class Prober {
     return this.tallies;
   }
 
-  async ask<K extends ReadOperationName>(operation: K, request: RequestOf<K>, path?: string): Promise<Answer<ResponseOf<K>>> {
+  async ask<K extends ReadOperationName>(operation: K, request: RequestOf<K>, path?: string): Promise<Answer<AnswerOf<K>>> {
     // The type admits reads only; this stops a write that a cast slipped past it, before anything is counted or sent.
     if (OPERATIONS[operation].write) throw new WriteRefusedError(`the doctor never sends ${operation} (a write operation)`);
     const skipped = this.skipReason();

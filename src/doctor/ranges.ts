@@ -10,7 +10,7 @@ import { layoutOf } from '../collectors/contract/series-layout.js';
 import { recordTime } from '../forwarder/record-time.js';
 import { humanDuration } from './format.js';
 import { whyNot, type Answer, type Prober } from './probe.js';
-import type { DoctorPlan } from './plan.js';
+import type { DoctorSetup } from './setup.js';
 import { askLogs, askLogTread, askStats, type Span } from './requests.js';
 import type { Trend } from './trends.js';
 import { combine, type CheckResult, type Part } from './types.js';
@@ -33,19 +33,19 @@ interface PastProbes {
   readonly logs: Answer<readonly WafLogRecord[]> | undefined;
 }
 
-export async function gatherPast(prober: Prober, plan: DoctorPlan): Promise<PastProbes> {
-  const [target] = plan.stats;
+export async function gatherPast(prober: Prober, setup: DoctorSetup): Promise<PastProbes> {
+  const [source] = setup.stats;
   // On a 5-minute boundary, so the buckets of every interval up to 5m start exactly at `begin`.
-  const begin = alignDown('5m', prober.now() - BACK_MS, plan.tz.offsetMinutes);
+  const begin = alignDown('5m', prober.now() - BACK_MS, setup.tz.offsetMinutes);
   const span = { begin, end: begin + LENGTH_MS };
-  const stats = target === undefined ? undefined : (async (): Promise<TrendPast> => ({
-    label: `${target.collector} (${target.operation}, ${target.interval})`, size: INTERVAL_MS[target.interval], ownWidth: false,
-    answer: await askStats(prober, plan.requestTz, target, span),
+  const stats = source === undefined ? undefined : (async (): Promise<TrendPast> => ({
+    label: `${source.collector} (${source.operation}, ${source.interval})`, size: INTERVAL_MS[source.interval], ownWidth: false,
+    answer: await askStats(prober, setup.requestTz, source, span),
   }))();
-  const tread = plan.wafTrend === undefined ? undefined : (async (): Promise<TrendPast> => ({
-    label: 'logTread', size: MINUTE_MS, ownWidth: true, answer: await askLogTread(prober, plan.requestTz, span),
+  const tread = setup.wafTrend === undefined ? undefined : (async (): Promise<TrendPast> => ({
+    label: 'logTread', size: MINUTE_MS, ownWidth: true, answer: await askLogTread(prober, setup.requestTz, span),
   }))();
-  const logs = plan.wafLogs ? askLogs(prober, plan.requestTz, span) : undefined;
+  const logs = setup.wafLogs ? askLogs(prober, setup.requestTz, span) : undefined;
   const [s, t, l] = await Promise.all([stats, tread, logs]);
   return { span, trends: [s, t].flatMap((x) => x ?? []), logs: l };
 }
@@ -74,11 +74,11 @@ function logsPart(answer: Answer<readonly WafLogRecord[]>, span: Span, range: st
   return { verdict: 'differs', observed: `WAF logs: of ${times.length} records of the first page, ${far.join(' and ')}` };
 }
 
-export function judgeRanges(past: PastProbes, plan: DoctorPlan): CheckResult {
+export function judgeRanges(past: PastProbes, setup: DoctorSetup): CheckResult {
   const { span } = past;
-  const range = `[${plan.tz.formatDateTime(span.begin)}, ${plan.tz.formatDateTime(span.end)})`;
+  const range = `[${setup.tz.formatDateTime(span.begin)}, ${setup.tz.formatDateTime(span.end)})`;
   const parts = past.trends.map((p) => trendPart(p, span, range));
-  if (past.logs) parts.push(logsPart(past.logs, span, range, plan.tz.offsetMinutes));
+  if (past.logs) parts.push(logsPart(past.logs, span, range, setup.tz.offsetMinutes));
   return combine('out_of_range', parts,
     'nothing to set: the daemon counts each point once by its start and forwards each record once, whatever range it came with.');
 }

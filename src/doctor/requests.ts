@@ -4,7 +4,7 @@
 // the checks read (trends.ts).
 import type { Interval, PlatformClock, WafLogRecord } from '../api/index.js';
 import type { Answer, Prober } from './probe.js';
-import type { StatsTarget } from './plan.js';
+import type { StatsSource } from './setup.js';
 import { accessV1Trend, accessV2Trend, logTreadTrend, usageTrend, type Trend } from './trends.js';
 
 /** [begin, end) in epoch ms. */
@@ -24,10 +24,10 @@ function mapAnswer<T, U>(answer: Answer<T>, f: (value: T) => U): Answer<U> {
   return answer.kind === 'answer' ? { kind: 'answer', value: f(answer.value), sentAt: answer.sentAt } : answer;
 }
 
-/** The traffic, bandwidth and request trends of the target's operation, over `span` in buckets of `interval`. */
-export async function askStats(prober: Prober, tz: PlatformClock, target: StatsTarget, span: Span, interval: Interval = target.interval): Promise<Answer<Trend>> {
+/** The traffic, bandwidth and request trends of the source's operation, over `span` in buckets of `interval`. */
+export async function askStats(prober: Prober, tz: PlatformClock, source: StatsSource, span: Span, interval: Interval = source.interval): Promise<Answer<Trend>> {
   const params = paramsOf(tz, span);
-  switch (target.operation) {
+  switch (source.operation) {
     case 'describeL7DataV2':
       return mapAnswer(await prober.ask('describeL7DataV2', {
         domains: [], interval, params,

@@ -9,7 +9,7 @@ import { judgeAuth } from './auth.js';
 import { gatherClock, judgeClock } from './clock.js';
 import { gatherOperations, judgeOperations } from './operations.js';
 import { gatherPaths, judgePaths } from './paths.js';
-import type { DoctorPlan } from './plan.js';
+import type { DoctorSetup } from './setup.js';
 import { Prober, type Answer } from './probe.js';
 import { gatherPast, judgeRanges } from './ranges.js';
 import { gatherRecords, judgeTimestamps, newestRecord } from './records.js';
@@ -26,7 +26,7 @@ export const DOCTOR_DEADLINE_MS = 50_000;
 interface DoctorOptions {
   /** Read operations only, and the prober refuses a write besides. */
   readonly client: ReadClient;
-  readonly plan: DoctorPlan;
+  readonly setup: DoctorSetup;
   readonly log: Logger;
   /** SIGTERM/SIGINT. */
   readonly signal: AbortSignal;
@@ -47,7 +47,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const deadlineMs = options.deadlineMs ?? DOCTOR_DEADLINE_MS;
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(deadlineMs)]);
   const prober = new Prober({ client: options.client, now, signal, deadlineMs, log: options.log });
-  const { plan } = options;
+  const { setup } = options;
 
   const first = await prober.ask('getPackages', {});
   let checks: CheckResult[];
@@ -57,9 +57,9 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       : 'not asked: the upstream did not answer the first request';
     checks = DOCTOR_CHECKS.map((id) => (id === 'auth' ? judgeAuth(first, prober.refusal, prober.answered) : unknownResult(id, why)));
   } else {
-    const zone = judgeZone(await gatherZone(prober, plan), plan);
+    const zone = judgeZone(await gatherZone(prober, setup), setup);
     // With the zone the upstream reads found, the rest is asked as it will be once upstream.timezone is set.
-    const asking = zone.readZone === undefined ? plan : { ...plan, requestTz: platformClock(zone.readZone) };
+    const asking = zone.readZone === undefined ? setup : { ...setup, requestTz: platformClock(zone.readZone) };
     const [paths, series, records, clock, past, wafAudit] = await Promise.all([
       gatherPaths(prober, asking), gatherSeries(prober, asking), gatherRecords(prober, asking),
       gatherClock(prober, asking), gatherPast(prober, asking), gatherWafAudit(prober, asking), gatherOperations(prober, asking),
@@ -72,13 +72,13 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
       bucket_width: judgeWidths(series),
       missing_buckets: judgeHoles(series),
       totals: judgeTotals(series),
-      bandwidth_unit: judgeBandwidth(series, plan.bandwidthUnit),
-      timestamp_offset: judgeTimestamps(records, plan),
-      out_of_range: judgeRanges(past, plan),
-      clock_offset: judgeClock(clock, plan, newestRecord(records, plan.tz.offsetMinutes), now()),
+      bandwidth_unit: judgeBandwidth(series, setup.bandwidthUnit),
+      timestamp_offset: judgeTimestamps(records, setup),
+      out_of_range: judgeRanges(past, setup),
+      clock_offset: judgeClock(clock, setup, newestRecord(records, setup.tz.offsetMinutes), now()),
       timezone: zone.result,
-      late_revision: judgeLateRevision(plan),
-      waf_audit: judgeWafAudit(wafAudit, plan),
+      late_revision: judgeLateRevision(setup),
+      waf_audit: judgeWafAudit(wafAudit, setup),
     };
     checks = DOCTOR_CHECKS.map((id) => judged[id]);
   }

@@ -7,7 +7,7 @@ import { alignDown, INTERVAL_MS } from '../collectors/buckets.js';
 import { seconds } from '../collectors/contract/checks.js';
 import { layoutOf } from '../collectors/contract/series-layout.js';
 import { whyNot, type Answer, type Prober } from './probe.js';
-import type { DoctorPlan, StatsTarget } from './plan.js';
+import type { DoctorSetup, StatsSource } from './setup.js';
 import { askLogTread, askStats, type Span } from './requests.js';
 import type { Trend } from './trends.js';
 import { combine, type CheckResult, type Part } from './types.js';
@@ -27,27 +27,27 @@ export interface TrendProbe {
 }
 
 /** 30 buckets ending with the newest one settled under the collector's delay. */
-function settledWindow(target: StatsTarget, now: number, offsetMinutes: number): Span {
-  const size = INTERVAL_MS[target.interval];
-  const end = alignDown(target.interval, now - target.delayMs - size, offsetMinutes) + size;
+function settledWindow(source: StatsSource, now: number, offsetMinutes: number): Span {
+  const size = INTERVAL_MS[source.interval];
+  const end = alignDown(source.interval, now - source.delayMs - size, offsetMinutes) + size;
   return { begin: end - WINDOW_BUCKETS * size, end };
 }
 
-export async function gatherSeries(prober: Prober, plan: DoctorPlan): Promise<TrendProbe[]> {
+export async function gatherSeries(prober: Prober, setup: DoctorSetup): Promise<TrendProbe[]> {
   const now = Math.floor(prober.now() / 1000) * 1000;
-  const stats = plan.stats.map(async (target): Promise<TrendProbe> => {
-    const span = settledWindow(target, now, plan.tz.offsetMinutes);
+  const stats = setup.stats.map(async (source): Promise<TrendProbe> => {
+    const span = settledWindow(source, now, setup.tz.offsetMinutes);
     return {
-      label: `${target.collector} (${target.operation}, ${target.interval})`, collector: target.collector,
-      size: INTERVAL_MS[target.interval], span, answer: await askStats(prober, plan.requestTz, target, span),
+      label: `${source.collector} (${source.operation}, ${source.interval})`, collector: source.collector,
+      size: INTERVAL_MS[source.interval], span, answer: await askStats(prober, setup.requestTz, source, span),
     };
   });
-  const waf = plan.wafTrend;
+  const waf = setup.wafTrend;
   const treads = waf === undefined ? [] : [30 * MINUTE_MS, DAY_MS].map(async (length): Promise<TrendProbe> => {
     const span = { begin: now - length, end: now };
     return {
       label: `logTread over ${seconds(length)}`, collector: 'waf_trend', size: INTERVAL_MS[waf.interval], span,
-      answer: await askLogTread(prober, plan.requestTz, span),
+      answer: await askLogTread(prober, setup.requestTz, span),
     };
   });
   return Promise.all([...stats, ...treads]);

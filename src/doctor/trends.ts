@@ -2,7 +2,7 @@
 // series with its field name, each total next to the points it should sum,
 // and each bandwidth series next to the traffic of the same buckets. Pure.
 import type {
-  DescribeL7DataResponse, DescribeL7DataV2Response, DescribeL7UsageDataResponse, DescribeLogV2Response, OperationName,
+  DescribeL7DataAnswer, DescribeL7DataV2Answer, DescribeL7UsageDataAnswer, DescribeLogV2Answer, OperationName,
 } from '../api/index.js';
 import type { RawPoint } from '../collectors/buckets.js';
 
@@ -52,12 +52,12 @@ function seriesOf(metric: string, map: SeriesMap): NamedSeries[] {
 
 const ACCESS_BYTES = ['bytesSent', 'totalBytesSent', 'upstreamBytesSent'] as const;
 
-export function accessV2Trend(response: DescribeL7DataV2Response): Trend {
-  const item = (name: string) => response.data.find((i) => i.metricName === name);
+export function accessV2Trend(answer: DescribeL7DataV2Answer): Trend {
+  const item = (name: string) => answer.data.find((i) => i.metricName === name);
   const traffic = item('trafficTrend');
   const bandwidth = item('bandwidthTrend');
   const requests = item('requestTrend');
-  const series = response.data.flatMap((i) => seriesOf(i.metricName, i.objectArrayListMap));
+  const series = answer.data.flatMap((i) => seriesOf(i.metricName, i.objectArrayListMap));
   const totals: TotalOf[] = [
     ...ACCESS_BYTES.map((key) => ({
       field: `trafficTrend.totalMap.${key}`, total: numberIn(traffic?.totalMap, key), points: pointsIn(traffic?.objectArrayListMap, key),
@@ -76,8 +76,8 @@ export function accessV2Trend(response: DescribeL7DataV2Response): Trend {
 }
 
 /** Operation 6 answers `{metricName, data: {trend}}` items (its object form carries no series). */
-export function accessV1Trend(response: DescribeL7DataResponse): Trend {
-  const items = Array.isArray(response.data) ? response.data : [];
+export function accessV1Trend(answer: DescribeL7DataAnswer): Trend {
+  const items = Array.isArray(answer.data) ? answer.data : [];
   const trendOf = (name: string): readonly RawPoint[] | undefined => {
     const data = items.find((i) => i.metricName === name)?.data;
     return data && !Array.isArray(data) ? data.trend : undefined;
@@ -94,11 +94,11 @@ export function accessV1Trend(response: DescribeL7DataResponse): Trend {
   };
 }
 
-export function usageTrend(response: DescribeL7UsageDataResponse): Trend {
-  const item = (name: string) => response.data.find((i) => i.metricName === name);
+export function usageTrend(answer: DescribeL7UsageDataAnswer): Trend {
+  const item = (name: string) => answer.data.find((i) => i.metricName === name);
   const traffic = item('trafficTrend');
   const bandwidth = item('bandwidthTrend');
-  const series = response.data.flatMap((i) => seriesOf(i.metricName, i.objectArrayListMap));
+  const series = answer.data.flatMap((i) => seriesOf(i.metricName, i.objectArrayListMap));
   const trafficMap = traffic?.objectArrayListMap;
   const totals: TotalOf[] = [
     { field: 'trafficTrend.totalMap.totalTraffic', total: numberIn(traffic?.totalMap, 'totalTraffic'), points: pointsIn(trafficMap, 'totalTraffic') },
@@ -117,8 +117,8 @@ export function usageTrend(response: DescribeL7UsageDataResponse): Trend {
 }
 
 /** `data: null` (nothing matched) parses as []: an empty trend, which is documented, not a gap. */
-export function logTreadTrend(response: DescribeLogV2Response): Trend {
-  const item = response.data.find((i) => i.metricName === 'logTread');
+export function logTreadTrend(answer: DescribeLogV2Answer): Trend {
+  const item = answer.data.find((i) => i.metricName === 'logTread');
   const points = item?.objectArrayList ?? [];
   return {
     operation: 'describeLogV2',

@@ -7,7 +7,7 @@
 // request, then the `logs` pages of the newest buckets whose counts fit in
 // MAX_PAGES pages. Equal everywhere, the audit's findings are real; different,
 // it would report buckets that lost nothing.
-import { HOUR_MS, MINUTE_MS, type DescribeLogV2Request, type DescribeLogV2Response } from '../api/index.js';
+import { HOUR_MS, MINUTE_MS, type DescribeLogV2Request, type DescribeLogV2Answer } from '../api/index.js';
 import { alignDown } from '../collectors/buckets.js';
 import { trendRequest } from '../forwarder/audit-check.js';
 import { settledBuckets } from '../forwarder/audit.js';
@@ -15,7 +15,7 @@ import { readWindow, type WafQuery } from '../forwarder/fetch.js';
 import { recordTime } from '../forwarder/record-time.js';
 import { EdgeError } from '../shared/errors.js';
 import { humanDuration } from './format.js';
-import type { DoctorPlan } from './plan.js';
+import type { DoctorSetup } from './setup.js';
 import { whyNot, type Answer, type Prober } from './probe.js';
 import { combine, unknownResult, type CheckResult, type Part } from './types.js';
 
@@ -64,14 +64,14 @@ class Unanswered extends EdgeError {
   }
 }
 
-export async function gatherWafAudit(prober: Prober, plan: DoctorPlan): Promise<WafAuditProbe | undefined> {
-  const waf = plan.wafEvents;
+export async function gatherWafAudit(prober: Prober, setup: DoctorSetup): Promise<WafAuditProbe | undefined> {
+  const waf = setup.wafEvents;
   if (waf === undefined) return undefined;
   // Whole minutes the final pass has read: what the audit compares, and records ingested within delay + overlap are in.
   const endMs = alignDown('1m', prober.now() - waf.finalPassMs, 0);
   const range = { startMs: endMs - SPAN_MS, endMs };
   const { query } = waf;
-  const tread = await prober.ask('describeLogV2', trendRequest(range, query, plan.requestTz));
+  const tread = await prober.ask('describeLogV2', trendRequest(range, query, setup.requestTz));
   if (tread.kind !== 'answer') return { range, query, counts: tread, compared: [] };
   const points = tread.value.data.find((i) => i.metricName === 'logTread')?.objectArrayList ?? [];
   const buckets = settledBuckets(points, range.startMs, range.endMs).sort((a, b) => a.startMs - b.startMs);
@@ -84,7 +84,7 @@ export async function gatherWafAudit(prober: Prober, plan: DoctorPlan): Promise<
   const last = compared.at(-1);
   // Nothing counted: the whole range, whose records (if any) the counts leave out.
   const window = first === undefined || last === undefined ? range : { startMs: first.startMs, endMs: last.endMs };
-  return { ...probe, logs: await readLogs(prober, plan, query, window) };
+  return { ...probe, logs: await readLogs(prober, setup, query, window) };
 }
 
 /**
@@ -99,17 +99,17 @@ function newestWithin(buckets: readonly Bucket[], budget: number): Bucket[] {
   return buckets.slice(i);
 }
 
-async function readLogs(prober: Prober, plan: DoctorPlan, query: WafQuery, window: Window): Promise<Answer<LogsRead>> {
+async function readLogs(prober: Prober, setup: DoctorSetup, query: WafQuery, window: Window): Promise<Answer<LogsRead>> {
   const sentAt = prober.now();
   const client = {
-    describeLogV2: async (request: DescribeLogV2Request): Promise<DescribeLogV2Response> => {
+    describeLogV2: async (request: DescribeLogV2Request): Promise<DescribeLogV2Answer> => {
       const answer = await prober.ask('describeLogV2', request);
       if (answer.kind !== 'answer') throw new Unanswered(answer);
       return answer.value;
     },
   };
   // The prober holds the run's deadline and SIGTERM: past them it answers not_reached, which ends the read here.
-  const reader = { client, tz: plan.requestTz, query, signal: new AbortController().signal };
+  const reader = { client, tz: setup.requestTz, query, signal: new AbortController().signal };
   const seen = new Set<string>();
   const times: Array<number | undefined> = [];
   let pages = 0;
@@ -120,7 +120,7 @@ async function readLogs(prober: Prober, plan: DoctorPlan, query: WafQuery, windo
       for (const r of page.records) {
         if (seen.has(r.requestId)) continue;
         seen.add(r.requestId);
-        times.push(recordTime(r.timeStamp, plan.tz.offsetMinutes)?.ms);
+        times.push(recordTime(r.timeStamp, setup.tz.offsetMinutes)?.ms);
       }
       if (page.last) return { kind: 'answer', value: { times, pages, complete: true }, sentAt };
       if (pages >= MAX_PAGES) break;
@@ -132,9 +132,9 @@ async function readLogs(prober: Prober, plan: DoctorPlan, query: WafQuery, windo
   return { kind: 'answer', value: { times, pages, complete: false }, sentAt };
 }
 
-export function judgeWafAudit(probe: WafAuditProbe | undefined, plan: DoctorPlan): CheckResult {
+export function judgeWafAudit(probe: WafAuditProbe | undefined, setup: DoctorSetup): CheckResult {
   if (probe === undefined) return unknownResult('waf_audit', 'waf_events is disabled: no forwarder and no audit to check; nothing asked');
-  const text = texts(probe, plan);
+  const text = texts(probe, setup);
   if (probe.counts.kind !== 'answer') return unknown(`logTread (${text.asked}): ${whyNot(probe.counts)}`);
   const { buckets, anyCount } = probe.counts.value;
   if (buckets.length === 0 && anyCount) {
@@ -144,11 +144,11 @@ export function judgeWafAudit(probe: WafAuditProbe | undefined, plan: DoctorPlan
   if (probe.logs.kind !== 'answer') return unknown(`logs (${text.asked}): ${whyNot(probe.logs)}`);
   const read = probe.logs.value;
   const requests = `${text.query}; 1 logTread request, ${read.pages} logs page(s)`;
-  if (probe.compared.length > 0) return judgeBuckets(probe, plan, read, { ...text, requests });
+  if (probe.compared.length > 0) return judgeBuckets(probe, setup, read, { ...text, requests });
   // logTread listed nothing to count: the records of the whole range say whether there was anything to count.
   const inRange = read.times.filter((t) => t !== undefined && t >= probe.range.startMs && t < probe.range.endMs).length;
   if (inRange === 0) return unknown(`no deny record in ${text.range} (${requests}): nothing to compare`, NOTHING);
-  return differs(plan, [`logTread counts no deny record in ${text.range} (${requests}); logs returns ${inRange}${read.complete ? '' : ' or more'}`]);
+  return differs(setup, [`logTread counts no deny record in ${text.range} (${requests}); logs returns ${inRange}${read.complete ? '' : ' or more'}`]);
 }
 
 const NOTHING = 'run it again when the account has deny events.';
@@ -166,15 +166,15 @@ interface Texts {
   readonly cap: string;
 }
 
-function texts(probe: WafAuditProbe, plan: DoctorPlan): Texts {
-  const range = `[${plan.tz.formatDateTime(probe.range.startMs)}, ${plan.tz.formatDateTime(probe.range.endMs)})`;
+function texts(probe: WafAuditProbe, setup: DoctorSetup): Texts {
+  const range = `[${setup.tz.formatDateTime(probe.range.startMs)}, ${setup.tz.formatDateTime(probe.range.endMs)})`;
   const query = queryText(probe.query);
   return { range, query, asked: `${query}, ${range}`, cap: `${MAX_PAGES} pages of waf_events.page_size (${probe.query.pageSize})` };
 }
 
 /** Each compared bucket's count against the records read with a time in it. */
-function judgeBuckets(probe: WafAuditProbe, plan: DoctorPlan, read: LogsRead, text: Texts & { readonly requests: string }): CheckResult {
-  const fmt = (ms: number): string => plan.tz.formatDateTime(ms);
+function judgeBuckets(probe: WafAuditProbe, setup: DoctorSetup, read: LogsRead, text: Texts & { readonly requests: string }): CheckResult {
+  const fmt = (ms: number): string => setup.tz.formatDateTime(ms);
   const { asked, cap, requests } = text;
   const rows = probe.compared.map((b) => ({ ...b, records: read.times.filter((t) => t !== undefined && t >= b.startMs && t < b.endMs).length }));
   const [first] = rows;
@@ -188,7 +188,7 @@ function judgeBuckets(probe: WafAuditProbe, plan: DoctorPlan, read: LogsRead, te
   const off = rows.filter((b) => (read.complete ? b.records !== b.counted : b.records > b.counted));
   if (off.length > 0) {
     const atLeast = read.complete ? '' : 'at least ';
-    return differs(plan, [
+    return differs(setup, [
       `${off.length} of ${compared} differ (${requests}): logTread counts ${counted} deny records, logs returns ${atLeast}${records}${aside}`,
       ...off.slice(0, SHOWN).map((b) => `${fmt(b.startMs)}: logTread ${b.counted}, logs ${atLeast}${b.records}`),
       ...(off.length > SHOWN ? [`and ${off.length - SHOWN} more bucket(s)`] : []),
@@ -201,7 +201,7 @@ function judgeBuckets(probe: WafAuditProbe, plan: DoctorPlan, read: LogsRead, te
   if (counted === 0) return unknown(`no deny record in ${compared} (${requests}): nothing to compare`, NOTHING);
   const left = (probe.counts.kind === 'answer' ? probe.counts.value.buckets.length : 0) - rows.length;
   const older = left > 0 ? `; the ${left} older bucket(s) of the last ${humanDuration(SPAN_MS)} left out: with them the records would take more than ${cap}` : '';
-  const audit = plan.wafEvents?.audit === false ? 'the delivery audit (off: waf_events.audit.enabled is false) could be trusted here' : 'the delivery audit can be trusted here';
+  const audit = setup.wafEvents?.audit === false ? 'the delivery audit (off: waf_events.audit.enabled is false) could be trusted here' : 'the delivery audit can be trusted here';
   return combine('waf_audit', [{
     verdict: 'ok', observed: `consistent: ${compared}, ${records} deny records (${requests}): every logTread count equals its records; ${audit}${older}${aside}`,
   }]);
@@ -221,8 +221,8 @@ function recoveries(rows: ReadonlyArray<Bucket & { readonly records: number }>, 
   return [`the audit would read about ${perHour} bucket(s) an hour again: at least ${2 * perHour} logs requests an hour on top of the requests-per-hour estimate`];
 }
 
-function differs(plan: DoctorPlan, observed: readonly string[]): CheckResult {
-  const on = plan.wafEvents?.audit !== false;
+function differs(setup: DoctorSetup, observed: readonly string[]): CheckResult {
+  const on = setup.wafEvents?.audit !== false;
   const parts: Part[] = observed.map((o, i) => ({
     verdict: 'differs', observed: o, ...(i === 0 && on ? { set: [{ key: 'waf_events.audit.enabled', value: 'false' }] } : {}),
   }));

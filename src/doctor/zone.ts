@@ -8,7 +8,7 @@
 import { alignDown, INTERVAL_MS } from '../collectors/buckets.js';
 import { humanDuration } from './format.js';
 import { whyNot, type Answer, type Prober } from './probe.js';
-import type { DoctorPlan } from './plan.js';
+import type { DoctorSetup } from './setup.js';
 import { askStats, type Span } from './requests.js';
 import type { Trend } from './trends.js';
 import { combine, unknownResult, type CheckResult } from './types.js';
@@ -33,13 +33,13 @@ interface ZoneFinding {
   readonly readZone?: number;
 }
 
-export async function gatherZone(prober: Prober, plan: DoctorPlan): Promise<ZoneProbe | undefined> {
-  const [target] = plan.stats;
-  if (target === undefined) return undefined;
-  const begin = alignDown('1h', prober.now() - BACK_MS, plan.tz.offsetMinutes);
+export async function gatherZone(prober: Prober, setup: DoctorSetup): Promise<ZoneProbe | undefined> {
+  const [source] = setup.stats;
+  if (source === undefined) return undefined;
+  const begin = alignDown('1h', prober.now() - BACK_MS, setup.tz.offsetMinutes);
   const span = { begin, end: begin + LENGTH_MS };
   // Written in upstream.timezone, whatever requestTz says: this is the probe that decides it.
-  return { span, answer: await askStats(prober, plan.tz, target, span, ZONE_INTERVAL) };
+  return { span, answer: await askStats(prober, setup.tz, source, span, ZONE_INTERVAL) };
 }
 
 export function formatOffset(minutes: number): string {
@@ -49,10 +49,10 @@ export function formatOffset(minutes: number): string {
 
 const signed = (ms: number): string => (ms < 0 ? humanDuration(ms) : `+${humanDuration(ms)}`);
 
-export function judgeZone(probe: ZoneProbe | undefined, plan: DoctorPlan): ZoneFinding {
+export function judgeZone(probe: ZoneProbe | undefined, setup: DoctorSetup): ZoneFinding {
   const none = (observed: string): ZoneFinding => ({ result: combine('timezone', [{ verdict: 'unknown', observed }]) });
   if (probe === undefined) return { result: unknownResult('timezone', 'no statistics collector enabled (access, usage): not asked') };
-  const asked = `[${plan.tz.formatDateTime(probe.span.begin)}, ${plan.tz.formatDateTime(probe.span.end)}) in ${plan.timezone}`;
+  const asked = `[${setup.tz.formatDateTime(probe.span.begin)}, ${setup.tz.formatDateTime(probe.span.end)}) in ${setup.timezone}`;
   if (probe.answer.kind !== 'answer') return none(`${asked}: ${whyNot(probe.answer)}`);
   const series = probe.answer.value.series.find((s) => s.points.length > 0);
   if (series === undefined) return none(`${asked}: no points in the answer`);
@@ -64,9 +64,9 @@ export function judgeZone(probe: ZoneProbe | undefined, plan: DoctorPlan): ZoneF
     return none(`${asked}: ${times.length} points over ${humanDuration(last - first + SIZE_MS)}, not confined to the half hour asked (see out_of_range)`);
   }
   const shift = first - probe.span.begin;
-  const where = `${asked}: ${times.length} points from ${plan.tz.formatDateTime(first)}`;
+  const where = `${asked}: ${times.length} points from ${setup.tz.formatDateTime(first)}`;
   if (shift === 0) return { result: combine('timezone', [{ verdict: 'ok', observed: `${where}, where asked` }]) };
-  const zone = plan.tz.offsetMinutes - shift / 60_000;
+  const zone = setup.tz.offsetMinutes - shift / 60_000;
   if (shift % QUARTER_HOUR_MS !== 0 || Math.abs(zone) > MAX_OFFSET_MINUTES) {
     return none(`${where}, ${signed(shift)} from where asked: not a zone offset`);
   }

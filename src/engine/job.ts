@@ -1,8 +1,10 @@
 // What the engine runs: jobs of two kinds on one lifecycle. A sample job is a
 // metric collector's cycle (its runs are what edge_exporter_collector_* are
 // about); an event-stream job forwards records (WAF deny events) and keeps
-// metrics of its own. The engine loads every job before the first run, never
-// runs a job twice at once, and flushes every job at stop.
+// metrics of its own. The engine restores every job's saved state before the
+// first run, never runs a job twice at once, and flushes every job at stop.
+// Restoring is no lifecycle step of its own: it reads what an earlier process
+// saved, so the engine's start() and every run do it first, once.
 import type { CollectorLogger } from '../collectors/collector.js';
 import type { RunReport } from './reports.js';
 import type { Schedule } from './schedule.js';
@@ -25,8 +27,8 @@ export interface EventReport {
 interface JobBase {
   readonly name: string;
   readonly schedule: Schedule;
-  /** Restores state (idempotent); rejects (StateError) on a damaged file, which fails start-up. */
-  load(): Promise<void>;
+  /** Restores saved state (idempotent); rejects (StateError) on a damaged file, which fails start-up. */
+  restore(): Promise<void>;
   /** Saves what a run could not (called at stop, after runs settled or the deadline passed); never throws. */
   flush(): Promise<void>;
 }

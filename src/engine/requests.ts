@@ -42,13 +42,13 @@ interface EstimateInput {
 export function estimateRequests(input: EstimateInput): RequestEstimate {
   const lines: RequestLine[] = [];
   for (const { collector, schedule } of input.collectors) {
-    const plan = collector.requests?.(input.targets);
-    if (plan === undefined) continue;
+    const made = collector.requests?.(input.targets);
+    if (made === undefined) continue;
     const runs = runsPerHour(schedule, input.offsetMinutes);
     // The audit is due on the first run at least `everyMs` after the last one: whole run periods.
     const runMs = runs > 0 ? HOUR_MS / runs : Number.POSITIVE_INFINITY;
-    const audits = plan.audit === undefined || !Number.isFinite(runMs) ? 0 : HOUR_MS / (Math.ceil(plan.audit.everyMs / runMs) * runMs);
-    lines.push(line(collector.name, runs, plan.run, audits, plan.audit?.requests ?? 0));
+    const audits = made.audit === undefined || !Number.isFinite(runMs) ? 0 : HOUR_MS / (Math.ceil(made.audit.everyMs / runMs) * runMs);
+    lines.push(line(collector.name, runs, made.run, audits, made.audit?.requests ?? 0));
   }
   if (input.discovery !== undefined && input.discovery.requests > 0) {
     lines.push(line('targets', HOUR_MS / input.discovery.everyMs, input.discovery.requests, 0, 0));

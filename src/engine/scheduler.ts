@@ -1,6 +1,6 @@
 // The one engine every job runs under, sample jobs (the metric collectors) and
-// event-stream jobs (the WAF event forwarder) alike. At start it loads every
-// job (a damaged state file fails start-up), runs each once and then on its
+// event-stream jobs (the WAF event forwarder) alike. At start it restores every
+// job's saved state (a damaged state file fails start-up), runs each once and then on its
 // schedule (schedule.ts). The same job never runs twice at once: a tick that
 // arrives while a run is in flight is skipped; for a collector that is
 // counted and logged, for an event stream (a backlog being caught up) it is
@@ -57,7 +57,7 @@ export class Scheduler {
   private readonly options: SchedulerOptions;
   private readonly clock: Clock;
   private slots: readonly Slot[];
-  private loading: Promise<void> | undefined;
+  private restoring: Promise<void> | undefined;
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
 
@@ -70,7 +70,7 @@ export class Scheduler {
   }
 
   /**
-   * Loads every job, runs each once and arms the schedules. Resolves without
+   * Restores every job, runs each once and arms the schedules. Resolves without
    * waiting for those runs; rejects (StateError) when a state file is
    * damaged. Idempotent.
    */
@@ -85,19 +85,19 @@ export class Scheduler {
     return this.stopping;
   }
 
-  /** Loads every job once, in order (start() does it first; the run methods load the jobs they run). */
-  load(): Promise<void> {
-    this.loading ??= (async () => {
-      for (const slot of this.slots) await slot.job.load();
+  /** Restores every job once, in order (start() does it first; the run methods restore the jobs they run). */
+  restore(): Promise<void> {
+    this.restoring ??= (async () => {
+      for (const slot of this.slots) await slot.job.restore();
     })();
-    return this.loading;
+    return this.restoring;
   }
 
   /** Every sample job once (joining a run already in flight), for `run --once`. */
   async runSamples(): Promise<RunReport[]> {
     const samples = this.slots.filter((s) => s.job.kind === 'samples');
     // Only these: `run --once` must not, say, fix the WAF event starting point.
-    for (const slot of samples) await slot.job.load();
+    for (const slot of samples) await slot.job.restore();
     const runs = await Promise.all(samples.map((s) => s.inFlight ?? this.launch(s)));
     return runs.flatMap((run) => (run.kind === 'samples' ? [run.report] : []));
   }
@@ -106,7 +106,7 @@ export class Scheduler {
   async runJob<R>(job: Job & { run(signal: AbortSignal): Promise<R> }): Promise<R | undefined> {
     const slot = this.slots.find((s) => s.job === job);
     if (!slot) return undefined;
-    await job.load();
+    await job.restore();
     const run = await (slot.inFlight ?? this.launch(slot));
     // The slot's report is what this very job's run() returned.
     return run.report as R;
@@ -116,7 +116,7 @@ export class Scheduler {
    * Puts each of `fresh` in the place of the held job of its name (or adds
    * it) and removes the jobs named in `gone`. A replaced or removed job is
    * stopped as at stop() (its run aborted and awaited up to stopTimeoutMs,
-   * then flushed) before its successor loads, so the two never share state;
+   * then flushed) before its successor restores, so the two never share state;
    * once started, a fresh job runs at once and then on its own schedule.
    * Every other job keeps its slot untouched. Rejects (StateError) when a
    * fresh job's state file is damaged: the ones before it are in place.
@@ -138,7 +138,7 @@ export class Scheduler {
     if (!started) return;
     await this.starting;
     for (const slot of this.slots.filter((s) => fresh.includes(s.job))) {
-      await slot.job.load();
+      await slot.job.restore();
       this.arm(slot);
     }
   }
@@ -161,7 +161,7 @@ export class Scheduler {
   }
 
   private async doStart(): Promise<void> {
-    await this.load();
+    await this.restore();
     if (this.stopping) return;
     for (const slot of this.slots) this.arm(slot);
     const named = (kind: JobKind): string[] => this.slots.filter((s) => s.job.kind === kind).map((s) => s.job.name);

@@ -35,7 +35,7 @@ interface TrendReader {
 
 /** The upstream's deny counts for the range's whole buckets (`data: null`: nothing matched, so none listed to compare). */
 export async function readCounts(reader: TrendReader, range: TimeWindow, query: WafQuery): Promise<Array<AuditBucket & { counted: number }>> {
-  const response = await reader.client.describeLogV2(trendRequest(range, query, reader.tz), { signal: reader.signal });
-  const points = response.data.find((item) => item.metricName === 'logTread')?.objectArrayList ?? [];
+  const answer = await reader.client.describeLogV2(trendRequest(range, query, reader.tz), { signal: reader.signal });
+  const points = answer.data.find((item) => item.metricName === 'logTread')?.objectArrayList ?? [];
   return settledBuckets(points, range.startMs, range.endMs);
 }

@@ -1,8 +1,8 @@
 // From when the audit's minutes (delivered-minutes.ts) hold every deny event
 // this daemon delivered, and for which domains. A bucket before that cannot be
 // compared: a checkpoint written before the audit (or with it off) has no
-// minutes, and a shard whose domains changed delivered nothing of its new
-// domains' past (another shard did). Compared anyway, such buckets would look
+// minutes, and a forwarder whose domains changed delivered nothing of its new
+// domains' past (another replica may have). Compared anyway, such buckets would look
 // short and their records would be sent again, so the audit begins at the
 // first whole minute past the cursor from which the minutes are complete.
 // Pure.

@@ -11,7 +11,7 @@
 //   counters, tagged with the generation; a window done and not snapshotted
 //   adds where the checkpoint moved (`a`). Rewriting the whole id set after
 //   every batch made catching up a backlog quadratic, and after every window
-//   it was a quarter of the forwarder's old-space garbage (issue 25).
+//   it was a quarter of the forwarder's old-space garbage.
 //
 // A load replays the lines of the snapshot's generation in order (a line's
 // ids, then its move, which forgets the ids no window reads again); lines of another one
@@ -64,7 +64,7 @@ const checkpointFileSchema = z
     journal: z.number().int().nonnegative().optional(),
     rules: rulesSchema,
     minutes: minutesSchema,
-    /** [ms, domains]: the audit's minutes hold every event delivered from then on, for this shard's domains (audit-scope.ts). */
+    /** [ms, domains]: the audit's minutes hold every event delivered from then on, for the domains in the scope key (audit-scope.ts). */
     auditFrom: z.tuple([z.number().int(), z.string()]).optional(),
   })
   .refine((f) => f.cursorMs >= f.originMs, { path: ['cursorMs'], error: 'cursor before origin' })

@@ -39,7 +39,7 @@ export function headerPolicy(allow: readonly string[] = DEFAULT_FORWARDED_HEADER
  * `offsetMinutes` is the platform zone (upstream.timezone), for a timeStamp
  * without an offset; default UTC+8, the document's zone. `time` is the
  * timeStamp read in that zone, for a caller that read it already (the
- * forwarder, for the window's evidence).
+ * forwarder, for the window's findings).
  */
 export function toLogEvent(
   record: WafLogRecord, observedMs: number, headers: HeaderPolicy = headerPolicy(), offsetMinutes = 480,
@@ -53,7 +53,7 @@ export function toLogEvent(
   const primary = record.rules[0];
   // Headers first, then the named attributes, each assigned under its name written out (NamedAttributes keeps
   // those names the constants'): V8 turns an object that gains more than 12 properties through computed keys
-  // into a hash table, and that was 6 KB of garbage per event and a sort at every walk of its keys (issue 25).
+  // into a hash table, and that was 6 KB of garbage per event and a sort at every walk of its keys.
   // The headers' names are computed, so they come while the object is still small.
   const attributes: NamedAttributes = {};
   if (requestHeaders !== undefined) forwardHeaders(attributes, requestHeaders, headers);
@@ -120,7 +120,7 @@ function present(value: unknown): value is string {
 // The request's headers are read where they lie, names compared in lower
 // case (names differing in case are one header, as in HTTP; their values join
 // in the record's order): a Map and two arrays per header per event were a
-// quarter of the conversion (issue 25). A value is a string, a number or
+// quarter of the conversion. A value is a string, a number or
 // boolean (as text), or an array of those; anything else is no value.
 type RawHeaders = Readonly<Record<string, unknown>>;
 

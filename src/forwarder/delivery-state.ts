@@ -17,7 +17,7 @@ import type { SampleSink } from '../collectors/collector.js';
 
 import type { LogEvent } from './log-sink.js';
 import { appendCheckpoint, CHECKPOINT_NAME, loadCheckpoint, saveCheckpoint, type CheckpointStorage } from './checkpoint.js';
-import { DeniedCounts, WAF_EVENTS_COLLECTOR, WAF_RULE_INFO, type DeniedDelta } from './metrics.js';
+import { DeniedCounts, WAF_EVENTS_JOB, WAF_RULE_INFO, type DeniedDelta } from './metrics.js';
 import { RuleInfo, type SavedRule } from './rule-info.js';
 import { DeliveredMinutes } from './delivered-minutes.js';
 import { DeliveredFiles } from './delivered-files.js';
@@ -240,7 +240,7 @@ export class DeliveryState {
     this.rules.forget(next.cursorMs);
     this.moved = true;
     // A snapshot per window wrote every id kept and counter series again, in a backlog a quarter of the
-    // forwarder's old-space garbage (issue 25): due once the journal holds as much.
+    // forwarder's old-space garbage: due once the journal holds as much.
     if (this.journaledEntries >= this.snapshotEntries) this.compactNext = true;
     return this.save();
   }
@@ -326,7 +326,7 @@ export class DeliveryState {
   private publish(): void {
     try {
       const gauges = new Map([[WAF_RULE_INFO.name, this.rules.samples()]]);
-      this.options.samples.publish(WAF_EVENTS_COLLECTOR, { counters: this.counts.totals.saved, gauges });
+      this.options.samples.publish(WAF_EVENTS_JOB, { counters: this.counts.totals.saved, gauges });
     } catch (err) {
       this.options.log.error(errorFields(err), 'publishing the WAF denied-request counter and rule info failed');
     }

@@ -8,7 +8,7 @@
 // (delivered all the same): the forwarder then reads the window again,
 // shorter, so what one window adds to the ids kept is bounded (forwarder.ts).
 //
-// What the record times say about the window is evidence, not a filter: an
+// What the record times say about the window is a finding, not a filter: an
 // upstream may ignore the range, or stamp records with a time that runs
 // behind the one it selects them by. A record outside the window is counted
 // (out_of_range) and still forwarded if it was never delivered (dropping it
@@ -21,8 +21,8 @@ import { readWindow, type Page, type PageReader } from './fetch.js';
 import { recordTime } from './record-time.js';
 import type { TimeWindow } from './window.js';
 
-/** What a page's record times said about the assumptions. */
-export interface PageEvidence {
+/** What a page's record times found about the assumptions (pageMismatches states them as mismatches). */
+export interface PageFindings {
   /** Records whose timeStamp carried no zone offset. */
   readonly naive: number;
   /** Records whose time is outside the window asked for (forwarded unless delivered). */
@@ -56,7 +56,7 @@ export interface DrainContext {
   hold?(event: LogEvent): LogEvent;
   release?(batch: readonly LogEvent[]): void;
   /** After each page: records read, how many were repeats, and what their times said. */
-  onPage(read: number, repeats: number, evidence: PageEvidence): void;
+  onPage(read: number, repeats: number, findings: PageFindings): void;
 }
 
 /** How much of a window was delivered. */
@@ -98,18 +98,18 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
     const observedMs = ctx.now();
     const count = records.length;
     let repeats = 0;
-    const evidence = { naive: 0, outOfRange: 0 };
+    const findings = { naive: 0, outOfRange: 0 };
     const refresh: string[] = [];
-    // Each record is taken out of the page as it is read, so it is garbage once its event is encoded (issue 25).
+    // Each record is taken out of the page as it is read, so it is garbage once its event is encoded.
     // Held by the page until its last one was, a page of 500 outlived the scavenges its own conversion set off,
     // and every parsed record was promoted and marked again at the next full collection: 1.8 KB promoted per
     // event, against 0.85 KB with each taken out (docs/benchmarks.md 12.10).
     records.reverse();
     for (let record = records.pop(); record !== undefined; record = records.pop()) {
       const time = recordTime(record.timeStamp, ctx.offsetMinutes);
-      if (time?.naive) evidence.naive++;
+      if (time?.naive) findings.naive++;
       const outside = time !== undefined && (time.ms < window.startMs || time.ms >= window.endMs);
-      if (outside) evidence.outOfRange++;
+      if (outside) findings.outOfRange++;
       if (ctx.isDelivered(record.requestId, time?.ms) || buffered.has(record.requestId)) {
         repeats++;
         // Returned again: an upstream that ignores the range may return it in windows its time says nothing about.
@@ -126,7 +126,7 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
     if (taken >= maxNew && !last) full = true;
     read += count;
     if (refresh.length > 0) ctx.refresh(refresh);
-    ctx.onPage(count, repeats, evidence);
+    ctx.onPage(count, repeats, findings);
   };
 
   // The reader runs ahead of the deliveries while fewer than maxBatch records wait:

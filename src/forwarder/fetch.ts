@@ -88,9 +88,9 @@ export async function* readWindow(reader: PageReader, window: TimeWindow): Async
   let full = reader.query.pageSize;
   for (let pageNo = 1; ; pageNo++) {
     reader.signal.throwIfAborted();
-    const response = await reader.client.describeLogV2(logsRequest(window, pageNo, reader.query, reader.tz), { signal: reader.signal });
+    const answer = await reader.client.describeLogV2(logsRequest(window, pageNo, reader.query, reader.tz), { signal: reader.signal });
     // `data: null` (nothing matched) arrives as [].
-    const records = response.data.find((item) => item.metricName === 'logs')?.list ?? [];
+    const records = answer.data.find((item) => item.metricName === 'logs')?.list ?? [];
     const count = records.length;
     const last = count === 0 || (pageNo > 1 && count < full);
     yield { records, last };

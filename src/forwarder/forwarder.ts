@@ -6,8 +6,8 @@
 // event-stream job of the engine (engine/scheduler.ts), which runs it at start
 // and every interval, never overlapping itself; upstream failures are logged
 // and retried on the next poll, delivery failures are retried in place
-// (deliver.ts) while polling waits. Sharded, each poll reads only the domains
-// of this replica (scope.ts). Between conversion and delivery the volume
+// (deliver.ts) while polling waits. Given a scope, each poll reads only the
+// domains it gives at that moment. Between conversion and delivery the volume
 // policy (volume.ts, waf_events.max_rate / over_rate) paces the batches or
 // folds the events past the rate into summary records sent after the window.
 // Once a poll has caught up, the delivery audit (auditor.ts) compares the
@@ -25,11 +25,11 @@ import { headerPolicy, type HeaderPolicy } from './convert.js';
 import { DEFAULT_DELIVERY_RETRY, deliverBatch, type DeliveryContext, type DeliveryRetry } from './deliver.js';
 import { drainWindow, type Drained } from './drain.js';
 import type { WafQuery } from './fetch.js';
-import { WAF_EVENTS_COLLECTOR, type WafEventsObserver, type WafEventsStats } from './metrics.js';
+import { WAF_EVENTS_JOB, type WafEventsObserver, type WafEventsStats } from './metrics.js';
 import { pageMismatches } from './mismatches.js';
 import { DEFAULT_MAX_WINDOW_EVENTS, type PollReport, type WafEventForwarderOptions } from './options.js';
 import { DeliveryState } from './delivery-state.js';
-import { passed, planWindow, type PlannedWindow, type TimeWindow } from './window.js';
+import { nextWindow, passed, type TimeWindow, type WindowPass } from './window.js';
 import { paceBatch, windowBudget, WindowFold } from './volume.js';
 import { keptOf } from './kept.js';
 import type { AuditBucket } from './audit.js';
@@ -53,7 +53,7 @@ interface Totals {
 
 export class WafEventForwarder implements EventJob {
   readonly kind = 'events';
-  readonly name = WAF_EVENTS_COLLECTOR;
+  readonly name = WAF_EVENTS_JOB;
   readonly schedule: Schedule;
   private readonly options: WafEventForwarderOptions;
   private readonly clock: Clock;
@@ -62,7 +62,7 @@ export class WafEventForwarder implements EventJob {
   private readonly delivery: DeliveryState;
   private readonly mismatches: MismatchReporter;
   private readonly totals: Totals = { read: 0, deduplicated: 0, forwarded: 0, summarized: 0, exportFailures: 0 };
-  private loading: Promise<void> | undefined;
+  private restoring: Promise<void> | undefined;
   private readonly auditor: Auditor | undefined;
   /** The overlap in force (waf_events.overlap, or under auto what the audit's recoveries call for). */
   private readonly overlap: OverlapTuner;
@@ -114,15 +114,15 @@ export class WafEventForwarder implements EventJob {
   }
 
   /** Reads the checkpoint once (the engine's start and every poll do it first); a damaged one rejects unless reset. */
-  load(): Promise<void> {
-    this.loading ??= (async () => {
+  restore(): Promise<void> {
+    this.restoring ??= (async () => {
       const restored = await this.delivery.load(this.options.startBackMs, this.options.delayMs, this.overlap.overlapMs);
       const { originMs, cursorMs, finalMs } = this.delivery.checkpoint;
       const { tz } = this.options;
       const fields = { restored, origin: tz.formatIso(originMs), cursor: tz.formatIso(cursorMs), finalPass: tz.formatIso(finalMs), file: this.options.store.pathOf(CHECKPOINT_NAME) };
       this.options.log.info(fields, 'WAF event checkpoint loaded');
     })();
-    return this.loading;
+    return this.restoring;
   }
 
   /** One poll: every window due, until caught up or failed. The engine never runs two at once. */
@@ -137,7 +137,7 @@ export class WafEventForwarder implements EventJob {
       ...(error === undefined ? {} : { error: describeError(error) }),
     });
     try {
-      await this.load();
+      await this.restore();
       await this.delivery.saveIfDirty();
       const query = await this.queryOf(signal);
       // Windows end by the time the poll began: a poll slower than the events it reads ends anyway (the lag
@@ -146,9 +146,9 @@ export class WafEventForwarder implements EventJob {
       for (;;) {
         signal.throwIfAborted();
         // Windows of half an interval at least (unless a final pass closes the gap to the cursor): fewer requests and snapshots.
-        // The ids kept stay within max_window_events and one window, a flood's included (planWindow).
-        const plan = { ...this.options, overlapMs: this.overlap.overlapMs, maxWindowMs: this.spanMs, minNewMs: this.options.intervalMs / 2, maxKeptIds: this.maxWindowEvents };
-        const window = planWindow(this.delivery.checkpoint, now, plan);
+        // The ids kept stay within max_window_events and one window, a flood's included (nextWindow).
+        const bounds = { ...this.options, overlapMs: this.overlap.overlapMs, maxWindowMs: this.spanMs, minNewMs: this.options.intervalMs / 2, maxKeptIds: this.maxWindowEvents };
+        const window = nextWindow(this.delivery.checkpoint, now, bounds);
         if (!window) {
           // Caught up: the audit's turn (its recoveries wait behind the new events).
           if (query !== undefined && this.auditor) {
@@ -166,7 +166,7 @@ export class WafEventForwarder implements EventJob {
           this.logShrunk(window, drained.delivered);
           continue;
         }
-        await this.delivery.advance(passed(this.delivery.checkpoint, window, readAtMs, plan));
+        await this.delivery.advance(passed(this.delivery.checkpoint, window, readAtMs, bounds));
         windows++;
         // Few enough: try a longer one next (fewer windows). Counted as read: after a cut the shorter window
         // finds many of its records delivered already, and would grow back into the cut.
@@ -180,7 +180,7 @@ export class WafEventForwarder implements EventJob {
     }
   }
 
-  /** This poll's query: the configured one, or this shard's domains; undefined when the shard owns none. */
+  /** This poll's query: the configured one, or the scope's domains; undefined when the scope gives none. */
   private async queryOf(signal: AbortSignal): Promise<WafQuery | undefined> {
     const scope = this.options.scope;
     if (!scope) return this.options.query;
@@ -243,7 +243,7 @@ export class WafEventForwarder implements EventJob {
     const { maxRate, overRate } = this.options.volume ?? { maxRate: undefined, overRate: 'delay' };
     const fold = maxRate !== undefined && overRate === 'summarize' ? new WindowFold(windowBudget(window, this.delivery.checkpoint, maxRate)) : undefined;
     const sink = this.options.sink;
-    // The sink takes each record as it is read (issue 25: held whole, a batch's events were promoted and marked
+    // The sink takes each record as it is read (held whole, a batch's events were promoted and marked
     // again at every full collection), unless a fold may still need the whole event for its summary.
     const encode = fold === undefined ? sink.encode?.bind(sink) : undefined;
     const drained = await drainWindow(window, {
@@ -261,10 +261,10 @@ export class WafEventForwarder implements EventJob {
         if (pass.length > 0) await deliverBatch(pass, delivery);
       },
       ...(encode ? { hold: (event: LogEvent) => encode(event, keptOf(event)), release: (batch: readonly LogEvent[]) => sink.release?.(batch) } : {}),
-      onPage: (read, repeats, evidence) => {
+      onPage: (read, repeats, findings) => {
         this.count('read', read, (ob) => ob.onRead?.(read));
         this.count('deduplicated', repeats, (ob) => ob.onDeduplicated?.(repeats));
-        this.mismatches.report(WAF_EVENTS_COLLECTOR, pageMismatches(window, evidence, this.options.tz));
+        this.mismatches.report(WAF_EVENTS_JOB, pageMismatches(window, findings, this.options.tz));
       },
     });
     if (fold) await this.deliverSummaries(fold, window, signal, recovery);
@@ -333,7 +333,7 @@ export class WafEventForwarder implements EventJob {
     }
   }
 
-  private logShrunk(window: PlannedWindow, delivered: number): void {
+  private logShrunk(window: WindowPass, delivered: number): void {
     const { tz } = this.options;
     this.options.log.info(
       { from: tz.formatIso(window.startMs), to: tz.formatIso(window.endMs), pass: window.pass, delivered, nextSpanSeconds: this.spanMs / SECOND, maxWindowEvents: this.maxWindowEvents },
@@ -341,7 +341,7 @@ export class WafEventForwarder implements EventJob {
     );
   }
 
-  private logWindow(window: PlannedWindow, delivered: number, behindMs: number): void {
+  private logWindow(window: WindowPass, delivered: number, behindMs: number): void {
     const fields = {
       from: this.options.tz.formatIso(window.startMs),
       to: this.options.tz.formatIso(window.endMs),

@@ -6,8 +6,7 @@
 // upstream's own counts. The daemon wires it; this is its public surface.
 export { WafEventForwarder } from './forwarder.js';
 export type { PollReport } from './options.js';
-export { shardScope } from './scope.js';
-export { WAF_EVENTS_COLLECTOR, WAF_EVENTS_FAMILIES } from './metrics.js';
+export { WAF_EVENTS_JOB, WAF_EVENTS_FAMILIES } from './metrics.js';
 export { AUDIT_OUTCOMES } from './audit.js';
 export { wafQuery } from './fetch.js';
 export { DeliveryError, type LogEvent, type LogSink } from './log-sink.js';

@@ -11,8 +11,12 @@ import type { LogEvent } from './log-sink.js';
 import { SEVERITY_LABEL } from '../collectors/waf-trend/metrics.js';
 import { ATTR, EDGE_ATTR } from './attributes.js';
 
-/** Collector name: the `collector` of SampleSink.publish and of log lines. */
-export const WAF_EVENTS_COLLECTOR = 'waf-events';
+/**
+ * The forwarder's job name (a job, not a collector: it fills no family from a
+ * cycle). As every job's name, it is the `collector` label of what it
+ * publishes and the `collector` field of its log lines: those keep their name.
+ */
+export const WAF_EVENTS_JOB = 'waf-events';
 
 export const WAF_DENIED_REQUESTS = counter('edge_waf_denied_requests_total',
   'Requests the WAF denied (HTTP 417), counted once per event delivered to the OTLP receiver, by domain (the Host ' +
@@ -69,10 +73,10 @@ export class DeniedCounts {
    * domain -> rule_id -> severity -> series, for every series of the totals
    * (restored ones too, so at most the cap of them) and as many refused ones
    * at most: an event finds its series by its three label values, with no
-   * label object or key string per event
-   * (issue 25: they were most of the counter's cost, ~1,700 domains in a
-   * batch of 512 leaving little to group within one batch). A series it
-   * lacks is new to the totals, so one past the cap is refused without a key.
+   * label object or key string per event (they were most of the counter's
+   * cost: ~1,700 domains in a batch of 512 leave little to group within one
+   * batch). A series it lacks is new to the totals, so one past the cap is
+   * refused without a key.
    */
   private readonly index = new Map<string, Map<string, Map<string, Series | typeof REFUSED>>>();
   /** Refused series the index holds. */

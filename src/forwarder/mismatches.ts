@@ -1,25 +1,25 @@
 // What one page of deny records said about the assumptions, as mismatches. Pure.
 import type { PlatformClock } from '../api/index.js';
 import type { Mismatch } from '../collectors/contract/checks.js';
-import type { PageEvidence } from './drain.js';
+import type { PageFindings } from './drain.js';
 import type { TimeWindow } from './window.js';
 
-export function pageMismatches(window: TimeWindow, evidence: PageEvidence, tz: PlatformClock): Mismatch[] {
+export function pageMismatches(window: TimeWindow, findings: PageFindings, tz: PlatformClock): Mismatch[] {
   const out: Mismatch[] = [];
   const range = `[${tz.formatIso(window.startMs)}, ${tz.formatIso(window.endMs)})`;
-  if (evidence.naive > 0) {
+  if (findings.naive > 0) {
     out.push({
       check: 'timestamp_offset', operation: 'describeLogV2', field: 'logs.list[].timeStamp',
       assumed: 'an ISO 8601 time with a zone offset',
-      seen: `${evidence.naive} record(s) without an offset, read in upstream.timezone (UTC${offsetText(tz.offsetMinutes)})`,
+      seen: `${findings.naive} record(s) without an offset, read in upstream.timezone (UTC${offsetText(tz.offsetMinutes)})`,
       configKey: 'upstream.timezone',
     });
   }
-  if (evidence.outOfRange > 0) {
+  if (findings.outOfRange > 0) {
     out.push({
       check: 'out_of_range', operation: 'describeLogV2', field: 'logs.list[].timeStamp',
       assumed: `records inside the window asked for, ${range}`,
-      seen: `${evidence.outOfRange} record(s) outside it (each forwarded once, never again)`,
+      seen: `${findings.outOfRange} record(s) outside it (each forwarded once, never again)`,
       configKey: 'upstream.timezone',
     });
   }

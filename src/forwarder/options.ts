@@ -10,7 +10,6 @@ import type { CheckpointStorage } from './checkpoint.js';
 import type { DeliveryRetry } from './deliver.js';
 import type { WafQuery } from './fetch.js';
 import type { WafEventsObserver } from './metrics.js';
-import type { WafDomainScope } from './scope.js';
 import type { WindowOptions } from './window.js';
 import type { VolumeOptions } from './volume.js';
 import type { AuditOptions } from './auditor.js';
@@ -18,10 +17,20 @@ import type { AutoOverlap } from './overlap.js';
 import type { Clock } from '../shared/clock.js';
 import type { RunError } from '../shared/errors.js';
 
+/** Where the domains each poll reads come from, when not from the query itself. */
+interface WafDomainScope {
+  /**
+   * The domains to read at `now`; [] when there are none (the poll then
+   * passes its windows without a request). Throws while the domains could
+   * never be listed, so the poll fails and the checkpoint stays where it is.
+   */
+  domains(now: number, signal: AbortSignal): Promise<readonly string[]>;
+}
+
 /**
  * waf_events.max_window_events' default. A backlog's first window is cut and read again shorter a few times, each
  * cut keeping its ids: at 50,000 a 5M-event backlog peaked at 208 MiB RSS there, at 25,000 at 170 MiB
- * (docs/benchmarks.md 12.8). It is also the flood threshold: ids kept past it make new windows wait (planWindow).
+ * (docs/benchmarks.md 12.8). It is also the flood threshold: ids kept past it make new windows wait (nextWindow).
  */
 export const DEFAULT_MAX_WINDOW_EVENTS = 25_000;
 
@@ -38,7 +47,7 @@ export interface WafEventForwarderOptions extends WindowOptions {
   readonly query: WafQuery;
   /** Most new events one window takes before it is read again shorter (waf_events.max_window_events). */
   readonly maxWindowEvents?: number;
-  /** Sharded: the domains of this replica, asked every poll (they replace query.domains). Absent: the query as is. */
+  /** The domains to read, asked every poll (they replace query.domains). Absent: the query as is. */
   readonly scope?: WafDomainScope;
   /** Request headers forwarded (waf_events.headers); credentials are dropped whatever it says. */
   readonly headers?: readonly string[];

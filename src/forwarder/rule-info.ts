@@ -51,7 +51,7 @@ export class RuleInfo {
       const category = text(event, ATTR.SECURITY_RULE_CATEGORY);
       const held = this.rules.get(ruleId);
       if (held !== undefined) {
-        // A new labels object only when they change: one per event was garbage on every batch (issue 25).
+        // A new labels object only when they change: one per event was garbage on every batch.
         if (held.labels.description !== description || held.labels.category !== category) held.labels = { rule_id: ruleId, description, category };
         held.seenAtMs = Math.max(held.seenAtMs, windowEndMs);
         seen.set(ruleId, held);

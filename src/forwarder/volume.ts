@@ -18,7 +18,7 @@
 // is derived from its key and the ids it folds, not from its window: the
 // summary a crash made the daemon send again (confirmed, its save lost) has
 // the same uid when it folds the same events, however the window read again
-// is planned (after a restart its end may differ, and a checkpoint written
+// is cut (after a restart its end may differ, and a checkpoint written
 // before the final pass resumes with the overlap), and a backend drops it like a repeated event; if it folds
 // other events (late records joined the key), it is another record: a
 // duplicate count bounded by that batch, never an event lost behind a reused

@@ -44,7 +44,7 @@ export interface WindowOptions {
   readonly startBackMs: number;
   /**
    * Ids the checkpoint may keep before new windows wait to be final at once
-   * (default no limit; the forwarder gives max_window_events): see planWindow.
+   * (default no limit; the forwarder gives max_window_events): see nextWindow.
    */
   readonly maxKeptIds?: number;
 }
@@ -55,8 +55,8 @@ export interface TimeWindow {
   readonly endMs: number;
 }
 
-/** A window and which read it is: the first past the cursor, or the final pass past `final`. */
-export interface PlannedWindow extends TimeWindow {
+/** A window and which pass reads it: the first past the cursor, or the final pass past `final`. */
+export interface WindowPass extends TimeWindow {
   readonly pass: 'new' | 'final';
 }
 
@@ -90,7 +90,7 @@ export function resumed(saved: SavedCheckpoint, overlapMs: number): Checkpoint {
  * checkpoint keeps maxKeptIds ids or more, a new window ends no later than
  * delay + overlap before now.
  */
-export function planWindow(checkpoint: Checkpoint | undefined, now: number, options: WindowOptions): PlannedWindow | undefined {
+export function nextWindow(checkpoint: Checkpoint | undefined, now: number, options: WindowOptions): WindowPass | undefined {
   const cp = checkpoint ?? initialCheckpoint(now, options);
   const least = Math.max(1, Math.min(options.minNewMs ?? 0, options.maxWindowMs));
   const finalEnd = floorSecond(Math.min(cp.cursorMs, now - options.delayMs - options.overlapMs, cp.finalMs + options.maxWindowMs));
@@ -113,7 +113,7 @@ export function planWindow(checkpoint: Checkpoint | undefined, now: number, opti
  * than delay + overlap at readAtMs is final too: every record there ingested
  * within delay + overlap was visible when it was read.
  */
-export function passed(checkpoint: Position, window: PlannedWindow, readAtMs: number, options: Pick<WindowOptions, 'delayMs' | 'overlapMs'>): Position {
+export function passed(checkpoint: Position, window: WindowPass, readAtMs: number, options: Pick<WindowOptions, 'delayMs' | 'overlapMs'>): Position {
   if (window.pass === 'final') return { cursorMs: checkpoint.cursorMs, finalMs: Math.max(checkpoint.finalMs, Math.min(window.endMs, checkpoint.cursorMs)) };
   const cursorMs = Math.max(checkpoint.cursorMs, window.endMs);
   const readLate = floorSecond(readAtMs - options.delayMs - options.overlapMs);

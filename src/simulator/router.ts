@@ -13,7 +13,7 @@ import type { RateLimiter } from './ratelimit.js';
 import type { RequestBudget } from './budget.js';
 import type { PathForm, Readings } from './readings.js';
 import { compileRoutes, matchRoute } from './routes.js';
-import type { App, Incoming, ReplyPlan, Reply } from './server.js';
+import type { App, Incoming, ReplyScript, Reply } from './server.js';
 import type { HandlerTable, SimResponse } from './types.js';
 import { BadRequest } from './handlers/common.js';
 
@@ -62,7 +62,7 @@ const MSG_RATE_LIMITED = '请求过于频繁,每个用户每秒最多 10 次';
 const MSG_BUDGET = '请求过于频繁,请稍后再试';
 
 const envelope = (status: number, msg: string): Reply => ({ status, body: { code: status, msg } });
-const now = (reply: Reply): ReplyPlan => ({ delayMs: 0, hang: false, respond: () => reply });
+const now = (reply: Reply): ReplyScript => ({ delayMs: 0, hang: false, respond: () => reply });
 
 /** What a Spring Boot application answers for a path nothing handles: its own error body, no envelope. */
 function gatewayNotFound(deps: RouterDeps, path: string): Reply {

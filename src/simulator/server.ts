@@ -1,5 +1,5 @@
 // The HTTP transport: reads request bodies, delays or withholds answers as the
-// app's plan says, and writes JSON (or deliberately broken) bodies. close()
+// app's reply script says, and writes JSON (or deliberately broken) bodies. close()
 // is idempotent and also ends requests that are hanging or delayed, so a test
 // run never waits on a simulated fault.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -26,7 +26,7 @@ export interface Reply {
 }
 
 /** How the simulator answers one request: after what delay, with what reply, or never. */
-export interface ReplyPlan {
+export interface ReplyScript {
   readonly delayMs: number;
   /** Never answer. */
   readonly hang: boolean;
@@ -34,7 +34,7 @@ export interface ReplyPlan {
   readonly respond: () => Reply;
 }
 
-export type App = (incoming: Incoming) => ReplyPlan;
+export type App = (incoming: Incoming) => ReplyScript;
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -99,25 +99,25 @@ export class SimServer {
   }
 
   private run(res: ServerResponse, incoming: Incoming): void {
-    let plan: ReplyPlan;
+    let script: ReplyScript;
     try {
-      plan = this.app(incoming);
+      script = this.app(incoming);
     } catch (err) {
       return send(res, internalError(err));
     }
-    if (plan.hang || this.closing) return;
+    if (script.hang || this.closing) return;
     const answer = (): void => {
       try {
-        send(res, plan.respond());
+        send(res, script.respond());
       } catch (err) {
         send(res, internalError(err));
       }
     };
-    if (plan.delayMs <= 0) return answer();
+    if (script.delayMs <= 0) return answer();
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       answer();
-    }, plan.delayMs);
+    }, script.delayMs);
     this.timers.add(timer);
   }
 }

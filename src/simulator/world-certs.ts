@@ -34,7 +34,7 @@ export interface CacheRecord {
 }
 
 /** [days from now until expiry, status]: expired, within 7 days, within 30 days, later. */
-const CERT_PLAN: ReadonlyArray<readonly [number, number]> = [
+const CERT_EXPIRIES: ReadonlyArray<readonly [number, number]> = [
   [-20, 3], [-1, 3], [2, 3], [5, 0], [6, 3], [12, 3], [25, 1], [29, 3], [60, 2], [120, 3], [300, 4], [400, 3],
 ];
 const ISSUERS = ['Encryption Everywhere DV TLS CA - G2', 'GeoTrust CN RSA CA G1', 'DigiCert Secure Site OV CA', 'RapidSSL TLS RSA CA G1'] as const;
@@ -48,9 +48,9 @@ interface CertOptions {
 export function buildCertificates({ seed, now, domainCount }: CertOptions): Certificate[] {
   const rng = new Rng(hash32(seed, 'certs'));
   const idBase = 7000 + (hash32(seed, 'cert-ids') % 1000) * 10;
-  const extra = Math.max(0, Math.ceil(domainCount / 2) - CERT_PLAN.length);
-  const plan = [...CERT_PLAN, ...Array.from({ length: extra }, () => [rng.int(31, 400), 3] as const)];
-  return plan.map(([days, status], k) => {
+  const extra = Math.max(0, Math.ceil(domainCount / 2) - CERT_EXPIRIES.length);
+  const expiries = [...CERT_EXPIRIES, ...Array.from({ length: extra }, () => [rng.int(31, 400), 3] as const)];
+  return expiries.map(([days, status], k) => {
     const site = `site-${String((k % domainCount) + 1).padStart(3, '0')}.example.com`;
     const endTime = second(now + days * DAY_MS + rng.int(1, 20) * HOUR_MS);
     const validity = rng.pick([90, 365]) * DAY_MS;

@@ -4,7 +4,7 @@ import { operationSchemas, type RequestOf } from '../../src/api/schemas/index.js
 
 const range = { beginTime: '2026-03-01 00:00:00', endTime: '2026-03-01 01:00:00' };
 
-function issuesOf(operation: OperationName, body: unknown, part: 'request' | 'response' = 'request') {
+function issuesOf(operation: OperationName, body: unknown, part: 'request' | 'answer' = 'request') {
   const result = operationSchemas[operation][part].safeParse(body);
   return result.success ? [] : result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
 }
@@ -205,7 +205,7 @@ const logRecord = {
   ],
 };
 
-describe('response schemas', () => {
+describe('answer schemas', () => {
   // [case, operation, body shaped like the document's samples]
   it.each<[string, OperationName, unknown]>([
     ['log detail and trend', 'describeLogV2', { ...ok, data: [{ metricName: 'logs', list: [logRecord] }, { metricName: 'logTread', objectArrayList: [[ms, 12], [ms + 60_000, 0]], count: 12 }] }],
@@ -246,31 +246,31 @@ describe('response schemas', () => {
     ['live-quality reports', 'describeVQUserData', { ...ok, total: 1, rows: [{ dataId: 17, uid: 'u1', image: 'img/17.png', message: 'stutter', date: '2026-03-01', createTime: '2026-03-01 10:00:00' }] }],
     ['error envelope without data', 'listDomains', { msg: '无权限', code: 403 }],
   ])('parses %s', (_case, operation, body) => {
-    expect(issuesOf(operation, body, 'response')).toEqual([]);
+    expect(issuesOf(operation, body, 'answer')).toEqual([]);
   });
 
   it('normalises what consumers rely on', () => {
-    const logs = operationSchemas.describeLogV2.response.parse({ msg: 'ok', code: '200', data: null });
+    const logs = operationSchemas.describeLogV2.answer.parse({ msg: 'ok', code: '200', data: null });
     expect(logs).toEqual({ msg: 'ok', code: 200, data: [] });
 
-    const detail = operationSchemas.describeLogV2.response.parse({ ...ok, data: [{ metricName: 'logs', list: [logRecord] }] });
+    const detail = operationSchemas.describeLogV2.answer.parse({ ...ok, data: [{ metricName: 'logs', list: [logRecord] }] });
     expect(detail.data[0]?.list[0]?.rules.map((r) => r.ruleId)).toEqual(['100012', '7']);
     expect(detail.data[0]?.objectArrayList).toEqual([]);
 
-    const orders = operationSchemas.createHostAcceleratePackOrder.response.parse({ ...ok, data: [{ status: '2' }] });
+    const orders = operationSchemas.createHostAcceleratePackOrder.answer.parse({ ...ok, data: [{ status: '2' }] });
     expect(orders.data[0]?.status).toBe(2);
 
-    const reports = operationSchemas.describeVQUserData.response.parse({ ...ok, total: '1', rows: [{ dataId: 17, uid: 'u', date: '2026-03-01' }] });
+    const reports = operationSchemas.describeVQUserData.answer.parse({ ...ok, total: '1', rows: [{ dataId: 17, uid: 'u', date: '2026-03-01' }] });
     expect(reports.total).toBe(1);
     expect(reports.rows[0]?.dataId).toBe('17');
 
-    const empty = operationSchemas.listDomains.response.parse({ ...ok, total: 0, rows: null });
+    const empty = operationSchemas.listDomains.answer.parse({ ...ok, total: 0, rows: null });
     expect(empty.rows).toEqual([]);
 
-    const usage = operationSchemas.describeL7UsageData.response.parse({ ...ok, data: [{ metricName: 'trafficTrend', objectArrayListMap: { ouTraffic: [[String(ms), '2']] } }] });
+    const usage = operationSchemas.describeL7UsageData.answer.parse({ ...ok, data: [{ metricName: 'trafficTrend', objectArrayListMap: { ouTraffic: [[String(ms), '2']] } }] });
     expect(usage.data[0]?.objectArrayListMap?.ouTraffic).toEqual([[ms, 2]]);
 
-    const gaps = operationSchemas.describeL7DataV2.response.parse({ ...ok, data: [{ metricName: 'requestTrend', objectArrayListMap: { requestCounter: [[ms, null]] } }] });
+    const gaps = operationSchemas.describeL7DataV2.answer.parse({ ...ok, data: [{ metricName: 'requestTrend', objectArrayListMap: { requestCounter: [[ms, null]] } }] });
     expect(gaps.data[0]?.objectArrayListMap?.requestCounter).toEqual([[ms, null]]);
   });
 
@@ -288,6 +288,6 @@ describe('response schemas', () => {
     ['op 6 data a string', 'describeL7Data', { ...ok, data: 'x' }, 'data'],
     ['cert endTime missing', 'describeHosting', { ...ok, total: 1, rows: [{ certId: 1, status: 3 }] }, 'rows.0.endTime'],
   ])('rejects %s', (_case, operation, body, path) => {
-    expect(issuesOf(operation, body, 'response').map((i) => i.path)).toContain(path);
+    expect(issuesOf(operation, body, 'answer').map((i) => i.path)).toContain(path);
   });
 });

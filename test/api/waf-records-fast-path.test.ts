@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { envelope, list, looseInt, point } from '../../src/api/schemas/common.js';
-import { describeLogV2Response, wafLogRecord } from '../../src/api/schemas/waf-log.js';
+import { describeLogV2Answer, wafLogRecord } from '../../src/api/schemas/waf-log.js';
 import { runs, wire } from '../property/hostile.js';
 import { outsideBodies } from '../property/outside.js';
 import { logsBody } from '../property/waf-records.js';
@@ -56,19 +56,19 @@ describe('describeLogV2 records fast path', () => {
     ['an array', [record]],
   ])('reads a page with a record %s as the plain schema does', (_, r) => {
     const answer = wire(body(r));
-    expect(outcome(describeLogV2Response, answer)).toStrictEqual(outcome(plain, answer));
+    expect(outcome(describeLogV2Answer, answer)).toStrictEqual(outcome(plain, answer));
   });
 
   it('keeps the parsed records of a page already in output form instead of copying them', () => {
     const answer = wire(body(record)) as { data: [{ list: unknown[] }] };
-    const parsed = describeLogV2Response.parse(answer);
+    const parsed = describeLogV2Answer.parse(answer);
     expect(parsed.data[0]?.list).toBe(answer.data[0].list);
   });
 
   it('reads any answer, inside or outside the documented shape, as the plain schema does', () => {
     fc.assert(
       fc.property(fc.oneof(logsBody.map(wire), outsideBodies(logsBody).map(jsonOf)), (answer) => {
-        expect(outcome(describeLogV2Response, answer)).toStrictEqual(outcome(plain, answer));
+        expect(outcome(describeLogV2Answer, answer)).toStrictEqual(outcome(plain, answer));
       }),
       runs(400),
     );

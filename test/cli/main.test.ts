@@ -27,7 +27,7 @@ async function cli(argv: string[], extraEnv: Record<string, string> = {}): Promi
 }
 
 describe('call', () => {
-  it('runs an operation from the environment alone and prints the JSON response', async () => {
+  it('runs an operation from the environment alone and prints its answer as JSON', async () => {
     const r = await cli(['call', 'listDomains', '--body', '{"filters":[],"searchHeader":{"isActive":[]},"pageNum":1,"pageSize":500}']);
     expect(r.code).toBe(0);
     const body = JSON.parse(r.out) as { total: number; rows: Array<{ domainName: string }> };

@@ -6,14 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   AuthError, NotFoundError, OPERATIONS, OPERATION_NAMES, PermissionError,
-  type ClientObserver, type EdgeClient, type OperationName, type ResponseOf,
+  type ClientObserver, type EdgeClient, type OperationName, type AnswerOf,
 } from '../../src/api/index.js';
 import { LIMITED_TOKEN, TOKEN, errorFields, rejection, useContract } from './harness.js';
 import { validRequests, type ValidRequests } from './requests.js';
 
 const ctx = useContract();
 
-function send<K extends OperationName>(client: EdgeClient, op: K, requests: ValidRequests): Promise<ResponseOf<K>> {
+function send<K extends OperationName>(client: EdgeClient, op: K, requests: ValidRequests): Promise<AnswerOf<K>> {
   return client.call(op, requests[op]);
 }
 

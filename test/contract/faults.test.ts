@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AuthError, BadResponseError, HttpError, PermissionError, RateLimitedError, TimeoutError, isApiError,
-  type ClientObserver, type EdgeClient, type OperationName, type ResponseOf,
+  type ClientObserver, type EdgeClient, type OperationName, type AnswerOf,
 } from '../../src/api/index.js';
 import type { FaultRule } from '../../src/simulator/faults.js';
 import { RETRY, T0, errorFields, rejection, useContract } from './harness.js';
@@ -15,7 +15,7 @@ import { validRequests, type ValidRequests } from './requests.js';
 
 const ctx = useContract();
 
-function send<K extends OperationName>(client: EdgeClient, op: K, requests: ValidRequests): Promise<ResponseOf<K>> {
+function send<K extends OperationName>(client: EdgeClient, op: K, requests: ValidRequests): Promise<AnswerOf<K>> {
   return client.call(op, requests[op]);
 }
 

@@ -83,7 +83,7 @@ describe('the daemon lifecycle', () => {
       startLocal: async () => {
         reached.open();
         await held.promise;
-        return { url: apiUrl, token: TOKEN, close: () => Promise.resolve() };
+        return { url: apiUrl, token: TOKEN, stop: () => Promise.resolve() };
       },
     });
     const starting = d.start();
@@ -153,13 +153,13 @@ describe('the daemon lifecycle', () => {
     const before = configText({ apiUrl, stateDir });
     writeFileSync(file, before);
     const load = (): Config => loadConfig({ file, env: {} });
-    // With schedules: a reload starts the new engine, which loads its jobs' state.
+    // With schedules: a reload starts the new engine, which restores its jobs' state.
     const d = daemon(load(), { reloadConfig: load, schedules: true });
     const base = await d.start();
     await readyAt(base);
     const counted = accessCounters(await d.renderText());
     expect(counted.size).toBe(2);
-    // The new config turns usage on, whose state file is damaged: its engine fails to load, after the old one stopped.
+    // The new config turns usage on, whose state file is damaged: its engine fails to restore it, after the old one stopped.
     expect(readdirSync(stateDir)).toContain('ledger-access.json');
     writeFileSync(join(stateDir, 'ledger-usage.json'), '{"version":1,');
     writeFileSync(file, before.replace('  usage: { enabled: false }', '  usage: { interval: 1m }'));

@@ -8,7 +8,7 @@ import { otlpTarget } from '../../src/daemon/wiring/waf-events.js';
 
 const RECEIVER = 'http://127.0.0.1:41999/v1/logs';
 const PROXY = 'http://127.0.0.1:3128';
-const local = { url: 'http://127.0.0.1:41998', token: 't', otlpEndpoint: RECEIVER, close: async () => {} };
+const local = { url: 'http://127.0.0.1:41998', token: 't', otlpEndpoint: RECEIVER, stop: async () => {} };
 
 describe('otlpTarget', () => {
   it.each([

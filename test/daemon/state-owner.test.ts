@@ -1,72 +1,29 @@
-// A state directory belongs to one shard: the first start records it, a
-// replica of another index refuses to start there, and a changed count
-// (scaling) is recorded with a warning.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// A daemon started on a state directory another shard recorded refuses to
+// start before it starts anything (the claim itself:
+// test/collectors/targets/state-owner.test.ts).
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { claimStateDir } from '../../src/collectors/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import { Daemon } from '../../src/daemon/daemon.js';
-import { claimStateDir, SHARD_MARKER } from '../../src/daemon/state-owner.js';
 import { createLogger } from '../../src/log/logger.js';
-import { StateError, StateStore } from '../../src/state/index.js';
+import { StateStore } from '../../src/state/index.js';
 
 const dirs: string[] = [];
-const fresh = (): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'edge-state-owner-'));
-  dirs.push(dir);
-  return dir;
-};
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-const markerOf = (dir: string): unknown => (JSON.parse(readFileSync(join(dir, `${SHARD_MARKER}.json`), 'utf8')) as { data: unknown }).data;
 
-function warnings(): { warn: (obj: object, msg?: string) => void; lines: Array<[object, string | undefined]> } {
-  const lines: Array<[object, string | undefined]> = [];
-  return { lines, warn: (obj, msg) => void lines.push([obj, msg]) };
-}
-
-describe('claimStateDir', () => {
-  it('records the shard on the first start, and accepts the same shard again', async () => {
-    const dir = fresh();
-    const log = warnings();
-    await claimStateDir(new StateStore(dir), { index: 1, count: 3 }, log);
-    expect(markerOf(dir)).toEqual({ index: 1, count: 3 });
-    await claimStateDir(new StateStore(dir), { index: 1, count: 3 }, log);
-    expect(log.lines).toEqual([]);
-  });
-
-  it('refuses another shard index, naming the file and both shards', async () => {
-    const dir = fresh();
-    await claimStateDir(new StateStore(dir), { index: 0, count: 3 }, warnings());
-    const claim = claimStateDir(new StateStore(dir), { index: 2, count: 3 }, warnings());
-    await expect(claim).rejects.toBeInstanceOf(StateError);
-    await expect(claim).rejects.toThrow(/shard\.json: belongs to shard 0 \(of 3\), and this replica is shard 2 \(of 3\)\. Each shard needs its own state_dir/);
-    expect(markerOf(dir)).toEqual({ index: 0, count: 3 });
-  });
-
-  it('accepts a changed count (scaling), records it and warns', async () => {
-    const dir = fresh();
-    await claimStateDir(new StateStore(dir), { index: 0, count: 1 }, warnings());
-    const log = warnings();
-    await claimStateDir(new StateStore(dir), { index: 0, count: 3 }, log);
-    expect(markerOf(dir)).toEqual({ index: 0, count: 3 });
-    expect(log.lines).toEqual([[expect.objectContaining({ index: 0, from: 1, to: 3 }), expect.stringMatching(/^shard\.count changed/)]]);
-  });
-
-  it('refuses a damaged marker rather than guessing its owner', async () => {
-    const dir = fresh();
-    writeFileSync(join(dir, `${SHARD_MARKER}.json`), '{"version":1,"data":{"index":"zero"}}');
-    await expect(claimStateDir(new StateStore(dir), { index: 0, count: 1 }, warnings())).rejects.toBeInstanceOf(StateError);
-  });
-});
+const silent = { info: () => undefined, warn: () => undefined };
 
 describe('a daemon on another shard\'s state directory', () => {
   it('refuses to start before it starts anything, naming the file', async () => {
-    const dir = fresh();
-    await claimStateDir(new StateStore(dir), { index: 1, count: 2 }, warnings());
+    const dir = mkdtempSync(join(tmpdir(), 'edge-state-owner-'));
+    dirs.push(dir);
+    await claimStateDir(new StateStore(dir), { index: 1, count: 2 }, silent);
     const text = ['simulator: { enabled: true }', `state_dir: ${dir}`, 'shard: { index: 0, count: 2 }'].join('\n');
     const daemon = new Daemon({
       config: loadConfig({ text, env: {} }),

@@ -11,7 +11,7 @@ import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 let sim: Simulator | undefined;
 let upstream: Upstream | undefined;
 afterEach(async () => {
-  await upstream?.close();
+  await upstream?.stop();
   await sim?.close();
 });
 

@@ -21,7 +21,7 @@ let sim: Simulator | undefined;
 let upstream: Upstream | undefined;
 let dir: string | undefined;
 afterEach(async () => {
-  await upstream?.close();
+  await upstream?.stop();
   await sim?.close();
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   upstream = undefined;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EdgeClient } from '../../src/api/index.js';
 import { loadConfig } from '../../src/config/index.js';
-import { planFrom, runDoctor } from '../../src/doctor/index.js';
+import { setupFrom, runDoctor } from '../../src/doctor/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 
@@ -23,9 +23,9 @@ afterAll(async () => {
 
 it('marks what the deadline cut short as not reached and judges the rest', async () => {
   sim.faults.add({ hang: true, operations: ['describeLogV2'] });
-  const plan = planFrom(loadConfig({ text: 'upstream:\n  api_url: http://127.0.0.1:1\n  token: t0ken-x\n', env: {} }));
+  const setup = setupFrom(loadConfig({ text: 'upstream:\n  api_url: http://127.0.0.1:1\n  token: t0ken-x\n', env: {} }));
   const started = performance.now();
-  const report = await runDoctor({ client, plan, log: createLogger({ level: 'silent' }), signal: new AbortController().signal, deadlineMs: 1_500 });
+  const report = await runDoctor({ client, setup, log: createLogger({ level: 'silent' }), signal: new AbortController().signal, deadlineMs: 1_500 });
   expect(performance.now() - started).toBeLessThan(5_000);
   const byId = Object.fromEntries(report.checks.map((c) => [c.id, c]));
   expect(byId.timestamp_offset).toMatchObject({ verdict: 'unknown', observed: ['deny records of the last hour: not reached within the 2 s deadline'] });

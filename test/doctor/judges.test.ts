@@ -6,7 +6,7 @@ import { UpstreamError } from '../../src/api/errors.js';
 import { loadConfig } from '../../src/config/index.js';
 import { judgeClock, type ClockProbe } from '../../src/doctor/clock.js';
 import { humanDuration } from '../../src/doctor/format.js';
-import { planFrom, type DoctorPlan } from '../../src/doctor/plan.js';
+import { setupFrom, type DoctorSetup } from '../../src/doctor/setup.js';
 import type { Trend } from '../../src/doctor/trends.js';
 import { formatOffset, judgeZone } from '../../src/doctor/zone.js';
 
@@ -15,8 +15,8 @@ const HOUR = 60 * MIN;
 /** 2026-03-01 12:00:00 +08:00 */
 const T = Date.UTC(2026, 2, 1, 4, 0, 0);
 
-function plan(yaml = ''): DoctorPlan {
-  return planFrom(loadConfig({ text: `simulator:\n  enabled: true\n${yaml}`, env: {} }));
+function setup(yaml = ''): DoctorSetup {
+  return setupFrom(loadConfig({ text: `simulator:\n  enabled: true\n${yaml}`, env: {} }));
 }
 
 function trend(starts: readonly number[]): Trend {
@@ -36,7 +36,7 @@ describe('judgeZone', () => {
     ['+08:00', 7 * MIN, 'unknown', undefined],
     ['+08:00', -7 * HOUR, 'unknown', undefined],
   ] as const)('configured %s, points shifted by %d ms: %s %s', (zone, shift, verdict, value) => {
-    const p = plan(`upstream:\n  timezone: "${zone}"\n`);
+    const p = setup(`upstream:\n  timezone: "${zone}"\n`);
     const found = judgeZone({ span: { begin: T, end: T + 30 * MIN }, answer: { kind: 'answer', value: trend(halfHour(T + shift)), sentAt: T + 24 * HOUR } }, p);
     expect(found.result.verdict).toBe(verdict);
     expect(found.result.set).toEqual(value === undefined ? [] : [{ key: 'upstream.timezone', value }]);
@@ -45,7 +45,7 @@ describe('judgeZone', () => {
 
   it('does not guess a zone from an answer that ignores the range', () => {
     const starts = Array.from({ length: 60 }, (_, i) => T + i * 5 * MIN);
-    const found = judgeZone({ span: { begin: T, end: T + 30 * MIN }, answer: { kind: 'answer', value: trend(starts), sentAt: T } }, plan());
+    const found = judgeZone({ span: { begin: T, end: T + 30 * MIN }, answer: { kind: 'answer', value: trend(starts), sentAt: T } }, setup());
     expect(found.result.verdict).toBe('unknown');
     expect(found.result.observed[0]).toContain('not confined to the half hour asked');
     expect(found.readZone).toBeUndefined();
@@ -55,7 +55,7 @@ describe('judgeZone', () => {
 describe('judgeClock', () => {
   const now = T + 2 * MIN + 17_000;
   const probe = (newest: number, interval = '5m'): ClockProbe => ({
-    target: { collector: 'access', operation: 'describeL7DataV2', interval: interval as '5m', delayMs: 5 * MIN },
+    source: { collector: 'access', operation: 'describeL7DataV2', interval: interval as '5m', delayMs: 5 * MIN },
     back: [{ span: { begin: T - HOUR, end: now + 1000 }, answer: { kind: 'answer', value: trend([newest - 5 * MIN, newest]), sentAt: now } }],
   });
 
@@ -66,13 +66,13 @@ describe('judgeClock', () => {
     ['two buckets behind', T - 10 * MIN, 'differs', [{ key: 'collectors.defaults.delay', value: '15m' }]],
     ['an hour behind', T - HOUR, 'differs', [{ key: 'collectors.defaults.delay', value: '65m' }]],
   ] as const)('newest point at %s: %s', (_name, newest, verdict, set) => {
-    const result = judgeClock(probe(newest), plan(), undefined, now);
+    const result = judgeClock(probe(newest), setup(), undefined, now);
     expect(result.verdict).toBe(verdict);
     expect(result.set).toEqual(set);
   });
 
   it('a point after the range asked is not the upstream\'s clock', () => {
-    const result = judgeClock(probe(T + HOUR), plan(), undefined, now);
+    const result = judgeClock(probe(T + HOUR), setup(), undefined, now);
     expect(result.verdict).toBe('unknown');
   });
 
@@ -80,7 +80,7 @@ describe('judgeClock', () => {
     const empty = (begin: number, end: number) => ({ span: { begin, end }, answer: { kind: 'answer' as const, value: trend([]), sentAt: now } });
     const back = [empty(T - 25 * MIN, now + 1000), empty(T - HOUR, T - 25 * MIN),
       { span: { begin: T - 24 * HOUR, end: T - HOUR }, answer: { kind: 'answer' as const, value: trend([T - 24 * HOUR]), sentAt: now } }];
-    const result = judgeClock({ ...probe(T), back }, plan(), undefined, now);
+    const result = judgeClock({ ...probe(T), back }, setup(), undefined, now);
     expect(result.verdict).toBe('differs');
     expect(result.observed[0]).toContain('the newest point starts 1d (288 bucket(s)) before our current bucket');
     // delay is at most 1d: it cannot cover a day on top of the configured 5m, and the line says so.
@@ -90,7 +90,7 @@ describe('judgeClock', () => {
 
   it('no point in the last day: unknown, and it says so', () => {
     const back = [{ span: { begin: T - 24 * HOUR, end: T - HOUR }, answer: { kind: 'answer' as const, value: trend([]), sentAt: now } }];
-    const result = judgeClock({ ...probe(T), back }, plan(), undefined, now);
+    const result = judgeClock({ ...probe(T), back }, setup(), undefined, now);
     expect(result.verdict).toBe('unknown');
     expect(result.observed[0]).toMatch(/no point at all since 2026-02-28 12:00:00 \(the last day, asked in 1 ranges\): the account has no data in the last day/);
   });
@@ -102,7 +102,7 @@ describe('judgeClock', () => {
   ] as const)('ahead: %s -> %s', (_name, starts, values, verdict, text) => {
     const value: Trend = { ...trend([]), series: [{ field: 'requestTrend.requestCounter', points: starts.map((t, i) => [t, values[i] ?? 0] as const) }] };
     const ahead = { span: { begin: T + 5 * MIN, end: T + 5 * MIN + 24 * HOUR }, answer: { kind: 'answer' as const, value, sentAt: now } };
-    const result = judgeClock({ ...probe(T), ahead }, plan(), undefined, now);
+    const result = judgeClock({ ...probe(T), ahead }, setup(), undefined, now);
     expect(result.verdict).toBe(verdict);
     expect(result.set).toEqual([]);
     expect(result.observed[0]).toMatch(text);
@@ -111,7 +111,7 @@ describe('judgeClock', () => {
   it('an upstream that refuses a range in our future: ahead unknown, the rest of the verdict stands', () => {
     const error = new UpstreamError('查询失败', { operation: 'describeL7DataV2', status: 200, upstreamCode: 500, upstreamMsg: '查询失败' });
     const ahead = { span: { begin: T + 5 * MIN, end: T + 5 * MIN + 24 * HOUR }, answer: { kind: 'failed' as const, error } };
-    const result = judgeClock({ ...probe(T), ahead }, plan(), undefined, now);
+    const result = judgeClock({ ...probe(T), ahead }, setup(), undefined, now);
     expect(result.verdict).toBe('ok');
     expect(result.observed).toEqual([
       'access (describeL7DataV2, 5m): the newest point is our current bucket',
@@ -120,21 +120,21 @@ describe('judgeClock', () => {
   });
 
   it('names the collector\'s own delay when it overrides the default', () => {
-    const p = plan('collectors:\n  access:\n    delay: 7m\n');
-    const result = judgeClock({ ...probe(T - 10 * MIN), target: { ...probe(T).target, delayMs: 7 * MIN } }, p, undefined, now);
+    const p = setup('collectors:\n  access:\n    delay: 7m\n');
+    const result = judgeClock({ ...probe(T - 10 * MIN), source: { ...probe(T).source, delayMs: 7 * MIN } }, p, undefined, now);
     // 10 minutes behind plus its own 7, rounded up to 5 minutes.
     expect(result.set).toEqual([{ key: 'collectors.access.delay', value: '20m' }]);
   });
 
   it('a request that crosses a bucket boundary reads one bucket less: the advice is the same', () => {
-    const at = (newest: number) => judgeClock({ ...probe(newest, '1m'), target: { ...probe(T).target, interval: '1m' } }, plan(), undefined, now).set;
+    const at = (newest: number) => judgeClock({ ...probe(newest, '1m'), source: { ...probe(T).source, interval: '1m' } }, setup(), undefined, now).set;
     const current = T + 2 * MIN;
     expect(at(current - 10 * MIN)).toEqual([{ key: 'collectors.defaults.delay', value: '15m' }]);
     expect(at(current - 9 * MIN)).toEqual(at(current - 10 * MIN));
   });
 
   it('reports the newest WAF record without judging on it', () => {
-    const result = judgeClock(undefined, plan(), now - 95_000, now);
+    const result = judgeClock(undefined, setup(), now - 95_000, now);
     expect(result).toMatchObject({ verdict: 'unknown', observed: ['newest WAF record: 1m35s ago'] });
   });
 });

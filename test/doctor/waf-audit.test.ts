@@ -4,15 +4,15 @@
 // already off (nothing to set).
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
-import { planFrom, type DoctorPlan } from '../../src/doctor/plan.js';
+import { setupFrom, type DoctorSetup } from '../../src/doctor/setup.js';
 import { judgeWafAudit, type WafAuditProbe } from '../../src/doctor/waf-audit.js';
 
 const MIN = 60_000;
 /** 2026-03-02 11:30:00 +08:00 */
 const T = Date.UTC(2026, 2, 2, 3, 30, 0);
 
-function plan(waf = ''): DoctorPlan {
-  return planFrom(loadConfig({ text: `simulator:\n  enabled: true\nwaf_events:\n  enabled: true\n  page_size: 100\n${waf}`, env: {} }));
+function setup(waf = ''): DoctorSetup {
+  return setupFrom(loadConfig({ text: `simulator:\n  enabled: true\nwaf_events:\n  enabled: true\n  page_size: 100\n${waf}`, env: {} }));
 }
 
 /** Minute buckets from T with these counts. */
@@ -34,7 +34,7 @@ const times = (start: number, n: number): number[] => Array.from({ length: n }, 
 
 describe('judgeWafAudit', () => {
   it('a newest bucket counting more than the pages hold: unknown, nothing read', () => {
-    const result = judgeWafAudit(probe([5, 900], 0), plan());
+    const result = judgeWafAudit(probe([5, 900], 0), setup());
     expect(result).toMatchObject({ verdict: 'unknown', set: [] });
     expect(result.observed).toEqual([
       'logTread (deny, every domain, [2026-03-02 11:30:00, 2026-03-02 11:32:00)): the newest settled bucket alone counts 900 deny records, ' +
@@ -47,7 +47,7 @@ describe('judgeWafAudit', () => {
     ['no more than counted so far (the rest after the range): a lower bound says nothing', [...times(T + 2 * MIN, 360), ...times(T + MIN, 90), ...times(T, 550)], 'unknown'],
   ] as const)('a read cut at 10 pages, %s', (_name, read, verdict) => {
     const logs = { kind: 'answer' as const, value: { times: read, pages: 10, complete: false }, sentAt: T };
-    const result = judgeWafAudit(probe([600, 100], 2, logs), plan());
+    const result = judgeWafAudit(probe([600, 100], 2, logs), setup());
     expect(result.verdict).toBe(verdict);
     if (verdict === 'differs') {
       expect(result.observed).toEqual([
@@ -65,7 +65,7 @@ describe('judgeWafAudit', () => {
 
   it('differs with the audit already off: nothing to set, and the note says to leave it so', () => {
     const logs = { kind: 'answer' as const, value: { times: times(T, 3), pages: 2, complete: true }, sentAt: T };
-    const result = judgeWafAudit(probe([5], 1, logs), plan('  audit:\n    enabled: false\n'));
+    const result = judgeWafAudit(probe([5], 1, logs), setup('  audit:\n    enabled: false\n'));
     expect(result).toMatchObject({ verdict: 'differs', set: [] });
     expect(result.observed[1]).toBe('2026-03-02 11:30:00: logTread 5, logs 3');
     expect(result.note).toMatch(/It is off \(waf_events\.audit\.enabled: false\): leave it so/);

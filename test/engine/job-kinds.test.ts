@@ -16,7 +16,7 @@ function slowEvents(runMs: number): EventJob & { starts: number[]; flushed: numb
     schedule: { kind: 'interval', everyMs: MIN } as const,
     starts: [] as number[],
     flushed: 0,
-    load: () => Promise.resolve(),
+    restore: () => Promise.resolve(),
     async run(signal: AbortSignal) {
       job.starts.push(Date.now());
       await sleep(runMs, signal).catch(() => undefined);

@@ -1,6 +1,6 @@
 // swap(): what a reload that changes some collectors does to the running
 // engine. The replaced job's run is aborted and it is flushed before its
-// successor loads and runs; a removed job stops for good; every other job
+// successor restores and runs; a removed job stops for good; every other job
 // keeps its schedule and run state, and its runs go on undisturbed.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { platformClock } from '../../src/api/index.js';
@@ -14,11 +14,11 @@ const B0 = T0 - 20_000;
 
 type Fake = SampleJob & { starts: number[]; aborted: number; order: string[] };
 
-/** A sample job on `everyMs` whose runs last `runMs` (on fake time); `order` collects its load, run and flush. */
+/** A sample job on `everyMs` whose runs last `runMs` (on fake time); `order` collects its restore, run and flush. */
 function job(name: string, everyMs: number, runMs: number, order: string[]): Fake {
   const fake: Fake = {
     kind: 'samples', name, schedule: { kind: 'interval', everyMs }, starts: [], aborted: 0, order,
-    load: async () => void order.push(`${name} load`),
+    restore: async () => void order.push(`${name} restore`),
     async run(signal: AbortSignal) {
       fake.starts.push(Date.now());
       order.push(`${name} run`);
@@ -47,7 +47,7 @@ function engineOf(jobs: SampleJob[]): Scheduler {
 }
 
 describe('Scheduler.swap', () => {
-  it('restarts the replaced job alone: aborted and flushed, then its successor loads and runs on its own schedule', async () => {
+  it('restarts the replaced job alone: aborted and flushed, then its successor restores and runs on its own schedule', async () => {
     const order: string[] = [];
     const a = job('a', MIN, 1_000, order);
     const b = job('b', MIN, 30_000, order);
@@ -60,7 +60,7 @@ describe('Scheduler.swap', () => {
     const b2 = job('b', HOUR, 1_000, order);
     await engine.swap([b2], []);
     expect(b.aborted).toBe(1);
-    expect(order).toEqual(['b flush', 'b load', 'b run']);
+    expect(order).toEqual(['b flush', 'b restore', 'b run']);
     // a: untouched (same last run, no run at the swap).
     expect(engine.status().find((s) => s.name === 'a')).toEqual(aBefore);
     expect(a.starts).toEqual([T0]);
@@ -85,6 +85,6 @@ describe('Scheduler.swap', () => {
     expect(a.starts).toEqual([T0]);
     expect(c.starts).toEqual([T0 + 2_000, B0 + MIN, B0 + 2 * MIN]);
     expect(engine.status().map((s) => s.name)).toEqual(['c']);
-    expect(order.filter((o) => o.startsWith('a'))).toEqual(['a load', 'a run', 'a flush']);
+    expect(order.filter((o) => o.startsWith('a'))).toEqual(['a restore', 'a run', 'a flush']);
   });
 });

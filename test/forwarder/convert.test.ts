@@ -13,7 +13,7 @@ import { type WafEvent } from '../../src/simulator/waf.js';
 const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
 const OBSERVED = T0 + 5 * 60_000;
 const sim = createSimulator({ clock: { mode: 'fixed', start: T0 }, domains: 6 });
-// What the client hands over: the simulator's record through the response schema.
+// What the client hands over: the simulator's record through the answer schema.
 const EVENTS = sim.truth.wafEvents(T0 - 3_600_000, T0).map((e) => ({ e, record: wafLogRecord.parse(e.record) }));
 const SEVERITY: Record<string, string> = { 高风险: 'ERROR', 中风险: 'WARN', 低风险: 'INFO' };
 

@@ -3,7 +3,7 @@
 // and a read-ahead left behind by a failed delivery is not an unhandled
 // rejection.
 import { describe, expect, it } from 'vitest';
-import { platformClock, type DescribeLogV2Request, type DescribeLogV2Response } from '../../src/api/index.js';
+import { platformClock, type DescribeLogV2Request, type DescribeLogV2Answer } from '../../src/api/index.js';
 import { wafLogRecord, type WafLogRecord } from '../../src/api/schemas/waf-log.js';
 import { headerPolicy } from '../../src/forwarder/convert.js';
 import { drainWindow, type DrainContext } from '../../src/forwarder/drain.js';
@@ -25,7 +25,7 @@ class PagedClient {
   /** Each page's list as answered (the drain empties them). */
   readonly lists: WafLogRecord[][] = [];
   failAt: number | undefined;
-  async describeLogV2(req: DescribeLogV2Request): Promise<DescribeLogV2Response> {
+  async describeLogV2(req: DescribeLogV2Request): Promise<DescribeLogV2Answer> {
     const pageNo = req.action[0]?.pageNo ?? 1;
     this.pages.push(pageNo);
     await Promise.resolve();

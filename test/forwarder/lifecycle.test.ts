@@ -6,7 +6,7 @@
 // retried on the next interval.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
-import { NetworkError, platformClock, type DescribeLogV2Request, type DescribeLogV2Response, type WafLogRecord } from '../../src/api/index.js';
+import { NetworkError, platformClock, type DescribeLogV2Request, type DescribeLogV2Answer, type WafLogRecord } from '../../src/api/index.js';
 import { wafLogRecord } from '../../src/api/schemas/waf-log.js';
 import type { StateJournal } from '../../src/state/store.js';
 import type { CheckpointStorage } from '../../src/forwarder/checkpoint.js';
@@ -50,7 +50,7 @@ class ScriptedClient {
   hold: Promise<void> | undefined;
   failures = 0;
 
-  async describeLogV2(req: DescribeLogV2Request): Promise<DescribeLogV2Response> {
+  async describeLogV2(req: DescribeLogV2Request): Promise<DescribeLogV2Answer> {
     this.calls.push(req);
     if (this.hold) await this.hold;
     if (this.failures > 0) {

@@ -14,7 +14,7 @@ const T = Date.UTC(2026, 2, 2, 4, 0, 0);
 
 interface RuleFields { ruleId?: unknown; ruleMessage?: string; group?: string }
 
-/** A deny record as the upstream sends it, its rules as given, through the response schema and the converter. */
+/** A deny record as the upstream sends it, its rules as given, through the answer schema and the converter. */
 function deny(rules: readonly RuleFields[], requestId = 'r1'): LogEvent {
   const record = wafLogRecord.parse({
     oid: 'pkg-1', requestId, wafId: '7', clientIp: '203.0.113.9', hostPort: 443, timeStamp: '2026-03-02T12:00:00+08:00',

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shardOf, type Shard } from '../../src/collectors/targets/shard.js';
 import { TargetDiscovery, type TargetSource } from '../../src/collectors/targets/discovery.js';
-import { shardScope } from '../../src/forwarder/index.js';
+import { domainScope } from '../../src/collectors/targets/domain-scope.js';
 import { targetsSchema } from '../../src/config/sections/targets.js';
 import { StateStore } from '../../src/state/store.js';
 import { cursorOf, denyIds, FakeSink, LastSamples, MIN, polls, recordingLogger, T0, useRig } from './fakes.js';
@@ -39,15 +39,15 @@ const neverListed: TargetSource = {
   unavailable: (kind) => (kind === 'domains' ? Object.assign(new Error('listDomains failed'), { code: 'EDGE_HTTP' }) : undefined),
 };
 
-describe('shardScope', () => {
+describe('domainScope', () => {
   it('is absent when unsharded: the query stays as configured', () => {
-    expect(shardScope({ shard: { index: 0, count: 1 }, configured: ['a.example.com'], targets: neverListed })).toBeUndefined();
+    expect(domainScope({ shard: { index: 0, count: 1 }, configured: ['a.example.com'], targets: neverListed })).toBeUndefined();
   });
 
   it('splits a configured list by the hash, without discovery', async () => {
     const configured = Array.from({ length: 9 }, (_, i) => `w${i}.example.com`);
     const shares = await Promise.all(
-      [0, 1, 2].map((index) => shardScope({ shard: { index, count: COUNT }, configured, targets: neverListed })?.domains(T0, new AbortController().signal)),
+      [0, 1, 2].map((index) => domainScope({ shard: { index, count: COUNT }, configured, targets: neverListed })?.domains(T0, new AbortController().signal)),
     );
     shares.forEach((share, index) => expect(share).toEqual(configured.filter((d) => shardOf(d, COUNT) === index)));
   });
@@ -61,7 +61,7 @@ describe('WafEventForwarder with a shard scope', () => {
     for (let index = 0; index < COUNT; index++) {
       const shard = { index, count: COUNT };
       const sink = new FakeSink(50);
-      const scope = shardScope({ shard, targets: discovery(shard) });
+      const scope = domainScope({ shard, targets: discovery(shard) });
       await polls(rig.forwarder(sink, new LastSamples(), { scope, store: new StateStore(ownDir()) }), rig.sim, 3, 0);
       parts.push(sink.uids());
     }
@@ -78,7 +78,7 @@ describe('WafEventForwarder with a shard scope', () => {
     // The only configured domain belongs to shard 0, so shard 1's share is empty.
     const configured = Array.from({ length: 10 }, (_, i) => `n${i}.example.com`).filter((d) => shardOf(d, 2) === 0).slice(0, 1);
     expect(configured).toHaveLength(1);
-    const scope = shardScope({ shard: { index: 1, count: 2 }, configured, targets: neverListed });
+    const scope = domainScope({ shard: { index: 1, count: 2 }, configured, targets: neverListed });
     expect(await scope?.domains(T0, new AbortController().signal)).toEqual([]);
     const report = await rig.forwarder(sink, new LastSamples(), { scope }).pollOnce();
     expect(report).toMatchObject({ ok: true, forwarded: 0, cursorMs: T0 - 2 * MIN });
@@ -88,7 +88,7 @@ describe('WafEventForwarder with a shard scope', () => {
 
   it('waits, checkpoint in place, while its domains could never be listed', async () => {
     const sink = new FakeSink(50);
-    const f = rig.forwarder(sink, new LastSamples(), { scope: shardScope({ shard: { index: 0, count: 2 }, targets: neverListed }) });
+    const f = rig.forwarder(sink, new LastSamples(), { scope: domainScope({ shard: { index: 0, count: 2 }, targets: neverListed }) });
     const report = await f.pollOnce();
     expect(report).toMatchObject({ ok: false, windows: 0, forwarded: 0, error: { message: expect.stringContaining('listDomains failed') } });
     expect(cursorOf(rig.dir)).toBe(ORIGIN);

@@ -89,7 +89,7 @@ describe('WindowFold', () => {
     expect(new Set(summaries.map((s) => s.record.uid)).size).toBe(5);
   });
 
-  it('a summary\'s uid is its key and folded ids (no window: a restart may plan the window again otherwise): the same in any order, another when it folds other events', () => {
+  it('a summary\'s uid is its key and folded ids (no window: a restart may cut the window otherwise): the same in any order, another when it folds other events', () => {
     const events = [event('a', T + 1000, 'x.test', 'R1', '1.1.1.1'), event('b', T + 70_000, 'x.test', 'R1', '1.1.1.1'), event('c', T + 2000, 'y.test', 'R2', '3.3.3.3')];
     const uids = (list: LogEvent[]): string[] => {
       const fold = new WindowFold(0);

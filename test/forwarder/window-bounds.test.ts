@@ -39,7 +39,7 @@ describe('WafEventForwarder window bounds', () => {
   it('cuts a window holding more than maxWindowEvents new events and reads it again shorter: every event once, ids kept bounded', async () => {
     const { sink, samples, mostIds } = await catchUp(CAP);
     // Caught up to delay + overlap before now at least; past it only while fewer than the cap of ids are kept
-    // (planWindow): the overlap holds some 300 events here, more than the cap, so the rest waits to be final at once.
+    // (nextWindow): the overlap holds some 300 events here, more than the cap, so the rest waits to be final at once.
     const cursor = cursorOf(rig.dir);
     expect(cursor).toBeGreaterThan(T0 - 7 * MIN - 15 * S);
     expect(cursor).toBeLessThan(T0 - 2 * MIN);
@@ -116,7 +116,7 @@ describe('WafEventForwarder window bounds', () => {
     expect(report.ok).toBe(true);
     const cursor = T0 - 2 * MIN;
     expect(report.cursorMs).toBe(cursor);
-    // Minutes passed while it read: planned against a running clock, each further window (tens of seconds of new
+    // Minutes passed while it read: chosen against a running clock, each further window (tens of seconds of new
     // events and the whole overlap again) took longer to read than it added, and the poll never ended.
     expect(rig.sim.clock.now()).toBeGreaterThan(T0 + 3 * MIN);
     const uids = sink.uids();

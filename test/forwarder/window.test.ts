@@ -1,8 +1,8 @@
-// Window planning and checkpoint moves, as tables.
+// The next window and checkpoint moves, as tables.
 import { describe, expect, it } from 'vitest';
 import {
-  advance, initialCheckpoint, passed, planWindow, rememberInPlace, resumed,
-  type Checkpoint, type PlannedWindow, type Position, type SavedCheckpoint, type WindowOptions,
+  advance, initialCheckpoint, nextWindow, passed, rememberInPlace, resumed,
+  type Checkpoint, type Position, type SavedCheckpoint, type WindowOptions, type WindowPass,
 } from '../../src/forwarder/window.js';
 
 const S = 1000;
@@ -12,11 +12,11 @@ const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
 const OPTS: WindowOptions = { overlapMs: 5 * MIN, delayMs: 2 * MIN, maxWindowMs: 15 * MIN, startBackMs: 60 * MIN };
 const cp = (cursorMs: number, finalMs = cursorMs, originMs = T0 - 120 * MIN, delivered: Array<[string, number]> = []): Checkpoint =>
   ({ originMs, cursorMs, finalMs, delivered: new Map(delivered) });
-const fresh = (startMs: number, endMs: number): PlannedWindow => ({ pass: 'new', startMs, endMs });
-const final = (startMs: number, endMs: number): PlannedWindow => ({ pass: 'final', startMs, endMs });
+const fresh = (startMs: number, endMs: number): WindowPass => ({ pass: 'new', startMs, endMs });
+const final = (startMs: number, endMs: number): WindowPass => ({ pass: 'final', startMs, endMs });
 
-describe('planWindow', () => {
-  it.each<[string, Checkpoint | undefined, number, Partial<WindowOptions>, PlannedWindow | undefined]>([
+describe('nextWindow', () => {
+  it.each<[string, Checkpoint | undefined, number, Partial<WindowOptions>, WindowPass | undefined]>([
     ['first start: from start_from back, capped by max_window', undefined, T0, {}, fresh(T0 - 60 * MIN, T0 - 45 * MIN)],
     ['first start, short history: to now - delay', undefined, T0, { startBackMs: 10 * MIN }, fresh(T0 - 10 * MIN, T0 - 2 * MIN)],
     ['first start with start_from 0: nothing until delay passed', undefined, T0, { startBackMs: 0 }, undefined],
@@ -38,7 +38,7 @@ describe('planWindow', () => {
     ['maxKeptIds ids kept, cursor past delay + overlap: nothing new until the final pass is due', cp(T0 - 5 * MIN, T0 - 5 * MIN, undefined, [['a', T0], ['b', T0]]), T0, { maxKeptIds: 2 }, undefined],
     ['maxKeptIds ids kept: a final pass due still goes', cp(T0 - 5 * MIN, T0 - 9 * MIN, undefined, [['a', T0], ['b', T0]]), T0, { maxKeptIds: 2 }, final(T0 - 9 * MIN, T0 - 7 * MIN)],
   ])('%s', (_name, checkpoint, now, options, expected) => {
-    expect(planWindow(checkpoint, now, { ...OPTS, ...options })).toEqual(expected);
+    expect(nextWindow(checkpoint, now, { ...OPTS, ...options })).toEqual(expected);
   });
 
   it('a first start begins at now - start_from, whole seconds, its final pass there too', () => {
@@ -47,11 +47,11 @@ describe('planWindow', () => {
   });
 
   it('caught up, polled every 30 s: each second of event time is read exactly twice, the second time delay + overlap after it', () => {
-    // From a first start 10 minutes back, 40 polls; every window planned is taken as delivered at once.
+    // From a first start 10 minutes back, 40 polls; every next window is taken as delivered at once.
     const reads = new Map<number, number[]>();
     let checkpoint = initialCheckpoint(T0, { startBackMs: 10 * MIN });
     for (let now = T0; now < T0 + 40 * 30 * S; now += 30 * S) {
-      for (let w = planWindow(checkpoint, now, OPTS); w; w = planWindow(checkpoint, now, OPTS)) {
+      for (let w = nextWindow(checkpoint, now, OPTS); w; w = nextWindow(checkpoint, now, OPTS)) {
         for (let t = w.startMs; t < w.endMs; t += S) reads.set(t, [...(reads.get(t) ?? []), now]);
         checkpoint = advance(checkpoint, passed(checkpoint, w, now, OPTS));
       }
@@ -68,7 +68,7 @@ describe('planWindow', () => {
 });
 
 describe('passed', () => {
-  it.each<[string, Position, PlannedWindow, number, Position]>([
+  it.each<[string, Position, WindowPass, number, Position]>([
     ['a final pass moves final to its end, not the cursor', { cursorMs: T0 - 2 * MIN, finalMs: T0 - 8 * MIN }, final(T0 - 8 * MIN, T0 - 7 * MIN), T0, { cursorMs: T0 - 2 * MIN, finalMs: T0 - 7 * MIN }],
     ['a new window read delay + overlap after its end is final at once', { cursorMs: T0 - 60 * MIN, finalMs: T0 - 60 * MIN }, fresh(T0 - 60 * MIN, T0 - 45 * MIN), T0, { cursorMs: T0 - 45 * MIN, finalMs: T0 - 45 * MIN }],
     ['a new window read sooner: final up to delay + overlap before its reading', { cursorMs: T0 - 15 * MIN, finalMs: T0 - 15 * MIN }, fresh(T0 - 15 * MIN, T0 - 2 * MIN), T0 + 999, { cursorMs: T0 - 2 * MIN, finalMs: T0 - 7 * MIN }],

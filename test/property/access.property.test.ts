@@ -4,8 +4,8 @@
 // settled bucket exactly once.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DescribeL7DataV2Response } from '../../src/api/index.js';
-import { describeL7DataResponse, describeL7DataV2Response } from '../../src/api/schemas/statistics.js';
+import type { DescribeL7DataV2Answer } from '../../src/api/index.js';
+import { describeL7DataAnswer, describeL7DataV2Answer } from '../../src/api/schemas/statistics.js';
 import { lastSettledStart } from '../../src/collectors/buckets.js';
 import { accessCounters, accessGauges, convertAccessV2, type V2TrendMetric } from '../../src/collectors/access/convert.js';
 import { accessV1Counters, convertAccessV1, type V1Pair } from '../../src/collectors/access/convert-v1.js';
@@ -20,7 +20,7 @@ import { accessV1Body, accessV2Body } from './statistics-bodies.js';
 import { BODY_ERROR_CODES, WireClient } from './through-client.js';
 import { driven } from '../collectors/series/fixtures.js';
 
-type V2 = DescribeL7DataV2Response;
+type V2 = DescribeL7DataV2Answer;
 const DOMAIN = 'a.example.com';
 const v2Specs = accessCounters(DOMAIN);
 const v1Specs = accessV1Counters(DOMAIN);
@@ -52,7 +52,7 @@ function gaugeInput(o: CycleOptions, grid: Grid, families: readonly string[]) {
 const v2Harness: SeriesHarness<V2> = {
   specs: v2Specs,
   body: v2Body,
-  read: (body) => describeL7DataV2Response.parse(wire(body)),
+  read: (body) => describeL7DataV2Answer.parse(wire(body)),
   convert: (plans, pieces, grid, o) => driven(convertAccessV2, { specs: v2Specs, plans, pieces, main: undefined, grid, gauges: gaugeInput(o, grid, []) }),
 };
 
@@ -68,24 +68,24 @@ const v1Harness: SeriesHarness<V1Pair> = {
   },
   read: (body) => {
     const { cdn, source } = body as { cdn: unknown; source: unknown };
-    return { cdn: describeL7DataResponse.parse(wire(cdn)), source: describeL7DataResponse.parse(wire(source)) };
+    return { cdn: describeL7DataAnswer.parse(wire(cdn)), source: describeL7DataAnswer.parse(wire(source)) };
   },
   convert: (plans, pieces, grid, o) => driven(convertAccessV1, { specs: v1Specs, plans, pieces, main: undefined, grid, gauges: gaugeInput(o, grid, []) }),
 };
 
-/** One parsed answer as the main response and the only piece, every family enabled. */
-function convertV2Once(response: V2, now: number, watermarkAgo: number) {
+/** One parsed answer as the main answer and the only piece, every family enabled. */
+function convertV2Once(answer: V2, now: number, watermarkAgo: number) {
   const grid: Grid = { interval: '1m', offsetMinutes: tz.offsetMinutes };
   const o: CycleOptions = { interval: '1m', delayMs: 60_000, maxBackfillMs: 86_400_000, timestamps: true, now, maxBuckets: 60, gaugeWindowMs: 600_000 };
   const plans = planSeries(v2Specs.map((s) => s.key), { now, watermarks: Object.fromEntries(v2Specs.map((s) => [s.key, now - watermarkAgo])), tz, log: silentLog }, o);
-  return driven(convertAccessV2, { specs: v2Specs, plans, grid, main: response, pieces: [{ range: { first: now - 86_400_000, last: now }, response }], gauges: gaugeInput(o, grid, V2_GAUGES) });
+  return driven(convertAccessV2, { specs: v2Specs, plans, grid, main: answer, pieces: [{ range: { first: now - 86_400_000, last: now }, answer }], gauges: gaugeInput(o, grid, V2_GAUGES) });
 }
 
 function convertV1Once(pair: V1Pair, now: number, watermarkAgo: number) {
   const grid: Grid = { interval: '5m', offsetMinutes: tz.offsetMinutes };
   const o: CycleOptions = { interval: '5m', delayMs: 0, maxBackfillMs: 86_400_000, timestamps: false, now, maxBuckets: 60, gaugeWindowMs: undefined };
   const plans = planSeries(v1Specs.map((s) => s.key), { now, watermarks: Object.fromEntries(v1Specs.map((s) => [s.key, now - watermarkAgo])), tz, log: silentLog }, o);
-  return driven(convertAccessV1, { specs: v1Specs, plans, grid, main: pair, pieces: [{ range: { first: now - 86_400_000, last: now }, response: pair }], gauges: gaugeInput(o, grid, V1_GAUGES) });
+  return driven(convertAccessV1, { specs: v1Specs, plans, grid, main: pair, pieces: [{ range: { first: now - 86_400_000, last: now }, answer: pair }], gauges: gaugeInput(o, grid, V1_GAUGES) });
 }
 
 describe('access: answers outside the documented shape', () => {
@@ -110,7 +110,7 @@ describe('access: answers outside the documented shape', () => {
       fc.asyncProperty(outsideBodies(accessV1Body), accessV1Body, fc.integer({ min: 0, max: 7_200_000 }), async (body, other, ago) => {
         const answer = await client.answer('describeL7Data', request, body);
         if (!answer.ok) return void expect([...BODY_ERROR_CODES]).toContain(answer.error.code);
-        const pair = { cdn: answer.value, source: describeL7DataResponse.parse(wire(other)) };
+        const pair = { cdn: answer.value, source: describeL7DataAnswer.parse(wire(other)) };
         expectWellFormed([...convertV1Once(pair, T0, ago).gauges], ACCESS_V1_FAMILIES);
       }),
       runs(150),
@@ -120,7 +120,7 @@ describe('access: answers outside the documented shape', () => {
 
 describe('access: hostile answers inside the documented shape', () => {
   it('the series places used below are where the conversion reads them', () => {
-    const marked = describeL7DataV2Response.parse(v2Body(V2_PLACES.map((_, i) => [[T0, i + 1]])));
+    const marked = describeL7DataV2Answer.parse(v2Body(V2_PLACES.map((_, i) => [[T0, i + 1]])));
     expect(v2Specs.map((s) => s.points(marked))).toEqual(V2_PLACES.map((_, i) => [[T0, i + 1]]));
     const pair = v1Harness.read(v1Harness.body([[[T0, 1]], [[T0, 2]], [[T0, 3]]]), { first: T0, last: T0 });
     expect(v1Specs.map((s) => s.points(pair))).toEqual([[[T0, 1]], [[T0, 2]], [[T0, 3]]]);
@@ -129,7 +129,7 @@ describe('access: hostile answers inside the documented shape', () => {
   it('v2: parse, and give finite gauges with the family labels, each series once', () => {
     fc.assert(
       fc.property(accessV2Body, fc.integer({ min: 0, max: 7_200_000 }), fc.integer({ min: -600, max: 600 }), (body, ago, shift) => {
-        const parsed = describeL7DataV2Response.safeParse(wire(body));
+        const parsed = describeL7DataV2Answer.safeParse(wire(body));
         expect(parsed.error?.issues ?? []).toEqual([]);
         if (!parsed.success) return;
         const out = convertV2Once(parsed.data, T0 + shift * 60_000, ago);
@@ -145,7 +145,7 @@ describe('access: hostile answers inside the documented shape', () => {
   it('v1: parse, and give finite gauges with the family labels, each series once', () => {
     fc.assert(
       fc.property(accessV1Body, accessV1Body, fc.integer({ min: 0, max: 7_200_000 }), (cdn, source, ago) => {
-        const pair = { cdn: describeL7DataResponse.parse(wire(cdn)), source: describeL7DataResponse.parse(wire(source)) };
+        const pair = { cdn: describeL7DataAnswer.parse(wire(cdn)), source: describeL7DataAnswer.parse(wire(source)) };
         const out = convertV1Once(pair, T0, ago);
         expectWellFormed([...out.gauges], ACCESS_V1_FAMILIES);
         for (const inc of out.increments) expect(inc.value).toBeGreaterThanOrEqual(0);

@@ -3,12 +3,12 @@
 // label set, and the attack counter counts each settled bucket exactly once.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeL7CCAttackResponse } from '../../src/api/schemas/statistics.js';
+import { describeL7CCAttackAnswer } from '../../src/api/schemas/statistics.js';
 import { lastSettledStart } from '../../src/collectors/buckets.js';
 import { ccCounter, ccGauges, convertCc } from '../../src/collectors/cc-attack/convert.js';
 import { ccRequest } from '../../src/collectors/cc-attack/fetch.js';
 import { CC_ATTACK_REQUESTS, CC_ATTACK_REQUESTS_BY_DOMAIN, CC_GAUGES } from '../../src/collectors/cc-attack/metrics.js';
-import { parseCcResponse, type CcParsed } from '../../src/collectors/cc-attack/parse.js';
+import { parseCcAnswer, type CcParsed } from '../../src/collectors/cc-attack/parse.js';
 import { planSeries } from '../../src/collectors/series/index.js';
 import { runs, wire } from './hostile.js';
 import { outsideBodies } from './outside.js';
@@ -34,7 +34,7 @@ function trendItem(points: readonly InputPoint[]): unknown {
 const harness: SeriesHarness<CcParsed> = {
   specs: [spec],
   body: ([points]) => ({ code: 200, data: points === undefined ? [{ metricName: 'attack_detail', data: { peakRequests: 1 } }] : [trendItem(points)] }),
-  read: (body) => parseCcResponse(describeL7CCAttackResponse.parse(wire(body)).data),
+  read: (body) => parseCcAnswer(describeL7CCAttackAnswer.parse(wire(body)).data),
   convert: (plans, pieces, grid, o) => driven(convertCc, {
     specs: [spec], plans, pieces, main: undefined, grid, gauges: { windowBucket: o.now, timestamps: o.timestamps, families: [] },
   }),
@@ -47,7 +47,7 @@ function convertOne(parsed: CcParsed, now: number, watermarkAgo: number, perDoma
   const plans = planSeries(specs.map((s) => s.key), { now, watermarks: { [specs[0]?.key ?? '']: now - watermarkAgo }, tz, log: silentLog }, o);
   const lastSettled = lastSettledStart(now, grid.interval, o.delayMs, grid.offsetMinutes);
   return driven(convertCc, {
-    specs, plans, grid, main: parsed, pieces: [{ range: { first: now - 86_400_000, last: now }, response: parsed }],
+    specs, plans, grid, main: parsed, pieces: [{ range: { first: now - 86_400_000, last: now }, answer: parsed }],
     gauges: { windowBucket: lastSettled, timestamps: true, families: GAUGES },
   });
 }
@@ -63,7 +63,7 @@ describe('cc-attack: answers outside the documented shape', () => {
       fc.asyncProperty(outsideBodies(ccBody), fc.integer({ min: 0, max: 7_200_000 }), fc.boolean(), async (body, ago, perDomain) => {
         const answer = await client.answer('describeL7CCAttack', request, body);
         if (!answer.ok) return void expect([...BODY_ERROR_CODES]).toContain(answer.error.code);
-        const out = convertOne(parseCcResponse(answer.value.data), T0, ago, perDomain);
+        const out = convertOne(parseCcAnswer(answer.value.data), T0, ago, perDomain);
         expectWellFormed([...out.gauges], FAMILIES);
       }),
       runs(200),
@@ -75,10 +75,10 @@ describe('cc-attack: hostile answers inside the documented shape', () => {
   it('parse, and give finite gauges with the family labels, each series once', () => {
     fc.assert(
       fc.property(ccBody, fc.integer({ min: 0, max: 7_200_000 }), fc.boolean(), (body, ago, perDomain) => {
-        const parsed = describeL7CCAttackResponse.safeParse(wire(body));
+        const parsed = describeL7CCAttackAnswer.safeParse(wire(body));
         expect(parsed.error?.issues ?? []).toEqual([]);
         if (!parsed.success) return;
-        const cc = parseCcResponse(parsed.data.data);
+        const cc = parseCcAnswer(parsed.data.data);
         for (const [, v] of cc.trend ?? []) if (v !== null) expect(Number.isFinite(v)).toBe(true);
         const out = convertOne(cc, T0, ago, perDomain);
         expectWellFormed([...out.gauges], FAMILIES);

@@ -92,7 +92,7 @@ export function optional<T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
   return fc.oneof({ weight: 3, arbitrary: arb }, fc.constant(undefined));
 }
 
-/** Unknown keys the loose response objects let through (hostile names, any JSON value). */
+/** Unknown keys the loose answer objects let through (hostile names, any JSON value). */
 const extraKeys = fc.dictionary(
   fc.oneof(hostileString.filter((s) => s.length < 64), fc.constantFrom('__proto__', 'constructor')),
   fc.jsonValue({ maxDepth: 2 }),

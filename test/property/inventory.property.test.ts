@@ -5,12 +5,12 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { OperationName } from '../../src/api/index.js';
-import { getCacheRecordListResponse } from '../../src/api/schemas/cache.js';
-import { describeHostingResponse } from '../../src/api/schemas/certificates.js';
-import { listDomainsResponse } from '../../src/api/schemas/domains.js';
-import type { RequestOf, ResponseOf } from '../../src/api/schemas/index.js';
-import { describeHostAcceleratePackOrderResponse, describeVQUserDataResponse } from '../../src/api/schemas/orders.js';
-import { getPackageDetailsResponse, getPackagesResponse, listLayer4PackagesResponse } from '../../src/api/schemas/packages.js';
+import { getCacheRecordListAnswer } from '../../src/api/schemas/cache.js';
+import { describeHostingAnswer } from '../../src/api/schemas/certificates.js';
+import { listDomainsAnswer } from '../../src/api/schemas/domains.js';
+import type { RequestOf, AnswerOf } from '../../src/api/schemas/index.js';
+import { describeHostAcceleratePackOrderAnswer, describeVQUserDataAnswer } from '../../src/api/schemas/orders.js';
+import { getPackageDetailsAnswer, getPackagesAnswer, listLayer4PackagesAnswer } from '../../src/api/schemas/packages.js';
 import { convertCacheRecords } from '../../src/collectors/inventory/convert-cache.js';
 import { convertCertificates } from '../../src/collectors/inventory/convert-certificates.js';
 import { convertDomains } from '../../src/collectors/inventory/convert-domains.js';
@@ -55,8 +55,8 @@ interface Resource<K extends OperationName> {
   readonly operation: K;
   readonly request: RequestOf<K>;
   readonly body: fc.Arbitrary<unknown>;
-  readonly parse: (body: unknown) => ResponseOf<K>;
-  readonly convert: (response: ResponseOf<K>) => Converted;
+  readonly parse: (body: unknown) => AnswerOf<K>;
+  readonly convert: (answer: AnswerOf<K>) => Converted;
   readonly families: readonly MetricDef[];
 }
 
@@ -64,29 +64,29 @@ const page = { pageNum: 1, pageSize: 100 };
 const resource = <K extends OperationName>(r: Resource<K>): Resource<K> => r;
 
 const RESOURCES = [
-  resource({ operation: 'getPackages', request: {}, body: packagesBody, parse: (b) => getPackagesResponse.parse(b), convert: (r) => convertPackages(r.data), families: PACKAGE_FAMILIES }),
-  resource({ operation: 'listLayer4Packages', request: page, body: layer4ListBody, parse: (b) => listLayer4PackagesResponse.parse(b), convert: (r) => convertLayer4List(r.rows, tz), families: L4_LIST_FAMILIES }),
+  resource({ operation: 'getPackages', request: {}, body: packagesBody, parse: (b) => getPackagesAnswer.parse(b), convert: (r) => convertPackages(r.data), families: PACKAGE_FAMILIES }),
+  resource({ operation: 'listLayer4Packages', request: page, body: layer4ListBody, parse: (b) => listLayer4PackagesAnswer.parse(b), convert: (r) => convertLayer4List(r.rows, tz), families: L4_LIST_FAMILIES }),
   resource({
-    operation: 'getPackageDetails', request: { oid: 'L4-1' }, body: layer4DetailsBody, parse: (b) => getPackageDetailsResponse.parse(b),
+    operation: 'getPackageDetails', request: { oid: 'L4-1' }, body: layer4DetailsBody, parse: (b) => getPackageDetailsAnswer.parse(b),
     convert: (r) => convertLayer4Details([{ oid: 'L4-1', details: r.data ?? null }, { oid: r.data?.oid ?? 'L4-2', details: r.data ?? null }]),
     families: L4_DETAIL_FAMILIES,
   }),
   resource({
     operation: 'listDomains', request: { filters: [], searchHeader: { isActive: [] }, ...page }, body: domainsBody,
-    parse: (b) => listDomainsResponse.parse(b), convert: (r) => convertDomains(r.rows, tz), families: DOMAIN_FAMILIES,
+    parse: (b) => listDomainsAnswer.parse(b), convert: (r) => convertDomains(r.rows, tz), families: DOMAIN_FAMILIES,
   }),
-  resource({ operation: 'describeHosting', request: page, body: certificatesBody, parse: (b) => describeHostingResponse.parse(b), convert: (r) => convertCertificates(r.rows, tz), families: CERTIFICATE_FAMILIES }),
+  resource({ operation: 'describeHosting', request: page, body: certificatesBody, parse: (b) => describeHostingAnswer.parse(b), convert: (r) => convertCertificates(r.rows, tz), families: CERTIFICATE_FAMILIES }),
   resource({
     operation: 'getCacheRecordList', request: { type: '1', ...page, params: { beginTime: '2026-03-02 11:00:00', endTime: '2026-03-02 12:00:00' } },
-    body: cacheBody, parse: (b) => getCacheRecordListResponse.parse(b),
+    body: cacheBody, parse: (b) => getCacheRecordListAnswer.parse(b),
     // The same rows for every type: repeated ids across types are separate records.
     convert: (r) => convertCacheRecords({ '1': r.rows, '2': r.rows.slice(1), '3': [] }), families: CACHE_FAMILIES,
   }),
   resource({
-    operation: 'describeHostAcceleratePackOrder', request: page, body: liveOrdersBody, parse: (b) => describeHostAcceleratePackOrderResponse.parse(b),
+    operation: 'describeHostAcceleratePackOrder', request: page, body: liveOrdersBody, parse: (b) => describeHostAcceleratePackOrderAnswer.parse(b),
     convert: (r) => convertLiveOrders(r.rows, tz), families: LIVE_ORDER_FAMILIES,
   }),
-  resource({ operation: 'describeVQUserData', request: page, body: liveQualityBody, parse: (b) => describeVQUserDataResponse.parse(b), convert: (r) => convertLiveQuality(r.rows, tz), families: LIVE_QUALITY_FAMILIES }),
+  resource({ operation: 'describeVQUserData', request: page, body: liveQualityBody, parse: (b) => describeVQUserDataAnswer.parse(b), convert: (r) => convertLiveQuality(r.rows, tz), families: LIVE_QUALITY_FAMILIES }),
 ] as const;
 
 describe('inventory: hostile answers inside the documented shape', () => {

@@ -3,22 +3,22 @@
 // ledger, and each collector's update handed to a FamilyStore. Targets
 // (domain, package) are hostile too: they become label values.
 import fc from 'fast-check';
-import type { DescribeL7MostDataResponse } from '../../src/api/index.js';
-import { getCacheRecordListResponse } from '../../src/api/schemas/cache.js';
-import { describeHostingResponse } from '../../src/api/schemas/certificates.js';
-import { listDomainsResponse } from '../../src/api/schemas/domains.js';
-import { describeHostAcceleratePackOrderResponse, describeVQUserDataResponse } from '../../src/api/schemas/orders.js';
-import { getPackagesResponse, listLayer4PackagesResponse } from '../../src/api/schemas/packages.js';
+import type { DescribeL7MostDataAnswer } from '../../src/api/index.js';
+import { getCacheRecordListAnswer } from '../../src/api/schemas/cache.js';
+import { describeHostingAnswer } from '../../src/api/schemas/certificates.js';
+import { listDomainsAnswer } from '../../src/api/schemas/domains.js';
+import { describeHostAcceleratePackOrderAnswer, describeVQUserDataAnswer } from '../../src/api/schemas/orders.js';
+import { getPackagesAnswer, listLayer4PackagesAnswer } from '../../src/api/schemas/packages.js';
 import {
-  describeL7CCAttackResponse, describeL7DataV2Response, describeL7MostDataResponse, describeL7UsageDataResponse,
+  describeL7CCAttackAnswer, describeL7DataV2Answer, describeL7MostDataAnswer, describeL7UsageDataAnswer,
 } from '../../src/api/schemas/statistics.js';
-import { describeLogV2Response } from '../../src/api/schemas/waf-log.js';
+import { describeLogV2Answer } from '../../src/api/schemas/waf-log.js';
 import { accessCounters, convertAccessV2 } from '../../src/collectors/access/convert.js';
 import { ACCESS_V2_FAMILIES } from '../../src/collectors/access/metrics.js';
 import { lastSettledStart, type Plan } from '../../src/collectors/buckets.js';
 import { ccCounter, convertCc } from '../../src/collectors/cc-attack/convert.js';
 import { CC_ATTACK_REQUESTS, CC_GAUGES } from '../../src/collectors/cc-attack/metrics.js';
-import { parseCcResponse } from '../../src/collectors/cc-attack/parse.js';
+import { parseCcAnswer } from '../../src/collectors/cc-attack/parse.js';
 import { convertCacheRecords } from '../../src/collectors/inventory/convert-cache.js';
 import { convertCertificates } from '../../src/collectors/inventory/convert-certificates.js';
 import { convertDomains } from '../../src/collectors/inventory/convert-domains.js';
@@ -109,47 +109,47 @@ export function cycleUpdates(w: World): Map<string, Update> {
   const b = w.bodies;
   const out = new Map<string, Update>();
 
-  const usage = describeL7UsageDataResponse.parse(wire(b.usage));
+  const usage = describeL7UsageDataAnswer.parse(wire(b.usage));
   const usageSpecs = usageCounters(w.pkg);
   out.set('usage', seriesUpdate(driven(convertUsage, {
-    specs: usageSpecs, plans: plansFor(usageSpecs, ago, timestamps), pieces: [{ range, response: usage }], main: usage, grid,
+    specs: usageSpecs, plans: plansFor(usageSpecs, ago, timestamps), pieces: [{ range, answer: usage }], main: usage, grid,
     gauges: { pkg: w.pkg, lastSettled, windowBucket: lastSettled, timestamps, families: gaugeNames(USAGE_FAMILIES) },
   }), gaugeNames(USAGE_FAMILIES)));
 
-  const access = describeL7DataV2Response.parse(wire(b.access));
+  const access = describeL7DataV2Answer.parse(wire(b.access));
   const accessSpecs = accessCounters(w.domain);
   out.set('access', seriesUpdate(driven(convertAccessV2, {
-    specs: accessSpecs, plans: plansFor(accessSpecs, ago, timestamps), pieces: [{ range, response: access }], main: access, grid,
+    specs: accessSpecs, plans: plansFor(accessSpecs, ago, timestamps), pieces: [{ range, answer: access }], main: access, grid,
     gauges: { domain: w.domain, lastSettled, windowBucket: lastSettled, timestamps, families: gaugeNames(ACCESS_V2_FAMILIES) },
   }), gaugeNames(ACCESS_V2_FAMILIES)));
 
-  const most: DescribeL7MostDataResponse = describeL7MostDataResponse.parse(wire(b.most));
+  const most: DescribeL7MostDataAnswer = describeL7MostDataAnswer.parse(wire(b.most));
   const topn = (family: string) => convertTopn(most, { family, dimensions: ['url', 'ip', 'referer', 'status'], top: 5, other: true, bucketStart: lastSettled, timestamps });
   out.set('topn', { counters: [], gauges: new Map([[TOPN_REQUESTS.name, topn(TOPN_REQUESTS.name)], [TOPN_TRAFFIC_BYTES.name, topn(TOPN_TRAFFIC_BYTES.name)]]) });
 
-  const cc = parseCcResponse(describeL7CCAttackResponse.parse(wire(b.cc)).data);
+  const cc = parseCcAnswer(describeL7CCAttackAnswer.parse(wire(b.cc)).data);
   const ccSpecs = [ccCounter()];
   out.set('cc-attack', seriesUpdate(driven(convertCc, {
-    specs: ccSpecs, plans: plansFor(ccSpecs, ago, timestamps), pieces: [{ range, response: cc }], main: cc, grid,
+    specs: ccSpecs, plans: plansFor(ccSpecs, ago, timestamps), pieces: [{ range, answer: cc }], main: cc, grid,
     gauges: { windowBucket: lastSettled, timestamps, families: gaugeNames(CC_GAUGES) },
   }), gaugeNames(CC_GAUGES)));
 
-  const waf = describeLogV2Response.parse(wire(b.waf));
+  const waf = describeLogV2Answer.parse(wire(b.waf));
   const wafResults = wafCombos().map((combo) => {
     const spec = wafCounter(combo, grid);
-    return drivenWaf(spec, plansFor([spec], ago, timestamps), [{ range, response: { range, response: waf } }], grid, timestamps);
+    return drivenWaf(spec, plansFor([spec], ago, timestamps), [{ range, answer: { range, tread: waf } }], grid, timestamps);
   });
   out.set('waf-trend', { counters: countedUpdate(wafResults.flatMap((r) => r.increments)), gauges: new Map() });
 
-  const cache = getCacheRecordListResponse.parse(wire(b.cache)).rows;
+  const cache = getCacheRecordListAnswer.parse(wire(b.cache)).rows;
   out.set('inventory', inventoryUpdate([
-    convertPackages(getPackagesResponse.parse(wire(b.packages)).data),
-    convertLayer4List(listLayer4PackagesResponse.parse(wire(b.l4)).rows, tz),
-    convertDomains(listDomainsResponse.parse(wire(b.domains)).rows, tz),
-    convertCertificates(describeHostingResponse.parse(wire(b.certs)).rows, tz),
+    convertPackages(getPackagesAnswer.parse(wire(b.packages)).data),
+    convertLayer4List(listLayer4PackagesAnswer.parse(wire(b.l4)).rows, tz),
+    convertDomains(listDomainsAnswer.parse(wire(b.domains)).rows, tz),
+    convertCertificates(describeHostingAnswer.parse(wire(b.certs)).rows, tz),
     convertCacheRecords({ '1': cache, '2': [], '3': cache.slice(2) }),
-    convertLiveOrders(describeHostAcceleratePackOrderResponse.parse(wire(b.orders)).rows, tz),
-    convertLiveQuality(describeVQUserDataResponse.parse(wire(b.quality)).rows, tz),
+    convertLiveOrders(describeHostAcceleratePackOrderAnswer.parse(wire(b.orders)).rows, tz),
+    convertLiveQuality(describeVQUserDataAnswer.parse(wire(b.quality)).rows, tz),
   ]));
   return out;
 }

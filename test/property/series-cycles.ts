@@ -43,7 +43,7 @@ export interface SeriesHarness<R> {
   readonly specs: readonly CounterSpec<R>[];
   /** The raw body of one answer: points per spec in spec order; undefined leaves the series out. */
   body(points: ReadonlyArray<readonly InputPoint[] | undefined>): unknown;
-  /** The client's parsing (the response schema) and the collector's own reading of it. */
+  /** The client's parsing (the answer schema) and the collector's own reading of it. */
   read(body: unknown, range: BucketRange): R;
   convert(plans: ReadonlyMap<string, Plan>, pieces: readonly Piece<R>[], grid: Grid, options: CycleOptions): TargetResult;
   /** The ranges the collector asks for in a cycle (default: the window's back-fill chunks and main range). */
@@ -207,9 +207,9 @@ export function runCycles<R>(harness: SeriesHarness<R>, s: Scenario, g: fc.Gener
         failed: g(() => fc.integer({ min: 0, max: 6 })) === 0,
         omitted: new Set(g(() => fc.subarray(harness.specs.map((_, i) => i), { maxLength: Math.min(1, harness.specs.length) }))),
       };
-      if (noise.failed) return { range, response: undefined };
+      if (noise.failed) return { range, answer: undefined };
       const points = harness.specs.map((_, i) => (noise.omitted.has(i) ? undefined : seriesPoints(g, exact, s, i, range, now, lastSettled)));
-      return { range, response: harness.read(harness.body(points), range) };
+      return { range, answer: harness.read(harness.body(points), range) };
     });
     const result = harness.convert(plans, pieces, grid, options);
     const counters = new Map(ledger.totals.counted().map((c) => [`${c.name}${JSON.stringify(c.labels)}`, c.value]));

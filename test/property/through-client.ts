@@ -1,18 +1,18 @@
 // Answers a real EdgeClient call with a given body over undici's MockAgent,
 // so a generated body goes through exactly what a live answer goes through:
-// the size-capped read, JSON parsing, the envelope check and the response
+// the size-capped read, JSON parsing, the envelope check and the answer
 // schema. One attempt per call: the property is about one answer.
 import { MockAgent } from 'undici';
 import { EdgeClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { OPERATIONS, type OperationName } from '../../src/api/operations.js';
-import type { RequestOf, ResponseOf } from '../../src/api/schemas/index.js';
+import type { RequestOf, AnswerOf } from '../../src/api/schemas/index.js';
 
 const API = 'http://api.test';
 const LOGIN = 'http://login.test';
 
 type Answer<K extends OperationName> =
-  | { readonly ok: true; readonly value: ResponseOf<K> }
+  | { readonly ok: true; readonly value: AnswerOf<K> }
   | { readonly ok: false; readonly error: ApiError };
 
 /** The typed errors a well-formed HTTP 200 with a bad body may produce. */

@@ -3,9 +3,9 @@
 // the configured N (plus __other__) per dimension.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DescribeL7MostDataResponse } from '../../src/api/index.js';
+import type { DescribeL7MostDataAnswer } from '../../src/api/index.js';
 import { MOST_METRICS } from '../../src/api/schemas/index.js';
-import { describeL7MostDataResponse } from '../../src/api/schemas/statistics.js';
+import { describeL7MostDataAnswer } from '../../src/api/schemas/statistics.js';
 import { convertTopn } from '../../src/collectors/topn/convert.js';
 import { topnRequest } from '../../src/collectors/topn/fetch.js';
 import { OTHER_KEY, TOPN_FAMILIES, TOPN_REQUESTS } from '../../src/collectors/topn/metrics.js';
@@ -24,8 +24,8 @@ const options = fc.record({
   dimensions: fc.subarray([...DIMENSIONS], { minLength: 1 }),
 });
 
-function check(response: DescribeL7MostDataResponse, o: { top: number; other: boolean; timestamps: boolean; dimensions: string[] }): void {
-  const samples = convertTopn(response, { family: TOPN_REQUESTS.name, ...o, bucketStart: T0 });
+function check(answer: DescribeL7MostDataAnswer, o: { top: number; other: boolean; timestamps: boolean; dimensions: string[] }): void {
+  const samples = convertTopn(answer, { family: TOPN_REQUESTS.name, ...o, bucketStart: T0 });
   expectWellFormed(samples, TOPN_FAMILIES);
   for (const dimension of o.dimensions) {
     const mine = samples.filter((s) => s.labels.dimension === dimension);
@@ -59,7 +59,7 @@ describe('top-N: hostile answers inside the documented shape', () => {
   it('parse, and give finite gauges, one per key, at most N per dimension', () => {
     fc.assert(
       fc.property(mostBody, options, (body, o) => {
-        const parsed = describeL7MostDataResponse.safeParse(wire(body));
+        const parsed = describeL7MostDataAnswer.safeParse(wire(body));
         expect(parsed.error?.issues ?? []).toEqual([]);
         if (parsed.success) check(parsed.data, o);
       }),

@@ -3,8 +3,8 @@
 // count each settled bucket exactly once.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeL7UsageDataResponse } from '../../src/api/schemas/statistics.js';
-import type { DescribeL7UsageDataResponse } from '../../src/api/index.js';
+import { describeL7UsageDataAnswer } from '../../src/api/schemas/statistics.js';
+import type { DescribeL7UsageDataAnswer } from '../../src/api/index.js';
 import { lastSettledStart } from '../../src/collectors/buckets.js';
 import { planSeries } from '../../src/collectors/series/index.js';
 import { convertUsage, usageCounters, usageGauges } from '../../src/collectors/usage/convert.js';
@@ -18,7 +18,7 @@ import { usageBody } from './statistics-bodies.js';
 import { BODY_ERROR_CODES, WireClient } from './through-client.js';
 import { driven } from '../collectors/series/fixtures.js';
 
-type Usage = DescribeL7UsageDataResponse;
+type Usage = DescribeL7UsageDataAnswer;
 const PKG = 'pkg-1';
 const specs = usageCounters(PKG);
 const GAUGES = USAGE_FAMILIES.filter((f) => f.type === 'gauge').map((f) => f.name);
@@ -29,23 +29,23 @@ const harness: SeriesHarness<Usage> = {
     code: 200, msg: 'success',
     data: [{ metricName: 'trafficTrend', objectArrayListMap: { inTraffic: inbound, ouTraffic: outbound } }],
   }),
-  read: (body) => describeL7UsageDataResponse.parse(wire(body)),
+  read: (body) => describeL7UsageDataAnswer.parse(wire(body)),
   convert: (plans, pieces, grid, o) => driven(convertUsage, {
     specs, plans, pieces, main: undefined, grid,
     gauges: { pkg: PKG, lastSettled: lastSettledStart(o.now, o.interval, o.delayMs, grid.offsetMinutes), windowBucket: o.now, timestamps: o.timestamps, families: [] },
   }),
 };
 
-/** Counters and gauges from one parsed answer used as the main response and the only piece. */
-function convertOne(response: Usage, now: number, watermarkAgo: number) {
+/** Counters and gauges from one parsed answer used as the main answer and the only piece. */
+function convertOne(answer: Usage, now: number, watermarkAgo: number) {
   const grid = { interval: '5m' as const, offsetMinutes: tz.offsetMinutes };
   const options = { interval: grid.interval, delayMs: 120_000, maxBackfillMs: 86_400_000, timestamps: true };
   const watermarks = Object.fromEntries(specs.map((s) => [s.key, now - watermarkAgo]));
   const plans = planSeries(specs.map((s) => s.key), { now, watermarks, tz, log: silentLog }, options);
   const lastSettled = lastSettledStart(now, grid.interval, options.delayMs, grid.offsetMinutes);
   return driven(convertUsage, {
-    specs, plans, grid, main: response,
-    pieces: [{ range: { first: now - 86_400_000, last: now }, response }],
+    specs, plans, grid, main: answer,
+    pieces: [{ range: { first: now - 86_400_000, last: now }, answer }],
     gauges: { pkg: PKG, lastSettled, windowBucket: lastSettled, timestamps: true, families: GAUGES },
   });
 }
@@ -75,7 +75,7 @@ describe('usage: hostile answers inside the documented shape', () => {
   it('parse, and give finite gauges and increments with the family labels, each series once', () => {
     fc.assert(
       fc.property(usageBody, fc.integer({ min: 0, max: 7_200_000 }), fc.integer({ min: -600, max: 600 }), (body, ago, shift) => {
-        const parsed = describeL7UsageDataResponse.safeParse(wire(body));
+        const parsed = describeL7UsageDataAnswer.safeParse(wire(body));
         expect(parsed.error?.issues ?? []).toEqual([]);
         if (!parsed.success) return;
         const out = convertOne(parsed.data, T0 + shift * 60_000, ago);

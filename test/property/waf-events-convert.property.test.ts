@@ -5,8 +5,8 @@
 // configured allow-list says.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DescribeLogV2Response } from '../../src/api/index.js';
-import { describeLogV2Response, wafLogRecord } from '../../src/api/schemas/waf-log.js';
+import type { DescribeLogV2Answer } from '../../src/api/index.js';
+import { describeLogV2Answer, wafLogRecord } from '../../src/api/schemas/waf-log.js';
 import { headerPolicy, toLogEvent } from '../../src/forwarder/convert.js';
 import { logsRequest } from '../../src/forwarder/fetch.js';
 import type { LogEvent } from '../../src/forwarder/log-sink.js';
@@ -75,14 +75,14 @@ describe('waf-events: answers outside the documented shape', () => {
       fc.asyncProperty(outsideBodies(logsBody), allowList, async (body, allow) => {
         const answer = await client.answer('describeLogV2', request, body);
         if (!answer.ok) return void expect([...BODY_ERROR_CODES]).toContain(answer.error.code);
-        const response: DescribeLogV2Response = answer.value;
-        for (const item of response.data) for (const record of item.list) expectSafeEvent(toLogEvent(record, OBSERVED, headerPolicy(allow)), record.requestId);
+        const logs: DescribeLogV2Answer = answer.value;
+        for (const item of logs.data) for (const record of item.list) expectSafeEvent(toLogEvent(record, OBSERVED, headerPolicy(allow)), record.requestId);
       }),
       runs(150),
     );
   });
 
   it('a whole logs answer parses as the client reads it', () => {
-    fc.assert(fc.property(logsBody, (body) => void describeLogV2Response.parse(wire(body))), runs(100));
+    fc.assert(fc.property(logsBody, (body) => void describeLogV2Answer.parse(wire(body))), runs(100));
   });
 });

@@ -3,8 +3,8 @@
 // the order, duplication or future points of the trend.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeLogV2Response } from '../../src/api/schemas/waf-log.js';
-import type { DescribeLogV2Response } from '../../src/api/index.js';
+import { describeLogV2Answer } from '../../src/api/schemas/waf-log.js';
+import type { DescribeLogV2Answer } from '../../src/api/index.js';
 import { chunkRange, planSeries, type Grid } from '../../src/collectors/series/index.js';
 import { logTreadPoints, wafChunkBuckets, wafCombos, wafCounter, type WafAnswer } from '../../src/collectors/waf-trend/convert.js';
 import { wafRequest } from '../../src/collectors/waf-trend/fetch.js';
@@ -28,7 +28,7 @@ function harnessFor(grid: Grid): SeriesHarness<WafAnswer> {
       code: 200,
       data: points === undefined ? [{ metricName: 'logs', list: [] }] : [{ metricName: 'logTread', list: [], objectArrayList: points, count: points.length }],
     }),
-    read: (body, range) => ({ range, response: describeLogV2Response.parse(wire(body)) }),
+    read: (body, range) => ({ range, tread: describeLogV2Answer.parse(wire(body)) }),
     convert: (plans, pieces, g, o) => drivenWaf(spec, plans, pieces, g, o.timestamps),
     // One request per chunk of the buckets to count, as the collector makes them.
     ranges: (plans, _window, g, o) => {
@@ -43,18 +43,18 @@ function run(exact: boolean) {
   return fc.property(scenario(exact), fc.gen(), (s, g) => void runCycles(harnessFor({ interval: s.interval, offsetMinutes: tz.offsetMinutes }), s, g, exact));
 }
 
-function convertOne(response: DescribeLogV2Response, watermarkAgo: number) {
+function convertOne(tread: DescribeLogV2Answer, watermarkAgo: number) {
   const grid: Grid = { interval: '5m', offsetMinutes: tz.offsetMinutes };
   const spec = wafCounter(combo as NonNullable<typeof combo>, grid);
   const o = { interval: grid.interval, delayMs: 180_000, maxBackfillMs: 86_400_000, timestamps: true };
   const plans = planSeries([spec.key], { now: T0, watermarks: { [spec.key]: T0 - watermarkAgo }, tz, log: silentLog }, o);
   const range = { first: T0 - 7_200_000, last: T0 - 300_000 };
-  const points = logTreadPoints({ range, response }, grid);
+  const points = logTreadPoints({ range, tread }, grid);
   for (const [t, v] of points ?? []) {
     expect(Number.isInteger(t)).toBe(true);
     expect(v === null || !Number.isNaN(v)).toBe(true);
   }
-  return drivenWaf(spec, plans, [{ range, response: { range, response } }], grid, true);
+  return drivenWaf(spec, plans, [{ range, answer: { range, tread } }], grid, true);
 }
 
 describe('waf-trend: answers outside the documented shape', () => {
@@ -78,7 +78,7 @@ describe('waf-trend: hostile answers inside the documented shape', () => {
   it('parse, and give non-negative increments of the family', () => {
     fc.assert(
       fc.property(logTreadBody, fc.integer({ min: 0, max: 7_200_000 }), (body, ago) => {
-        const parsed = describeLogV2Response.safeParse(wire(body));
+        const parsed = describeLogV2Answer.safeParse(wire(body));
         expect(parsed.error?.issues ?? []).toEqual([]);
         if (!parsed.success) return;
         const out = convertOne(parsed.data, ago);

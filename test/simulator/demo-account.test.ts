@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EdgeClient, platformClock } from '../../src/api/index.js';
 import { SEVERITY_LEVELS } from '../../src/api/schemas/waf-log.js';
 import { ccRequest } from '../../src/collectors/cc-attack/fetch.js';
-import { parseCcResponse } from '../../src/collectors/cc-attack/parse.js';
+import { parseCcAnswer } from '../../src/collectors/cc-attack/parse.js';
 import { readWindow } from '../../src/forwarder/fetch.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
@@ -47,7 +47,7 @@ describe.each([seed, 7])('the demo account (seed %i)', (accountSeed) => {
     for (let begin = T0 - DAY; begin < T0; begin += 30 * MIN) {
       const span = { beginTime: tz.formatDateTime(begin), endTime: tz.formatDateTime(begin + 30 * MIN - 1000) };
       const answer = await client.describeL7CCAttack(ccRequest(names, '1m', span, ['ccPolicyTrend', 'attack_detail']), { signal });
-      const parsed = parseCcResponse(answer.data);
+      const parsed = parseCcAnswer(answer.data);
       const attacks = (parsed.trend ?? []).reduce((sum, [, v]) => sum + (v ?? 0), 0);
       if (!(attacks > 0 && (parsed.detail?.attackedDomains ?? 0) > 0)) quiet.push(span.beginTime);
     }

@@ -24,7 +24,7 @@ const cacheRecordRow = z.looseObject({
   success: looseInt,
 });
 
-export const getCacheRecordListResponse = pagedList(cacheRecordRow);
+export const getCacheRecordListAnswer = pagedList(cacheRecordRow);
 
 // The document does not say which fields are required. A push without URLs or
 // without a target area cannot mean anything useful, so both are required here
@@ -36,4 +36,4 @@ export const pushUrlsCacheRequest = z.looseObject({
   urlEncode: z.boolean().optional(),
 });
 
-export const pushUrlsCacheResponse = envelope;
+export const pushUrlsCacheAnswer = envelope;

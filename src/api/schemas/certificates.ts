@@ -34,4 +34,4 @@ const hostedCertificateRow = z.looseObject({
   createTime: z.string().nullish(),
 });
 
-export const describeHostingResponse = pagedList(hostedCertificateRow);
+export const describeHostingAnswer = pagedList(hostedCertificateRow);

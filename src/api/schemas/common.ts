@@ -7,7 +7,7 @@
 // parameters: not shown") still reach the server, and a typo is never dropped
 // silently.
 //
-// Responses are read tolerantly because the document is loose about them:
+// Answers are read tolerantly because the document is loose about them:
 // unknown keys pass through, integers may arrive as numeric strings, `data` and
 // `rows` may be null or absent (error envelopes carry neither). A field of a
 // plainly wrong type still fails, which the client reports as a bad response.
@@ -115,7 +115,7 @@ export function requiredSearchFilter<const L extends readonly [string, ...string
   return z.looseObject({ label: z.enum(labels), value: z.array(z.string()) });
 }
 
-// --------------------------------------------------------- response primitives
+// ---------------------------------------------------------- answer primitives
 
 const INT_RE = /^\s*-?\d+\s*$/;
 const NUMBER_RE = /^\s*-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\s*$/;
@@ -154,7 +154,7 @@ function parsedPoint(p: unknown): boolean {
 /**
  * A list of points. zod's tuple parse copies every point, and a cycle at
  * 100k series parses millions of them: most of its allocation, and garbage
- * that survives long enough to grow the heap (issue 12). A list whose points
+ * that survives long enough to grow the heap. A list whose points
  * are all numbers already (what upstreams send) is handed on as JSON.parse
  * made it; anything else goes through `pointList`, whose output and issues
  * are the schema's own.
@@ -190,7 +190,7 @@ export function withList<T extends z.ZodType>(item: T) {
   return envelope.extend({ data: list(item) });
 }
 
-/** Paged-list response: total may be absent on error envelopes, rows default to []. */
+/** Paged-list answer: total may be absent on error envelopes, rows default to []. */
 export function pagedList<T extends z.ZodType>(row: T) {
   return envelope.extend({ total: looseInt.optional(), rows: list(row) });
 }

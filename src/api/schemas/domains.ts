@@ -55,7 +55,7 @@ export const batchUpdateDomainCertInfoRequest = z
     { when: (payload) => isObject(payload.value) },
   );
 
-export const batchUpdateDomainCertInfoResponse = envelope;
+export const batchUpdateDomainCertInfoAnswer = envelope;
 
 // ---------------------------------------------------------- 13. listDomains
 
@@ -95,4 +95,4 @@ const domainRow = z.looseObject({
   wafInternalRulesList: z.unknown().optional(),
 });
 
-export const listDomainsResponse = pagedList(domainRow);
+export const listDomainsAnswer = pagedList(domainRow);

@@ -1,99 +1,99 @@
-// Request and response schemas of the 21 upstream operations: the single
+// Request and answer schemas of the 21 upstream operations: the single
 // source of the typed client's types. Requests are what callers write
-// (z.input, so defaults stay optional); responses are what the client returns
-// after parsing (z.output: numeric strings coerced, missing lists as []).
+// (z.input, so defaults stay optional); answers are what the client returns
+// after parsing a response (z.output: numeric strings coerced, missing lists as []).
 import type { z } from 'zod';
 import type { OperationName } from '../operations.js';
-import { describeHostingRequest, describeHostingResponse } from './certificates.js';
+import { describeHostingRequest, describeHostingAnswer } from './certificates.js';
 import {
   getCacheRecordListRequest,
-  getCacheRecordListResponse,
+  getCacheRecordListAnswer,
   pushUrlsCacheRequest,
-  pushUrlsCacheResponse,
+  pushUrlsCacheAnswer,
 } from './cache.js';
 import {
   batchUpdateDomainCertInfoRequest,
-  batchUpdateDomainCertInfoResponse,
+  batchUpdateDomainCertInfoAnswer,
   listDomainsRequest,
-  listDomainsResponse,
+  listDomainsAnswer,
 } from './domains.js';
 import {
   createHostAcceleratePackOrderRequest,
-  createHostAcceleratePackOrderResponse,
+  createHostAcceleratePackOrderAnswer,
   describeHostAcceleratePackOrderRequest,
-  describeHostAcceleratePackOrderResponse,
+  describeHostAcceleratePackOrderAnswer,
   describeVQUserDataRequest,
-  describeVQUserDataResponse,
+  describeVQUserDataAnswer,
   modifyHostAcceleratePackOrderRequest,
-  modifyHostAcceleratePackOrderResponse,
+  modifyHostAcceleratePackOrderAnswer,
   updateHostAcceleratePackOrderRequest,
-  updateHostAcceleratePackOrderResponse,
+  updateHostAcceleratePackOrderAnswer,
 } from './orders.js';
 import {
   getPackageDetailsRequest,
-  getPackageDetailsResponse,
+  getPackageDetailsAnswer,
   getPackagesRequest,
-  getPackagesResponse,
+  getPackagesAnswer,
   insertRuleRequest,
-  insertRuleResponse,
+  insertRuleAnswer,
   listLayer4PackagesRequest,
-  listLayer4PackagesResponse,
+  listLayer4PackagesAnswer,
   updateRuleRequest,
-  updateRuleResponse,
+  updateRuleAnswer,
 } from './packages.js';
 import {
   describeL7CCAttackRequest,
-  describeL7CCAttackResponse,
+  describeL7CCAttackAnswer,
   describeL7DataRequest,
-  describeL7DataResponse,
+  describeL7DataAnswer,
   describeL7DataV2Request,
-  describeL7DataV2Response,
+  describeL7DataV2Answer,
   describeL7MostDataRequest,
-  describeL7MostDataResponse,
+  describeL7MostDataAnswer,
   describeL7UsageDataRequest,
-  describeL7UsageDataResponse,
+  describeL7UsageDataAnswer,
 } from './statistics.js';
-import { describeLogV2Request, describeLogV2Response } from './waf-log.js';
+import { describeLogV2Request, describeLogV2Answer } from './waf-log.js';
 
 interface OperationSchema {
   readonly request: z.ZodType;
-  readonly response: z.ZodType;
+  readonly answer: z.ZodType;
 }
 
 export const operationSchemas = {
-  describeLogV2: { request: describeLogV2Request, response: describeLogV2Response },
-  batchUpdateDomainCertInfo: { request: batchUpdateDomainCertInfoRequest, response: batchUpdateDomainCertInfoResponse },
-  getPackages: { request: getPackagesRequest, response: getPackagesResponse },
-  describeL7UsageData: { request: describeL7UsageDataRequest, response: describeL7UsageDataResponse },
-  describeL7DataV2: { request: describeL7DataV2Request, response: describeL7DataV2Response },
-  describeL7Data: { request: describeL7DataRequest, response: describeL7DataResponse },
-  describeL7MostData: { request: describeL7MostDataRequest, response: describeL7MostDataResponse },
-  describeL7CCAttack: { request: describeL7CCAttackRequest, response: describeL7CCAttackResponse },
-  listLayer4Packages: { request: listLayer4PackagesRequest, response: listLayer4PackagesResponse },
-  getPackageDetails: { request: getPackageDetailsRequest, response: getPackageDetailsResponse },
-  insertRule: { request: insertRuleRequest, response: insertRuleResponse },
-  updateRule: { request: updateRuleRequest, response: updateRuleResponse },
-  listDomains: { request: listDomainsRequest, response: listDomainsResponse },
-  describeHosting: { request: describeHostingRequest, response: describeHostingResponse },
-  getCacheRecordList: { request: getCacheRecordListRequest, response: getCacheRecordListResponse },
-  pushUrlsCache: { request: pushUrlsCacheRequest, response: pushUrlsCacheResponse },
+  describeLogV2: { request: describeLogV2Request, answer: describeLogV2Answer },
+  batchUpdateDomainCertInfo: { request: batchUpdateDomainCertInfoRequest, answer: batchUpdateDomainCertInfoAnswer },
+  getPackages: { request: getPackagesRequest, answer: getPackagesAnswer },
+  describeL7UsageData: { request: describeL7UsageDataRequest, answer: describeL7UsageDataAnswer },
+  describeL7DataV2: { request: describeL7DataV2Request, answer: describeL7DataV2Answer },
+  describeL7Data: { request: describeL7DataRequest, answer: describeL7DataAnswer },
+  describeL7MostData: { request: describeL7MostDataRequest, answer: describeL7MostDataAnswer },
+  describeL7CCAttack: { request: describeL7CCAttackRequest, answer: describeL7CCAttackAnswer },
+  listLayer4Packages: { request: listLayer4PackagesRequest, answer: listLayer4PackagesAnswer },
+  getPackageDetails: { request: getPackageDetailsRequest, answer: getPackageDetailsAnswer },
+  insertRule: { request: insertRuleRequest, answer: insertRuleAnswer },
+  updateRule: { request: updateRuleRequest, answer: updateRuleAnswer },
+  listDomains: { request: listDomainsRequest, answer: listDomainsAnswer },
+  describeHosting: { request: describeHostingRequest, answer: describeHostingAnswer },
+  getCacheRecordList: { request: getCacheRecordListRequest, answer: getCacheRecordListAnswer },
+  pushUrlsCache: { request: pushUrlsCacheRequest, answer: pushUrlsCacheAnswer },
   createHostAcceleratePackOrder: {
     request: createHostAcceleratePackOrderRequest,
-    response: createHostAcceleratePackOrderResponse,
+    answer: createHostAcceleratePackOrderAnswer,
   },
   updateHostAcceleratePackOrder: {
     request: updateHostAcceleratePackOrderRequest,
-    response: updateHostAcceleratePackOrderResponse,
+    answer: updateHostAcceleratePackOrderAnswer,
   },
   modifyHostAcceleratePackOrder: {
     request: modifyHostAcceleratePackOrderRequest,
-    response: modifyHostAcceleratePackOrderResponse,
+    answer: modifyHostAcceleratePackOrderAnswer,
   },
   describeHostAcceleratePackOrder: {
     request: describeHostAcceleratePackOrderRequest,
-    response: describeHostAcceleratePackOrderResponse,
+    answer: describeHostAcceleratePackOrderAnswer,
   },
-  describeVQUserData: { request: describeVQUserDataRequest, response: describeVQUserDataResponse },
+  describeVQUserData: { request: describeVQUserDataRequest, answer: describeVQUserDataAnswer },
 } as const satisfies { readonly [K in OperationName]: OperationSchema };
 
 export type OperationSchemas = typeof operationSchemas;
@@ -101,28 +101,28 @@ export type OperationSchemas = typeof operationSchemas;
 export type RequestOf<K extends OperationName> = z.input<OperationSchemas[K]['request']>;
 /** The request after validation and defaults: what is sent. */
 export type SentRequestOf<K extends OperationName> = z.output<OperationSchemas[K]['request']>;
-/** The parsed response of operation K. */
-export type ResponseOf<K extends OperationName> = z.output<OperationSchemas[K]['response']>;
+/** The answer to operation K: its response, parsed. */
+export type AnswerOf<K extends OperationName> = z.output<OperationSchemas[K]['answer']>;
 
 export type DescribeLogV2Request = RequestOf<'describeLogV2'>;
-export type DescribeLogV2Response = ResponseOf<'describeLogV2'>;
-export type GetPackagesResponse = ResponseOf<'getPackages'>;
+export type DescribeLogV2Answer = AnswerOf<'describeLogV2'>;
+export type GetPackagesAnswer = AnswerOf<'getPackages'>;
 export type DescribeL7UsageDataRequest = RequestOf<'describeL7UsageData'>;
-export type DescribeL7UsageDataResponse = ResponseOf<'describeL7UsageData'>;
+export type DescribeL7UsageDataAnswer = AnswerOf<'describeL7UsageData'>;
 export type DescribeL7DataV2Request = RequestOf<'describeL7DataV2'>;
-export type DescribeL7DataV2Response = ResponseOf<'describeL7DataV2'>;
+export type DescribeL7DataV2Answer = AnswerOf<'describeL7DataV2'>;
 export type DescribeL7DataRequest = RequestOf<'describeL7Data'>;
-export type DescribeL7DataResponse = ResponseOf<'describeL7Data'>;
+export type DescribeL7DataAnswer = AnswerOf<'describeL7Data'>;
 export type DescribeL7MostDataRequest = RequestOf<'describeL7MostData'>;
-export type DescribeL7MostDataResponse = ResponseOf<'describeL7MostData'>;
+export type DescribeL7MostDataAnswer = AnswerOf<'describeL7MostData'>;
 export type DescribeL7CCAttackRequest = RequestOf<'describeL7CCAttack'>;
-export type ListLayer4PackagesResponse = ResponseOf<'listLayer4Packages'>;
-export type GetPackageDetailsResponse = ResponseOf<'getPackageDetails'>;
-export type ListDomainsResponse = ResponseOf<'listDomains'>;
-export type DescribeHostingResponse = ResponseOf<'describeHosting'>;
-export type GetCacheRecordListResponse = ResponseOf<'getCacheRecordList'>;
-export type DescribeHostAcceleratePackOrderResponse = ResponseOf<'describeHostAcceleratePackOrder'>;
-export type DescribeVQUserDataResponse = ResponseOf<'describeVQUserData'>;
+export type ListLayer4PackagesAnswer = AnswerOf<'listLayer4Packages'>;
+export type GetPackageDetailsAnswer = AnswerOf<'getPackageDetails'>;
+export type ListDomainsAnswer = AnswerOf<'listDomains'>;
+export type DescribeHostingAnswer = AnswerOf<'describeHosting'>;
+export type GetCacheRecordListAnswer = AnswerOf<'getCacheRecordList'>;
+export type DescribeHostAcceleratePackOrderAnswer = AnswerOf<'describeHostAcceleratePackOrder'>;
+export type DescribeVQUserDataAnswer = AnswerOf<'describeVQUserData'>;
 
 // Enumerations and row types that collectors, the simulator and the CLI reuse.
 export type { Interval } from './common.js';

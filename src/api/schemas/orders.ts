@@ -1,6 +1,6 @@
 // Operations 17-21: live-acceleration orders bound to a platform user, and
 // live-quality reports. Per-item problems come back as result codes in `data`
-// (see the document's result-code table), not as HTTP errors, so the response
+// (see the document's result-code table), not as HTTP errors, so the answer's
 // items keep every field optional except `status`: a rejected item may lack an
 // orderId or dates.
 //
@@ -102,7 +102,7 @@ export const describeVQUserDataRequest = z.looseObject({
   userId: int64.optional(),
 });
 
-// ------------------------------------------------------------------ responses
+// -------------------------------------------------------------------- answers
 
 /** Per-item result code: string-typed upstream, integers in samples; read as a number. */
 const resultStatus = looseInt;
@@ -118,14 +118,14 @@ const orderResultFields = {
   endTime: z.string().nullish(),
 };
 
-export const createHostAcceleratePackOrderResponse = withList(
+export const createHostAcceleratePackOrderAnswer = withList(
   z.looseObject({ ...orderResultFields, platformId: z.string().nullish() }),
 );
 
-export const updateHostAcceleratePackOrderResponse = withList(z.looseObject(orderResultFields));
+export const updateHostAcceleratePackOrderAnswer = withList(z.looseObject(orderResultFields));
 
 /** The body is not shown; only the per-item status of the activated column is assumed. */
-export const modifyHostAcceleratePackOrderResponse = withList(z.looseObject({ status: resultStatus }));
+export const modifyHostAcceleratePackOrderAnswer = withList(z.looseObject({ status: resultStatus }));
 
 const liveOrderRow = z.looseObject({
   uid: z.string(),
@@ -145,7 +145,7 @@ const liveOrderRow = z.looseObject({
   executeTime: z.string().nullish(),
 });
 
-export const describeHostAcceleratePackOrderResponse = pagedList(liveOrderRow);
+export const describeHostAcceleratePackOrderAnswer = pagedList(liveOrderRow);
 
 const liveQualityRow = z.looseObject({
   // An identifier used as a filter value (a string), although the sample sends an integer.
@@ -158,6 +158,6 @@ const liveQualityRow = z.looseObject({
   createTime: z.string().nullish(),
 });
 
-export const describeVQUserDataResponse = pagedList(liveQualityRow);
+export const describeVQUserDataAnswer = pagedList(liveQualityRow);
 
 export type LiveOrderRow = z.output<typeof liveOrderRow>;

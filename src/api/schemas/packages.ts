@@ -26,7 +26,7 @@ const ON_OFF = ['on', 'off'] as const;
 /** A GET without parameters besides the Authorization header. */
 export const getPackagesRequest = z.looseObject({});
 
-export const getPackagesResponse = withList(z.looseObject({ label: z.string(), value: looseText }));
+export const getPackagesAnswer = withList(z.looseObject({ label: z.string(), value: looseText }));
 
 // ----------------------------------------------------- 9. listLayer4Packages
 
@@ -54,7 +54,7 @@ const layer4PackageRow = z.looseObject({
   bandwidth: looseNumber.nullish(),
 });
 
-export const listLayer4PackagesResponse = pagedList(layer4PackageRow);
+export const listLayer4PackagesAnswer = pagedList(layer4PackageRow);
 
 // ----------------------------------------------------- 10. getPackageDetails
 
@@ -81,7 +81,7 @@ const layer4PackageDetails = z.looseObject({
   isParsing: z.string().nullish(),
 });
 
-export const getPackageDetailsResponse = envelope.extend({ data: layer4PackageDetails.nullish() });
+export const getPackageDetailsAnswer = envelope.extend({ data: layer4PackageDetails.nullish() });
 
 // ------------------------------------------------ 11-12. insertRule, updateRule
 
@@ -108,5 +108,5 @@ export const insertRuleRequest = z.looseObject({
 /** The update body is one rule, not wrapped, and names the rule it replaces. */
 export const updateRuleRequest = z.looseObject({ ...layer4RuleFields, ruleId: int64 });
 
-export const insertRuleResponse = envelope;
-export const updateRuleResponse = envelope;
+export const insertRuleAnswer = envelope;
+export const updateRuleAnswer = envelope;

@@ -126,7 +126,7 @@ export const describeL7CCAttackRequest = z.looseObject({
   params: params.optional(),
 });
 
-// ------------------------------------------------------------------ responses
+// -------------------------------------------------------------------- answers
 
 // Totals are byte/request counts documented as integers; they are read as
 // numbers so that a fractional peak does not make the whole answer unreadable.
@@ -159,7 +159,7 @@ const usageItem = z.looseObject({
     .nullish(),
 });
 
-export const describeL7UsageDataResponse = withList(usageItem);
+export const describeL7UsageDataAnswer = withList(usageItem);
 
 const bytesKeys = { upstreamBytesSent: total, totalBytesSent: total, bytesSent: total };
 
@@ -203,7 +203,7 @@ const accessV2Item = z.looseObject({
   total,
 });
 
-export const describeL7DataV2Response = withList(accessV2Item);
+export const describeL7DataV2Answer = withList(accessV2Item);
 
 const valueBox = z.looseObject({ value: looseText });
 const trafficBranch = z.looseObject({ totalTraffic: valueBox.optional() });
@@ -225,7 +225,7 @@ const accessItem = z.looseObject({
   data: z.union([z.looseObject({ trend: series.optional() }), z.array(z.unknown())]).nullish(),
 });
 
-export const describeL7DataResponse = envelope.extend({
+export const describeL7DataAnswer = envelope.extend({
   data: z.union([z.array(accessItem), accessSummary]).nullish(),
 });
 
@@ -241,7 +241,7 @@ const mostItem = z.looseObject({
     .nullish(),
 });
 
-export const describeL7MostDataResponse = withList(mostItem);
+export const describeL7MostDataAnswer = withList(mostItem);
 
 /** Items of data are not documented ("array of string" in the model). */
-export const describeL7CCAttackResponse = withList(z.unknown());
+export const describeL7CCAttackAnswer = withList(z.unknown());

@@ -57,7 +57,7 @@ const matchedRule = z.looseObject({
   ruleMessage: z.string(),
   group: z.string(),
   severity: z.string(),
-  // Response text is not narrowed to the three documented levels: a new level
+  // The answer's text is not narrowed to the three documented levels: a new level
   // upstream must not make a whole page of logs unreadable.
   severityLevel: z.string(),
   match: z.unknown().optional(),
@@ -115,7 +115,7 @@ function parsedRecord(r: unknown): boolean {
  * A page of records. zod 4 builds a new object for every object it parses:
  * a page of 100 records was some 600 objects copied (records, request,
  * response, headers, ua, geoip, each rule) only to be dropped, 5 µs of
- * parse plus their garbage per event (issue 25). A page whose records all
+ * parse plus their garbage per event. A page whose records all
  * have their output form already (what upstreams send) is handed on as
  * JSON.parse made it; any other goes through `list(wafLogRecord)`, whose
  * output and issues are the schema's own. So what is accepted, what is
@@ -138,7 +138,7 @@ const logItem = z.looseObject({
   count: looseInt.optional(),
 });
 
-export const describeLogV2Response = envelope.extend({
+export const describeLogV2Answer = envelope.extend({
   // null means nothing matched; consumers see [].
   data: list(logItem),
 });

@@ -5,7 +5,7 @@
 // carries trends; the object form of the field table has none and covers
 // nothing. The peak is the highest bucket of the bandwidth trend in the
 // window, which is what maxMap reports in v2; there is no percentile in v1.
-import type { DescribeL7DataResponse } from '../../api/index.js';
+import type { DescribeL7DataAnswer } from '../../api/index.js';
 import { latestSettled, type RawPoint } from '../buckets.js';
 import { bucketMs, gaugeSample, seriesKey, type Converted, type CounterSpec } from '../series/index.js';
 import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond } from '../units.js';
@@ -13,7 +13,7 @@ import type { Sample } from '../collector.js';
 import type { ConvertInput, GaugeInput } from './convert.js';
 import { DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUESTS, DOMAIN_TRAFFIC_BYTES } from './metrics.js';
 
-type V1 = DescribeL7DataResponse;
+type V1 = DescribeL7DataAnswer;
 export type Terminal = 'cdn' | 'source';
 export type V1TrendMetric = 'trafficTrend' | 'bandwidthTrend' | 'requestTrend';
 /** One span's answers, by terminal; a terminal no enabled family needs is not asked. */
@@ -23,9 +23,9 @@ const TERMINAL_OF = { edge: 'cdn', origin: 'source' } as const;
 const ORDER: readonly V1TrendMetric[] = ['trafficTrend', 'bandwidthTrend', 'requestTrend'];
 
 /** The trend of a metric; undefined when the answer holds no such item (or is the object form). */
-export function v1Trend(response: V1 | undefined, metric: V1TrendMetric): readonly RawPoint[] | undefined {
-  if (response === undefined || !Array.isArray(response.data)) return undefined;
-  const item = response.data.find((i) => i.metricName === metric);
+export function v1Trend(answer: V1 | undefined, metric: V1TrendMetric): readonly RawPoint[] | undefined {
+  if (answer === undefined || !Array.isArray(answer.data)) return undefined;
+  const item = answer.data.find((i) => i.metricName === metric);
   const data = item?.data;
   if (data === undefined || data === null || Array.isArray(data)) return undefined;
   return data.trend;

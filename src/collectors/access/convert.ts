@@ -1,9 +1,9 @@
-// describeL7DataV2 responses of one domain -> its gauges and findings (the
+// describeL7DataV2 answers of one domain -> its gauges and findings (the
 // driver, series/collect.ts, counts its counter series). Pure. Units: bytes as reported; bandwidth is taken as bits per
 // second (the document does not say; the simulator, and a traffic chart of
 // that granularity, compute bytes x 8 / bucket seconds); requestTime is
 // milliseconds in the upstream and seconds here.
-import type { DescribeL7DataV2Response } from '../../api/index.js';
+import type { DescribeL7DataV2Answer } from '../../api/index.js';
 import { latestSettled, type RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { totalsFinding } from '../contract/totals.js';
@@ -17,30 +17,30 @@ import {
   DOMAIN_RESPONSES, DOMAIN_TRAFFIC_BYTES, type Source,
 } from './metrics.js';
 
-type V2 = DescribeL7DataV2Response;
+type V2 = DescribeL7DataV2Answer;
 type V2Item = V2['data'][number];
 type SeriesName = 'upstreamBytesSent' | 'totalBytesSent' | 'bytesSent' | 'requestCounter' | 'list1xx' | 'list2xx' | 'list3xx' | 'list4xx' | 'list5xx' | 'requestTime';
 
 export type V2TrendMetric = 'trafficTrend' | 'bandwidthTrend' | 'requestTrend' | 'statusCodeTrend' | 'requestTimeTrend';
-/** Request order of the metricNames (the response follows it, but items are looked up by name). */
+/** Request order of the metricNames (the answer follows it, but items are looked up by name). */
 const V2_METRIC_ORDER: readonly V2TrendMetric[] = ['trafficTrend', 'bandwidthTrend', 'requestTrend', 'statusCodeTrend', 'requestTimeTrend'];
 
 const BYTES_KEY: Readonly<Record<Source, 'bytesSent' | 'upstreamBytesSent'>> = { edge: 'bytesSent', origin: 'upstreamBytesSent' };
 
-function v2Item(response: V2, metric: V2TrendMetric): V2Item | undefined {
-  return response.data.find((i) => i.metricName === metric);
+function v2Item(answer: V2, metric: V2TrendMetric): V2Item | undefined {
+  return answer.data.find((i) => i.metricName === metric);
 }
 
-/** A series of a metric item; undefined when the item or its key is missing (the response does not cover it). */
-function v2Points(response: V2, metric: V2TrendMetric, key: SeriesName): readonly RawPoint[] | undefined {
-  return v2Item(response, metric)?.objectArrayListMap?.[key] ?? undefined;
+/** A series of a metric item; undefined when the item or its key is missing (the answer does not cover it). */
+function v2Points(answer: V2, metric: V2TrendMetric, key: SeriesName): readonly RawPoint[] | undefined {
+  return v2Item(answer, metric)?.objectArrayListMap?.[key] ?? undefined;
 }
 
 /**
  * A class, not an object with a `points` closure: a cycle builds one per
  * counter series of every domain up front and holds it until it closes, and
  * a closure and its context (with the name property a build may give it)
- * cost several times the object (issue 12).
+ * cost several times the object.
  */
 class V2Spec implements CounterSpec<V2> {
   readonly key: string;
@@ -123,7 +123,7 @@ export function accessGauges(main: V2, input: GaugeInput): Sample[] {
 
 export type ConvertInput<R> = TargetConvertInput<R, GaugeInput>;
 
-/** One domain's gauges (from the main response only) and the findings of every answer. */
+/** One domain's gauges (from the main answer only) and the findings of every answer. */
 export function convertAccessV2(input: ConvertInput<V2>): Converted {
   const findings = input.pieces.flatMap((p) => v2Findings(p, input.grid, input.gauges.bandwidthUnit ?? DEFAULT_UNITS.bandwidth));
   return { gauges: input.main === undefined ? [] : accessGauges(input.main, input.gauges), findings };
@@ -139,7 +139,7 @@ const TOTAL_KEYS: ReadonlyArray<readonly [V2TrendMetric, SeriesName, TotalKey]> 
 
 /** What one answer says about the assumptions: totals against points, bandwidth against traffic. */
 function v2Findings(piece: Piece<V2>, grid: Grid, unit: BandwidthUnit): Mismatch[] {
-  const r = piece.response;
+  const r = piece.answer;
   if (r === undefined) return [];
   const size = bucketMs(grid);
   const { end } = pieceSpan(piece, size);

@@ -2,7 +2,7 @@
 // needed trend metricName in it (v1: one describeL7Data per terminal).
 // Back-fill spans ask only for the counters' metrics.
 import type {
-  DescribeL7DataRequest, DescribeL7DataResponse, DescribeL7DataV2Request, DescribeL7DataV2Response, Interval, PlatformClock, ReadClient,
+  DescribeL7DataRequest, DescribeL7DataAnswer, DescribeL7DataV2Request, DescribeL7DataV2Answer, Interval, PlatformClock, ReadClient,
 } from '../../api/index.js';
 import { paramsOf, type CounterSpec, type TimeSpan } from '../series/index.js';
 import { v2Metrics, type V2TrendMetric } from './convert.js';
@@ -36,8 +36,8 @@ export function v1Request(
   };
 }
 
-export function v2Sender(s: SendContext, specs: readonly CounterSpec<DescribeL7DataV2Response>[]) {
-  return (span: TimeSpan, kind: 'main' | 'backfill'): Promise<DescribeL7DataV2Response> => {
+export function v2Sender(s: SendContext, specs: readonly CounterSpec<DescribeL7DataV2Answer>[]) {
+  return (span: TimeSpan, kind: 'main' | 'backfill'): Promise<DescribeL7DataV2Answer> => {
     const metrics = v2Metrics(specs, kind === 'main' ? s.gaugeFamilies : []);
     return s.client.describeL7DataV2(v2Request(s.domain, s.interval, paramsOf(s.tz, span), metrics), { signal: s.signal });
   };
@@ -50,7 +50,7 @@ export const V1_TERMINALS = 2;
 export function v1Sender(s: SendContext, specs: readonly CounterSpec<V1Pair>[]) {
   return async (span: TimeSpan, kind: 'main' | 'backfill'): Promise<V1Pair> => {
     const byTerminal = v1Metrics(specs, kind === 'main' ? s.gaugeFamilies : []);
-    const ask = (terminal: Terminal, metrics: readonly V1TrendMetric[] | undefined): Promise<DescribeL7DataResponse | undefined> =>
+    const ask = (terminal: Terminal, metrics: readonly V1TrendMetric[] | undefined): Promise<DescribeL7DataAnswer | undefined> =>
       metrics === undefined
         ? Promise.resolve(undefined)
         : s.client.describeL7Data(v1Request(s.domain, s.interval, paramsOf(s.tz, span), terminal, metrics), { signal: s.signal });

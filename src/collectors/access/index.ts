@@ -2,7 +2,7 @@
 // counters, bandwidth, its peak and 95th percentile and the average request
 // time as gauges, from one describeL7DataV2 request per domain and cycle
 // (describeL7Data with `api: v1`: one per terminal).
-import type { DescribeL7DataV2Response } from '../../api/index.js';
+import type { DescribeL7DataV2Answer } from '../../api/index.js';
 import type { BandwidthUnit, RequestTimeUnit } from '../units.js';
 import type { Collector, CollectContext, CollectOutput, MetricDef } from '../collector.js';
 import { driveSeries, seriesCollector, type Converted, type CounterSpec, type Send, type SeriesOptions, type SeriesState } from '../series/index.js';
@@ -32,7 +32,7 @@ interface Variant<R> {
   convert(input: ConvertInput<R>): Converted;
 }
 
-const V2_VARIANT: Variant<DescribeL7DataV2Response> = {
+const V2_VARIANT: Variant<DescribeL7DataV2Answer> = {
   families: ACCESS_V2_FAMILIES, counters: accessCounters, sender: v2Sender, convert: convertAccessV2,
 };
 const V1_VARIANT: Variant<V1Pair> = {
@@ -46,7 +46,7 @@ export function createAccessCollector(options: AccessOptions): Collector {
     operations: [options.api === 'v2' ? 'describeL7DataV2' : 'describeL7Data'],
     families: options.api === 'v2' ? ACCESS_V2_FAMILIES : ACCESS_V1_FAMILIES,
   }, options,
-  // Spelled out per variant so each call keeps its response type.
+  // Spelled out per variant so each call keeps its answer type.
   (ctx, state) => (options.api === 'v2' ? collect(ctx, options, V2_VARIANT, state) : collect(ctx, options, V1_VARIANT, state)),
   // One request per domain; v1 asks the cdn and source terminals apart (v1Sender), with every family enabled.
   ({ domains }) => ({ requests: domains * (options.api === 'v2' ? 1 : V1_TERMINALS), counted: domains * (options.api === 'v2' ? 1 : V1_TERMINALS) }));

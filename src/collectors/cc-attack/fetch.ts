@@ -3,7 +3,7 @@
 import type { DescribeL7CCAttackRequest, Interval, PlatformClock, ReadClient } from '../../api/index.js';
 import { paramsOf, type TimeSpan } from '../series/index.js';
 import type { CcMetric } from './convert.js';
-import { parseCcResponse, type CcParsed } from './parse.js';
+import { parseCcAnswer, type CcParsed } from './parse.js';
 
 export function ccRequest(
   domains: readonly string[], interval: Interval, params: NonNullable<DescribeL7CCAttackRequest['params']>, metrics: readonly CcMetric[],
@@ -24,7 +24,7 @@ interface CcSendContext {
 export function ccSender(s: CcSendContext, mainMetrics: readonly CcMetric[]) {
   return async (span: TimeSpan, kind: 'main' | 'backfill'): Promise<CcParsed> => {
     const metrics = kind === 'main' ? mainMetrics : (['ccPolicyTrend'] as const);
-    const response = await s.client.describeL7CCAttack(ccRequest(s.domains, s.interval, paramsOf(s.tz, span), metrics), { signal: s.signal });
-    return parseCcResponse(response.data);
+    const answer = await s.client.describeL7CCAttack(ccRequest(s.domains, s.interval, paramsOf(s.tz, span), metrics), { signal: s.signal });
+    return parseCcAnswer(answer.data);
   };
 }

@@ -1,12 +1,12 @@
 // The CC-attack collector: attack requests as a counter (account-wide, or
 // per domain with `perDomain`), and whatever of attack_detail and the
-// domain / user-agent rankings the response holds as summary-window gauges.
+// domain / user-agent rankings the answer holds as summary-window gauges.
 // Account-wide it is one describeL7CCAttack per cycle with every metricName;
 // per domain, one per domain for the trend plus one account-wide for the gauges.
-// Sharded, the per-domain counter covers this shard's domains, while whatever
-// is account-wide (the account counter, the peak and ranking gauges, none of
-// them additive across shards) covers every domain and runs where the
-// registry places it: shard 0 (`accountGauges` off elsewhere).
+// The per-domain counter covers the cycle's domains, while whatever is
+// account-wide (the account counter, the peak and ranking gauges, none of them
+// additive over parts of the account) covers every domain (`targets.all` when
+// the cycle's lists are a share), and only where `accountGauges` is on.
 import type { Collector, CollectContext, CollectOutput } from '../collector.js';
 import { driveSeries, seriesCollector, type CounterSpec, type SeriesOptions, type SeriesState, type SeriesTarget } from '../series/index.js';
 import { ccCounter, ccMetrics, convertCc } from './convert.js';
@@ -21,7 +21,7 @@ export interface CcAttackOptions extends SeriesOptions {
   readonly perDomain: boolean;
   /** Window of the attack_detail and ranking gauges, ending now (rounded down to a bucket boundary). */
   readonly summaryWindowMs: number;
-  /** Produce the account-wide gauges (default true); off on the shards other than 0 with `perDomain`. */
+  /** Produce the account-wide gauges (default true); off where another replica produces them (collectors/targets/placement.ts). */
   readonly accountGauges?: boolean;
 }
 
@@ -48,7 +48,7 @@ interface CcTarget extends SeriesTarget<CcParsed> {
 function collect(ctx: CollectContext, options: CcAttackOptions, state: SeriesState): Promise<CollectOutput> {
   const gaugeFamilies = options.accountGauges === false ? [] : CC_GAUGES.filter((f) => ctx.enabled(f.name)).map((f) => f.name);
   const counter = ctx.enabled(CC_ATTACK_REQUESTS.name);
-  // Every selected domain (whichever shard owns it), and this shard's own.
+  // Every selected domain, and the cycle's own share of them.
   const all = (ctx.targets.all ?? ctx.targets).domains;
   const own = ctx.targets.domains;
   const target = (labels: Record<string, string>, domains: readonly string[], specs: CounterSpec<CcParsed>[], families: readonly string[]): CcTarget => ({
@@ -65,7 +65,7 @@ function collect(ctx: CollectContext, options: CcAttackOptions, state: SeriesSta
     collector: 'cc-attack', log: ctx.log, gaugeFamilies, targets: active,
     convert: (t, answers, { currentBucket }, log) => {
       for (const piece of answers.pieces) {
-        if (piece.response && piece.response.issues.length > 0) log.debug({ issues: piece.response.issues }, 'unrecognised CC attack items skipped');
+        if (piece.answer && piece.answer.issues.length > 0) log.debug({ issues: piece.answer.issues }, 'unrecognised CC attack items skipped');
       }
       return convertCc({ ...answers, gauges: { windowBucket: currentBucket, timestamps: options.timestamps, families: t.gaugeFamilies } });
     },

@@ -1,6 +1,6 @@
 // CC-attack families (describeL7CCAttack; all four metricNames in one
 // request). The item shapes are not documented: the gauges appear only when
-// the response holds a shape cc-attack/parse.ts recognises.
+// the answer holds a shape cc-attack/parse.ts recognises.
 import { counter, gauge } from '../metric-def.js';
 import type { MetricDef } from '../collector.js';
 

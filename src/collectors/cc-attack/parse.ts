@@ -101,7 +101,7 @@ function decode(raw: unknown): Rec | undefined {
   }
 }
 
-export function parseCcResponse(data: readonly unknown[]): CcParsed {
+export function parseCcAnswer(data: readonly unknown[]): CcParsed {
   const issues: Array<{ metricName?: string; reason: string }> = [];
   const found: { trend?: RawPoint[]; detail?: CcDetail; domains?: Ranked[]; userAgents?: Ranked[] } = {};
   for (const raw of data) {

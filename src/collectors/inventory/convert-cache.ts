@@ -1,6 +1,6 @@
 // Cache refresh/preload records from getCacheRecordList, summed per type
 // over the window they were requested for. Pure: parsed rows in, samples out.
-import type { GetCacheRecordListResponse } from '../../api/index.js';
+import type { GetCacheRecordListAnswer } from '../../api/index.js';
 import {
   CACHE_FAMILIES,
   CACHE_TASK_URLS,
@@ -11,7 +11,7 @@ import {
 } from './metrics.js';
 import { SampleSet, type Converted } from './sample-set.js';
 
-export type CacheRecordRow = GetCacheRecordListResponse['rows'][number];
+export type CacheRecordRow = GetCacheRecordListAnswer['rows'][number];
 
 /**
  * Rows per request type. Every type gets its three series, 0 when it had no

@@ -1,6 +1,6 @@
 // Hosted certificates from describeHosting: info, status set, expiry.
 // Pure: parsed rows in, gauge samples out.
-import type { DescribeHostingResponse, PlatformClock } from '../../api/index.js';
+import type { DescribeHostingAnswer, PlatformClock } from '../../api/index.js';
 import {
   CERTIFICATE_EXPIRY,
   CERTIFICATE_FAMILIES,
@@ -9,7 +9,7 @@ import {
 } from './metrics.js';
 import { SampleSet, type Converted } from './sample-set.js';
 
-export type CertificateRow = DescribeHostingResponse['rows'][number];
+export type CertificateRow = DescribeHostingAnswer['rows'][number];
 
 /**
  * The States table lists 0-4 but describes "pending verification" as

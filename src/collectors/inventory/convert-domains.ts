@@ -1,6 +1,6 @@
 // Domains from listDomains: info, state set, SSL flag, certificate expiry.
 // Pure: parsed rows in, gauge samples out.
-import type { ListDomainsResponse, PlatformClock } from '../../api/index.js';
+import type { ListDomainsAnswer, PlatformClock } from '../../api/index.js';
 import {
   DOMAIN_CERT_EXPIRY,
   DOMAIN_FAMILIES,
@@ -10,7 +10,7 @@ import {
 } from './metrics.js';
 import { SampleSet, type Converted } from './sample-set.js';
 
-export type DomainRow = ListDomainsResponse['rows'][number];
+export type DomainRow = ListDomainsAnswer['rows'][number];
 
 /**
  * The CNAME a domain points at. The document lists cNamePre and cNameSuf

@@ -1,6 +1,6 @@
 // Live acceleration: orders (describeHostAcceleratePackOrder) and
 // live-quality reports (describeVQUserData). Pure: parsed rows in, samples out.
-import type { DescribeHostAcceleratePackOrderResponse, DescribeVQUserDataResponse, PlatformClock } from '../../api/index.js';
+import type { DescribeHostAcceleratePackOrderAnswer, DescribeVQUserDataAnswer, PlatformClock } from '../../api/index.js';
 import {
   LIVE_ORDER_END,
   LIVE_ORDER_FAMILIES,
@@ -11,8 +11,8 @@ import {
 } from './metrics.js';
 import { parsePlatformTime, SampleSet, type Converted } from './sample-set.js';
 
-export type LiveOrderListRow = DescribeHostAcceleratePackOrderResponse['rows'][number];
-export type LiveQualityRow = DescribeVQUserDataResponse['rows'][number];
+export type LiveOrderListRow = DescribeHostAcceleratePackOrderAnswer['rows'][number];
+export type LiveQualityRow = DescribeVQUserDataAnswer['rows'][number];
 
 export function convertLiveOrders(rows: readonly LiveOrderListRow[], tz: PlatformClock): Converted {
   const out = new SampleSet(LIVE_ORDER_FAMILIES);

@@ -1,6 +1,6 @@
 // Packages: the layer-7 options of getPackages, the layer-4 list rows and
-// the layer-4 details. Pure: parsed responses in, gauge samples out.
-import type { GetPackageDetailsResponse, GetPackagesResponse, ListLayer4PackagesResponse, PlatformClock } from '../../api/index.js';
+// the layer-4 details. Pure: parsed answers in, gauge samples out.
+import type { GetPackageDetailsAnswer, GetPackagesAnswer, ListLayer4PackagesAnswer, PlatformClock } from '../../api/index.js';
 import {
   L4_DETAIL_FAMILIES,
   L4_LIST_FAMILIES,
@@ -16,9 +16,9 @@ import {
 } from './metrics.js';
 import { SampleSet, type Converted } from './sample-set.js';
 
-export type PackageOption = GetPackagesResponse['data'][number];
-export type Layer4Row = ListLayer4PackagesResponse['rows'][number];
-export type Layer4Details = NonNullable<GetPackageDetailsResponse['data']>;
+export type PackageOption = GetPackagesAnswer['data'][number];
+export type Layer4Row = ListLayer4PackagesAnswer['rows'][number];
+export type Layer4Details = NonNullable<GetPackageDetailsAnswer['data']>;
 
 /** The details answer for one listed package; null when the upstream sent `data: null`. */
 export interface Layer4DetailsOf {

@@ -16,7 +16,7 @@ import type { Labels } from './keys.js';
 import { bucketMs, type Grid } from './options.js';
 import type { BucketRange, TimeSpan } from './window.js';
 
-/** One counter series of a target and where its points are in a response. */
+/** One counter series of a target and where its points are in an answer. */
 export interface CounterSpec<R> {
   readonly family: string;
   readonly labels: Labels;
@@ -26,21 +26,25 @@ export interface CounterSpec<R> {
   readonly metric: string;
   /** True when the request names no interval and the upstream may answer finer buckets (logTread): summed, not a mismatch. */
   readonly finerBuckets?: boolean;
-  /** The series' points in a response; undefined when the response does not carry the series. */
-  points(response: R): readonly RawPoint[] | undefined;
+  /** The series' points in an answer; undefined when the answer does not carry the series. */
+  points(answer: R): readonly RawPoint[] | undefined;
   /**
-   * True when the response carries the series without a bucket although it
+   * True when the answer carries the series without a bucket although it
    * says the range holds data (logTread: `data` not null): the buckets holding
    * it are not listed yet, so the series waits (idle; neither zeros nor
    * uncovered). Default: never.
    */
-  pending?(response: R): boolean;
+  pending?(answer: R): boolean;
 }
 
 /** Asks the upstream for one span: `main` carries the gauges' metrics too, `backfill` only the counters'. */
 export type Send<R> = (span: TimeSpan, kind: 'main' | 'backfill') => Promise<R>;
 
-/** One target of a cycle: a domain, a package, the account, or one of waf-trend's series. */
+/**
+ * What the driver asks for together in a cycle: the series of one target (a
+ * domain, a package, the account), or one series of the account's where a
+ * family asks for each apart (waf-trend).
+ */
 export interface SeriesTarget<R> {
   /** For log records; {} for an account-wide target. */
   readonly labels: Labels;
@@ -55,12 +59,12 @@ export interface SeriesTarget<R> {
   readonly clockSpecs?: readonly CounterSpec<R>[];
 }
 
-/** A response and the buckets its request asked for; no response when the request failed. */
+/** An answer and the buckets its request asked for; no answer when the request failed. */
 export interface Piece<R> {
   readonly range: BucketRange;
   /** The request's time range; default: exactly the range's buckets. The main request's ends at now. */
   readonly span?: TimeSpan;
-  readonly response: R | undefined;
+  readonly answer: R | undefined;
 }
 
 /** The piece's request time range: its span, or exactly its buckets. */
@@ -78,12 +82,12 @@ export interface AnswerBounds {
 
 /** One pass over every series of the piece's answer. */
 export function answerBounds<R>(piece: Piece<R>, specs: readonly CounterSpec<R>[], size: number): AnswerBounds {
-  if (piece.response === undefined) return { oldest: undefined, newest: undefined };
+  if (piece.answer === undefined) return { oldest: undefined, newest: undefined };
   const { begin, end } = pieceSpan(piece, size);
   let oldest: number | undefined;
   let newest: number | undefined;
   for (const spec of specs) {
-    for (const [t] of spec.points(piece.response) ?? []) {
+    for (const [t] of spec.points(piece.answer) ?? []) {
       if (t >= end) continue;
       if (newest === undefined || t > newest) newest = t;
       if (t >= begin && (oldest === undefined || t < oldest)) oldest = t;
@@ -127,7 +131,7 @@ export class ClockReading {
       if (n !== undefined && (this.newest === undefined || n > this.newest)) this.newest = n;
       const a = n === undefined ? undefined : accounted(p, specs, n, size);
       if (a !== undefined && (this.accounted === undefined || a > this.accounted)) this.accounted = a;
-      if (p.response !== undefined && p.span !== undefined && p.span.end >= this.now) this.end = p.span.end;
+      if (p.answer !== undefined && p.span !== undefined && p.span.end >= this.now) this.end = p.span.end;
     }
   }
 
@@ -153,10 +157,10 @@ export class ClockReading {
  * the newest coarse bucket holds now, and the same bound holds).
  */
 function accounted<R>(piece: Piece<R>, specs: readonly CounterSpec<R>[], newest: number, size: number): number | undefined {
-  if (piece.response === undefined) return undefined;
+  if (piece.answer === undefined) return undefined;
   const span = pieceSpan(piece, size);
   for (const spec of specs) {
-    const points = spec.points(piece.response);
+    const points = spec.points(piece.answer);
     if (points === undefined || !points.some(([t]) => t === newest)) continue;
     const { width } = layoutOf(points, span, size, spec.finerBuckets === true);
     return width > size ? newest + 2 * width - size : newest;

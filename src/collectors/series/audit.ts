@@ -98,12 +98,12 @@ export class AuditRecord {
   }
 
   /** Compares one answer with what the counters hold, and takes in the upward revisions it corrects. */
-  compare<R>(specs: readonly CounterSpec<R>[], response: R, span: TimeSpan, grid: Grid, now: number): AuditOutcome {
+  compare<R>(specs: readonly CounterSpec<R>[], answer: R, span: TimeSpan, grid: Grid, now: number): AuditOutcome {
     const size = bucketMs(grid);
     const out = { match: 0, revised: 0, corrections: [] as Sample[], revisions: [] as Mismatch[] };
     for (const spec of specs) {
       const entry = this.held.get(spec.key);
-      const layout = entry === undefined ? undefined : layoutIn(spec, response, span, size);
+      const layout = entry === undefined ? undefined : layoutIn(spec, answer, span, size);
       if (entry === undefined || layout === undefined) continue;
       const from = Math.max(entry.since, span.begin);
       const read = readBuckets(layout, span, grid, { pos: from, to: Math.min(entry.to, span.end - size) });

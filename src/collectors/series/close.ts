@@ -67,7 +67,7 @@ async function lookBack<R>(ctx: CollectContext, cycle: CloseInput<R>, field: str
   const { range, span } = lookBackRange(ctx.now, cycle.grid);
   try {
     const reading = new ClockReading(cycle.grid, ctx.now);
-    reading.see(target.clockSpecs ?? target.specs, [{ range, span, response: await target.send(span, 'backfill') }]);
+    reading.see(target.clockSpecs ?? target.specs, [{ range, span, answer: await target.send(span, 'backfill') }]);
     const clock = reading.clock();
     return clock === undefined ? undefined : lagFinding(clock, bucketMs(cycle.grid), cycle.delayMs, field);
   } catch (err) {

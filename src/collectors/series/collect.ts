@@ -13,7 +13,7 @@
 // below). The reading over every answer still makes the cycle's
 // clock_offset finding and the next cycle's fallback. Holding every target's
 // answers until all had answered, to read the clock over all of them, was
-// most of the daemon's memory at 100k series (issue 12).
+// most of the daemon's memory at 100k series.
 import pLimit from 'p-limit';
 import type { CollectContext, CollectorLogger, CollectOutput } from '../collector.js';
 import { ClockReading, type Piece, type SeriesTarget, type UpstreamClock } from './answer.js';
@@ -42,7 +42,7 @@ interface SeriesCycle<R, T extends SeriesTarget<R>> {
   readonly targets: readonly T[];
   /** The family's pure conversion of one target's answers: gauges and findings, never a count. */
   convert(target: T, answers: TargetAnswers<R>, now: BucketsNow, log: CollectorLogger): Converted;
-  /** The targets are parts of one account-wide whole (waf-trend's series): no per-target freshness. */
+  /** Each entry is one series of the account's (waf-trend asks for each apart): no per-target freshness. */
   readonly accountWide?: boolean;
   /** A family without a main request (waf-trend): the ranges asking for a series' buckets due (fetch.ts). */
   readonly ranges?: Ranges;
@@ -97,7 +97,7 @@ export async function driveSeries<R, T extends SeriesTarget<R>>(
       // Debug only: the data-lag self-metric makes a lasting gap visible.
       else log.debug({ series: result.uncovered }, 'no answer covered these series; they wait for the next cycle');
     }
-    return { result, tally: { requests, errors }, answered: target.specs.length > 0 && pieces.some((p) => p.response !== undefined) };
+    return { result, tally: { requests, errors }, answered: target.specs.length > 0 && pieces.some((p) => p.answer !== undefined) };
   };
   // Added in target order: a target done early waits here for those before it.
   const waiting = new Map<number, Done>();

@@ -1,8 +1,8 @@
-// Turns the responses of one target into counter increments and watermarks,
+// Turns the answers of one target into counter increments and watermarks,
 // with the exactly-once rules of ../buckets.ts. Pure: no I/O, no clock.
 //
-// A series advances only over buckets a response actually covered: a piece
-// covers a series when its request asked for those buckets and the response
+// A series advances only over buckets an answer actually covered: a piece
+// covers a series when its request asked for those buckets and the answer
 // carried the series (its metric item and key were present). Pieces are
 // walked from the plan's first bucket; the watermark stops at the first
 // bucket no successful piece covers, so a failed back-fill chunk is retried
@@ -44,7 +44,7 @@ export interface TargetResult {
   readonly watermarks: Readonly<Record<string, number>>;
   readonly gauges: readonly Sample[];
   readonly newestBucketEndMs: number | undefined;
-  /** Counter series with buckets to count that no response covered (they did not advance). */
+  /** Counter series with buckets to count that no answer covered (they did not advance). */
   readonly uncovered?: readonly string[];
   /** Answers that contradicted an assumption (findings of every series; assemble keeps one per check and target). */
   readonly mismatches?: readonly Mismatch[];
@@ -139,14 +139,14 @@ function walk<R>(
   while (pos <= plan.lastSettled) {
     let moved = false;
     for (const piece of pieces) {
-      if (piece.response === undefined || pos < piece.range.first || pos > piece.range.last) continue;
+      if (piece.answer === undefined || pos < piece.range.first || pos > piece.range.last) continue;
       // Data not listed yet (a bucket listed only once complete): nothing is due from this answer, and no finding.
-      if (spec.pending?.(piece.response) === true) {
+      if (spec.pending?.(piece.answer) === true) {
         out.waiting = true;
         continue;
       }
       const span = pieceSpan(piece, size);
-      const layout = layoutIn(spec, piece.response, span, size);
+      const layout = layoutIn(spec, piece.answer, span, size);
       if (layout === undefined) continue;
       const step = readBuckets(layout, span, grid, { pos, to: Math.min(piece.range.last, plan.lastSettled), evidence, answerFrom: bounds.get(piece)?.oldest });
       out.findings.push(...seriesFindings(spec, step, span, size));
@@ -180,7 +180,7 @@ export interface TargetAnswers<R> {
   readonly specs: readonly CounterSpec<R>[];
   readonly plans: ReadonlyMap<string, Plan>;
   readonly pieces: readonly Piece<R>[];
-  /** The response carrying the gauges; undefined when it failed or no gauge is enabled. */
+  /** The answer carrying the gauges; undefined when it failed or no gauge is enabled. */
   readonly main: R | undefined;
   readonly grid: Grid;
 }

@@ -24,7 +24,7 @@ export type Ranges = (plan: CountRange, options: SeriesOptions) => readonly Buck
 interface Fetched<R> extends Tally {
   /** Back-fill chunks (as far as they got) and the main request, for the count. */
   readonly pieces: readonly Piece<R>[];
-  /** The main response, for the gauges; undefined when it failed or was not needed. */
+  /** The main answer, for the gauges; undefined when it failed or was not needed. */
   readonly main: R | undefined;
 }
 
@@ -70,11 +70,11 @@ export async function fetchTarget<R>(input: TargetFetchInput<R>): Promise<Target
   const errors = [...chunks.errors, ...(main?.error ? [main.error] : [])];
   const mainRange: BucketRange = window.main;
   const mainSpan: TimeSpan = { begin: window.main.begin, end: window.main.end };
-  const pieces = [...chunks.pieces, ...(main ? [{ range: mainRange, span: mainSpan, response: main.response }] : [])];
+  const pieces = [...chunks.pieces, ...(main ? [{ range: mainRange, span: mainSpan, answer: main.answer }] : [])];
   for (const error of errors) log.debug({ err: error }, 'request failed; its series wait for the next cycle');
   return {
     plans,
-    fetched: { pieces, main: main?.response, requests: chunks.requests + (main ? 1 : 0), errors },
+    fetched: { pieces, main: main?.answer, requests: chunks.requests + (main ? 1 : 0), errors },
     lastSettled: lastSettledStart(ctx.now, grid.interval, options.delayMs, grid.offsetMinutes),
     currentBucket: alignDown(grid.interval, ctx.now, grid.offsetMinutes),
   };
@@ -108,7 +108,7 @@ async function fetchChunks<R>(
       errors.push(result.error);
       break;
     }
-    pieces.push({ range, span, response: result.response });
+    pieces.push({ range, span, answer: result.answer });
     const progress = { from, to, chunk: i + 1, of: chunks.length };
     if (input.quiet) input.log.debug(progress, 'back-filled');
     else input.log.info(progress, 'back-filled');
@@ -117,11 +117,11 @@ async function fetchChunks<R>(
 }
 
 /** One request of the series toolkit, its failure kept as a value: a failed request costs its series, not the cycle. */
-async function tryRequest<R>(call: () => Promise<R>): Promise<{ response: R | undefined; error: Error | undefined }> {
+async function tryRequest<R>(call: () => Promise<R>): Promise<{ answer: R | undefined; error: Error | undefined }> {
   try {
-    return { response: await call(), error: undefined };
+    return { answer: await call(), error: undefined };
   } catch (err) {
-    return { response: undefined, error: asError(err) };
+    return { answer: undefined, error: asError(err) };
   }
 }
 

@@ -18,8 +18,8 @@ export interface CountedRange {
 }
 
 /** A series of an answer laid out against the range asked for; undefined when the answer does not carry it. */
-export function layoutIn<R>(spec: CounterSpec<R>, response: R, span: TimeSpan, size: number): SeriesLayout | undefined {
-  const points = spec.points(response);
+export function layoutIn<R>(spec: CounterSpec<R>, answer: R, span: TimeSpan, size: number): SeriesLayout | undefined {
+  const points = spec.points(answer);
   return points === undefined ? undefined : layoutOf(points, span, size, spec.finerBuckets === true);
 }
 

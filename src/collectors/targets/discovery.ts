@@ -196,8 +196,8 @@ export async function listAllDomains(
 ): Promise<string[]> {
   const page = async (pageNum: number): Promise<{ names: string[]; total: number | undefined }> => {
     const body = { filters: [], searchHeader: { isActive: [...opts.states] }, pageNum, pageSize: opts.pageSize };
-    const reply = await client.listDomains(body, { signal });
-    return { names: reply.rows.map((r) => r.domainName), total: reply.total };
+    const answer = await client.listDomains(body, { signal });
+    return { names: answer.rows.map((r) => r.domainName), total: answer.total };
   };
   const first = await page(1);
   if (first.total !== undefined) {
@@ -224,6 +224,6 @@ export function discoveryRequests(config: TargetsConfig, counts: TargetCounts): 
 
 /** Layer-7 package ids: the `value` of each getPackages entry. */
 async function listPackages(client: Pick<ReadClient, 'getPackages'>, signal?: AbortSignal): Promise<string[]> {
-  const reply = await client.getPackages({}, { signal });
-  return reply.data.map((p) => p.value);
+  const answer = await client.getPackages({}, { signal });
+  return answer.data.map((p) => p.value);
 }

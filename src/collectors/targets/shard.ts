@@ -6,7 +6,7 @@
 // simulator has an FNV-1a of its own (src/simulator/rng.ts), but collectors
 // must not import the simulator (STYLE.md: dependencies point one way), and
 // this one must never change: a change would move every series to another
-// replica (test/collectors/targets/shard.test.ts pins a few owners). The bucket is
+// replica (test/collectors/targets/shard.test.ts pins a few owners). The owner is
 // chosen with jump consistent hashing (Lamping & Veach, 2014) rather than
 // `hash % count`: when shard.count grows from n to n + 1 only about 1/(n + 1)
 // of the names move (all of them to the new shard), where a modulo would move
@@ -50,15 +50,16 @@ function mix64(x: bigint): bigint {
 /** The shard, in [0, count), that owns `name`. */
 export function shardOf(name: string, count: number): number {
   if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`shard count must be a positive integer, got ${count}`);
+  // The paper calls the shards buckets; here a bucket is a slice of time, so the jump lands on an owner.
   let key = mix64(fnv1a64(name));
-  let bucket = -1;
+  let owner = -1;
   let next = 0;
   while (next < count) {
-    bucket = next;
+    owner = next;
     key = (key * JUMP_MULTIPLIER + 1n) & MASK64;
-    next = Math.floor((bucket + 1) * (2 ** 31 / Number((key >> 33n) + 1n)));
+    next = Math.floor((owner + 1) * (2 ** 31 / Number((key >> 33n) + 1n)));
   }
-  return bucket;
+  return owner;
 }
 
 /** Throws a RangeError unless 0 <= index < count, both integers. */

@@ -2,7 +2,7 @@
 // exported even if the upstream returns more; `__other__` is the item's
 // total minus the listed top N, when positive. A dimension whose item is
 // missing or has `data: null` yields no series this cycle.
-import type { DescribeL7MostDataResponse } from '../../api/index.js';
+import type { DescribeL7MostDataAnswer } from '../../api/index.js';
 import { gaugeSample } from '../series/index.js';
 import type { Sample } from '../collector.js';
 import { OTHER_KEY } from './metrics.js';
@@ -18,10 +18,10 @@ interface TopnConvertInput {
   readonly timestamps: boolean;
 }
 
-export function convertTopn(response: DescribeL7MostDataResponse, input: TopnConvertInput): Sample[] {
+export function convertTopn(answer: DescribeL7MostDataAnswer, input: TopnConvertInput): Sample[] {
   const out: Sample[] = [];
   for (const dimension of input.dimensions) {
-    const data = response.data.find((i) => i.metricName === dimension)?.data;
+    const data = answer.data.find((i) => i.metricName === dimension)?.data;
     if (!data) continue;
     const kept = new Map<string, number>();
     for (const { name, value } of data.list) {

@@ -1,6 +1,6 @@
 // The top-N request: one describeL7MostData per mostDimension, every
 // configured dimension as an action item, first page of `top` items.
-import type { DescribeL7MostDataRequest, DescribeL7MostDataResponse, Interval, PlatformClock, ReadClient } from '../../api/index.js';
+import type { DescribeL7MostDataRequest, DescribeL7MostDataAnswer, Interval, PlatformClock, ReadClient } from '../../api/index.js';
 import { paramsOf, type TimeSpan } from '../series/index.js';
 import type { TopnBy } from './metrics.js';
 
@@ -30,6 +30,6 @@ export function topnRequest(input: TopnRequestInput): DescribeL7MostDataRequest 
   };
 }
 
-export function fetchTopn(client: ReadClient, request: DescribeL7MostDataRequest, signal: AbortSignal): Promise<DescribeL7MostDataResponse> {
+export function fetchTopn(client: ReadClient, request: DescribeL7MostDataRequest, signal: AbortSignal): Promise<DescribeL7MostDataAnswer> {
   return client.describeL7MostData(request, { signal });
 }

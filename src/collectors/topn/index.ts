@@ -74,8 +74,8 @@ async function collect(ctx: CollectContext, options: TopnOptions, dimensions: re
     const family = FAMILY_BY[b].name;
     const request = topnRequest({ by: b, dimensions, top: options.top, interval: options.interval, domains: ctx.targets.domains, span, tz: ctx.tz });
     try {
-      const response = await fetchTopn(ctx.client, request, ctx.signal);
-      const gauges = convertTopn(response, { family, dimensions, top: options.top, other: options.other, bucketStart, timestamps: options.timestamps });
+      const answer = await fetchTopn(ctx.client, request, ctx.signal);
+      const gauges = convertTopn(answer, { family, dimensions, top: options.top, other: options.other, bucketStart, timestamps: options.timestamps });
       return [{ increments: [], watermarks: {}, gauges, newestBucketEndMs: span.end }, { requests: 1, errors: [] }];
     } catch (err) {
       ctx.log.debug({ err, mostDimension: b }, 'top-N request failed; the family keeps its last values');

@@ -1,7 +1,7 @@
-// describeL7UsageData responses of one package -> its bandwidth gauges and
+// describeL7UsageData answers of one package -> its bandwidth gauges and
 // findings (the driver, series/collect.ts, counts its traffic). Pure. Bandwidth arrives as bits per second (the document
 // does not say; the simulator computes bytes x 8 / bucket seconds) and is exported in bytes per second.
-import type { DescribeL7UsageDataResponse } from '../../api/index.js';
+import type { DescribeL7UsageDataAnswer } from '../../api/index.js';
 import { latestSettled, type RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { totalsFinding } from '../contract/totals.js';
@@ -12,14 +12,14 @@ import { bandwidthUnitFinding, DEFAULT_UNITS, toBytesPerSecond, type BandwidthUn
 import type { Sample } from '../collector.js';
 import { PACKAGE_BANDWIDTH, PACKAGE_BANDWIDTH_PEAK, PACKAGE_TRAFFIC_BYTES } from './metrics.js';
 
-type Usage = DescribeL7UsageDataResponse;
+type Usage = DescribeL7UsageDataAnswer;
 export type UsageTrendMetric = 'trafficTrend' | 'bandwidthTrend';
 
-function usageItem(response: Usage, metric: UsageTrendMetric): Usage['data'][number] | undefined {
-  return response.data.find((i) => i.metricName === metric);
+function usageItem(answer: Usage, metric: UsageTrendMetric): Usage['data'][number] | undefined {
+  return answer.data.find((i) => i.metricName === metric);
 }
 
-/** Inbound traffic; undefined when the response does not carry it. */
+/** Inbound traffic; undefined when the answer does not carry it. */
 function inTraffic(r: Usage): readonly RawPoint[] | undefined {
   return usageItem(r, 'trafficTrend')?.objectArrayListMap?.inTraffic ?? undefined;
 }
@@ -86,7 +86,7 @@ export function convertUsage(input: UsageConvertInput): Converted {
 
 /** What one answer says about the assumptions: traffic totals against points, bandwidth against traffic. */
 function usageFindings(piece: Piece<Usage>, grid: Grid, unit: BandwidthUnit): Mismatch[] {
-  const r = piece.response;
+  const r = piece.answer;
   if (r === undefined) return [];
   const size = bucketMs(grid);
   const { end } = pieceSpan(piece, size);

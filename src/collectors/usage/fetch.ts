@@ -1,6 +1,6 @@
 // The usage request: one describeL7UsageData per package and span, with
 // trafficTrend and bandwidthTrend together (back-fill spans: trafficTrend only).
-import type { DescribeL7UsageDataRequest, DescribeL7UsageDataResponse, Interval, PlatformClock, ReadClient } from '../../api/index.js';
+import type { DescribeL7UsageDataRequest, DescribeL7UsageDataAnswer, Interval, PlatformClock, ReadClient } from '../../api/index.js';
 import { paramsOf, type CounterSpec, type TimeSpan } from '../series/index.js';
 import { usageMetrics, type UsageTrendMetric } from './convert.js';
 
@@ -19,8 +19,8 @@ interface UsageSendContext {
   readonly gaugeFamilies: readonly string[];
 }
 
-export function usageSender(s: UsageSendContext, specs: readonly CounterSpec<DescribeL7UsageDataResponse>[]) {
-  return (span: TimeSpan, kind: 'main' | 'backfill'): Promise<DescribeL7UsageDataResponse> => {
+export function usageSender(s: UsageSendContext, specs: readonly CounterSpec<DescribeL7UsageDataAnswer>[]) {
+  return (span: TimeSpan, kind: 'main' | 'backfill'): Promise<DescribeL7UsageDataAnswer> => {
     const metrics = usageMetrics(specs, kind === 'main' ? s.gaugeFamilies : []);
     return s.client.describeL7UsageData(usageRequest(s.pkg, s.interval, paramsOf(s.tz, span), metrics), { signal: s.signal });
   };

@@ -1,7 +1,7 @@
 // The usage collector: inbound and outbound traffic per layer-7 package as
 // counters, their bandwidth and peak as gauges, from one describeL7UsageData
 // request per package and cycle. Packages are getPackages `value`s.
-import type { DescribeL7UsageDataResponse } from '../../api/index.js';
+import type { DescribeL7UsageDataAnswer } from '../../api/index.js';
 import type { Collector, CollectContext, CollectOutput } from '../collector.js';
 import type { BandwidthUnit } from '../units.js';
 import { driveSeries, seriesCollector, type SeriesOptions, type SeriesState } from '../series/index.js';
@@ -36,7 +36,7 @@ function collect(ctx: CollectContext, options: UsageOptions, state: SeriesState)
     const send = usageSender({ client: ctx.client, tz: ctx.tz, signal: ctx.signal, interval: options.interval, pkg, gaugeFamilies }, specs);
     return [{ pkg, labels: { package: pkg }, specs, send, gauges: gaugeFamilies.length > 0, gaugeWindowMs: windowed ? options.summaryWindowMs : undefined }];
   });
-  return driveSeries<DescribeL7UsageDataResponse, (typeof targets)[number]>(ctx, options, state, {
+  return driveSeries<DescribeL7UsageDataAnswer, (typeof targets)[number]>(ctx, options, state, {
     collector: 'usage', log: ctx.log, gaugeFamilies, targets,
     convert: ({ pkg }, answers, { lastSettled, currentBucket }) => convertUsage({
       ...answers,

@@ -17,7 +17,7 @@
 //
 // `data: null` is documented as "nothing matched" (the client gives []): the
 // range is covered with zero events. Data without a logTread item covers nothing.
-import type { DescribeLogV2Response } from '../../api/index.js';
+import type { DescribeLogV2Answer } from '../../api/index.js';
 import type { BucketInterval, RawPoint } from '../buckets.js';
 import type { Mismatch } from '../contract/checks.js';
 import { layoutOf } from '../contract/series-layout.js';
@@ -25,10 +25,10 @@ import { totalsFinding } from '../contract/totals.js';
 import { bucketMs, pieceSpan, seriesKey, type BucketRange, type CounterSpec, type Grid, type Piece } from '../series/index.js';
 import { SEVERITY_LABEL, SEVERITY_LEVELS, WAF_ACTIONS, WAF_EVENTS, type SeverityLevel } from './metrics.js';
 
-/** A logTread answer and the buckets its request asked for. */
+/** A logTread answer (`tread`) and the buckets its request asked for. */
 export interface WafAnswer {
   readonly range: BucketRange;
-  readonly response: DescribeLogV2Response;
+  readonly tread: DescribeLogV2Answer;
 }
 
 export interface Combo {
@@ -62,7 +62,7 @@ export interface Grain {
  * must not claim part of a coarse bucket whose events may still come.
  */
 export function logTreadPoints(answer: WafAnswer, grid: Grid, grain?: Grain): readonly RawPoint[] | undefined {
-  const { data } = answer.response;
+  const { data } = answer.tread;
   if (data.length === 0) {
     const size = bucketMs(grid);
     const step = grain !== undefined && grain.width > size ? grain.width : size;
@@ -79,8 +79,8 @@ export function grainOf(pieces: readonly Piece<WafAnswer>[], grid: Grid): Grain 
   const size = bucketMs(grid);
   let best: Grain | undefined;
   for (const p of pieces) {
-    const points = p.response?.response.data.find((i) => i.metricName === 'logTread')?.objectArrayList;
-    if (p.response === undefined || points === undefined || points.length === 0) continue;
+    const points = p.answer?.tread.data.find((i) => i.metricName === 'logTread')?.objectArrayList;
+    if (p.answer === undefined || points === undefined || points.length === 0) continue;
     const span = pieceSpan(p, size);
     const layout = layoutOf(points, span, size, true);
     const anchor = layout.inRange[0]?.[0];
@@ -91,7 +91,7 @@ export function grainOf(pieces: readonly Piece<WafAnswer>[], grid: Grid): Grain 
 
 /** `count` against the sum of the points: the totals check of one answer. */
 function logTreadFinding(answer: WafAnswer, grid: Grid): Mismatch | undefined {
-  const item = answer.response.data.find((i) => i.metricName === 'logTread');
+  const item = answer.tread.data.find((i) => i.metricName === 'logTread');
   return totalsFinding(item?.count ?? undefined, item?.objectArrayList, answer.range.last + bucketMs(grid), 'logTread.count');
 }
 
@@ -114,7 +114,7 @@ export function wafCounter(combo: Combo, grid: Grid, grain: () => Grain | undefi
  * answers show it.
  */
 function listsNothingYet(answer: WafAnswer, grid: Grid, grain: Grain | undefined): boolean {
-  const { data } = answer.response;
+  const { data } = answer.tread;
   if (data.length === 0 || data.find((i) => i.metricName === 'logTread')?.objectArrayList.length !== 0) return false;
   if (grain === undefined) return true;
   const { first, last } = answer.range;
@@ -124,5 +124,5 @@ function listsNothingYet(answer: WafAnswer, grid: Grid, grain: Grain | undefined
 
 /** What a series' answers contradict: each answer's count against its points. Never a count (the driver counts). */
 export function wafFindings(pieces: readonly Piece<WafAnswer>[], grid: Grid): Mismatch[] {
-  return pieces.flatMap((p) => (p.response === undefined ? [] : [logTreadFinding(p.response, grid)])).filter((f) => f !== undefined);
+  return pieces.flatMap((p) => (p.answer === undefined ? [] : [logTreadFinding(p.answer, grid)])).filter((f) => f !== undefined);
 }

@@ -25,8 +25,8 @@ interface WafSendContext {
 
 export function wafSender(s: WafSendContext, combo: Combo) {
   return async (span: TimeSpan): Promise<WafAnswer> => {
-    const response = await s.client.describeLogV2(wafRequest(combo, s.domains, paramsOf(s.tz, span)), { signal: s.signal });
+    const tread = await s.client.describeLogV2(wafRequest(combo, s.domains, paramsOf(s.tz, span)), { signal: s.signal });
     // The buckets the span reaches into (its end is now for the last chunk, not a bucket boundary).
-    return { range: { first: span.begin, last: span.begin + Math.floor((span.end - 1 - span.begin) / s.size) * s.size }, response };
+    return { range: { first: span.begin, last: span.begin + Math.floor((span.end - 1 - span.begin) / s.size) * s.size }, tread };
   };
 }

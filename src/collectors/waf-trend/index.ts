@@ -1,7 +1,8 @@
 // The WAF trend collector: WAF log events by action and severity as
-// counters, from describeLogV2's logTread. Each of the six series is a
-// target of the series driver, with its own watermark and requests, made
-// only when a bucket has settled since the last one counted. `delay` must
+// counters, from describeLogV2's logTread. The account is the one target;
+// each of its six series is handed to the series driver apart, with its own
+// watermark and requests, made only when a bucket has settled since the last
+// one counted. `delay` must
 // cover the log ingest lag (the simulator's is up to 90 s): an event ingested
 // after its bucket was counted is not counted.
 import { lastSettledStart } from '../buckets.js';
@@ -44,7 +45,7 @@ async function collect(ctx: CollectContext, options: WafTrendOptions, state: Ser
   let grain = memory.get();
   let probed = false;
   let seen: Grain | undefined;
-  const targets = wafCombos().map((combo): SeriesTarget<WafAnswer> => {
+  const series = wafCombos().map((combo): SeriesTarget<WafAnswer> => {
     const send = wafSender({ client: ctx.client, tz: ctx.tz, signal: ctx.signal, domains: ctx.targets.domains, size }, combo);
     const spec = wafCounter(combo, grid, () => grain);
     // Begun on the coarse grid, so a strict upstream lists the first bucket asked (a range from wafRanges already is).
@@ -56,7 +57,7 @@ async function collect(ctx: CollectContext, options: WafTrendOptions, state: Ser
   });
   try {
     return await driveSeries<WafAnswer, SeriesTarget<WafAnswer>>(ctx, options, state, {
-      collector: 'waf-trend', log: ctx.log, gaugeFamilies: [], targets, accountWide: true,
+      collector: 'waf-trend', log: ctx.log, gaugeFamilies: [], targets: series, accountWide: true,
       // On the upstream's coarse grid once seen, so either reading of a range lists every coarse bucket due (ranges.ts).
       ranges: (plan, inForce) => {
         // The last chunk reaches on to now, so its answer shows how far the upstream's clock has got; leave room for that.

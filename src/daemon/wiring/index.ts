@@ -1,7 +1,7 @@
 // Config into components, in one place: the Prometheus side (family store,
 // self-metrics, exposition) and, for a start, the upstream client
-// (upstream.ts), the collectors with their resolved options and shard
-// placement (collectors.ts), the OTLP log sink with the WAF event job
+// (upstream.ts), the collectors with their resolved options and placement
+// (collectors.ts), the OTLP log sink with the WAF event job
 // (waf-events.ts), and the one engine running them all. What is started
 // when, and stopped in which order, is daemon.ts's.
 import type { LookupFunction } from 'node:net';
@@ -10,7 +10,7 @@ import type { Dispatcher } from 'undici';
 import { platformClock } from '../../api/index.js';
 import { CounterLedger } from '../../counters/index.js';
 import { DEFAULT_STOP_TIMEOUT_MS, Scheduler, sampleJobs, type Job, type JobRun } from '../../engine/index.js';
-import { MetricFilter, TargetDiscovery, TargetForgetter } from '../../collectors/index.js';
+import { claimStateDir, MetricFilter, TargetDiscovery, TargetForgetter } from '../../collectors/index.js';
 import { type Clock } from '../../shared/clock.js';
 import { WAF_EVENTS_FAMILIES, type WafEventForwarder } from '../../forwarder/index.js';
 import { insecureTlsKeys, resolveCollectorOptions, type Config } from '../../config/index.js';
@@ -18,7 +18,6 @@ import type { OtlpLogSink } from '../../exporters/otel-logs/index.js';
 import { Exposition, FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';
 import type { Logger } from '../../log/logger.js';
 import { stateRecovery, type StateStore } from '../../state/index.js';
-import { claimStateDir } from '../state-owner.js';
 import { buildCollectors } from './collectors.js';
 import { openUpstream, type LocalUpstream, type Upstream } from './upstream.js';
 import { wireRemoteWrite, type RemoteWrite } from './remote-write.js';
@@ -70,28 +69,28 @@ export interface Components {
   readonly engine: Scheduler;
   /** With waf_events enabled: its job and the sink it delivers to. */
   readonly wafEvents?: { readonly forwarder: WafEventForwarder; readonly logSink: OtlpLogSink; readonly delivery: JobWatch };
-  /** The metric collectors this shard runs, by name. */
+  /** The metric collectors this replica runs, by name. */
   readonly collectors: ReadonlySet<string>;
   /** With remote_write.url set: the collectors' history and the sender pushing it. */
   readonly remoteWrite?: RemoteWrite;
   /**
    * The collectors' jobs for `config`, sharing this build's client, targets,
    * ledger and sinks, with the data families made `config`'s: for a reload
-   * that changes collectors alone (reload-plan.ts), never for one that
+   * that changes collectors alone (reload-changes.ts), never for one that
    * changes what they share.
    */
   readonly collectorJobs: (config: Config) => CollectorJobs;
 }
 
-/** A config's metric collectors as jobs, and the names of those this shard runs. */
+/** A config's metric collectors as jobs, and the names of those this replica runs. */
 interface CollectorJobs {
   readonly jobs: readonly Job[];
   readonly collectors: ReadonlySet<string>;
 }
 
 /**
- * Claims the state directory for this shard (before anything reads or writes
- * state: another shard's directory must stay untouched), opens the upstream,
+ * Claims the state directory (before anything reads or writes state: a
+ * directory this replica does not own must stay untouched), opens the upstream,
  * makes the data families those of this config (a reload drops the families
  * of collectors it removed), and builds the jobs and the engine.
  */
@@ -102,7 +101,6 @@ export async function wire(options: WiringOptions): Promise<Components> {
   const { store } = options;
   const recovery = stateRecovery(store, config.state_recovery, (reset) => self.recordStateReset(basename(reset.file)));
   await claimStateDir(store, shard, logger, recovery);
-  if (shard.count > 1) logger.info({ shard: shard.index, of: shard.count }, 'sharded: collecting this shard\'s domains and packages');
   for (const key of insecureTlsKeys(config)) logger.warn({ key }, insecureWarning(key));
   const outbound = options.outbound ?? new OutboundNotices();
   const upstream = await openUpstream(config, logger, {

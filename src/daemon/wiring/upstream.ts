@@ -21,7 +21,7 @@ export interface LocalUpstream {
   readonly token: string;
   /** An OTLP/HTTP logs URL standing in for a receiver, used when otlp.endpoint is not set (otlpTarget). */
   readonly otlpEndpoint?: string;
-  close(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 /** Starts the local stand-in for a config without upstream.api_url (config validation requires simulator.enabled then). */
@@ -42,7 +42,8 @@ export interface Upstream {
    * upstream.token_file); registers it with the log's masking first.
    */
   rotateToken(token: string): void;
-  close(): Promise<void>;
+  /** Closes the client's connections and stops the stand-in it started. */
+  stop(): Promise<void>;
 }
 
 interface UpstreamOptions {
@@ -51,9 +52,9 @@ interface UpstreamOptions {
   dispatcher?: Dispatcher;
   /** Host name resolution of the built dispatcher (default node's): tests make a name fail to resolve without asking DNS. */
   lookup?: LookupFunction;
-  /** A running stand-in for a config without upstream.api_url, owned by the caller (close() leaves it running). */
+  /** A running stand-in for a config without upstream.api_url, owned by the caller (stop() leaves it running). */
   local?: LocalUpstream;
-  /** Starts one for a config without upstream.api_url when `local` is not given; close() stops it. */
+  /** Starts one for a config without upstream.api_url when `local` is not given; stop() stops it. */
   startLocal?: StartLocalUpstream;
 }
 
@@ -120,10 +121,10 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
       current = next;
       edge.setToken(next);
     },
-    async close() {
+    async stop() {
       await edge.close();
       if (network.owned) await network.dispatcher.close();
-      await started?.close();
+      await started?.stop();
     },
   };
 }

@@ -1,10 +1,10 @@
 // The WAF deny events -> OTLP logs part of the wiring: the log sink, and the
-// forwarder job with its checkpoint in the state directory, reading this
-// shard's domains from the discovery the collectors use.
+// forwarder job with its checkpoint in the state directory, reading the
+// domains the sharding room's scope gives from the discovery the collectors use.
 import { hostname } from 'node:os';
 import { platformClock } from '../../api/index.js';
-import type { TargetDiscovery } from '../../collectors/index.js';
-import { AUDIT_OUTCOMES, shardScope, WafEventForwarder, wafQuery } from '../../forwarder/index.js';
+import { domainScope, type TargetDiscovery } from '../../collectors/index.js';
+import { AUDIT_OUTCOMES, WAF_EVENTS_JOB, WafEventForwarder, wafQuery } from '../../forwarder/index.js';
 import { OtlpLogSink, type OtlpSinkLogger } from '../../exporters/otel-logs/index.js';
 import { DEFAULT_OTLP_ENDPOINT, NO_PROXY_ROUTE, tlsFiles, wafAudit, wafOverlap, type Config, type ProxyRoute } from '../../config/index.js';
 import { proxyFor } from '../../shared/proxy-route.js';
@@ -81,7 +81,7 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     sink: watchedSink(logSink, delivery),
     samples: exports.families,
     store,
-    log: logger.child({ component: 'waf-events', collector: 'waf-events' }),
+    log: logger.child({ component: 'waf-events', collector: WAF_EVENTS_JOB }),
     intervalMs: waf.interval,
     ...wafOverlap(waf),
     delayMs: waf.delay,
@@ -89,8 +89,8 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     maxWindowEvents: waf.max_window_events,
     startBackMs: waf.start_from,
     query: wafQuery(waf),
-    // Unsharded: none, and the query reads waf_events.domains (or every domain) as configured.
-    scope: shardScope({ shard: config.shard, configured: waf.domains, targets }),
+    // None when unsharded: the query reads waf_events.domains (or every domain) as configured.
+    scope: domainScope({ shard: config.shard, configured: waf.domains, targets }),
     headers: waf.headers,
     volume: { maxRate: waf.max_rate, overRate: waf.over_rate },
     maxSeries: config.limits.series_per_family,

@@ -67,7 +67,7 @@ export class CollectorJob implements SampleJob {
   private readonly context: SampleJobContext;
   private readonly log: JobLogger;
   private readonly deps: CycleDeps;
-  private loading: Promise<void> | undefined;
+  private restoring: Promise<void> | undefined;
   private dirty = false;
   private abandoned = false;
 
@@ -100,15 +100,15 @@ export class CollectorJob implements SampleJob {
   }
 
   /** Restores the collector's counters and publishes them; a damaged file rejects unless reset (restoreLedger). */
-  load(): Promise<void> {
-    this.loading ??= (async () => {
+  restore(): Promise<void> {
+    this.restoring ??= (async () => {
       const { ledger, store, sink, recovery } = this.context;
       await store.init();
       await restoreLedger(ledger, store, this.name, this.log, recovery);
       const counters = ledger.saved(this.name);
       if (counters.size > 0) sink.publish(this.name, { counters, gauges: new Map() });
     })();
-    return this.loading;
+    return this.restoring;
   }
 
   run(signal: AbortSignal): Promise<RunReport> {

@@ -131,7 +131,7 @@ const MAX_VALUES_PER_KEY = 1024;
  * attributes repeat from event to event (the method, the rule and its
  * texts, the geo fields, the action, the policy): their KeyValues are
  * encoded by protobufjs once and copied after that, which was most of the
- * serializer's time (issue 25; docs/benchmarks.md 12.7). The others are
+ * serializer's time (docs/benchmarks.md 12.7). The others are
  * encoded per record into a scratch writer, through one reused slot.
  */
 export class AttributeEncoder {

@@ -53,9 +53,9 @@ export class OtlpLogSink implements LogSink {
     return this.options.timeoutMs + this.options.ackMarginMs;
   }
 
-  /** Builds the exporter, its resource and scope. Idempotent; a shut-down sink does not start again. */
+  /** Builds the exporter, its resource and scope. Idempotent; a stopped sink does not start again. */
   start(): Promise<void> {
-    if (this.state === 'stopped') return Promise.reject(new InternalError('OtlpLogSink: cannot start after shutdown'));
+    if (this.state === 'stopped') return Promise.reject(new InternalError('OtlpLogSink: cannot start after stop'));
     if (this.state === 'new') {
       this.pipeline = createPipeline(this.options, this.deps.exporter);
       this.state = 'started';
@@ -97,13 +97,13 @@ export class OtlpLogSink implements LogSink {
   }
 
   /** Waits for deliveries in progress, then flushes the exporter. */
-  async forceFlush(): Promise<void> {
+  async flush(): Promise<void> {
     await this.tail;
     await this.pipeline?.exporter.forceFlush();
   }
 
   /** Refuses new deliveries, lets those accepted finish, then flushes and shuts the SDK down. Idempotent. */
-  shutdown(): Promise<void> {
+  stop(): Promise<void> {
     this.stopping ??= (async () => {
       this.state = 'stopped';
       await this.tail;

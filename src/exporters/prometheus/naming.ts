@@ -2,7 +2,7 @@
 import type { MetricDef } from '../../collectors/index.js';
 import { EdgeError } from '../../shared/errors.js';
 
-/** Labels Prometheus attaches itself (target labels) or that our naming plan forbids. */
+/** Labels Prometheus attaches itself (target labels) or that our naming rules forbid. */
 const RESERVED_LABELS: ReadonlySet<string> = new Set([
   'instance',
   'job',

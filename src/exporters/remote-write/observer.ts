@@ -18,7 +18,7 @@ export type SampleFailureReason = 'refused';
  * - `server_error`: 5xx (retried);
  * - `network_error`: no answer, time-out included (retried);
  * - `local_error`: not sent, e.g. a credentials file unreadable (retried);
- * - `aborted`: cut short by shutdown's deadline.
+ * - `aborted`: cut short by stop's deadline.
  */
 export type RequestOutcome = 'success' | 'refused' | 'throttled' | 'server_error' | 'network_error' | 'local_error' | 'aborted';
 

@@ -41,8 +41,8 @@ const DEFAULT_MAX_SAMPLES_PER_SEND = 2_000;
 const DEFAULT_BATCH_SEND_DEADLINE_MS = 5_000;
 const DEFAULT_MIN_BACKOFF_MS = 30;
 const DEFAULT_MAX_BACKOFF_MS = 5_000;
-/** shutdown()'s default: how long the request in flight may still take. */
-export const DEFAULT_SHUTDOWN_DEADLINE_MS = 5_000;
+/** stop()'s default: how long the request in flight may still take. */
+export const DEFAULT_STOP_DEADLINE_MS = 5_000;
 
 export interface ResolvedSenderOptions {
   readonly externalLabels: Readonly<Record<string, string>>;

@@ -7,7 +7,7 @@ import { composeBatch, type Batch } from './batch.js';
 import { RemoteWriteClient, type RemoteWriteTransport, type SendOutcome } from './client.js';
 import { encodeBody } from './encode.js';
 import type { RemoteWriteLogger, RemoteWriteObserver, RequestFailure, RequestOutcome, SampleFailureReason } from './observer.js';
-import { DEFAULT_SHUTDOWN_DEADLINE_MS, resolveSenderOptions, type RemoteWriteSenderOptions, type ResolvedSenderOptions } from './options.js';
+import { DEFAULT_STOP_DEADLINE_MS, resolveSenderOptions, type RemoteWriteSenderOptions, type ResolvedSenderOptions } from './options.js';
 import type { HistoryPage, HistorySource, PageSettlement } from './source.js';
 
 interface RemoteWriteSenderDeps {
@@ -76,11 +76,11 @@ export class RemoteWriteSender {
   private state: State = 'new';
   private loop: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | undefined;
-  /** Ends naps, backoff waits and stops retries at shutdown; a request in flight goes on. */
+  /** Ends naps, backoff waits and stops retries at stop; a request in flight goes on. */
   private readonly stopping = new AbortController();
-  /** Ends the request in flight: shutdown's deadline. */
+  /** Ends the request in flight: stop's deadline. */
   private readonly cutting = new AbortController();
-  /** Wakes the loop from a nap (new pages, a flush, shutdown). */
+  /** Wakes the loop from a nap (new pages, a flush, stop). */
   private wake: (() => void) | undefined;
   private flushWaiters: (() => void)[] = [];
   private stopped: Promise<void> | undefined;
@@ -110,9 +110,9 @@ export class RemoteWriteSender {
       });
   }
 
-  /** Starts the loop. Idempotent; a shut-down sender does not start again. */
+  /** Starts the loop. Idempotent; a stopped sender does not start again. */
   start(): Promise<void> {
-    if (this.state === 'stopping' || this.state === 'stopped') return Promise.reject(new InternalError('RemoteWriteSender: cannot start after shutdown'));
+    if (this.state === 'stopping' || this.state === 'stopped') return Promise.reject(new InternalError('RemoteWriteSender: cannot start after stop'));
     if (this.state === 'new') {
       this.state = 'started';
       this.unsubscribe = this.source.onPages(() => this.wake?.());
@@ -126,7 +126,7 @@ export class RemoteWriteSender {
    * Resolves when the source has no page left, or the sender stops, or
    * `signal` aborts (the receiver may be down: retries go on forever).
    */
-  forceFlush(signal?: AbortSignal): Promise<void> {
+  flush(signal?: AbortSignal): Promise<void> {
     if (this.state !== 'started' || signal?.aborted) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const done = (): void => {
@@ -145,7 +145,7 @@ export class RemoteWriteSender {
    * (default 5000), then is aborted. Pages not confirmed stay in the source.
    * Resolves once the loop has ended and the connections are closed. Idempotent.
    */
-  shutdown(options: { readonly deadlineMs?: number } = {}): Promise<void> {
+  stop(options: { readonly deadlineMs?: number } = {}): Promise<void> {
     this.stopped ??= (async () => {
       const wasRunning = this.state === 'started';
       this.state = 'stopping';
@@ -154,7 +154,7 @@ export class RemoteWriteSender {
       this.wake?.();
       if (wasRunning) {
         const deadline = new AbortController();
-        void pause(options.deadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS, deadline.signal).then(() => this.cutting.abort());
+        void pause(options.deadlineMs ?? DEFAULT_STOP_DEADLINE_MS, deadline.signal).then(() => this.cutting.abort());
         try {
           await this.loop;
         } finally {

@@ -2,7 +2,7 @@
 // many points it sends): the peak gauge was Math.max(...values), which throws
 // RangeError past roughly 150k points and failed the whole access cycle.
 import { describe, expect, it } from 'vitest';
-import type { DescribeL7DataResponse } from '../../../src/api/index.js';
+import type { DescribeL7DataAnswer } from '../../../src/api/index.js';
 import { accessV1Gauges } from '../../../src/collectors/access/convert-v1.js';
 import { DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_PEAK } from '../../../src/collectors/access/metrics.js';
 import { MIN, T0 } from '../series/fixtures.js';
@@ -10,7 +10,7 @@ import { MIN, T0 } from '../series/fixtures.js';
 describe('access v1 gauges on a very long bandwidth trend', () => {
   it('give the latest settled bucket and the highest one', () => {
     const trend = Array.from({ length: 300_000 }, (_, i): [number, number] => [T0 - i * MIN, i % 977]);
-    const cdn: DescribeL7DataResponse = { code: 200, data: [{ metricName: 'bandwidthTrend', data: { trend } }] };
+    const cdn: DescribeL7DataAnswer = { code: 200, data: [{ metricName: 'bandwidthTrend', data: { trend } }] };
     const gauges = accessV1Gauges({ cdn }, {
       domain: 'a.example.com', lastSettled: T0 - 5 * MIN, windowBucket: T0, timestamps: false,
       families: [DOMAIN_BANDWIDTH.name, DOMAIN_BANDWIDTH_PEAK.name],

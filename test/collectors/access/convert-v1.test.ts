@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DescribeL7DataResponse } from '../../../src/api/index.js';
+import type { DescribeL7DataAnswer } from '../../../src/api/index.js';
 import { accessV1Counters, convertAccessV1, v1Metrics, v1Trend, type V1Pair } from '../../../src/collectors/access/convert-v1.js';
 import { DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUESTS, DOMAIN_TRAFFIC_BYTES } from '../../../src/collectors/access/metrics.js';
 import { seriesKey } from '../../../src/collectors/series/index.js';
@@ -11,7 +11,7 @@ const ORIGIN = seriesKey(DOMAIN_TRAFFIC_BYTES.name, { domain: D, source: 'origin
 const REQUESTS = seriesKey(DOMAIN_REQUESTS.name, { domain: D });
 const first = T0 - 30 * MIN;
 
-function v1(items: Array<[string, Point[]]>): DescribeL7DataResponse {
+function v1(items: Array<[string, Point[]]>): DescribeL7DataAnswer {
   return { code: 200, msg: 'success', data: items.map(([metricName, trend]) => ({ metricName, data: { trend } })) };
 }
 
@@ -31,7 +31,7 @@ describe('access v1 counters', () => {
       { [EDGE]: undefined, [ORIGIN]: undefined, [REQUESTS]: undefined }],
   ])('%s', (_name, pair, exp) => {
     const out = driven(convertAccessV1, {
-      specs: accessV1Counters(D), plans, pieces: [{ range: { first, last: T0 }, response: pair }], main: undefined,
+      specs: accessV1Counters(D), plans, pieces: [{ range: { first, last: T0 }, answer: pair }], main: undefined,
       grid: { interval: '1m', offsetMinutes: UTC8 }, gauges: { domain: D, lastSettled: T0 - 4 * MIN, windowBucket: T0, timestamps: false, families: [] },
     });
     const got = Object.fromEntries([EDGE, ORIGIN, REQUESTS].map((k) => [k, out.increments.find((s) => seriesKey(s.name, s.labels) === k)?.value]));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { platformClock, type DescribeL7DataV2Response } from '../../../src/api/index.js';
+import { platformClock, type DescribeL7DataV2Answer } from '../../../src/api/index.js';
 import { INTERVAL_MS, lastSettledStart, type BucketInterval } from '../../../src/collectors/buckets.js';
 import {
   ACCESS_V2_FAMILIES, DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_P95, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUEST_TIME, DOMAIN_REQUESTS, DOMAIN_RESPONSES,
@@ -10,7 +10,7 @@ import { planSeries, requestWindow, seriesKey, type Piece } from '../../../src/c
 import { logStub, type LogRecord } from '../series/sim-driver.js';
 import { driven, DAY, HOUR, MIN, T0, UTC8, plan, pts, revising, sumOf, val, type Point } from '../series/fixtures.js';
 
-type V2 = DescribeL7DataV2Response;
+type V2 = DescribeL7DataV2Answer;
 type Item = V2['data'][number];
 const D = 'a.example.com';
 const tz = platformClock('+08:00');
@@ -59,8 +59,8 @@ describe('access v2 counters over many cycles: each settled bucket once', () => 
       const grid = { interval, offsetMinutes: UTC8 };
       const w = requestWindow({ plans: plans.values(), now, grid, delayMs, gaugeWindowMs: 2 * size, maxBuckets });
       const pieces: Piece<V2>[] = [
-        ...w.backfill.map((r) => ({ range: r, response: answer(source, r.first, r.last + size, now) })),
-        { range: w.main, response: answer(source, w.main.begin, w.main.end, now) },
+        ...w.backfill.map((r) => ({ range: r, answer: answer(source, r.first, r.last + size, now) })),
+        { range: w.main, answer: answer(source, w.main.begin, w.main.end, now) },
       ];
       const lastSettled = lastSettledStart(now, interval, delayMs, UTC8);
       const out = driven(convertAccessV2, {
@@ -101,11 +101,11 @@ describe('access v2 counters, one cycle', () => {
     ['the metric item missing covers nothing', v2([{ metricName: 'requestTrend', objectArrayListMap: { requestCounter: full } }]), { inc: undefined, wm: undefined }],
     ['objectArrayListMap: null covers nothing', v2([{ metricName: 'trafficTrend', objectArrayListMap: null }]), { inc: undefined, wm: undefined }],
     ['the key missing covers nothing', v2([traffic(undefined)]), { inc: undefined, wm: undefined }],
-  ])('%s', (_name, response, exp) => {
+  ])('%s', (_name, answer, exp) => {
     const specs = accessCounters(D).filter((s) => s.key === EDGE);
     const out = driven(convertAccessV2, {
       specs, plans: new Map([[EDGE, plan(T0 - 10 * MIN, T0, '1m', 3 * MIN)]]),
-      pieces: [{ range: { first, last: T0 }, response }], main: undefined, grid: { interval: '1m', offsetMinutes: UTC8 },
+      pieces: [{ range: { first, last: T0 }, answer }], main: undefined, grid: { interval: '1m', offsetMinutes: UTC8 },
       gauges: { domain: D, lastSettled: T0 - 4 * MIN, windowBucket: T0, timestamps: false, families: [] },
     });
     expect(out.increments[0]?.value).toBe(exp.inc);
@@ -116,7 +116,7 @@ describe('access v2 counters, one cycle', () => {
     const specs = accessCounters(D).filter((s) => s.key === EDGE);
     const grid = { interval: '1m' as const, offsetMinutes: UTC8 };
     const cycle = (now: number, watermark: number, points: Point[]) => driven(convertAccessV2, {
-      specs, plans: new Map([[EDGE, plan(watermark, now, '1m', 3 * MIN)]]), pieces: [{ range: { first: T0 - 10 * MIN, last: now }, response: v2([traffic(points)]) }],
+      specs, plans: new Map([[EDGE, plan(watermark, now, '1m', 3 * MIN)]]), pieces: [{ range: { first: T0 - 10 * MIN, last: now }, answer: v2([traffic(points)]) }],
       main: undefined, grid, gauges: { domain: D, lastSettled: now - 4 * MIN, windowBucket: now, timestamps: false, families: [] },
     });
     const first = cycle(T0, T0 - 5 * MIN, [[T0 - 4 * MIN, 100]]);
@@ -133,7 +133,7 @@ describe('access v2 counters, one cycle', () => {
     const from = T0 - 4 * MIN - HOUR;
     const series = pts(from - 10 * MIN, 80, '1m', val);
     const out = driven(convertAccessV2, {
-      specs, plans, pieces: [{ range: { first: from - 10 * MIN, last: T0 }, response: v2([traffic(series)]) }], main: undefined,
+      specs, plans, pieces: [{ range: { first: from - 10 * MIN, last: T0 }, answer: v2([traffic(series)]) }], main: undefined,
       grid: { interval: '1m', offsetMinutes: UTC8 }, gauges: { domain: D, lastSettled: T0 - 4 * MIN, windowBucket: T0, timestamps: false, families: [] },
     });
     expect(out.increments[0]?.value).toBe(sumOf(from - 10 * MIN, from, T0 - 4 * MIN, '1m', val));

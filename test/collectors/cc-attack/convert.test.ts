@@ -4,14 +4,14 @@ import { ccCounter, ccGauges, ccMetrics, convertCc } from '../../../src/collecto
 import {
   CC_ATTACK_PEAK_REQUESTS, CC_ATTACK_REQUESTS, CC_ATTACKED_DOMAINS, CC_GAUGES, CC_TOP_DOMAIN_ATTACK_REQUESTS, CC_TOP_USER_AGENT_ATTACK_REQUESTS,
 } from '../../../src/collectors/cc-attack/metrics.js';
-import { parseCcResponse, type CcParsed } from '../../../src/collectors/cc-attack/parse.js';
+import { parseCcAnswer, type CcParsed } from '../../../src/collectors/cc-attack/parse.js';
 import { seriesKey } from '../../../src/collectors/series/index.js';
 import { driven, DAY, HOUR, MIN, T0, UTC8, plan, pts, sumOf, val } from '../series/fixtures.js';
 
 const ALL = CC_GAUGES.map((f) => f.name);
 const trend: RawPoint[] = [[T0, 1], [T0 + MIN, null]];
 
-describe('parseCcResponse: shapes recognised defensively, never throwing', () => {
+describe('parseCcAnswer: shapes recognised defensively, never throwing', () => {
   it.each<[string, unknown[], Omit<CcParsed, 'issues'>, number]>([
     ['the simulator\'s shapes', [
       { metricName: 'ccPolicyTrend', data: { trend } },
@@ -31,7 +31,7 @@ describe('parseCcResponse: shapes recognised defensively, never throwing', () =>
     ['empty: data null', [], {}, 0],
     ['the first item of a metric wins', [{ metricName: 'ccPolicyTrend', data: { trend } }, { metricName: 'ccPolicyTrend', data: { trend: [] } }], { trend }, 0],
   ])('%s', (_name, data, expected, issues) => {
-    const parsed = parseCcResponse(data);
+    const parsed = parseCcAnswer(data);
     const { issues: got, ...rest } = parsed;
     expect(rest).toEqual(expected);
     expect(got).toHaveLength(issues);
@@ -53,7 +53,7 @@ describe('cc counter: the same exactly-once accounting', () => {
   ])('%s', (_name, parsed, expected) => {
     const spec = ccCounter();
     const out = driven(convertCc, {
-      specs: [spec], plans: new Map([[spec.key, plan(T0 - 10 * MIN, T0, '1m', 3 * MIN)]]), pieces: [{ range: { first, last: T0 }, response: parsed }],
+      specs: [spec], plans: new Map([[spec.key, plan(T0 - 10 * MIN, T0, '1m', 3 * MIN)]]), pieces: [{ range: { first, last: T0 }, answer: parsed }],
       main: undefined, grid: { interval: '1m', offsetMinutes: UTC8 }, gauges: { windowBucket: T0, timestamps: false, families: [] },
     });
     expect(out.increments[0]?.value).toBe(expected);
@@ -86,7 +86,7 @@ describe('cc gauges', () => {
   const windowBucket = T0;
   const g = (name: string, labels: Record<string, string>, value: number, ts?: number) => ({ name, labels, value, ...(ts === undefined ? {} : { timestampMs: ts }), bucketStartMs: windowBucket });
   it.each<[string, CcParsed, boolean, string[], ReturnType<typeof g>[]]>([
-    ['whatever the response holds', main, false, ALL, [
+    ['whatever the answer holds', main, false, ALL, [
       g(CC_ATTACKED_DOMAINS.name, {}, 2), g(CC_ATTACK_PEAK_REQUESTS.name, {}, 700),
       g(CC_TOP_DOMAIN_ATTACK_REQUESTS.name, { domain: 'a.com' }, 900), g(CC_TOP_DOMAIN_ATTACK_REQUESTS.name, { domain: 'b.com' }, 100),
       g(CC_TOP_USER_AGENT_ATTACK_REQUESTS.name, { user_agent: 'curl/8.5.0' }, 1000),

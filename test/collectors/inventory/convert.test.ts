@@ -1,11 +1,11 @@
 // Pure conversions of the inventory (values, missing fields, empty answers),
-// from hand-written bodies parsed with the client's response schemas.
+// from hand-written bodies parsed with the client's answer schemas.
 import { describe, expect, it } from 'vitest';
-import { getCacheRecordListResponse } from '../../../src/api/schemas/cache.js';
-import { describeHostingResponse } from '../../../src/api/schemas/certificates.js';
-import { listDomainsResponse } from '../../../src/api/schemas/domains.js';
-import { describeHostAcceleratePackOrderResponse, describeVQUserDataResponse } from '../../../src/api/schemas/orders.js';
-import { getPackageDetailsResponse, getPackagesResponse, listLayer4PackagesResponse } from '../../../src/api/schemas/packages.js';
+import { getCacheRecordListAnswer } from '../../../src/api/schemas/cache.js';
+import { describeHostingAnswer } from '../../../src/api/schemas/certificates.js';
+import { listDomainsAnswer } from '../../../src/api/schemas/domains.js';
+import { describeHostAcceleratePackOrderAnswer, describeVQUserDataAnswer } from '../../../src/api/schemas/orders.js';
+import { getPackageDetailsAnswer, getPackagesAnswer, listLayer4PackagesAnswer } from '../../../src/api/schemas/packages.js';
 import { convertCacheRecords } from '../../../src/collectors/inventory/convert-cache.js';
 import { convertCertificates } from '../../../src/collectors/inventory/convert-certificates.js';
 import { convertDomains, domainCname } from '../../../src/collectors/inventory/convert-domains.js';
@@ -17,7 +17,7 @@ import { certRow, domainRow, expectedStates, family, l4Row, orderRow, paged, sec
 
 describe('layer-4 list', () => {
   it('exports info, expiry, days left and rules; string integers are read as numbers', () => {
-    const rows = listLayer4PackagesResponse.parse(paged([l4Row({ isTest: '0', ruleCnt: '5', lastday: '-2', mday: '2026-03-01 10:30:00' })], '1')).rows;
+    const rows = listLayer4PackagesAnswer.parse(paged([l4Row({ isTest: '0', ruleCnt: '5', lastday: '-2', mday: '2026-03-01 10:30:00' })], '1')).rows;
     const out = convertLayer4List(rows, tz);
     expect(family(out, M.L4_PACKAGE_INFO)).toEqual([
       { name: M.L4_PACKAGE_INFO.name, labels: { oid: 'L4-1', name: '四层套餐', alias: 'l4-alias', official: 'false' }, value: 1 },
@@ -32,7 +32,7 @@ describe('layer-4 list', () => {
     ['missing mday and lastday', { mday: undefined, lastday: undefined }],
     ['empty mday', { mday: '', lastday: null }],
   ])('%s: no expiry and no days-left sample', (_, over) => {
-    const out = convertLayer4List(listLayer4PackagesResponse.parse(paged([l4Row(over)], 1)).rows, tz);
+    const out = convertLayer4List(listLayer4PackagesAnswer.parse(paged([l4Row(over)], 1)).rows, tz);
     expect(family(out, M.L4_PACKAGE_EXPIRY)).toEqual([]);
     expect(family(out, M.L4_PACKAGE_TIME_LEFT)).toEqual([]);
     expect(family(out, M.L4_PACKAGE_INFO)).toHaveLength(1);
@@ -40,25 +40,25 @@ describe('layer-4 list', () => {
   });
 
   it('an unreadable mday gives no sample and an issue; a bare date is 00:00 of that date', () => {
-    const rows = listLayer4PackagesResponse.parse(paged([l4Row({ oid: 'a', mday: 'soon' }), l4Row({ oid: 'b', mday: '2026-05-01' })], 2)).rows;
+    const rows = listLayer4PackagesAnswer.parse(paged([l4Row({ oid: 'a', mday: 'soon' }), l4Row({ oid: 'b', mday: '2026-05-01' })], 2)).rows;
     const out = convertLayer4List(rows, tz);
     expect(family(out, M.L4_PACKAGE_EXPIRY)).toEqual([{ name: M.L4_PACKAGE_EXPIRY.name, labels: { oid: 'b' }, value: secs(2026, 5, 1) }]);
     expect(out.issues).toMatchObject([{ family: M.L4_PACKAGE_EXPIRY.name, key: 'a', value: 'soon' }]);
   });
 
   it('official is "true" only for isTest 1', () => {
-    const rows = listLayer4PackagesResponse.parse(paged([l4Row({ oid: 'a', isTest: 1 }), l4Row({ oid: 'b', isTest: 0 }), l4Row({ oid: 'c', isTest: 7 })], 3)).rows;
+    const rows = listLayer4PackagesAnswer.parse(paged([l4Row({ oid: 'a', isTest: 1 }), l4Row({ oid: 'b', isTest: 0 }), l4Row({ oid: 'c', isTest: 7 })], 3)).rows;
     const out = convertLayer4List(rows, tz);
     expect(family(out, M.L4_PACKAGE_INFO).map((s) => [s.labels.oid, s.labels.official])).toEqual([['a', 'true'], ['b', 'false'], ['c', 'false']]);
     expect(out.issues).toHaveLength(1);
   });
 
   it('details: ports used and total; data null gives no sample', () => {
-    const details = getPackageDetailsResponse.parse({
+    const details = getPackageDetailsAnswer.parse({
       code: 200, msg: 'ok',
       data: { oid: 'L4-1', isTest: 1, name: 'n', nodes: [['203.0.113.1', 'node-1']], ctime: 1, utime: 2, packages: null, activate: 1, mday: null, consumptionPort: '4', totalPort: 20 },
     }).data;
-    const empty = getPackageDetailsResponse.parse({ code: 200, msg: 'ok', data: null }).data;
+    const empty = getPackageDetailsAnswer.parse({ code: 200, msg: 'ok', data: null }).data;
     const out = convertLayer4Details([{ oid: 'L4-1', details: details ?? null }, { oid: 'L4-2', details: empty ?? null }]);
     expect(family(out, M.L4_PACKAGE_PORTS_USED)).toEqual([{ name: M.L4_PACKAGE_PORTS_USED.name, labels: { oid: 'L4-1' }, value: 4 }]);
     expect(family(out, M.L4_PACKAGE_PORTS)).toEqual([{ name: M.L4_PACKAGE_PORTS.name, labels: { oid: 'L4-1' }, value: 20 }]);
@@ -68,7 +68,7 @@ describe('layer-4 list', () => {
 
 describe('domains', () => {
   it('info, SSL flag and certificate expiry', () => {
-    const rows = listDomainsResponse.parse(paged([
+    const rows = listDomainsAnswer.parse(paged([
       domainRow({ certEndTime: '2026-09-01 08:00:00' }),
       domainRow({ id: 2, domainName: 'b.example.com', sslsupport: 0, doid: 'pkg-2', certEndTime: null, cNameSuf: null }),
     ], 2)).rows;
@@ -91,7 +91,7 @@ describe('domains', () => {
   });
 
   it('drops a repeated row (a list shifted while paged), keeping the first', () => {
-    const rows = listDomainsResponse.parse(paged([domainRow({}), domainRow({ domainName: 'x.example.com' }), domainRow({ isActive: '2' })], 3)).rows;
+    const rows = listDomainsAnswer.parse(paged([domainRow({}), domainRow({ domainName: 'x.example.com' }), domainRow({ isActive: '2' })], 3)).rows;
     const out = convertDomains(rows, tz);
     expect(family(out, M.DOMAIN_INFO).map((s) => s.labels.domain)).toEqual(['www.example.com', 'x.example.com']);
     expect(states(out, M.DOMAIN_STATE, 'domain', 'www.example.com')).toEqual(expectedStates(M.DOMAIN_STATE, 'active'));
@@ -101,7 +101,7 @@ describe('domains', () => {
 
 describe('certificates', () => {
   it('info labels and expiry from endTime', () => {
-    const out = convertCertificates(describeHostingResponse.parse(paged([certRow({ certId: '7002', alias: null })], 1)).rows, tz);
+    const out = convertCertificates(describeHostingAnswer.parse(paged([certRow({ certId: '7002', alias: null })], 1)).rows, tz);
     expect(family(out, M.CERTIFICATE_INFO)).toEqual([{
       name: M.CERTIFICATE_INFO.name, labels: { cert_id: '7002', alias: '', subject: '*.example.com', issuer: 'Some CA' }, value: 1,
     }]);
@@ -111,11 +111,11 @@ describe('certificates', () => {
 
 describe('cache records', () => {
   it('sums total and success and counts rows per type; an idle type is 0', () => {
-    const preload = getCacheRecordListResponse.parse(paged([
+    const preload = getCacheRecordListAnswer.parse(paged([
       { id: 1, value: 'https://a/x', ctime: 1772400000, total: 1, success: 1 },
       { id: 2, value: 'https://a/y', ctime: '1772400001', total: '1', success: 0 },
     ], 2)).rows;
-    const dirs = getCacheRecordListResponse.parse(paged([{ id: 3, value: 'https://a/d/', ctime: 1772400002, total: 12, success: 10 }], 1)).rows;
+    const dirs = getCacheRecordListAnswer.parse(paged([{ id: 3, value: 'https://a/d/', ctime: 1772400002, total: 12, success: 10 }], 1)).rows;
     const out = convertCacheRecords({ '1': preload, '2': [], '3': dirs });
     const byType = (def: { name: string }) => Object.fromEntries(family(out, def).map((s) => [s.labels.type, s.value]));
     expect(byType(M.CACHE_TASK_URLS)).toEqual({ url_preload: 2, url_refresh: 0, dir_refresh: 12 });
@@ -126,7 +126,7 @@ describe('cache records', () => {
 
 describe('live orders and quality reports', () => {
   it('order end from endTime; a bare end date is its last second', () => {
-    const rows = describeHostAcceleratePackOrderResponse.parse(paged([orderRow({}), orderRow({ orderId: 'o2', endTime: '2026-05-31' })], 2)).rows;
+    const rows = describeHostAcceleratePackOrderAnswer.parse(paged([orderRow({}), orderRow({ orderId: 'o2', endTime: '2026-05-31' })], 2)).rows;
     const out = convertLiveOrders(rows, tz);
     expect(family(out, M.LIVE_ORDER_END).map((s) => [s.labels.order_id, s.value])).toEqual([
       ['20260302000001', secs(2026, 4, 30, 23, 59, 59)], ['o2', secs(2026, 5, 31, 23, 59, 59)],
@@ -134,7 +134,7 @@ describe('live orders and quality reports', () => {
   });
 
   it('reports per uid with the newest report time (createTime, else date)', () => {
-    const rows = describeVQUserDataResponse.parse(paged([
+    const rows = describeVQUserDataAnswer.parse(paged([
       { dataId: 11, uid: 'u1', date: '2026-02-20', createTime: '2026-02-20 09:15:00' },
       { dataId: '12', uid: 'u1', date: '2026-02-25', createTime: '2026-02-25 18:00:00' },
       { dataId: 13, uid: 'u2', date: '2026-02-10' },
@@ -153,14 +153,14 @@ describe('empty answers', () => {
   const families = (out: Converted) => Object.fromEntries([...out.families].map(([name, samples]) => [name, samples.length]));
 
   it.each([
-    ['getPackages data: null', () => convertPackages(getPackagesResponse.parse({ code: 200, msg: 'ok', data: null }).data), M.PACKAGE_FAMILIES],
-    ['getPackages data missing', () => convertPackages(getPackagesResponse.parse({ code: 200 }).data), M.PACKAGE_FAMILIES],
-    ['layer-4 rows: null', () => convertLayer4List(listLayer4PackagesResponse.parse(paged(null, 0)).rows, tz), M.L4_LIST_FAMILIES],
+    ['getPackages data: null', () => convertPackages(getPackagesAnswer.parse({ code: 200, msg: 'ok', data: null }).data), M.PACKAGE_FAMILIES],
+    ['getPackages data missing', () => convertPackages(getPackagesAnswer.parse({ code: 200 }).data), M.PACKAGE_FAMILIES],
+    ['layer-4 rows: null', () => convertLayer4List(listLayer4PackagesAnswer.parse(paged(null, 0)).rows, tz), M.L4_LIST_FAMILIES],
     ['layer-4 details of none', () => convertLayer4Details([]), M.L4_DETAIL_FAMILIES],
-    ['domains []', () => convertDomains(listDomainsResponse.parse(paged([], 0)).rows, tz), M.DOMAIN_FAMILIES],
-    ['certificates rows: null', () => convertCertificates(describeHostingResponse.parse(paged(null)).rows, tz), M.CERTIFICATE_FAMILIES],
-    ['orders []', () => convertLiveOrders(describeHostAcceleratePackOrderResponse.parse(paged([], 0)).rows, tz), M.LIVE_ORDER_FAMILIES],
-    ['reports rows: null', () => convertLiveQuality(describeVQUserDataResponse.parse(paged(null, 0)).rows, tz), M.LIVE_QUALITY_FAMILIES],
+    ['domains []', () => convertDomains(listDomainsAnswer.parse(paged([], 0)).rows, tz), M.DOMAIN_FAMILIES],
+    ['certificates rows: null', () => convertCertificates(describeHostingAnswer.parse(paged(null)).rows, tz), M.CERTIFICATE_FAMILIES],
+    ['orders []', () => convertLiveOrders(describeHostAcceleratePackOrderAnswer.parse(paged([], 0)).rows, tz), M.LIVE_ORDER_FAMILIES],
+    ['reports rows: null', () => convertLiveQuality(describeVQUserDataAnswer.parse(paged(null, 0)).rows, tz), M.LIVE_QUALITY_FAMILIES],
   ])('%s: every family present and empty', (_, convert, defs) => {
     expect(families(convert())).toEqual(Object.fromEntries(defs.map((d) => [d.name, 0])));
   });
@@ -171,7 +171,7 @@ describe('empty answers', () => {
   });
 
   it('getPackages options become info series; a numeric value is text, a repeated one dropped', () => {
-    const data = getPackagesResponse.parse({ code: 200, data: [{ label: 'A', value: 'p1' }, { label: 'B', value: 2 }, { label: 'A2', value: 'p1' }] }).data;
+    const data = getPackagesAnswer.parse({ code: 200, data: [{ label: 'A', value: 'p1' }, { label: 'B', value: 2 }, { label: 'A2', value: 'p1' }] }).data;
     expect(family(convertPackages(data), M.PACKAGE_INFO).map((s) => s.labels)).toEqual([{ package: 'p1', name: 'A' }, { package: '2', name: 'B' }]);
   });
 });

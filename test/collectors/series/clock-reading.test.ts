@@ -16,7 +16,7 @@ const DELAY = 3 * MIN;
 /** The clock read off one answer asked from `begin` to `now` (the request that reaches on to now). */
 function read(begin: number, now: number, points: RawPoint[]) {
   const reading = new ClockReading(grid, now);
-  const piece: Piece<R> = { range: { first: begin, last: now - MIN }, span: { begin, end: now }, response: { x: points } };
+  const piece: Piece<R> = { range: { first: begin, last: now - MIN }, span: { begin, end: now }, answer: { x: points } };
   reading.see([spec], [piece]);
   const clock = reading.clock();
   return { behindMs: clock?.behindMs, lagMs: clock?.lagMs, finding: clock === undefined ? undefined : lagFinding(clock, MIN, DELAY, 'x')?.check };

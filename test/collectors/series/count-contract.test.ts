@@ -15,7 +15,7 @@ const Y = spec('y');
 const grid = { interval: '1m' as const, offsetMinutes: UTC8 };
 // now T0, delay 3 min: the watermark T0-10m, buckets T0-9m .. T0-4m are due.
 const WM = T0 - 10 * MIN;
-const main = (r: R): Piece<R> => ({ range: { first: T0 - 30 * MIN, last: T0 }, span: { begin: T0 - 30 * MIN, end: T0 }, response: r });
+const main = (r: R): Piece<R> => ({ range: { first: T0 - 30 * MIN, last: T0 }, span: { begin: T0 - 30 * MIN, end: T0 }, answer: r });
 const first = T0 - 30 * MIN;
 const full = pts(first, 30, '1m', val);
 

@@ -3,7 +3,7 @@ import type { RawPoint } from '../../../src/collectors/buckets.js';
 import { seriesKey, type CounterSpec, type Piece } from '../../../src/collectors/series/index.js';
 import { countAnswers, MIN, T0, UTC8, plan, pts, sumOf, val } from './fixtures.js';
 
-// A response here is just the series it carries (absent key: not carried).
+// An answer here is just the series it carries (absent key: not carried).
 type R = { x?: RawPoint[] };
 const spec: CounterSpec<R> = { family: 'f_total', labels: { k: 'v' }, key: seriesKey('f_total', { k: 'v' }), metric: 'm', points: (r) => r.x };
 const grid = { interval: '1m' as const, offsetMinutes: UTC8 };
@@ -12,7 +12,7 @@ const now = T0;
 const series = pts(T0 - 60 * MIN, 61, '1m', val);
 const first = T0 - 60 * MIN;
 const sum = (from: number, to: number) => sumOf(first, from, to, '1m', val);
-const piece = (from: number, to: number, r: R | undefined): Piece<R> => ({ range: { first: from, last: to }, response: r });
+const piece = (from: number, to: number, r: R | undefined): Piece<R> => ({ range: { first: from, last: to }, answer: r });
 
 describe('the count (targetResult)', () => {
   it.each<[string, number | undefined, Piece<R>[], { inc: number | undefined; wm: number | undefined; uncovered: boolean }]>([
@@ -21,7 +21,7 @@ describe('the count (targetResult)', () => {
     ['counts from after the watermark to the last settled bucket', T0 - 10 * MIN,
       [piece(T0 - 30 * MIN, T0, { x: series })], { inc: sum(T0 - 9 * MIN, T0 - 4 * MIN), wm: T0 - 4 * MIN, uncovered: false }],
     ['a failed request covers nothing', T0 - 10 * MIN, [piece(T0 - 30 * MIN, T0, undefined)], { inc: undefined, wm: undefined, uncovered: true }],
-    ['a response without the series covers nothing', T0 - 10 * MIN, [piece(T0 - 30 * MIN, T0, {})], { inc: undefined, wm: undefined, uncovered: true }],
+    ['an answer without the series covers nothing', T0 - 10 * MIN, [piece(T0 - 30 * MIN, T0, {})], { inc: undefined, wm: undefined, uncovered: true }],
     ['a request that began after the first bucket to count covers nothing', T0 - 10 * MIN,
       [piece(T0 - 5 * MIN, T0, { x: series })], { inc: undefined, wm: undefined, uncovered: true }],
     ['an empty series alone is no evidence of zero: it waits', T0 - 10 * MIN, [piece(T0 - 30 * MIN, T0, { x: [] })], { inc: undefined, wm: undefined, uncovered: true }],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { platformClock, type DescribeL7MostDataResponse } from '../../../src/api/index.js';
+import { platformClock, type DescribeL7MostDataAnswer } from '../../../src/api/index.js';
 import type { BucketInterval } from '../../../src/collectors/buckets.js';
 import { convertTopn } from '../../../src/collectors/topn/convert.js';
 import { topnRequest } from '../../../src/collectors/topn/fetch.js';
@@ -7,7 +7,7 @@ import { topnSpan } from '../../../src/collectors/topn/index.js';
 import { OTHER_KEY, TOPN_REQUESTS } from '../../../src/collectors/topn/metrics.js';
 import { DAY, HOUR, MIN, T0, UTC8 } from '../series/fixtures.js';
 
-type Most = DescribeL7MostDataResponse;
+type Most = DescribeL7MostDataAnswer;
 type Data = NonNullable<Most['data'][number]['data']>;
 const most = (items: Array<[string, Data | null]>): Most => ({ code: 200, msg: 'success', data: items.map(([metricName, data]) => ({ metricName, data })) });
 const data = (total: number, list: Array<[string, number]>): Data => ({ total, list: list.map(([name, value]) => ({ name, value })), termsCount: list.length });
@@ -30,8 +30,8 @@ describe('convertTopn', () => {
     ['a name listed twice keeps its first value', most([['url', data(10, [['/a', 6], ['/a', 3]])]]), {}, [g('url', '/a', 6), g('url', OTHER_KEY, 4)]],
     ['an undimensioned item is ignored', most([['referer', data(10, [['-', 10]])]]), {}, []],
     ['timestamps: the window\'s newest bucket', most([['url', data(60, [['/a', 50]])]]), { timestamps: true }, [g('url', '/a', 50, T0), g('url', OTHER_KEY, 10, T0)]],
-  ])('%s', (_name, response, options, expected) => {
-    expect(convertTopn(response, { ...base, ...options })).toEqual(expected);
+  ])('%s', (_name, answer, options, expected) => {
+    expect(convertTopn(answer, { ...base, ...options })).toEqual(expected);
   });
 });
 

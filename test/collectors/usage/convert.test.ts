@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { platformClock, type DescribeL7UsageDataResponse } from '../../../src/api/index.js';
+import { platformClock, type DescribeL7UsageDataAnswer } from '../../../src/api/index.js';
 import { INTERVAL_MS, lastSettledStart, type BucketInterval } from '../../../src/collectors/buckets.js';
 import { convertUsage, usageCounters, usageMetrics } from '../../../src/collectors/usage/convert.js';
 import { PACKAGE_BANDWIDTH, PACKAGE_BANDWIDTH_PEAK, PACKAGE_TRAFFIC_BYTES } from '../../../src/collectors/usage/metrics.js';
@@ -7,7 +7,7 @@ import { planSeries, requestWindow, seriesKey } from '../../../src/collectors/se
 import { logStub, type LogRecord } from '../series/sim-driver.js';
 import { driven, DAY, HOUR, MIN, T0, UTC8, plan, pts, revising, sumOf, val, type Point } from '../series/fixtures.js';
 
-type Usage = DescribeL7UsageDataResponse;
+type Usage = DescribeL7UsageDataAnswer;
 type Item = Usage['data'][number];
 const P = 'cdn-pkg-01';
 const IN = seriesKey(PACKAGE_TRAFFIC_BYTES.name, { package: P, direction: 'in' });
@@ -34,10 +34,10 @@ describe('usage counters, one cycle', () => {
     ['data: null covers nothing (ambiguous: asked again next cycle)', usage([]), { in: undefined, out: undefined }],
     ['objectArrayListMap: null covers nothing', usage([traffic(null)]), { in: undefined, out: undefined }],
     ['only the bandwidth item covers nothing', usage([{ metricName: 'bandwidthTrend', objectArrayListMap: { inBandwidth: s } }]), { in: undefined, out: undefined }],
-  ])('%s', (_name, response, expected) => {
+  ])('%s', (_name, answer, expected) => {
     const plans = new Map([IN, OUT].map((k) => [k, plan(T0 - 10 * MIN, T0, '1m', 3 * MIN)]));
     const out = driven(convertUsage, {
-      specs: usageCounters(P), plans, pieces: [{ range: { first, last: T0 }, response }], main: undefined,
+      specs: usageCounters(P), plans, pieces: [{ range: { first, last: T0 }, answer }], main: undefined,
       grid: { interval: '1m', offsetMinutes: UTC8 }, gauges: { pkg: P, lastSettled: T0 - 4 * MIN, windowBucket: T0, timestamps: false, families: [] },
     });
     const value = (k: string) => out.increments.find((x) => seriesKey(x.name, x.labels) === k)?.value;
@@ -76,7 +76,7 @@ describe('usage counters across intervals, revisions, downtime and a restart', (
       const answer = (b: number, e: number): Usage => usage([traffic({ inTraffic: source.points(b, e, now, 1), ouTraffic: source.points(b, e, now, 2) })]);
       const out = driven(convertUsage, {
         specs, plans, grid, main: undefined,
-        pieces: [...w.backfill.map((r) => ({ range: r, response: answer(r.first, r.last + size) })), { range: w.main, response: answer(w.main.begin, w.main.end) }],
+        pieces: [...w.backfill.map((r) => ({ range: r, answer: answer(r.first, r.last + size) })), { range: w.main, answer: answer(w.main.begin, w.main.end) }],
         gauges: { pkg: P, lastSettled: lastSettledStart(now, interval, delayMs, UTC8), windowBucket: w.main.last, timestamps: false, families: [] },
       });
       total += out.increments.filter((x) => x.labels.direction === 'in').reduce((a, x) => a + x.value, 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { platformClock, type DescribeLogV2Response } from '../../../src/api/index.js';
+import { platformClock, type DescribeLogV2Answer } from '../../../src/api/index.js';
 import { INTERVAL_MS, type BucketInterval } from '../../../src/collectors/buckets.js';
 import { seriesKey, type Piece } from '../../../src/collectors/series/index.js';
 import { logTreadPoints, wafChunkBuckets, wafCombos, wafCounter, type WafAnswer } from '../../../src/collectors/waf-trend/convert.js';
@@ -9,8 +9,8 @@ import { trendStep } from '../../../src/simulator/waf-query.js';
 import { drivenWaf, DAY, HOUR, MIN, T0, UTC8, plan, pts, sumOf, val, type Point } from '../series/fixtures.js';
 
 const grid = (interval: BucketInterval) => ({ interval, offsetMinutes: UTC8 });
-const tread = (points: Point[]): DescribeLogV2Response => ({ code: 200, msg: 'success', data: [{ metricName: 'logTread', list: [], objectArrayList: points, count: 0 }] });
-const answer = (first: number, last: number, response: DescribeLogV2Response): WafAnswer => ({ range: { first, last }, response });
+const tread = (points: Point[]): DescribeLogV2Answer => ({ code: 200, msg: 'success', data: [{ metricName: 'logTread', list: [], objectArrayList: points, count: 0 }] });
+const answer = (first: number, last: number, logTread: DescribeLogV2Answer): WafAnswer => ({ range: { first, last }, tread: logTread });
 
 /** Counts one answer whose buckets have all settled, from the bucket before its range; the buckets counted, or undefined when nothing moved. */
 function countAnswer(interval: BucketInterval, a: WafAnswer): Array<readonly [number, number]> | undefined {
@@ -20,7 +20,7 @@ function countAnswer(interval: BucketInterval, a: WafAnswer): Array<readonly [nu
   const delay = 3 * MIN;
   const now = a.range.last + size + delay;
   const spec = wafCounter(combo, grid(interval));
-  const out = drivenWaf(spec, new Map([[spec.key, plan(a.range.first - size, now, interval, delay)]]), [{ range: a.range, response: a }], grid(interval), false);
+  const out = drivenWaf(spec, new Map([[spec.key, plan(a.range.first - size, now, interval, delay)]]), [{ range: a.range, answer: a }], grid(interval), false);
   if (out.watermarks[spec.key] === undefined) return undefined;
   return [...(out.counted?.get(spec.key)?.values ?? [])].sort((x, y) => x[0] - y[0]);
 }
@@ -81,8 +81,8 @@ describe('convertWaf: exactly-once counting of one action/severity series', () =
   const exp = sumOf(first, first, T0 - 4 * MIN, '1m', val);
   const chunk = (from: number, to: number, f: (i: number) => number | null = val) =>
     answer(from, to, tread(pts(from, (to - from) / MIN + 1, '1m', (i) => f(i + (from - first) / MIN))));
-  const failed: Piece<WafAnswer> = { range: { first: T0 - 6 * MIN, last: T0 - 4 * MIN }, response: undefined };
-  const ok = (a: WafAnswer): Piece<WafAnswer> => ({ range: a.range, response: a });
+  const failed: Piece<WafAnswer> = { range: { first: T0 - 6 * MIN, last: T0 - 4 * MIN }, answer: undefined };
+  const ok = (a: WafAnswer): Piece<WafAnswer> => ({ range: a.range, answer: a });
   it.each<[string, Array<Piece<WafAnswer>>, { inc: number | undefined; wm: number | undefined }]>([
     ['two chunks add up', [ok(chunk(first, T0 - 7 * MIN)), ok(chunk(T0 - 6 * MIN, T0 - 4 * MIN))], { inc: exp, wm: T0 - 4 * MIN }],
     ['a failed second chunk: the first still counts', [ok(chunk(first, T0 - 7 * MIN)), failed], { inc: sumOf(first, first, T0 - 7 * MIN, '1m', val), wm: T0 - 7 * MIN }],
@@ -107,7 +107,7 @@ describe('convertWaf: exactly-once counting of one action/severity series', () =
     const watermark = p.lastSettled - size;
     const minutes = size / MIN;
     const a = answer(p.lastSettled, p.lastSettled, tread(pts(p.lastSettled, minutes, '1m', () => 3)));
-    const out = drivenWaf(spec, new Map([[key, plan(watermark, now, interval, delay)]]), [{ range: a.range, response: a }], grid(interval), timestamps);
+    const out = drivenWaf(spec, new Map([[key, plan(watermark, now, interval, delay)]]), [{ range: a.range, answer: a }], grid(interval), timestamps);
     expect(out.increments).toEqual([{ name: WAF_EVENTS.name, labels: { action: 'deny', severity: 'high' }, value: 3 * minutes, ...(timestamps ? { timestampMs: p.lastSettled } : {}) }]);
   });
 });
@@ -118,19 +118,19 @@ describe('a logTread answer with data but no bucket listed yet', () => {
   const key = seriesKey(WAF_EVENTS.name, { action: 'deny', severity: 'high' });
   const FIVE = { width: 5 * MIN, anchor: T0 };
   // At T0 with delay 3 min the buckets from `from` to T0-4m are due, asked up to now (the range reaches T0-1m).
-  it.each<[string, DescribeLogV2Response, { width: number; anchor: number } | undefined, number, boolean]>([
+  it.each<[string, DescribeLogV2Answer, { width: number; anchor: number } | undefined, number, boolean]>([
     ['something matched, nothing listed, no grain seen yet: pending', tread([]), undefined, T0 - 9 * MIN, true],
     ['nothing matched (data: null): zeros, not pending', { code: 200, data: [] }, undefined, T0 - 9 * MIN, false],
     ['a bucket listed: not pending', tread([[T0 - 5 * MIN, 2]]), undefined, T0 - 9 * MIN, false],
     ['5m grain, no whole bucket beginning in the range has ended yet: pending', tread([]), FIVE, T0 - 4 * MIN, true],
     ['5m grain, T0-5m began in the range and ended by its end, unlisted: read as the other answers show it', tread([]), FIVE, T0 - 9 * MIN, false],
-  ])('%s', (_name, response, grain, from, pending) => {
+  ])('%s', (_name, logTread, grain, from, pending) => {
     const spec = wafCounter(combo, grid('1m'), () => grain);
-    const a = answer(from, T0 - MIN, response);
+    const a = answer(from, T0 - MIN, logTread);
     expect(spec.pending?.(a)).toBe(pending);
     if (!pending) return;
     // Pending is idle: nothing counted, nothing uncovered (no EDGE_NO_DATA), no finding.
-    const out = drivenWaf(spec, new Map([[key, plan(from - MIN, T0, '1m', 3 * MIN)]]), [{ range: a.range, response: a }], grid('1m'), false);
+    const out = drivenWaf(spec, new Map([[key, plan(from - MIN, T0, '1m', 3 * MIN)]]), [{ range: a.range, answer: a }], grid('1m'), false);
     expect([out.watermarks[key], out.uncovered, out.mismatches]).toEqual([undefined, [], []]);
   });
 });

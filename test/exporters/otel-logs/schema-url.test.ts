@@ -25,7 +25,7 @@ describe.each(['http/protobuf', 'http/json'] as const)('schema_url over %s', (pr
     sink = await startedSink(receiver.url, { protocol });
   });
   afterAll(async () => {
-    await sink.shutdown();
+    await sink.stop();
     await receiver.close();
   });
 

@@ -34,7 +34,7 @@ describe('OtlpLogSink when the receiver fails', () => {
     receiver.reset();
   });
   afterAll(async () => {
-    await Promise.all(sinks.map((s) => s.shutdown()));
+    await Promise.all(sinks.map((s) => s.stop()));
     await receiver.close();
   });
 
@@ -100,20 +100,20 @@ describe('OtlpLogSink when the receiver fails', () => {
     receiver.setHold(false);
   });
 
-  it('lets an accepted delivery finish on shutdown, then refuses new ones', async () => {
+  it('lets an accepted delivery finish on stop, then refuses new ones', async () => {
     const s = await sink();
     receiver.setHold(true);
     const delivery = s.deliver(denyEvents(1, 3));
     await waitFor(() => receiver.requests().length === 1, 'the export request');
-    const stopped = s.shutdown();
-    expect(s.shutdown()).toBe(stopped);
+    const stopped = s.stop();
+    expect(s.stop()).toBe(stopped);
     receiver.setHold(false);
     await delivery;
     await stopped;
     expect(receiver.uids()).toEqual(['req-0001', 'req-0002', 'req-0003']);
     const after = await deliveryError(s.deliver([denyEvent(4)]));
     expect(after.message).toMatch(/shut down/);
-    await expect(s.start()).rejects.toThrow(/after shutdown/);
+    await expect(s.start()).rejects.toThrow(/after stop/);
   });
 
   it('refuses deliveries before start, and start is idempotent', async () => {
@@ -123,7 +123,7 @@ describe('OtlpLogSink when the receiver fails', () => {
     await s.start();
     await s.start();
     await s.deliver([denyEvent(1)]);
-    await s.forceFlush();
+    await s.flush();
     expect(receiver.requests()).toHaveLength(1);
   });
 

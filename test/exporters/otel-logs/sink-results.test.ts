@@ -43,7 +43,7 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
     await expect(sink.deliver(events)).resolves.toBeUndefined();
     expect(exported.map((batch) => batch.map((r) => r.attributes['log.record.uid']))).toEqual([events.map((e) => e.uid)]);
     expect(warn).not.toHaveBeenCalled();
-    await sink.shutdown();
+    await sink.stop();
   });
 
   it('rejects with every uid and the export error as cause when the export fails, and logs it at debug without secrets', async () => {
@@ -59,7 +59,7 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
     expect(debug).toHaveBeenCalledWith({ records: 2, error: 'receiver refused', endpoint: 'http://localhost:4318/v1/logs' }, 'OTLP log export failed');
     expect(warn).not.toHaveBeenCalled();
     expect(JSON.stringify(debug.mock.calls)).not.toMatch(/secret/);
-    await sink.shutdown();
+    await sink.stop();
   });
 
   it('takes the first of two callbacks: SUCCESS then FAILED is delivered, and the second is not logged', async () => {
@@ -69,7 +69,7 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
     });
     await expect(sink.deliver(denyEvents(1, 2))).resolves.toBeUndefined();
     expect(warn).not.toHaveBeenCalled();
-    await sink.shutdown();
+    await sink.stop();
   });
 
   it('turns an exporter that throws into a failed batch, and the next delivery still runs', async () => {
@@ -83,7 +83,7 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
     expect((error as DeliveryError).cause).toEqual(new Error('boom'));
     await expect(sink.deliver(denyEvents(2, 1))).resolves.toBeUndefined();
     expect(calls).toBe(2);
-    await sink.shutdown();
+    await sink.stop();
   });
 
   it('fails the batch at timeoutMs + ackMarginMs instead of hanging; a late result is ignored, a late failure logged', async () => {
@@ -102,7 +102,7 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
 
     callbacks[0]?.(failed('late'));
     expect(debug).toHaveBeenCalledWith({ records: 3, error: 'late', endpoint: 'http://localhost:4318/v1/logs' }, 'OTLP log export failed');
-    const stopping = sink.shutdown();
+    const stopping = sink.stop();
     await vi.advanceTimersByTimeAsync(1_500);
     await stopping;
   });
@@ -121,7 +121,7 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
     expect(callbacks).toHaveLength(2);
     callbacks[1]?.(OK);
     expect(await second).toBeUndefined();
-    await sink.shutdown();
+    await sink.stop();
   });
 
   it('ends at once when the signal aborts, with its reason as cause', async () => {
@@ -135,6 +135,6 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
     expect((error as DeliveryError).failedUids).toEqual(['req-0001', 'req-0002']);
     expect((error as DeliveryError).cause).toBe('stop');
     callbacks[0]?.(OK);
-    await sink.shutdown();
+    await sink.stop();
   });
 });

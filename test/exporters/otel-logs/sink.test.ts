@@ -23,7 +23,7 @@ describe.each([
     receiver.reset();
   });
   afterAll(async () => {
-    await sink.shutdown();
+    await sink.stop();
     await receiver.close();
   });
 
@@ -104,7 +104,7 @@ describe('OtlpLogSink with gzip compression', () => {
       expect(request?.headers['user-agent']).toMatch(/^edge-exporter\/0\.1\.0-test OTel-OTLP-Exporter-JavaScript\//);
       expect(receiver.uids()).toEqual(['req-0001']);
     } finally {
-      await sink.shutdown();
+      await sink.stop();
       await receiver.close();
     }
   });

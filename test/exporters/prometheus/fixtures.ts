@@ -1,4 +1,4 @@
-// Metric definitions shaped like the naming plan's, and a realistic published state with hundreds of series.
+// Metric definitions shaped by the naming rules, and a realistic published state with hundreds of series.
 import type { MetricDef, Sample, MetricUnit } from '../../../src/collectors/collector.js';
 import { Exposition } from '../../../src/exporters/prometheus/exposition.js';
 import { FamilyStore } from '../../../src/exporters/prometheus/family-store.js';
@@ -16,7 +16,7 @@ const ACCESS_DEFS: readonly MetricDef[] = [
   def('edge_domain_traffic_bytes_total', 'counter', ['domain', 'source'], 'bytes', 'Bytes served, by side ("edge" to clients, "origin" from the origin).'),
   def('edge_domain_requests_total', 'counter', ['domain'], 'requests', 'Requests served.'),
   def('edge_domain_responses_total', 'counter', ['domain', 'code_class'], 'requests', 'Responses by status-code class.'),
-  // The naming plan's `_bits_per_second` (and `_days_left`) fail promtool's base-unit lint; bytes pass.
+  // The naming rules' `_bits_per_second` (and `_days_left`) fail promtool's base-unit lint; bytes pass.
   def('edge_domain_bandwidth_bytes_per_second', 'gauge', ['domain', 'source'], 'bytes', 'Bandwidth of the latest settled bucket.'),
   def('edge_domain_request_time_seconds', 'gauge', ['domain'], 'seconds', 'Average request time of the latest settled bucket.'),
 ];

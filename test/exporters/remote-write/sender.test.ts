@@ -48,7 +48,7 @@ class RecordingLogger implements RemoteWriteLogger {
 let receiver: Receiver | undefined;
 let sender: RemoteWriteSender | undefined;
 afterEach(async () => {
-  await sender?.shutdown({ deadlineMs: 100 });
+  await sender?.stop({ deadlineMs: 100 });
   await receiver?.close();
   sender = undefined;
   receiver = undefined;
@@ -81,7 +81,7 @@ describe('RemoteWriteSender: outcomes', () => {
     const h = makeSender(receiver.url, { externalLabels: { job: 'edge-exporter' } });
     h.source.add('cdn', [...samples('cdn', 2, T0), ...samples('cdn', 1, T0 + 60_000).map((s) => ({ ...s, name: 'edge_bytes_total' }))]);
     await h.sender.start();
-    await h.sender.forceFlush();
+    await h.sender.flush();
     expect(h.source.settled).toEqual([{ pages: [{ owner: 'cdn', seq: 1 }], how: 'sent' }]);
     expect(receiver.requests).toHaveLength(1);
     expect(receiver.requests[0]?.series.map((s) => [labelsOf(s), s.samples])).toEqual([
@@ -100,7 +100,7 @@ describe('RemoteWriteSender: outcomes', () => {
     const h = makeSender(receiver.url);
     h.source.add('cdn', samples('cdn', 4, T0));
     await h.sender.start();
-    await h.sender.forceFlush();
+    await h.sender.flush();
     expect(receiver.requests).toHaveLength(3);
     expect(receiver.requests.every((r) => r.body.equals(receiver?.requests[0]?.body ?? Buffer.alloc(0)))).toBe(true);
     expect(h.source.settled).toEqual([{ pages: [{ owner: 'cdn', seq: 1 }], how: 'sent' }]);
@@ -122,7 +122,7 @@ describe('RemoteWriteSender: outcomes', () => {
     const h = makeSender(receiver.url);
     h.source.add('cdn', samples('cdn', 2, T0));
     await h.sender.start();
-    await h.sender.forceFlush();
+    await h.sender.flush();
     expect(receiver.requests).toHaveLength(2);
     expect(h.observer.outcomes).toEqual(['throttled', 'success']);
     expect(h.observer.retried).toEqual([2]);
@@ -135,7 +135,7 @@ describe('RemoteWriteSender: outcomes', () => {
     h.source.add('cdn', samples('cdn', 3, T0));
     h.source.add('cdn', samples('cdn', 1, T0 + 60_000));
     await h.sender.start();
-    await h.sender.forceFlush();
+    await h.sender.flush();
     expect(receiver.requests).toHaveLength(2);
     expect(h.source.settled).toEqual([
       { pages: [{ owner: 'cdn', seq: 1 }], how: 'refused' },
@@ -157,7 +157,7 @@ describe('RemoteWriteSender: outcomes', () => {
     await h.sender.start();
     await until(() => h.observer.retried.length >= 2);
     receiver = await startReceiver(undefined, { port });
-    await h.sender.forceFlush();
+    await h.sender.flush();
     expect(h.source.settled).toEqual([{ pages: [{ owner: 'cdn', seq: 1 }], how: 'sent' }]);
     expect(receiver.requests).toHaveLength(1);
     expect(h.observer.outcomes.at(-1)).toBe('success');
@@ -178,7 +178,7 @@ describe('RemoteWriteSender: outcomes', () => {
     h.source.add('a', samples('a', 1, T0));
     h.source.add('a', samples('a', 1, T0 + 1));
     await h.sender.start();
-    await h.sender.forceFlush();
+    await h.sender.flush();
     expect(h.source.settled.map((c) => c.how)).toEqual(['sent', 'sent']);
     expect(h.logger.lines.filter((l) => l.level === 'error').map((l) => l.obj)).toEqual([{ err: 'observer bug' }, { err: 'observer bug' }]);
     expect(broken.newest).toEqual([T0, T0 + 1]);
@@ -194,7 +194,7 @@ describe('RemoteWriteSender: batching and order', () => {
     h.source.add('b', samples('b', 5, T0), 200);
     h.source.add('c', samples('c', 3, T0), 300);
     await h.sender.start();
-    await h.sender.forceFlush();
+    await h.sender.flush();
     // a#1 + b#1 = 9; c#1 (3) does not fit. Then c#1 + a#2 = 7.
     expect(h.source.settled).toEqual([
       { pages: [{ owner: 'a', seq: 1 }, { owner: 'b', seq: 1 }], how: 'sent' },
@@ -213,7 +213,7 @@ describe('RemoteWriteSender: batching and order', () => {
     h.source.add('a', samples('a', 5, T0), 1);
     h.source.add('b', samples('b', 1, T0), 2);
     await h.sender.start();
-    await h.sender.forceFlush();
+    await h.sender.flush();
     expect(receiver.requests.map((r) => r.series.length)).toEqual([5, 1]);
   });
 
@@ -227,7 +227,7 @@ describe('RemoteWriteSender: batching and order', () => {
       h.source.add('b', samples('b', 1, T0 + i * 60_000), i * 10 + 5);
     }
     await h.sender.start();
-    await h.sender.forceFlush();
+    await h.sender.flush();
     expect(receiver.maxInFlight()).toBe(1);
     const settled = h.source.settled.flatMap((c) => c.pages);
     expect(settled.filter((p) => p.owner === 'a').map((p) => p.seq)).toEqual([1, 2, 3, 4, 5, 6]);
@@ -266,13 +266,13 @@ describe('RemoteWriteSender: batching and order', () => {
     expect(receiver.requests.map((r) => r.series.length)).toEqual([2]);
   });
 
-  it('forceFlush sends a young, partial request at once', async () => {
+  it('flush sends a young, partial request at once', async () => {
     receiver = await startReceiver();
     const h = makeSender(receiver.url, { maxSamplesPerSend: 10, batchSendDeadlineMs: 3_600_000 }, () => 1_000);
     h.source.add('a', samples('a', 2, T0), 1_000);
     await h.sender.start();
     await until(() => h.source.headsCalls >= 1);
-    await h.sender.forceFlush();
+    await h.sender.flush();
     expect(h.source.settled).toEqual([{ pages: [{ owner: 'a', seq: 1 }], how: 'sent' }]);
     expect(h.source.pendingSamples()).toBe(0);
   });
@@ -289,7 +289,7 @@ describe('RemoteWriteSender: batching and order', () => {
     h.source.add('a', samples('a', 1, T0));
     h.source.add('a', samples('a', 1, T0 + 1));
     await h.sender.start();
-    const flushed = h.sender.forceFlush();
+    const flushed = h.sender.flush();
     await until(() => requestsAtSettle.length === 1);
     release();
     await flushed;
@@ -298,14 +298,14 @@ describe('RemoteWriteSender: batching and order', () => {
 });
 
 describe('RemoteWriteSender: lifecycle', () => {
-  it('shutdown during retries stops them and leaves the pages pending', async () => {
+  it('stop during retries stops them and leaves the pages pending', async () => {
     receiver = await startReceiver(() => ({ status: 500 }));
     const h = makeSender(receiver.url);
     h.source.add('a', samples('a', 3, T0));
     await h.sender.start();
-    const flushed = h.sender.forceFlush();
+    const flushed = h.sender.flush();
     await until(() => (receiver?.requests.length ?? 0) >= 3);
-    await h.sender.shutdown({ deadlineMs: 1_000 });
+    await h.sender.stop({ deadlineMs: 1_000 });
     await flushed; // released by the stop
     const count = receiver.requests.length;
     expect(h.source.settled).toEqual([]);
@@ -318,25 +318,25 @@ describe('RemoteWriteSender: lifecycle', () => {
       msg: 'remote write: stopped before the receiver confirmed; the samples stay pending',
     });
     // Started again? No: a stopped sender stays stopped, and sends nothing more.
-    await expect(h.sender.start()).rejects.toThrow(/after shutdown/);
+    await expect(h.sender.start()).rejects.toThrow(/after stop/);
     h.source.add('a', samples('a', 1, T0 + 1));
     expect(receiver.requests.length).toBe(count);
   });
 
-  it('shutdown aborts a request still unanswered at the deadline, leaving the page pending', async () => {
+  it('stop aborts a request still unanswered at the deadline, leaving the page pending', async () => {
     receiver = await startReceiver(() => 'hang');
     const h = makeSender(receiver.url);
     h.source.add('a', samples('a', 2, T0));
     await h.sender.start();
     await receiver.received(1);
-    await h.sender.shutdown({ deadlineMs: 20 });
+    await h.sender.stop({ deadlineMs: 20 });
     expect(h.source.settled).toEqual([]);
     expect(h.source.pendingSamples()).toBe(2);
     expect(h.observer.outcomes).toEqual(['aborted']);
     expect(h.observer.retried).toEqual([]);
   });
 
-  it('shutdown lets a request in flight finish before the deadline and settles it', async () => {
+  it('stop lets a request in flight finish before the deadline and settles it', async () => {
     let answer!: (a: { status: number }) => void;
     receiver = await startReceiver(() => new Promise((resolve) => (answer = resolve)));
     const h = makeSender(receiver.url);
@@ -344,7 +344,7 @@ describe('RemoteWriteSender: lifecycle', () => {
     h.source.add('b', samples('b', 2, T0));
     await h.sender.start();
     await receiver.received(1);
-    const stopped = h.sender.shutdown({ deadlineMs: 10_000 });
+    const stopped = h.sender.stop({ deadlineMs: 10_000 });
     answer({ status: 204 });
     await stopped;
     expect(h.source.settled).toEqual([{ pages: [{ owner: 'a', seq: 1 }, { owner: 'b', seq: 1 }], how: 'sent' }]);
@@ -352,28 +352,28 @@ describe('RemoteWriteSender: lifecycle', () => {
     expect(h.observer.sent).toEqual([4]);
   });
 
-  it('is idempotent: start twice, shutdown twice; forceFlush before start or after shutdown resolves', async () => {
+  it('is idempotent: start twice, stop twice; flush before start or after stop resolves', async () => {
     receiver = await startReceiver();
     const h = makeSender(receiver.url);
     h.source.add('a', samples('a', 1, T0));
-    await h.sender.forceFlush();
+    await h.sender.flush();
     expect(receiver.requests).toHaveLength(0);
     await h.sender.start();
     await h.sender.start();
-    await h.sender.forceFlush();
+    await h.sender.flush();
     expect(receiver.requests).toHaveLength(1);
-    await Promise.all([h.sender.shutdown(), h.sender.shutdown()]);
-    await h.sender.forceFlush();
+    await Promise.all([h.sender.stop(), h.sender.stop()]);
+    await h.sender.flush();
     expect(h.source.listenerCount).toBe(0);
   });
 
-  it('forceFlush returns when its signal aborts while the receiver keeps failing', async () => {
+  it('flush returns when its signal aborts while the receiver keeps failing', async () => {
     receiver = await startReceiver(() => ({ status: 503 }));
     const h = makeSender(receiver.url);
     h.source.add('a', samples('a', 1, T0));
     await h.sender.start();
     const stop = new AbortController();
-    const flushed = h.sender.forceFlush(stop.signal);
+    const flushed = h.sender.flush(stop.signal);
     await until(() => (receiver?.requests.length ?? 0) >= 2);
     stop.abort();
     await flushed;

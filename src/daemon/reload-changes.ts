@@ -37,7 +37,7 @@ const COLLECTOR_BLOCKS = {
 /** The top-level keys applied in place, by part; the rest of the config but the collectors' blocks is shared. */
 const IN_PLACE = { server: ['server', 'web_config'], log: ['log'] } as const satisfies Record<string, readonly (keyof Config)[]>;
 
-interface ReloadPlan {
+interface ReloadChanges {
   /** Something shared by every job changed: rebuild all of them. */
   readonly shared: boolean;
   /** The server's files or settings changed: set its credentials again. */
@@ -49,7 +49,7 @@ interface ReloadPlan {
 }
 
 /** What differs between the config in force (its fingerprint when applied) and the new one's, by the component it restarts. */
-export function planReload(a: Fingerprint, b: Fingerprint): ReloadPlan {
+export function reloadChanges(a: Fingerprint, b: Fingerprint): ReloadChanges {
   return {
     shared: !isDeepStrictEqual(a.shared, b.shared),
     server: !isDeepStrictEqual(a.server, b.server),
@@ -59,8 +59,8 @@ export function planReload(a: Fingerprint, b: Fingerprint): ReloadPlan {
 }
 
 /** True when nothing is to be restarted or applied again. */
-export function unchanged(plan: ReloadPlan): boolean {
-  return !plan.shared && !plan.server && !plan.log && plan.collectors.length === 0;
+export function unchanged(changes: ReloadChanges): boolean {
+  return !changes.shared && !changes.server && !changes.log && changes.collectors.length === 0;
 }
 
 /** A config by the parts reloads compare, its files' contents as they were read. */
@@ -89,7 +89,7 @@ export function fingerprint(config: Config): Fingerprint {
   const shared: Record<string, unknown> = { ...resolved };
   for (const key of [...IN_PLACE.server, ...IN_PLACE.log]) delete shared[key];
   // The bundled simulator is no job's part: with a real account nothing uses it, and while it serves as the
-  // upstream a change to it is refused before any plan (reload.ts, a restart-only key).
+  // upstream a change to it is refused before anything is compared (reload.ts, a restart-only key).
   delete shared['simulator'];
   // Of the collectors' section only the jitter is the engine's; the rest is in each collector's part.
   shared['collectors'] = { jitter: config.collectors.defaults.jitter };

@@ -10,7 +10,7 @@ export type StatsCollector = 'access' | 'usage';
 export type StatsOperation = 'describeL7DataV2' | 'describeL7Data' | 'describeL7UsageData';
 
 /** A statistics collector and the operation it reads. */
-export interface StatsTarget {
+export interface StatsSource {
   readonly collector: StatsCollector;
   readonly operation: StatsOperation;
   readonly interval: Interval;
@@ -18,7 +18,8 @@ export interface StatsTarget {
   readonly delayMs: number;
 }
 
-export interface DoctorPlan {
+/** The config as a doctor run reads it: what it asks about, and how the daemon would. */
+export interface DoctorSetup {
   /** upstream.timezone: how the daemon writes request times and reads the upstream's. */
   readonly tz: PlatformClock;
   /** The zone the probes write request times in: upstream.timezone until the timezone check finds the upstream reads another. */
@@ -27,7 +28,7 @@ export interface DoctorPlan {
   readonly timezone: string;
   readonly bandwidthUnit: BandwidthUnit;
   /** Enabled statistics collectors; the first also answers the range, clock and zone probes. */
-  readonly stats: readonly StatsTarget[];
+  readonly stats: readonly StatsSource[];
   readonly wafTrend: { readonly interval: Interval } | undefined;
   /** WAF `logs` are read when either WAF collector (trend or event forwarding) is enabled. */
   readonly wafLogs: boolean;
@@ -47,9 +48,9 @@ export interface DoctorPlan {
   readonly audit: { readonly every: number; readonly lookback: number };
 }
 
-export function planFrom(config: Config): DoctorPlan {
+export function setupFrom(config: Config): DoctorSetup {
   const r = resolveCollectorOptions(config);
-  const stats: StatsTarget[] = [];
+  const stats: StatsSource[] = [];
   if (r.access.enabled) {
     stats.push({
       collector: 'access', operation: r.access.api === 'v1' ? 'describeL7Data' : 'describeL7DataV2',

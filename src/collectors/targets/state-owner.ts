@@ -11,9 +11,8 @@
 // (resetting would let two replicas write one directory). A damaged marker
 // under reset is kept aside and this shard recorded, as on a first start.
 import { z } from 'zod';
-import type { Shard } from '../collectors/index.js';
-import type { Logger } from '../log/logger.js';
-import { FAIL_ON_DAMAGE, isoOrUnknown, loadRecovering, StateError, type StateRecovery, type StateStore } from '../state/index.js';
+import type { Shard } from './shard.js';
+import { FAIL_ON_DAMAGE, isoOrUnknown, loadRecovering, StateError, type StateRecovery, type StateStore } from '../../state/index.js';
 
 /** `<state_dir>/shard.json` */
 export const SHARD_MARKER = 'shard';
@@ -22,9 +21,17 @@ const markerSchema = z.strictObject({ index: z.number().int().nonnegative(), cou
 
 type StateOwnerStore = Pick<StateStore, 'init' | 'load' | 'save' | 'pathOf'>;
 /** `error` reports a damaged marker put aside (state_recovery: reset); without it that is a warning. */
-type StateOwnerLog = Pick<Logger, 'warn'> & Partial<Pick<Logger, 'error'>>;
+interface StateOwnerLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error?(obj: object, msg?: string): void;
+}
 
-/** Records `shard` as the directory's owner, or throws a StateError when another shard's index is recorded there. */
+/**
+ * Records `shard` as the directory's owner, or throws a StateError when
+ * another shard's index is recorded there; a sharded replica says which
+ * shard it is.
+ */
 export async function claimStateDir(
   store: StateOwnerStore,
   shard: Shard,
@@ -52,12 +59,14 @@ export async function claimStateDir(
         'state_recovery: reset does not apply, the file is not damaged',
     );
   }
-  if (recorded?.count === shard.count) return;
-  if (recorded !== undefined) {
-    log.warn(
-      { file, index: shard.index, from: recorded.count, to: shard.count },
-      'shard.count changed: domains and packages now owned by another shard are counted there from 0; their counters here keep their last value',
-    );
+  if (recorded?.count !== shard.count) {
+    if (recorded !== undefined) {
+      log.warn(
+        { file, index: shard.index, from: recorded.count, to: shard.count },
+        'shard.count changed: domains and packages now owned by another shard are counted there from 0; their counters here keep their last value',
+      );
+    }
+    await store.save(SHARD_MARKER, { index: shard.index, count: shard.count });
   }
-  await store.save(SHARD_MARKER, { index: shard.index, count: shard.count });
+  if (shard.count > 1) log.info({ shard: shard.index, of: shard.count }, 'sharded: collecting this shard\'s domains and packages');
 }
