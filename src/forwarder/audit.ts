@@ -1,4 +1,4 @@
-// The delivery audit's book: every settled bucket of the upstream's logTread
+// The delivery audit's audited buckets: every settled bucket of the upstream's logTread
 // grid, the upstream's deny count for it against the deny events delivered
 // with a time in it (delivered-minutes.ts), and what to do about it. Pure:
 // the forwarder asks the counts (audit-check.ts), reads the buckets this says
@@ -16,7 +16,7 @@
 // recovered and is even), `surplus`, or `unreconciled` (still different). A
 // final bucket whose count moves again (records ingested later still) is
 // checked again, and final again later (counted again only under another
-// outcome). A bucket leaves the book once it is
+// outcome). A bucket is let go once it is
 // older than twice the look-back and a check (the horizon), final at its
 // last outcome if it was not.
 import { spacing } from '../collectors/contract/series-layout.js';
@@ -107,7 +107,7 @@ export function gridWidth(points: readonly Point[]): number | undefined {
   return width > 0 && width % MINUTE_MS === 0 && starts.every((s) => s === minuteOf(s)) ? width : undefined;
 }
 
-export class AuditBook {
+export class AuditedBuckets {
   private readonly buckets = new Map<number, BucketState>();
 
   /** Compares this check's buckets; buckets not listed keep their state (an answer may leave some out). */
@@ -116,7 +116,7 @@ export class AuditBook {
     const finals: FinalBucket[] = [];
     let foundShort = 0;
     for (const b of listed) {
-      // Past the horizon: it left the book (a range begun a coarse bucket early lists it again), and stays out.
+      // Past the horizon: it was let go (a range begun a coarse bucket early lists it again), and stays out.
       if (b.endMs <= ctx.horizonMs) continue;
       let state = this.buckets.get(b.startMs);
       if (state === undefined || state.endMs !== b.endMs) {

@@ -1,12 +1,12 @@
 // The delivery audit as the forwarder runs it, after a poll has caught up and
 // at most every audit interval: one logTread request (audit-check.ts), the
-// book's decisions (audit.ts), a recovery of each short bucket it names (the
+// audited buckets' decisions (audit.ts), a recovery of each short bucket it names (the
 // forwarder reads and delivers it, as any window), and what the operator
 // sees: the outcome counters, the missing gauge, one warning per bucket that
 // ends unreconciled, and the numbers the status page shows.
 import type { PlatformClock, ReadClient } from '../api/index.js';
 import type { JobLogger } from '../engine/job.js';
-import { AuditBook, type AuditBucket, type AuditContext, type AuditStats, type FinalBucket } from './audit.js';
+import { AuditedBuckets, type AuditBucket, type AuditContext, type AuditStats, type FinalBucket } from './audit.js';
 import { auditRange, readCounts } from './audit-check.js';
 import type { DeliveredMinutes } from './delivered-minutes.js';
 import type { WafQuery } from './fetch.js';
@@ -37,7 +37,7 @@ interface AuditorParts {
 type Recover = (bucket: AuditBucket) => Promise<number>;
 
 export class Auditor {
-  private readonly book = new AuditBook();
+  private readonly buckets = new AuditedBuckets();
   private nextMs = Number.NEGATIVE_INFINITY;
   private checkedMs: number | undefined;
   private recoveredEvents = 0;
@@ -49,7 +49,7 @@ export class Auditor {
 
   stats(): AuditStats {
     return {
-      checkedMs: this.checkedMs, bucketsShort: this.book.shortNow(), missing: this.book.missing(), recoveredEvents: this.recoveredEvents,
+      checkedMs: this.checkedMs, bucketsShort: this.buckets.shortNow(), missing: this.buckets.missing(), recoveredEvents: this.recoveredEvents,
       unreconciledBuckets: this.unreconciled, idsKept: this.parts.minutes.size.hashes,
     };
   }
@@ -73,16 +73,16 @@ export class Auditor {
     const listed = await readCounts({ client: this.parts.client, tz: this.parts.tz, signal }, range, query);
     for (const b of listed) this.widthMs = Math.max(this.widthMs, b.endMs - b.startMs);
     const ctx: AuditContext = { nowMs, lookbackMs, horizonMs, delivered: (from, to) => minutes.count(from, to) };
-    const result = this.book.check(listed, ctx);
+    const result = this.buckets.check(listed, ctx);
     if (result.foundShort > 0) this.parts.notify((ob) => ob.onAuditOutcome?.('short', result.foundShort));
     for (const final of result.finals) this.final(final);
     for (const bucket of result.recover) {
       const events = await recover(bucket);
       this.recoveredEvents += events;
-      this.book.recovered(bucket, events, ctx);
+      this.buckets.recovered(bucket, events, ctx);
     }
     this.checkedMs = nowMs;
-    this.parts.notify((ob) => ob.onAuditChecked?.({ missing: this.book.missing() }));
+    this.parts.notify((ob) => ob.onAuditChecked?.({ missing: this.buckets.missing() }));
     return true;
   }
 
