@@ -1,7 +1,7 @@
 // The OTLP/protobuf logs request, encoded by protobufjs from the official
 // opentelemetry-proto schema (proto/ at the repository root, vendored),
 // straight from a batch of LogEvents: the bytes the SDK's
-// ProtobufLogsSerializer writes for the records toReadableLogRecords builds
+// ProtobufLogsSerializer writes for the records toReadableLogRecord builds
 // (record.ts), without building those records (record-message.ts builds the
 // messages; docs/benchmarks.md 12.3). Plugged into
 // the SDK's own export delegate (exporter.ts), which keeps the transport,

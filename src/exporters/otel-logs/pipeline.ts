@@ -6,7 +6,7 @@ import type { ExportResult } from '@opentelemetry/core';
 import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import { ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { OtlpResourceOptions, ResolvedOptions } from './options.js';
-import { SEMCONV_SCHEMA_URL, instrumentationScope, toReadableLogRecords } from './record.js';
+import { SEMCONV_SCHEMA_URL, instrumentationScope, toReadableLogRecord } from './record.js';
 import { agentFactory } from './agent.js';
 import { ProtobufLogExporter } from './exporter.js';
 import { readTlsFiles } from '../../shared/tls-files.js';
@@ -39,14 +39,14 @@ export interface EventExporter {
 
 /**
  * An SDK LogRecordExporter behind EventExporter: each batch built as the
- * SDK's Logger would have emitted it (toReadableLogRecords) and passed in one
+ * SDK's Logger would have emitted it (toReadableLogRecord) and passed in one
  * export() call, which is what the batch processor did once deliver() had
  * filled its queue and flushed it. For http/json (the SDK's exporter) and a
  * test's exporter; http/protobuf serializes the events without the records.
  */
 function recordExporter(exporter: LogRecordExporter, resource: Resource, scope: ReadableLogRecord['instrumentationScope']): EventExporter {
   return {
-    export: (events, resultCallback) => exporter.export(toReadableLogRecords(events, resource, scope), resultCallback),
+    export: (events, resultCallback) => exporter.export(events.map((event) => toReadableLogRecord(event, resource, scope)), resultCallback),
     forceFlush: () => exporter.forceFlush(),
     shutdown: () => exporter.shutdown(),
   };

@@ -1,11 +1,13 @@
-// One LogEvent as the LogRecord message protobufjs encodes (otlp-serializer.ts),
-// built with as few objects per event as its generated encoder allows: every
-// object here is created and dropped per batch, and with the daemon's small
-// young generation (src/cli/node-flags.ts) a batch's worth of them costs more
-// in scavenges than in building (docs/benchmarks.md 12.3).
+// One LogEvent as the LogRecord message protobufjs encodes (otlp-serializer.ts):
+// record.ts's mapping (recordFields, recordAttributes) written in the
+// message's own types, with as few objects per event as its generated encoder
+// allows: every object here is created and dropped per record, and with the
+// daemon's small young generation (src/cli/node-flags.ts) they cost more in
+// scavenges than in building (docs/benchmarks.md 12.3).
+import type { HrTime } from '@opentelemetry/api';
 import protobuf from 'protobufjs';
 import type { LogEvent } from '../../forwarder/index.js';
-import { ATTRIBUTE_COUNT_LIMIT, ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS } from './record.js';
+import { ATTR_LOG_RECORD_UID, recordAttributes, recordFields } from './record.js';
 
 /** A fixed64 as protobufjs takes it without the `long` package: two unsigned 32-bit halves. */
 interface Fixed64 {
@@ -14,8 +16,6 @@ interface Fixed64 {
   readonly unsigned: true;
 }
 
-const NANOS_PER_MS = 1_000_000;
-const NANOS_PER_SECOND = 1_000_000_000;
 /** 10^9 = 2^9 * 1,953,125: seconds * 1,953,125 stays an exact double for |seconds| below about 4.6e9 (years 1824 to 2116). */
 const NANOS_PER_SECOND_ODD = 1_953_125;
 const TWO_9 = 2 ** 9;
@@ -23,20 +23,15 @@ const TWO_23 = 2 ** 23;
 const TWO_32 = 2 ** 32;
 
 /**
- * Epoch ms -> unix nanoseconds as fixed64 halves, exactly what the SDK sends
- * for msToHrTime(ms) (record.ts: the same rounding and carry), without a
- * BigInt per time: seconds * 10^9 is split as (seconds * 1,953,125) * 2^9,
- * whose high and low 32-bit halves are exact double arithmetic. BigInt only
- * outside that range, where the halves would not be exact (NaN throws there,
- * as the SDK's conversion does).
+ * An HrTime -> unix nanoseconds as fixed64 halves, exactly what the SDK sends
+ * for it, without a BigInt per time: seconds * 10^9 is split as
+ * (seconds * 1,953,125) * 2^9, whose high and low 32-bit halves are exact
+ * double arithmetic. BigInt only outside that range, where the halves would
+ * not be exact (NaN throws there, as the SDK's conversion does).
  */
-function nanosOfMs(ms: number): Fixed64 {
-  let seconds = Math.floor(ms / 1000);
-  let nanos = Math.round((ms - seconds * 1000) * NANOS_PER_MS);
-  if (nanos >= NANOS_PER_SECOND) {
-    seconds += 1;
-    nanos -= NANOS_PER_SECOND;
-  }
+function nanosOf(time: HrTime): Fixed64 {
+  const seconds = time[0];
+  const nanos = time[1];
   const scaled = seconds * NANOS_PER_SECOND_ODD;
   if (!Number.isSafeInteger(scaled)) return bigNanos(seconds, nanos);
   // total = scaled * 2^9 + nanos; scaled = high * 2^23 + rest, so total = high * 2^32 + rest * 2^9 + nanos.
@@ -141,36 +136,34 @@ export class AttributeEncoder {
   /** The record whose attributes `encoded` holds. */
   private owner: RecordMessage | undefined;
   private readonly encoded: Uint8Array[] = [];
+  /** How many of `encoded` are the owner's so far. */
+  private count = 0;
 
   constructor(private readonly keyValueType: protobuf.Type) {
     this.slot.value = this.slot;
   }
 
   /**
-   * `record`'s attributes as toReadableLogRecords orders them: `log.record.uid`
-   * first, then the event's own in order (an empty key and a second uid left
-   * out), at most ATTRIBUTE_COUNT_LIMIT, the rest counted on the record as
-   * dropped (field 7, which the encoder reads after field 6). The encoder
-   * reads the getter once per record; one record's attributes exist at a time.
+   * `record`'s attributes, as recordAttributes gives them, those the limit
+   * dropped counted on the record (field 7, which the encoder reads after
+   * field 6). The encoder reads the getter more than once per record; one
+   * record's attributes exist at a time.
    */
   fill(record: RecordMessage, event: LogEvent): Uint8Array[] {
     if (this.owner === record) return this.encoded;
     this.owner = record;
-    // The scratch bytes of the last record are copied into the request by now.
+    // The scratch bytes of the last record are copied out of it by now.
     this.scratch = freshWriter(this.scratch);
-    this.encoded[0] = this.uncached(ATTR_LOG_RECORD_UID, event.uid);
-    let count = 1;
-    let dropped = 0;
-    const source = event.attributes;
-    for (const key in source) {
-      if (key === ATTR_LOG_RECORD_UID || key === '' || !Object.hasOwn(source, key)) continue;
-      if (count >= ATTRIBUTE_COUNT_LIMIT) dropped++;
-      else this.encoded[count++] = this.attribute(key, source[key] as AttributeValue);
-    }
-    this.encoded.length = count;
-    record.droppedAttributesCount = dropped;
+    this.count = 0;
+    record.droppedAttributesCount = recordAttributes(event, this.put);
+    this.encoded.length = this.count;
     return this.encoded;
   }
+
+  /** The next attribute of the owner: its uid is never the same twice, so it is not cached. */
+  private readonly put = (key: string, value: AttributeValue): void => {
+    this.encoded[this.count++] = key === ATTR_LOG_RECORD_UID ? this.uncached(key, value) : this.attribute(key, value);
+  };
 
   private attribute(key: string, value: AttributeValue): Uint8Array {
     const list = Array.isArray(value);
@@ -217,7 +210,8 @@ export class AttributeEncoder {
 }
 
 /**
- * The LogRecord the SDK encodes for toReadableLogRecords' record of `event`.
+ * `event`'s LogRecord (recordFields, recordAttributes) as the official message
+ * (field for field what the SDK encodes for toReadableLogRecord's record).
  * Zero severity and empty texts are left out by the encoder, as by the SDK's.
  * The encoder checks every other field as an own property; `attributes` it
  * reads through the getter, which fills the shared slots.
@@ -232,12 +226,13 @@ class RecordMessage {
   droppedAttributesCount = 0;
 
   constructor(private readonly event: LogEvent, private readonly encoder: AttributeEncoder) {
-    this.timeUnixNano = nanosOfMs(event.timestampMs);
-    this.observedTimeUnixNano = nanosOfMs(event.observedMs);
-    this.severityNumber = SEVERITY_NUMBERS[event.severity];
-    this.severityText = event.severityText;
-    this.body = { stringValue: event.body };
-    this.eventName = event.eventName;
+    const fields = recordFields(event);
+    this.timeUnixNano = nanosOf(fields.hrTime);
+    this.observedTimeUnixNano = nanosOf(fields.hrTimeObserved);
+    this.severityNumber = fields.severityNumber;
+    this.severityText = fields.severityText;
+    this.body = { stringValue: fields.body };
+    this.eventName = fields.eventName;
   }
 
   get attributes(): Uint8Array[] {

@@ -1,4 +1,7 @@
-// LogEvent -> OTel LogRecord: a pure mapping, no SDK state (the collector already chose the attribute names).
+// LogEvent -> OTLP LogRecord: the one mapping, pure, no SDK state (the forwarder already chose the attribute
+// names). Both encodings write a record from it and from nothing else of the event: the SDK's record
+// (toReadableLogRecord: http/json, a test's exporter) and the protobuf message (record-message.ts: http/protobuf),
+// so the two cannot tell an event differently (encodings.test.ts decodes both and compares them).
 import type { HrTime } from '@opentelemetry/api';
 import { SeverityNumber, type AnyValue, type LogAttributes } from '@opentelemetry/api-logs';
 import type { Resource } from '@opentelemetry/resources';
@@ -51,50 +54,66 @@ export function instrumentationScope(name: string, version: string): ReadableLog
   return { name, version, schemaUrl: SEMCONV_SCHEMA_URL };
 }
 
+/** The LogRecord's fields but its attributes, in the SDK's types. */
+interface RecordFields {
+  readonly hrTime: HrTime;
+  readonly hrTimeObserved: HrTime;
+  readonly severityNumber: SeverityNumber;
+  readonly severityText: string;
+  readonly body: string;
+  readonly eventName: string;
+}
+
+/** `event`'s LogRecord, every field but the attributes (recordAttributes gives those), as the SDK's Logger.emit fills it. */
+export function recordFields(event: LogEvent): RecordFields {
+  return {
+    hrTime: msToHrTime(event.timestampMs),
+    hrTimeObserved: msToHrTime(event.observedMs),
+    severityNumber: SEVERITY_NUMBERS[event.severity],
+    severityText: event.severityText,
+    body: event.body,
+    eventName: event.eventName,
+  };
+}
+
+type AttributeValue = LogEvent['attributes'][string];
+
 /**
- * What the SDK's Logger.emit hands its processors for each event's LogRecord,
- * built for a whole batch without the emit: the same fields, the same
- * attribute order (`log.record.uid` first, so an attribute-count limit never
- * drops it, and it always equals `event.uid`) and the same limits (at most
- * ATTRIBUTE_COUNT_LIMIT attributes, the rest counted as dropped; an empty
- * key dropped). The OTLP exporter encodes these exactly as it encodes the
- * SDK's own records (test/exporters/otel-logs/readable.test.ts compares the
- * bytes). Handed to the SDK's http/json exporter (and a test's exporter);
- * the http/protobuf serializer writes the same request from the events
- * without them (record-message.ts; otlp-serializer.test.ts compares it with
- * the SDK's encoding of these). Arrays are shared with the event, not
- * copied: the exporter reads them once, while it serializes the batch.
+ * `event`'s LogRecord attributes, each handed to `put` in order, as the SDK's
+ * Logger.emit keeps them: `log.record.uid` first (so an attribute-count limit
+ * never drops it, and it always equals `event.uid`), then the event's own in
+ * their order, an empty key and a second uid left out, at most
+ * ATTRIBUTE_COUNT_LIMIT in all. Returns how many the limit dropped.
  */
-export function toReadableLogRecords(events: readonly LogEvent[], resource: Resource, scope: ReadableLogRecord['instrumentationScope']): ReadableLogRecord[] {
-  const records = new Array<ReadableLogRecord>(events.length);
-  for (let i = 0; i < events.length; i++) {
-    const event = events[i] as LogEvent;
-    const attributes: LogAttributes = { [ATTR_LOG_RECORD_UID]: event.uid };
-    let count = 1;
-    let dropped = 0;
-    const source = event.attributes;
-    for (const key in source) {
-      if (key === ATTR_LOG_RECORD_UID || key === '' || !Object.prototype.hasOwnProperty.call(source, key)) continue;
-      if (count >= ATTRIBUTE_COUNT_LIMIT) {
-        dropped++;
-        continue;
-      }
-      attributes[key] = source[key] as AnyValue;
-      count++;
+export function recordAttributes(event: LogEvent, put: (key: string, value: AttributeValue) => void): number {
+  put(ATTR_LOG_RECORD_UID, event.uid);
+  let count = 1;
+  let dropped = 0;
+  const source = event.attributes;
+  for (const key in source) {
+    if (key === ATTR_LOG_RECORD_UID || key === '' || !Object.hasOwn(source, key)) continue;
+    if (count >= ATTRIBUTE_COUNT_LIMIT) {
+      dropped++;
+      continue;
     }
-    records[i] = {
-      hrTime: msToHrTime(event.timestampMs),
-      hrTimeObserved: msToHrTime(event.observedMs),
-      spanContext: undefined,
-      severityText: event.severityText,
-      severityNumber: SEVERITY_NUMBERS[event.severity],
-      body: event.body,
-      eventName: event.eventName,
-      resource,
-      instrumentationScope: scope,
-      attributes,
-      droppedAttributesCount: dropped,
-    };
+    put(key, source[key] as AttributeValue);
+    count++;
   }
-  return records;
+  return dropped;
+}
+
+/**
+ * What the SDK's Logger.emit hands its processors for `event`'s LogRecord,
+ * built without the emit. The OTLP exporter encodes it exactly as it encodes
+ * the SDK's own records (test/exporters/otel-logs/readable.test.ts compares
+ * the bytes). Handed to the SDK's http/json exporter (and a test's
+ * exporter). Arrays are shared with the event, not copied: the exporter
+ * reads them once, while it serializes the batch.
+ */
+export function toReadableLogRecord(event: LogEvent, resource: Resource, scope: ReadableLogRecord['instrumentationScope']): ReadableLogRecord {
+  const attributes: LogAttributes = {};
+  const droppedAttributesCount = recordAttributes(event, (key, value) => {
+    attributes[key] = value as AnyValue;
+  });
+  return { ...recordFields(event), spanContext: undefined, resource, instrumentationScope: scope, attributes, droppedAttributesCount };
 }

@@ -8,7 +8,7 @@ import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
 import { headerPolicy, toLogEvent } from '../../../src/forwarder/convert.js';
 import { WindowFold } from '../../../src/forwarder/volume.js';
 import { buildResource, SCOPE_NAME } from '../../../src/exporters/otel-logs/pipeline.js';
-import { instrumentationScope, toReadableLogRecords } from '../../../src/exporters/otel-logs/record.js';
+import { instrumentationScope, toReadableLogRecord } from '../../../src/exporters/otel-logs/record.js';
 import { createSimulator } from '../../../src/simulator/index.js';
 import { docList } from '../../support/doc-list.js';
 import { RESOURCE } from './fixtures.js';
@@ -30,7 +30,9 @@ function sentKeys(): Set<string> {
   fold.take(events.filter((e) => e.attributes['edge.waf.action'] === 'deny'));
   const summaries = fold.summaries().map((s) => s.record);
   expect(summaries.length).toBeGreaterThan(0);
-  const sent = toReadableLogRecords([...events, ...summaries], buildResource(RESOURCE), instrumentationScope(SCOPE_NAME, RESOURCE.serviceVersion));
+  const resource = buildResource(RESOURCE);
+  const scope = instrumentationScope(SCOPE_NAME, RESOURCE.serviceVersion);
+  const sent = [...events, ...summaries].map((event) => toReadableLogRecord(event, resource, scope));
   const keys = new Set<string>();
   for (const record of sent) {
     for (const key of Object.keys(record.attributes)) keys.add(key.startsWith(HEADER_PREFIX) ? `${HEADER_PREFIX}<name>` : key);

@@ -2,7 +2,7 @@
 // sends for a batch of LogEvents, decoded with the official
 // opentelemetry-proto schema (proto/), equals field by field what the SDK's
 // ProtobufLogsSerializer encodes for the records of the same events
-// (toReadableLogRecords, which readable.test.ts holds equal to the SDK's
+// (toReadableLogRecord, which readable.test.ts holds equal to the SDK's
 // emitted records).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,7 +16,7 @@ import { ProtobufLogExporter } from '../../../src/exporters/otel-logs/exporter.j
 import { createLogsSerializer } from '../../../src/exporters/otel-logs/otlp-serializer.js';
 import type { EncodedEvent } from '../../../src/exporters/otel-logs/record-arena.js';
 import { SCOPE_NAME, buildResource } from '../../../src/exporters/otel-logs/pipeline.js';
-import { ATTR_LOG_RECORD_UID, instrumentationScope, toReadableLogRecords } from '../../../src/exporters/otel-logs/record.js';
+import { ATTR_LOG_RECORD_UID, instrumentationScope, toReadableLogRecord } from '../../../src/exporters/otel-logs/record.js';
 import { officialLogsRequestType } from '../../support/otlp-decode.js';
 import { MANY_ATTRIBUTES, denyEvent, simulatorWafEvents } from './fixtures.js';
 
@@ -98,7 +98,7 @@ async function sent(batches: ReadonlyArray<readonly LogEvent[]>): Promise<Buffer
 
 /** The SDK's encoding of the same events, decoded alike. */
 const sdkDecoded = (events: readonly LogEvent[]): Record<string, unknown> =>
-  decoded(ProtobufLogsSerializer.serializeRequest(toReadableLogRecords(events, resource, scope)) ?? new Uint8Array());
+  decoded(ProtobufLogsSerializer.serializeRequest(events.map((event) => toReadableLogRecord(event, resource, scope))) ?? new Uint8Array());
 
 type Decoded = { resourceLogs: Array<{ schemaUrl: string; resource: { attributes: unknown[] }; scopeLogs: Array<{ schemaUrl: string; scope: { name: string; version: string }; logRecords: Array<Record<string, unknown>> }> }> };
 

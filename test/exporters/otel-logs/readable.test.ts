@@ -1,4 +1,4 @@
-// The sink builds its batches' records itself (toReadableLogRecords: for
+// The sink builds its batches' records itself (toReadableLogRecord: for
 // http/json, and the reference the http/protobuf serializer is held to in
 // otlp-serializer.test.ts) instead of emitting each event through the SDK's
 // Logger: the OTLP exporter must get the very bytes it got before. Reference: the SDK's LoggerProvider with the
@@ -12,7 +12,7 @@ import { LoggerProvider, SimpleLogRecordProcessor, type ReadableLogRecord } from
 import { describe, expect, it } from 'vitest';
 import type { LogEvent } from '../../../src/forwarder/log-sink.js';
 import {
-  ATTR_LOG_RECORD_UID, SEMCONV_SCHEMA_URL, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecords,
+  ATTR_LOG_RECORD_UID, SEMCONV_SCHEMA_URL, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecord,
 } from '../../../src/exporters/otel-logs/record.js';
 import { SCOPE_NAME, buildResource } from '../../../src/exporters/otel-logs/pipeline.js';
 import { RESOURCE, MANY_ATTRIBUTES, denyEvent, simulatorWafEvents } from './fixtures.js';
@@ -67,10 +67,13 @@ function emittedBySdk(events: readonly LogEvent[]): ReadableLogRecord[] {
   return captured;
 }
 
-const built = (events: readonly LogEvent[]): ReadableLogRecord[] =>
-  toReadableLogRecords(events, buildResource(RESOURCE), instrumentationScope(SCOPE_NAME, RESOURCE.serviceVersion));
+const built = (events: readonly LogEvent[]): ReadableLogRecord[] => {
+  const resource = buildResource(RESOURCE);
+  const scope = instrumentationScope(SCOPE_NAME, RESOURCE.serviceVersion);
+  return events.map((event) => toReadableLogRecord(event, resource, scope));
+};
 
-describe('toReadableLogRecords', () => {
+describe('toReadableLogRecord', () => {
   it.each([
     ['an hour of simulator WAF events', WAF_EVENTS],
     ['edge cases: empty texts, a uid attribute, an empty key, more attributes than the limit', EDGE_CASES],

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { LogEvent } from '../../../src/forwarder/log-sink.js';
 import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import {
-  ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecords,
+  ATTR_LOG_RECORD_UID, SEVERITY_NUMBERS, instrumentationScope, msToHrTime, toReadableLogRecord,
 } from '../../../src/exporters/otel-logs/record.js';
 import { SCOPE_NAME, buildResource } from '../../../src/exporters/otel-logs/pipeline.js';
 import { RESOURCE, denyEvent } from './fixtures.js';
@@ -13,12 +13,10 @@ const SCOPE = instrumentationScope(SCOPE_NAME, RESOURCE.serviceVersion);
 
 /** The record the sink exports for one event. */
 function toRecord(event: LogEvent): ReadableLogRecord {
-  const [record] = toReadableLogRecords([event], RESOURCE_BUILT, SCOPE);
-  if (record === undefined) throw new Error('no record');
-  return record;
+  return toReadableLogRecord(event, RESOURCE_BUILT, SCOPE);
 }
 
-describe('toReadableLogRecords, one event', () => {
+describe('toReadableLogRecord', () => {
   const event = denyEvent(7);
   const record = toRecord(event);
 
