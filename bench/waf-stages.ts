@@ -5,9 +5,10 @@
 // thread, so GC helpers too) over --rounds passes:
 //   parse   the page decoded and parsed (transport.ts's work);
 //   convert and each record converted (toLogEvent);
-//   batch   and the events held until a batch of 512 is serialized whole;
-//   encode  and each record encoded as it is converted (LogSink.encode), its
-//           batch serialized from the bytes and then released.
+//   batch   and the events held until a batch of 512 is encoded and serialized whole;
+//   encode  and each event added to the sink's batch as it is converted (its
+//           record encoded then, the forwarder keeping what it reads: outgoing.ts),
+//           the batch serialized from the bytes and then spent.
 // --stage=NAME runs that stage alone (the others share one heap, in order).
 // Run by hand under the daemon's flags, e.g.
 //   for s in parse convert batch encode; do
@@ -16,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { wafLogRecord, type WafLogRecord } from '../src/api/schemas/waf-log.js';
 import type { LogEvent } from '../src/forwarder/index.js';
 import { headerPolicy, toLogEvent } from '../src/forwarder/convert.js';
-import { keptOf } from '../src/forwarder/kept.js';
+import { Outgoing } from '../src/forwarder/outgoing.js';
 import { createLogsSerializer } from '../src/exporters/otel-logs/otlp-serializer.js';
 import { SCOPE_NAME, buildResource } from '../src/exporters/otel-logs/pipeline.js';
 import { instrumentationScope } from '../src/exporters/otel-logs/record.js';
@@ -50,13 +51,19 @@ const resource = buildResource({ serviceName: 'edge-exporter', serviceVersion: '
 /** µs of process CPU per record over `rounds` passes of every page through `stage`. */
 function run(stage: Stage): number {
   const serializer = createLogsSerializer(resource, instrumentationScope(SCOPE_NAME, 'bench'));
-  let batch: LogEvent[] = [];
+  /** The events held whole (batch); the sink's batch, and what the forwarder keeps of each event added (encode). */
+  let held: LogEvent[] = [];
+  let records = serializer.batch();
+  let outgoing = new Outgoing(records);
   let count = 0;
   let bytes = 0;
   const send = (): void => {
-    bytes += serializer.serializeRequest(batch)?.length ?? 0;
-    serializer.release(batch);
-    batch = [];
+    for (const event of held) records.add(event);
+    bytes += serializer.serializeRequest(records)?.length ?? 0;
+    records.spend();
+    held = [];
+    records = serializer.batch();
+    outgoing = new Outgoing(records);
   };
   const start = process.cpuUsage();
   for (let r = 0; r < rounds; r++) {
@@ -67,12 +74,13 @@ function run(stage: Stage): number {
       for (const record of list) {
         const event = toLogEvent(record, nowMs, policy, tz.offsetMinutes);
         if (stage === 'convert') continue;
-        batch.push(stage === 'encode' ? serializer.encode(event, keptOf(event)) : event);
-        if (batch.length === BATCH) send();
+        if (stage === 'encode') outgoing.add(event);
+        else held.push(event);
+        if (held.length + records.size === BATCH) send();
       }
     }
   }
-  if (batch.length > 0) send();
+  if (held.length + records.size > 0) send();
   const cpu = process.cpuUsage(start);
   if (stage !== 'parse' && stage !== 'convert' && bytes === 0) throw new Error('nothing serialized');
   return (cpu.user + cpu.system) / count;

@@ -15,6 +15,7 @@ import pRetry, { AbortError } from 'p-retry';
 import { describeError, InternalError } from '../shared/errors.js';
 import type { CollectorLogger } from '../collectors/collector.js';
 import { DeliveryError, type LogEvent, type LogSink } from './log-sink.js';
+import type { Outgoing } from './outgoing.js';
 
 export interface DeliveryRetry {
   /** First backoff (default 1s). */
@@ -30,14 +31,15 @@ export interface DeliveryContext {
   readonly signal: AbortSignal;
   readonly retry: DeliveryRetry;
   readonly log: CollectorLogger;
-  /** Records confirmed events (and persists them); a failure here stops the delivery. */
+  /** Records a confirmed batch's events, as kept (and persists them); a failure here stops the delivery. */
   confirm(events: readonly LogEvent[]): Promise<void>;
   /** A failed attempt, for the export-failure self-metric. */
   failed(events: number, code: string): void;
 }
 
 /** Resolves once the receiver confirmed the whole batch and ctx.confirm recorded it. */
-export async function deliverBatch(batch: readonly LogEvent[], ctx: DeliveryContext): Promise<void> {
+export async function deliverBatch(batch: Outgoing, ctx: DeliveryContext): Promise<void> {
+  const records = batch.records.size;
   /** performance.now() at the spell's first failure; undefined while none failed. */
   let failingSince: number | undefined;
   let retries = 0;
@@ -49,18 +51,18 @@ export async function deliverBatch(batch: readonly LogEvent[], ctx: DeliveryCont
         // reload or SIGTERM would send it again.
         ctx.signal.throwIfAborted();
         if (failingSince !== undefined) retries++;
-        await ctx.sink.deliver(batch);
+        await ctx.sink.deliver(batch.records);
       } catch (err) {
         if (ctx.signal.aborted) throw err;
-        ctx.failed(batch.length, describeError(err).code);
+        ctx.failed(records, describeError(err).code);
         failingSince ??= performance.now();
         throw err;
       }
       if (failingSince !== undefined) {
         const durationSeconds = Math.round(performance.now() - failingSince) / 1000;
-        ctx.log.info({ events: batch.length, retries, durationSeconds }, `the OTLP receiver confirmed WAF events again after ${retries} retries over ${durationSeconds}s`);
+        ctx.log.info({ events: records, retries, durationSeconds }, `the OTLP receiver confirmed WAF events again after ${retries} retries over ${durationSeconds}s`);
       }
-      await confirmOrAbort(ctx, batch);
+      await confirmOrAbort(ctx, batch.events);
     },
     {
       retries: Number.POSITIVE_INFINITY,
@@ -75,7 +77,7 @@ export async function deliverBatch(batch: readonly LogEvent[], ctx: DeliveryCont
         const { code, message } = describeError(error);
         const detail = error instanceof DeliveryError ? error.detail : {};
         // A failed connection's fields (address, reason, hint) say all its message says, so the line carries it once.
-        const fields = { code, ...(detail['hint'] === undefined ? { error: message } : {}), ...detail, attempt: attemptNumber, events: batch.length };
+        const fields = { code, ...(detail['hint'] === undefined ? { error: message } : {}), ...detail, attempt: attemptNumber, events: records };
         if (attemptNumber === 1) ctx.log.warn(fields, 'delivering WAF events failed; retrying with backoff (polling waits), one line when the receiver confirms');
         else ctx.log.debug(fields, 'delivering WAF events failed again; retrying');
       },
@@ -84,7 +86,7 @@ export async function deliverBatch(batch: readonly LogEvent[], ctx: DeliveryCont
     // A stop (SIGTERM, a reload) ends the spell too: said once, so no spell is left open in the log.
     if (ctx.signal.aborted && failingSince !== undefined) {
       const durationSeconds = Math.round(performance.now() - failingSince) / 1000;
-      ctx.log.info({ events: batch.length, retries, durationSeconds }, 'stopped while delivering WAF events was failing; the batch is read again on the next poll');
+      ctx.log.info({ events: records, retries, durationSeconds }, 'stopped while delivering WAF events was failing; the batch is read again on the next poll');
     }
     throw err;
   });

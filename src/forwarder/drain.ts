@@ -1,6 +1,8 @@
 // One window, read to its last page and delivered: records already delivered
 // (the checkpoint's ids, or earlier in this window) are dropped, the rest are
-// converted and handed over in batches of at most maxBatch. Pages are read
+// converted and each added to a batch of the sink's as it is read (outgoing.ts),
+// a batch going once it holds maxBatch, the last one at the window's end; the
+// events the caller admits not (a summary's fold) go to no batch. Pages are read
 // ahead while a batch is delivered (on the wire, then its checkpoint saved),
 // until a whole batch waits behind it: at most one batch in flight, one
 // waiting and one page are held, so a receiver outage stops the reading too.
@@ -15,8 +17,9 @@
 // could lose it for good: its time may say nothing of the windows that return
 // it); its id is kept as long as answers keep returning it (delivery-state.ts), so it
 // is never sent twice.
-import type { LogEvent } from './log-sink.js';
+import type { LogBatch, LogEvent } from './log-sink.js';
 import { toLogEvent, type HeaderPolicy } from './convert.js';
+import { Outgoing } from './outgoing.js';
 import { readWindow, type Page, type PageReader } from './fetch.js';
 import { recordTime } from './record-time.js';
 import type { TimeWindow } from './window.js';
@@ -46,21 +49,23 @@ export interface DrainContext {
   isDelivered(uid: string, timeMs: number | undefined): boolean;
   /** Delivered ids an answer returned again: keep them while answers keep returning them. */
   refresh(uids: readonly string[]): void;
-  /** Resolves once the receiver confirmed the whole batch and it was saved (deliver.ts). */
-  deliver(batch: readonly LogEvent[]): Promise<void>;
+  /** A new batch of the sink's (LogSink.batch). */
+  open(): LogBatch;
   /**
-   * Optional: what is held of an event until its batch goes (LogSink.encode: its
-   * record encoded, and only what the confirmation reads). With it, `release`
-   * gets each batch once it was delivered.
+   * Optional: whether a new event goes as a record of its own; false when the
+   * caller took it instead (folded into a summary, volume.ts). Asked of each
+   * new event in the order read. Default: every one goes.
    */
-  hold?(event: LogEvent): LogEvent;
-  release?(batch: readonly LogEvent[]): void;
+  admit?(event: LogEvent): boolean;
+  /** Resolves once the receiver confirmed the whole batch and it was saved (deliver.ts). */
+  deliver(batch: Outgoing): Promise<void>;
   /** After each page: records read, how many were repeats, and what their times said. */
   onPage(read: number, repeats: number, findings: PageFindings): void;
 }
 
 /** How much of a window was delivered. */
 export interface Drained {
+  /** New records delivered, and those the caller took instead (admit). */
   readonly delivered: number;
   /** Records read, repeats included: what the window held (new ones alone undercount after a cut). */
   readonly read: number;
@@ -76,11 +81,23 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
   let taken = 0;
   let read = 0;
   let full = false;
-  // Records waiting for a batch, in order (the batch in flight is not among them).
-  const buffer: LogEvent[] = [];
-  // Ids waiting in the buffer or in flight: a page that shifted may repeat them before they are delivered.
+  // Batches waiting, in order, each cut at maxBatch (the batch in flight is not among them).
+  const waiting: Outgoing[] = [];
+  // Ids waiting in a batch or in flight: a page that shifted may repeat them before they are delivered.
   const buffered = new Set<string>();
   let delivered = 0;
+  // New records the caller took instead (admit): delivered as far as this window goes.
+  let folded = 0;
+  /** Whether a whole batch waits: the reader stops there, the deliverer goes. */
+  const batchWaits = (): boolean => (waiting[0]?.records.size ?? 0) >= maxBatch;
+  /** The batch the next new record goes to. */
+  const filling = (): Outgoing => {
+    const last = waiting.at(-1);
+    if (last !== undefined && last.records.size < maxBatch) return last;
+    const next = new Outgoing(ctx.open());
+    waiting.push(next);
+    return next;
+  };
   const pages = readWindow(ctx.reader, window);
   let done = false;
   let stopped = false;
@@ -100,7 +117,7 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
     let repeats = 0;
     const findings = { naive: 0, outOfRange: 0 };
     const refresh: string[] = [];
-    // Each record is taken out of the page as it is read, so it is garbage once its event is encoded.
+    // Each record is taken out of the page as it is read, so it is garbage once its event is in a batch.
     // Held by the page until its last one was, a page of 500 outlived the scavenges its own conversion set off,
     // and every parsed record was promoted and marked again at the next full collection: 1.8 KB promoted per
     // event, against 0.85 KB with each taken out (docs/benchmarks.md 12.10).
@@ -116,10 +133,14 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
         if (!buffered.has(record.requestId)) refresh.push(record.requestId);
         continue;
       }
-      buffered.add(record.requestId);
       const event = toLogEvent(record, observedMs, ctx.policy, ctx.offsetMinutes, time);
-      buffer.push(ctx.hold ? ctx.hold(event) : event);
       taken++;
+      if (ctx.admit?.(event) === false) {
+        folded++;
+        continue;
+      }
+      buffered.add(record.requestId);
+      filling().add(event);
     }
     // The last page completes the window however many it held. Any other page may cut it, also
     // one shorter than asked: an upstream that caps pageSize answers every page short (fetch.ts).
@@ -129,14 +150,14 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
     ctx.onPage(count, repeats, findings);
   };
 
-  // The reader runs ahead of the deliveries while fewer than maxBatch records wait:
+  // The reader runs ahead of the deliveries while no whole batch waits:
   // the next pages are read (and converted) while a batch is on the wire and its
   // checkpoint saves. A receiver outage stops it there, so at most one batch in
   // flight, one waiting and one page are held.
   const reading = (async () => {
     try {
       while (!stopped && !full) {
-        if (buffer.length >= maxBatch) {
+        if (batchWaits()) {
           await new Promise<void>((resolve) => (wakeReader = resolve));
           continue;
         }
@@ -155,21 +176,20 @@ export async function drainWindow(window: TimeWindow, ctx: DrainContext): Promis
 
   try {
     for (;;) {
-      while (buffer.length < maxBatch && !done) await new Promise<void>((resolve) => (wakeDeliverer = resolve));
+      while (!batchWaits() && !done) await new Promise<void>((resolve) => (wakeDeliverer = resolve));
       // A page that could not be read fails the window (its records are read again on the next poll).
       if (failure) throw failure.error;
-      if (buffer.length === 0) break;
-      const batch = buffer.splice(0, maxBatch);
+      const batch = waiting.shift();
+      if (batch === undefined) break;
       wake('reader');
       await ctx.deliver(batch);
-      ctx.release?.(batch);
-      for (const e of batch) buffered.delete(e.uid);
-      delivered += batch.length;
+      for (const e of batch.events) buffered.delete(e.uid);
+      delivered += batch.events.length;
     }
   } finally {
     stopped = true;
     wake('reader');
   }
   await reading;
-  return { delivered, read, complete: !full };
+  return { delivered: delivered + folded, read, complete: !full };
 }

@@ -31,7 +31,6 @@ import { DEFAULT_MAX_WINDOW_EVENTS, type PollReport, type WafEventForwarderOptio
 import { DeliveryState } from './delivery-state.js';
 import { nextWindow, passed, type TimeWindow, type WindowPass } from './window.js';
 import { paceBatch, windowBudget, WindowFold } from './volume.js';
-import { keptOf } from './kept.js';
 import type { AuditBucket } from './audit.js';
 import { Auditor } from './auditor.js';
 import { scopeKey } from './audit-scope.js';
@@ -39,6 +38,7 @@ import { OverlapTuner } from './overlap.js';
 import { recoverBucket, type RecoveryHooks } from './recovery.js';
 import { pause } from '../shared/wait.js';
 import type { LogEvent } from './log-sink.js';
+import { Outgoing } from './outgoing.js';
 import { SYSTEM_CLOCK, type Clock } from '../shared/clock.js';
 
 const SECOND = 1000;
@@ -243,9 +243,6 @@ export class WafEventForwarder implements EventJob {
     const { maxRate, overRate } = this.options.volume ?? { maxRate: undefined, overRate: 'delay' };
     const fold = maxRate !== undefined && overRate === 'summarize' ? new WindowFold(windowBudget(window, this.delivery.checkpoint, maxRate)) : undefined;
     const sink = this.options.sink;
-    // The sink takes each record as it is read (held whole, a batch's events were promoted and marked
-    // again at every full collection), unless a fold may still need the whole event for its summary.
-    const encode = fold === undefined ? sink.encode?.bind(sink) : undefined;
     const drained = await drainWindow(window, {
       reader: { client: this.options.client, tz: this.options.tz, query, signal },
       policy: this.policy,
@@ -256,11 +253,14 @@ export class WafEventForwarder implements EventJob {
       now: () => this.clock.now(),
       isDelivered: (uid, timeMs) => this.delivery.has(uid) || fold?.holds(uid) === true || recovery?.isDelivered(uid, timeMs) === true,
       refresh: (uids) => this.delivery.refresh(uids, window.endMs),
+      // The sink takes each record as it is read (held whole, a batch's events were promoted and marked
+      // again at every full collection); a folded event goes to no batch, its fold keeps what its summary reads.
+      open: () => sink.batch(),
+      ...(fold ? { admit: (event: LogEvent) => fold.take(event) } : {}),
       deliver: async (batch) => {
-        const pass = fold ? fold.take(batch) : await this.paced(batch, maxRate, signal);
-        if (pass.length > 0) await deliverBatch(pass, delivery);
+        if (!fold) await this.paced(batch.records.size, maxRate, signal);
+        await deliverBatch(batch, delivery);
       },
-      ...(encode ? { hold: (event: LogEvent) => encode(event, keptOf(event)), release: (batch: readonly LogEvent[]) => sink.release?.(batch) } : {}),
       onPage: (read, repeats, findings) => {
         this.count('read', read, (ob) => ob.onRead?.(read));
         this.count('deduplicated', repeats, (ob) => ob.onDeduplicated?.(repeats));
@@ -288,14 +288,13 @@ export class WafEventForwarder implements EventJob {
     };
   }
 
-  /** over_rate delay: waits for the batch's turn at max_rate (volume.ts). */
-  private async paced(batch: readonly LogEvent[], maxRate: number | undefined, signal: AbortSignal): Promise<readonly LogEvent[]> {
-    if (maxRate === undefined) return batch;
-    const { waitMs, nextFreeMs } = paceBatch(this.nextFreeMs, performance.now(), batch.length, maxRate);
+  /** over_rate delay: waits for the turn of a batch of `events` at max_rate (volume.ts). */
+  private async paced(events: number, maxRate: number | undefined, signal: AbortSignal): Promise<void> {
+    if (maxRate === undefined) return;
+    const { waitMs, nextFreeMs } = paceBatch(this.nextFreeMs, performance.now(), events, maxRate);
     this.nextFreeMs = nextFreeMs;
     if (waitMs > 0) await pause(waitMs, signal);
     signal.throwIfAborted();
-    return batch;
   }
 
   /**
@@ -305,15 +304,16 @@ export class WafEventForwarder implements EventJob {
    */
   private async deliverSummaries(fold: WindowFold, window: TimeWindow, signal: AbortSignal, recovery?: RecoveryHooks): Promise<void> {
     const summaries = fold.summaries();
-    const folded = new Map(summaries.map((s) => [s.record.uid, s.folded]));
-    const delivery = this.deliveryContext(signal, (records) => {
-      const events = records.flatMap((r) => folded.get(r.uid) ?? []);
+    const delivery = this.deliveryContext(signal, (events) => {
       this.count('summarized', events.length, (ob) => ob.onSummarized?.(events.length));
       return this.confirm(events, window, recovery);
     });
-    const maxBatch = Math.max(1, Math.floor(this.options.sink.maxBatch));
+    const sink = this.options.sink;
+    const maxBatch = Math.max(1, Math.floor(sink.maxBatch));
     for (let i = 0; i < summaries.length; i += maxBatch) {
-      await deliverBatch(summaries.slice(i, i + maxBatch).map((s) => s.record), delivery);
+      const batch = new Outgoing(sink.batch());
+      for (const { record, folded } of summaries.slice(i, i + maxBatch)) batch.addSummary(record, folded);
+      await deliverBatch(batch, delivery);
     }
   }
 

@@ -9,4 +9,4 @@ export type { PollReport } from './options.js';
 export { WAF_EVENTS_JOB, WAF_EVENTS_FAMILIES } from './metrics.js';
 export { AUDIT_OUTCOMES } from './audit.js';
 export { wafQuery } from './fetch.js';
-export { DeliveryError, type LogEvent, type LogSink } from './log-sink.js';
+export { DeliveryError, type LogBatch, type LogEvent, type LogSink } from './log-sink.js';

@@ -1,7 +1,7 @@
 // What the forwarder still reads of an event once it is read: what the denied
 // counter, the rule info and a summary's key read (metrics.ts, rule-info.ts,
-// volume.ts). A folded event keeps only this, and so does an event whose
-// record the sink encoded as it was read (LogSink.encode, drain.ts).
+// volume.ts). A folded event keeps only this, and so does an event on its way
+// in a batch, whose record the sink took as it was read (outgoing.ts).
 import type { LogEvent } from './log-sink.js';
 import { ATTR, EDGE_ATTR } from './attributes.js';
 

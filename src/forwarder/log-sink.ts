@@ -1,5 +1,6 @@
 // What the WAF event forwarder hands its events to (the OTel logs exporter
-// implements LogSink): neutral records, and the one error a delivery throws.
+// implements LogSink): neutral records, the batch a sink takes them in, and the
+// one error a delivery throws.
 import { EdgeError } from '../shared/errors.js';
 
 /** One log record in neutral terms: the collector maps upstream fields to these; exporters map them to OTel. */
@@ -40,23 +41,28 @@ export class DeliveryError extends EdgeError {
   }
 }
 
+/**
+ * A sink's batch, filled as events are read: the sink takes each event as it
+ * is added (the OTLP sink encodes its record then), so the caller need not
+ * hold it whole until the batch is delivered.
+ */
+export interface LogBatch {
+  /** Events added so far. */
+  readonly size: number;
+  add(event: LogEvent): void;
+}
+
 /** Where log events go: the OTel logs exporter implements it. */
 export interface LogSink {
-  /**
-   * Resolves only when the receiver has confirmed every event; rejects with a
-   * DeliveryError naming the events it did not confirm. The caller keeps a
-   * batch no larger than `maxBatch` so nothing is dropped by a full queue.
-   */
-  deliver(events: readonly LogEvent[], signal?: AbortSignal): Promise<void>;
+  /** Most events one batch may hold: a larger one is refused whole, so nothing is dropped by a full queue. */
   readonly maxBatch: number;
+  /** A new, empty batch of this sink's. */
+  batch(): LogBatch;
   /**
-   * Optional: takes `event`'s record now, for a later deliver(), so the caller
-   * need not hold the event whole until then. The event returned stands for
-   * it in deliver() (the record sent is `event`'s) and otherwise reads as
-   * `kept`, what the caller still reads once it is delivered. A sink that
-   * cannot may return `event` itself.
+   * Resolves only when the receiver has confirmed every event of `batch`;
+   * rejects with a DeliveryError naming the events it did not confirm, and
+   * the same batch may be delivered again. A confirmed batch is spent: what
+   * the sink held of it is its own again, and it is not delivered twice.
    */
-  encode?(event: LogEvent, kept: LogEvent): LogEvent;
-  /** After the last deliver() of encode()'s events (confirmed): their records' memory may be used again. */
-  release?(events: readonly LogEvent[]): void;
+  deliver(batch: LogBatch, signal?: AbortSignal): Promise<void>;
 }

@@ -78,10 +78,10 @@ function text(event: LogEvent, name: string, fallback: string): string {
 }
 
 /**
- * A window's events under summarize: take() passes each batch's events while
- * the budget lasts and folds the rest; summaries() gives the records once the
- * window has been read. Memory: one small record per folded event (its id,
- * time and the few attributes the counters read), for the window.
+ * A window's events under summarize: take() passes each event, in the order
+ * read, while the budget lasts and folds the rest; summaries() gives the
+ * records once the window has been read. Memory: one small record per folded
+ * event (its id, time and the few attributes the counters read), for the window.
  */
 export class WindowFold {
   private left: number;
@@ -92,16 +92,14 @@ export class WindowFold {
     this.left = budget;
   }
 
-  /** The events to forward now; the others are folded. */
-  take(batch: readonly LogEvent[]): LogEvent[] {
-    if (batch.length <= this.left) {
-      this.left -= batch.length;
-      return [...batch];
+  /** Whether to forward `event` as it is; false: it was folded. */
+  take(event: LogEvent): boolean {
+    if (this.left > 0) {
+      this.left--;
+      return true;
     }
-    const passed = batch.slice(0, this.left);
-    for (const event of batch.slice(this.left)) this.fold(event);
-    this.left = 0;
-    return passed;
+    this.fold(event);
+    return false;
   }
 
   /** Whether a folded, not yet confirmed, event has this id (a shifted page may return it again). */

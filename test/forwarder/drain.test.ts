@@ -9,7 +9,7 @@ import { headerPolicy } from '../../src/forwarder/convert.js';
 import { drainWindow, type DrainContext } from '../../src/forwarder/drain.js';
 import type { LogEvent } from '../../src/forwarder/log-sink.js';
 import { createSimulator } from '../../src/simulator/index.js';
-import { DENY, MIN, T0 } from './fakes.js';
+import { DENY, EventBatch, MIN, T0 } from './fakes.js';
 
 const tz = platformClock('+08:00');
 const WINDOW = { startMs: T0 - 20 * MIN, endMs: T0 };
@@ -40,7 +40,7 @@ function context(client: PagedClient, deliver: DrainContext['deliver'], maxNew?:
   return {
     reader: { client, tz, query: { pageSize }, signal: new AbortController().signal },
     policy: headerPolicy(), maxBatch: PAGE, offsetMinutes: 480, now: () => T0,
-    isDelivered: () => false, refresh: () => undefined, deliver, onPage: () => undefined,
+    isDelivered: () => false, refresh: () => undefined, open: () => new EventBatch(), deliver, onPage: () => undefined,
     ...(maxNew === undefined ? {} : { maxNew }),
   };
 }
@@ -57,7 +57,7 @@ describe('drainWindow read-ahead', () => {
       // Unconfirmed for a while, as a receiver that is slow (or down) would leave it.
       await new Promise((resolve) => setTimeout(resolve, 5));
       askedAtEnd.push(client.pages.length);
-      delivered.push(...batch);
+      delivered.push(...batch.events);
     }));
     expect(n).toEqual({ delivered: RECORDS.length, read: RECORDS.length, complete: true });
     expect(delivered.map((e) => e.uid)).toEqual(RECORDS.map((r) => r.requestId));
@@ -90,7 +90,7 @@ describe('drainWindow read-ahead', () => {
   it('stops reading once maxNew new records were taken before the last page, delivers what it took, and says the window is incomplete', async () => {
     const client = new PagedClient();
     const delivered: LogEvent[] = [];
-    const drained = await drainWindow(WINDOW, context(client, async (batch) => void delivered.push(...batch), 25));
+    const drained = await drainWindow(WINDOW, context(client, async (batch) => void delivered.push(...batch.events), 25));
     // Pages 1-3 (30 records) pass 25; the reading stops after the page that did.
     expect(drained).toEqual({ delivered: 3 * PAGE, read: 3 * PAGE, complete: false });
     expect(client.pages).toEqual([1, 2, 3]);
@@ -109,24 +109,21 @@ describe('drainWindow read-ahead', () => {
     const client = new PagedClient();
     const delivered: LogEvent[] = [];
     // 100 asked, PAGE (10) answered: pages 1-3 pass 25, and none of them is the last.
-    const drained = await drainWindow(WINDOW, context(client, async (batch) => void delivered.push(...batch), 25, 100));
+    const drained = await drainWindow(WINDOW, context(client, async (batch) => void delivered.push(...batch.events), 25, 100));
     expect(drained).toEqual({ delivered: 3 * PAGE, read: 3 * PAGE, complete: false });
     expect(client.pages).toEqual([1, 2, 3]);
     expect(delivered.map((e) => e.uid)).toEqual(RECORDS.slice(0, 3 * PAGE).map((r) => r.requestId));
   });
 });
 
-describe('drainWindow with a sink that encodes records as they are read', () => {
+describe('drainWindow with the sink taking each event as it is read', () => {
   it('takes each record out of its page as it reads it: nothing of the page is left to outlive the conversion', async () => {
     const client = new PagedClient();
-    // As each event is held: how many records its page still holds.
+    // As each event is added to the sink's batch: how many records its page still holds.
     const left: number[] = [];
     const drained = await drainWindow(WINDOW, {
       ...context(client, async () => undefined),
-      hold: (event) => {
-        left.push(client.lists.at(-1)?.length ?? -1);
-        return event;
-      },
+      open: () => Object.assign(new EventBatch(), { add: () => void left.push(client.lists.at(-1)?.length ?? -1) }),
     });
     expect(drained.delivered).toBe(RECORDS.length);
     // The i-th record of a page of n is taken out before it is converted: n - i - 1 remain.
@@ -138,33 +135,47 @@ describe('drainWindow with a sink that encodes records as they are read', () => 
     expect(client.lists.every((list) => list.length === 0)).toBe(true);
   });
 
-  it('holds what hold() returns, and releases each batch once, after it was delivered; never a batch whose delivery failed', async () => {
+  it('adds each new event whole to a sink batch of at most maxBatch, keeps only what the confirmation reads, and delivers each batch once full', async () => {
     const client = new PagedClient();
-    client.failAt = 4;
-    const held: LogEvent[] = [];
-    const released: string[][] = [];
-    const deliveredUids: string[][] = [];
-    let batches = 0;
-    const ctx: DrainContext = {
+    const opened: EventBatch[] = [];
+    const delivered: Array<{ records: EventBatch; kept: LogEvent[] }> = [];
+    const drained = await drainWindow(WINDOW, {
       ...context(client, async (batch) => {
-        // A batch is released only after its delivery resolved: none of this one yet.
-        expect(released.flat()).not.toContain(batch[0]?.uid);
-        expect(batch.every((e) => held.includes(e))).toBe(true);
-        if (++batches === 3) throw new Error('receiver gone');
-        deliveredUids.push(batch.map((e) => e.uid));
+        expect(batch.records).toBe(opened[delivered.length]);
+        delivered.push({ records: batch.records as EventBatch, kept: batch.events });
       }),
-      hold: (event) => {
-        const kept = { ...event, body: '', attributes: {} };
-        held.push(kept);
-        return kept;
+      open: () => {
+        const batch = new EventBatch();
+        opened.push(batch);
+        return batch;
       },
-      release: (batch) => void released.push(batch.map((e) => e.uid)),
-    };
-    await expect(drainWindow(WINDOW, ctx)).rejects.toThrow('receiver gone');
-    // Every record taken was held as hold() returned it; the two delivered batches were released, each once.
-    expect(held.map((e) => e.uid)).toEqual(RECORDS.slice(0, held.length).map((r) => r.requestId));
-    expect(released).toEqual(deliveredUids);
-    expect(released).toHaveLength(2);
-    expect(released.flat()).toEqual(RECORDS.slice(0, 2 * PAGE).map((r) => r.requestId));
+    });
+    expect(drained).toEqual({ delivered: RECORDS.length, read: RECORDS.length, complete: true });
+    expect(delivered).toHaveLength(opened.length);
+    expect(opened.map((b) => b.size)).toEqual(opened.map((_b, i) => Math.min(PAGE, RECORDS.length - i * PAGE)));
+    const whole = opened.flatMap((b) => b.events);
+    expect(whole.map((e) => e.uid)).toEqual(RECORDS.map((r) => r.requestId));
+    expect(whole.every((e) => e.body !== '' && Object.keys(e.attributes).length > 6)).toBe(true);
+    // Of each event the drain keeps only the forwarder's few fields (kept.ts), in the batch's order.
+    for (const { records, kept } of delivered) {
+      expect(kept.map((e) => e.uid)).toEqual(records.events.map((e) => e.uid));
+      expect(kept.every((e) => e.body === '' && Object.keys(e.attributes).length <= 6)).toBe(true);
+    }
+  });
+
+  it('puts an event the caller admits not into no batch, and counts it as delivered', async () => {
+    const client = new PagedClient();
+    const sent: string[] = [];
+    const taken: string[] = [];
+    const drained = await drainWindow(WINDOW, {
+      ...context(client, async (batch) => void sent.push(...batch.events.map((e) => e.uid))),
+      admit: (event) => {
+        taken.push(event.uid);
+        return taken.length % 3 !== 0;
+      },
+    });
+    expect(taken).toEqual(RECORDS.map((r) => r.requestId));
+    expect(sent).toEqual(taken.filter((_uid, i) => (i + 1) % 3 !== 0));
+    expect(drained.delivered).toBe(RECORDS.length);
   });
 });

@@ -11,7 +11,7 @@ import { EdgeClient, platformClock } from '../../src/api/index.js';
 import type { JobLogger } from '../../src/engine/job.js';
 import { Scheduler } from '../../src/engine/scheduler.js';
 import type { Sample, SampleSink } from '../../src/collectors/collector.js';
-import { DeliveryError, type LogEvent, type LogSink } from '../../src/forwarder/log-sink.js';
+import { DeliveryError, type LogBatch, type LogEvent, type LogSink } from '../../src/forwarder/log-sink.js';
 import { WafEventForwarder, type PollReport } from '../../src/forwarder/index.js';
 import { CHECKPOINT_NAME } from '../../src/forwarder/checkpoint.js';
 import { type WafEventForwarderOptions } from '../../src/forwarder/options.js';
@@ -72,6 +72,17 @@ export function forwarding(options: WafEventForwarderOptions, signal?: AbortSign
   };
 }
 
+/** A batch of FakeSink's: the events whole, as added. */
+export class EventBatch implements LogBatch {
+  readonly events: LogEvent[] = [];
+  get size(): number {
+    return this.events.length;
+  }
+  add(event: LogEvent): void {
+    this.events.push(event);
+  }
+}
+
 /** A receiver: keeps every batch it confirmed; fails the next `failures` attempts as told. */
 export class FakeSink implements LogSink {
   readonly batches: LogEvent[][] = [];
@@ -85,7 +96,13 @@ export class FakeSink implements LogSink {
 
   constructor(readonly maxBatch: number) {}
 
-  async deliver(events: readonly LogEvent[]): Promise<void> {
+  batch(): EventBatch {
+    return new EventBatch();
+  }
+
+  async deliver(batch: LogBatch): Promise<void> {
+    if (!(batch instanceof EventBatch)) throw new Error('not a batch of this sink');
+    const events = batch.events;
     this.attempts++;
     this.onAttempt(events);
     if (this.failures > 0) {

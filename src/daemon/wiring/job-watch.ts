@@ -5,7 +5,7 @@
 // already reports: the log sink the forwarder delivers to, and the sender's
 // observer. One watch per built config, like the jobs it watches.
 import type { Clock } from '../../shared/clock.js';
-import type { LogEvent, LogSink } from '../../forwarder/index.js';
+import type { LogBatch, LogSink } from '../../forwarder/index.js';
 import { describeError } from '../../shared/errors.js';
 import type { RemoteWriteObserver, RequestFailure } from '../../exporters/remote-write/index.js';
 import type { JobError } from '../../server/index.js';
@@ -53,11 +53,10 @@ export class JobWatch {
 export function watchedSink(sink: LogSink, watch: JobWatch): LogSink {
   return {
     maxBatch: sink.maxBatch,
-    ...(sink.encode ? { encode: sink.encode.bind(sink) } : {}),
-    ...(sink.release ? { release: sink.release.bind(sink) } : {}),
-    deliver: async (events: readonly LogEvent[], signal?: AbortSignal) => {
+    batch: () => sink.batch(),
+    deliver: async (batch: LogBatch, signal?: AbortSignal) => {
       try {
-        await sink.deliver(events, signal);
+        await sink.deliver(batch, signal);
       } catch (err) {
         // A stop's abort is no failure of the receiver.
         if (!signal?.aborted) watch.failed(jobError(describeError(err)));

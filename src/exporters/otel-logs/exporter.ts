@@ -2,29 +2,24 @@
 // delegate (transport, retries, headers, compression, proxy agent, response
 // decoding) as the SDK's own OTLPLogExporter builds them, with the protobufjs
 // serializer (otlp-serializer.ts) in place of the SDK's: it takes the sink's
-// LogEvents as they are (the delegate is generic in what it exports), so no
-// SDK record is built per event.
+// batches, their records encoded already (the delegate is generic in what it
+// exports), so no SDK record is built per event.
 import type { OTLPExporterNodeConfigBase } from '@opentelemetry/otlp-exporter-base';
 import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
 import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
 import type { IExporterMetricsHelper } from '@opentelemetry/otlp-transformer';
-import type { Resource } from '@opentelemetry/resources';
-import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
-import type { LogEvent } from '../../forwarder/index.js';
-import { createLogsSerializer, type LogsSerializer } from './otlp-serializer.js';
+import type { LogsSerializer } from './otlp-serializer.js';
+import type { SinkBatch } from './sink-batch.js';
 
 /** The SDK's exporter self-metrics component type for this exporter (its semconv value). */
 const COMPONENT_TYPE = 'otlp_http_log_exporter';
 
-/** The SDK's LogsExporterMetricsHelper for a batch of events: one log record each. */
-const METRICS_HELPER: IExporterMetricsHelper<readonly LogEvent[]> = { name: 'log', countItems: (events) => events.length };
+/** The SDK's LogsExporterMetricsHelper for a batch: one log record per event. */
+const METRICS_HELPER: IExporterMetricsHelper<SinkBatch> = { name: 'log', countItems: (batch) => batch.size };
 
-/** Exports batches of LogEvents, each as its records under `resource` and `scope`; encodes records ahead of their batch. */
-export class ProtobufLogExporter extends OTLPExporterBase<readonly LogEvent[]> {
-  private readonly serializer: LogsSerializer;
-
-  constructor(config: OTLPExporterNodeConfigBase, resource: Resource, scope: ReadableLogRecord['instrumentationScope']) {
-    const serializer = createLogsSerializer(resource, scope);
+/** Exports the batches `serializer` made, each as one request. */
+export class ProtobufLogExporter extends OTLPExporterBase<SinkBatch> {
+  constructor(config: OTLPExporterNodeConfigBase, serializer: LogsSerializer) {
     super(
       createOtlpHttpExportDelegate(
         convertLegacyHttpOptions(config, 'LOGS', 'v1/logs', { 'Content-Type': 'application/x-protobuf' }),
@@ -34,15 +29,5 @@ export class ProtobufLogExporter extends OTLPExporterBase<readonly LogEvent[]> {
         undefined,
       ),
     );
-    this.serializer = serializer;
-  }
-
-  /** LogSink.encode: the record encoded now, into memory used again after release(). */
-  encode(event: LogEvent, kept: LogEvent): LogEvent {
-    return this.serializer.encode(event, kept);
-  }
-
-  release(events: readonly LogEvent[]): void {
-    this.serializer.release(events);
   }
 }

@@ -1,16 +1,19 @@
-// Builds the SDK side: resource, scope and the OTLP exporter (protobuf or JSON) the sink hands its event batches to.
+// Builds the SDK side: resource, scope, the sink's batches (their records encoded for protobuf, or the SDK's records
+// for JSON) and the OTLP exporter the sink hands them to.
 import { OTLPLogExporter as OtlpJsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
 import { CompressionAlgorithm, type OTLPExporterNodeConfigBase } from '@opentelemetry/otlp-exporter-base';
 import { defaultResource, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import type { ExportResult } from '@opentelemetry/core';
-import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-logs';
+import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
 import { ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { OtlpResourceOptions, ResolvedOptions } from './options.js';
-import { SEMCONV_SCHEMA_URL, instrumentationScope, toReadableLogRecord } from './record.js';
+import { SEMCONV_SCHEMA_URL, instrumentationScope } from './record.js';
 import { agentFactory } from './agent.js';
 import { ProtobufLogExporter } from './exporter.js';
+import { createLogsSerializer, type LogsSerializer } from './otlp-serializer.js';
+import { RecordBatch, type SinkBatch } from './sink-batch.js';
 import { readTlsFiles } from '../../shared/tls-files.js';
-import type { LogEvent } from '../../forwarder/index.js';
+import { InternalError } from '../../shared/errors.js';
 
 /** Instrumentation scope of every record. */
 export const SCOPE_NAME = 'edge-exporter';
@@ -28,25 +31,25 @@ export function buildResource(options: OtlpResourceOptions): Resource {
 }
 
 /** What the sink hands each batch to: one export call per deliver(), whose one result settles the batch (sink.ts). */
-export interface EventExporter {
-  export(events: readonly LogEvent[], resultCallback: (result: ExportResult) => void): void;
-  /** LogSink.encode, where the exporter encodes records itself (http/protobuf). */
-  encode?(event: LogEvent, kept: LogEvent): LogEvent;
-  release?(events: readonly LogEvent[]): void;
+export interface BatchExporter {
+  export(batch: SinkBatch, resultCallback: (result: ExportResult) => void): void;
   forceFlush(): Promise<void>;
   shutdown(): Promise<void>;
 }
 
 /**
- * An SDK LogRecordExporter behind EventExporter: each batch built as the
- * SDK's Logger would have emitted it (toReadableLogRecord) and passed in one
+ * An SDK LogRecordExporter behind BatchExporter: each batch's records, built
+ * as the SDK's Logger would have emitted them (RecordBatch), passed in one
  * export() call, which is what the batch processor did once deliver() had
  * filled its queue and flushed it. For http/json (the SDK's exporter) and a
- * test's exporter; http/protobuf serializes the events without the records.
+ * test's exporter; http/protobuf sends records encoded without them.
  */
-function recordExporter(exporter: LogRecordExporter, resource: Resource, scope: ReadableLogRecord['instrumentationScope']): EventExporter {
+function recordExporter(exporter: LogRecordExporter): BatchExporter {
   return {
-    export: (events, resultCallback) => exporter.export(events.map((event) => toReadableLogRecord(event, resource, scope)), resultCallback),
+    export: (batch, resultCallback) => {
+      if (!(batch instanceof RecordBatch)) throw new InternalError('the record exporter sends only batches of records');
+      exporter.export(batch.records, resultCallback);
+    },
     forceFlush: () => exporter.forceFlush(),
     shutdown: () => exporter.shutdown(),
   };
@@ -54,13 +57,13 @@ function recordExporter(exporter: LogRecordExporter, resource: Resource, scope: 
 
 /**
  * The real OTLP/HTTP exporter (http/protobuf: the SDK's exporter with the
- * protobufjs serializer of otlp-serializer.ts, fed the events themselves;
+ * protobufjs serializer of otlp-serializer.ts, fed the batches it made;
  * http/json: the SDK's, fed records). Whatever is left undefined here the
  * SDK fills from its own OTEL_EXPORTER_OTLP_(LOGS_)* variables, then its
  * defaults. The TLS files are read here, when the sink starts (so again
  * after a reload).
  */
-function createOtlpExporter(options: ResolvedOptions, resource: Resource, scope: ReadableLogRecord['instrumentationScope']): EventExporter {
+function createOtlpExporter(options: ResolvedOptions, serializer: LogsSerializer | undefined): BatchExporter {
   const config: OTLPExporterNodeConfigBase = {
     url: options.endpoint,
     headers: { ...options.headers },
@@ -74,27 +77,33 @@ function createOtlpExporter(options: ResolvedOptions, resource: Resource, scope:
   if (options.compression !== undefined) {
     config.compression = options.compression === 'gzip' ? CompressionAlgorithm.GZIP : CompressionAlgorithm.NONE;
   }
-  return options.protocol === 'http/json'
-    ? recordExporter(new OtlpJsonLogExporter(config), resource, scope)
-    : new ProtobufLogExporter(config, resource, scope);
+  return serializer === undefined ? recordExporter(new OtlpJsonLogExporter(config)) : new ProtobufLogExporter(config, serializer);
 }
 
+/** The sink's encoding, which it has from the start, and the exporter for it, which it builds when it starts. */
 export interface Pipeline {
-  /** The OTLP exporter (or a test's): each export's result settles its whole batch (sink.ts). */
-  readonly exporter: EventExporter;
+  /** A new, empty batch, its records taken as events are added (encoded at once, for http/protobuf). */
+  batch(): SinkBatch;
+  /** The OTLP exporter (or a test's): each export's result settles its whole batch (sink.ts). The TLS files are read now. */
+  exporter(): BatchExporter;
 }
 
 /**
- * The exporter the sink hands its batches to, its records under the
- * resource and scope built here. No LoggerProvider and no
- * BatchLogRecordProcessor: the emit's per-record work (a LogRecordImpl, the
- * validation of each attribute, a copy of each array) and the queue are no
- * longer paid per event. `testExporter` replaces the OTLP one (tests).
+ * The batches and the exporter of a sink, their records under the resource
+ * and scope built here. No LoggerProvider and no BatchLogRecordProcessor:
+ * the emit's per-record work (a LogRecordImpl, the validation of each
+ * attribute, a copy of each array) and the queue are no longer paid per
+ * event. `testExporter` replaces the OTLP one (tests), and takes records.
  */
 export function createPipeline(options: ResolvedOptions, testExporter?: LogRecordExporter): Pipeline {
   const resource = buildResource(options.resource);
   const scope = instrumentationScope(SCOPE_NAME, options.resource.serviceVersion);
-  return {
-    exporter: testExporter === undefined ? createOtlpExporter(options, resource, scope) : recordExporter(testExporter, resource, scope),
-  };
+  if (testExporter !== undefined || options.protocol === 'http/json') {
+    return {
+      batch: () => new RecordBatch(resource, scope),
+      exporter: () => (testExporter === undefined ? createOtlpExporter(options, undefined) : recordExporter(testExporter)),
+    };
+  }
+  const serializer = createLogsSerializer(resource, scope);
+  return { batch: () => serializer.batch(), exporter: () => createOtlpExporter(options, serializer) };
 }

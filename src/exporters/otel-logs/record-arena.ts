@@ -1,6 +1,6 @@
-// LogRecords encoded as the forwarder reads them (LogSink.encode), into
-// chunks of memory used again once the receiver confirmed their records.
-// Held whole, a batch's events lived across HTTP round trips and the checkpoint's
+// LogRecords encoded as the forwarder adds them to a batch (LogSink.batch),
+// copied into chunks of memory used again once the receiver confirmed their
+// records. Held whole, a batch's events lived across HTTP round trips and the checkpoint's
 // save: with the daemon's 4 MB semi-spaces (src/cli/node-flags.ts) every one
 // of them, its attributes and the page strings they point at, was promoted
 // to the old generation, and marking it again at every full collection was
@@ -8,7 +8,6 @@
 // young and its record waits as bytes. A chunk per batch, freed by GC,
 // bought little (external memory drives full collections too: docs/benchmarks.md
 // 12.9); chunks kept and written over again did.
-import type { LogEvent } from '../../forwarder/index.js';
 import { InternalError } from '../../shared/errors.js';
 
 /** One stretch of memory records are copied into, and how many of them are not released yet. */
@@ -26,32 +25,16 @@ const CHUNK_BYTES = 1 << 20;
 const POOL_SIZE = 4;
 
 /**
- * A LogEvent whose record is encoded already: the fields its sender still
- * reads (LogSink.encode's `kept`), and where its record lies. Only the arena
- * that made it reads the bytes.
+ * Where one batch's records lie in the arena, in order: numbers and chunk
+ * references only, no object per record. Read until released, which is once,
+ * when the receiver confirmed them.
  */
-export class EncodedEvent implements LogEvent {
-  readonly uid: string;
-  readonly timestampMs: number;
-  readonly observedMs: number;
-  readonly severity: LogEvent['severity'];
-  readonly severityText: string;
-  readonly eventName: string;
-  readonly body: string;
-  readonly attributes: LogEvent['attributes'];
-  /** Set by release(): the bytes may have been written over since. */
+export class ArenaRecords {
+  /** The chunk of each record. */
+  readonly chunks: Chunk[] = [];
+  /** Each record's start and end in its chunk. */
+  readonly bounds: number[] = [];
   released = false;
-
-  constructor(kept: LogEvent, readonly arena: RecordArena, readonly chunk: Chunk, readonly start: number, readonly end: number) {
-    this.uid = kept.uid;
-    this.timestampMs = kept.timestampMs;
-    this.observedMs = kept.observedMs;
-    this.severity = kept.severity;
-    this.severityText = kept.severityText;
-    this.eventName = kept.eventName;
-    this.body = kept.body;
-    this.attributes = kept.attributes;
-  }
 }
 
 /**
@@ -64,29 +47,30 @@ export class RecordArena {
   private used = 0;
   private readonly free: Chunk[] = [];
 
-  /** `record` (encoded, valid until the caller encodes again) copied in, standing for `kept`. */
-  add(record: Uint8Array, kept: LogEvent): EncodedEvent {
+  /** `record` (encoded, valid until the caller encodes again) copied in, as the last of `records`. */
+  add(records: ArenaRecords, record: Uint8Array): void {
     let chunk = this.current;
     if (chunk === undefined || this.used + record.length > chunk.bytes.length) chunk = this.next(record.length);
     const start = this.used;
     chunk.bytes.set(record, start);
     this.used += record.length;
     chunk.live++;
-    return new EncodedEvent(kept, this, chunk, start, this.used);
+    records.chunks.push(chunk);
+    records.bounds.push(start, this.used);
   }
 
-  /** The record's bytes; an event released (or another arena's) is a bug in the caller. */
-  bytesOf(event: EncodedEvent): Uint8Array {
-    if (event.arena !== this || event.released) throw new InternalError(`log record ${event.uid} was released before it was sent`);
-    return event.chunk.bytes.subarray(event.start, event.end);
+  /** The records' bytes, in order; records released already are a bug in the caller. */
+  views(records: ArenaRecords): Uint8Array[] {
+    if (records.released) throw new InternalError('log records were released before they were sent');
+    const { chunks, bounds } = records;
+    return chunks.map((chunk, i) => chunk.bytes.subarray(bounds[2 * i], bounds[2 * i + 1]));
   }
 
-  /** Their records are sent for the last time: the memory may be used again. Each event counts once. */
-  release(events: readonly LogEvent[]): void {
-    for (const event of events) {
-      if (!(event instanceof EncodedEvent) || event.arena !== this || event.released) continue;
-      event.released = true;
-      const chunk = event.chunk;
+  /** The records are sent for the last time: their memory may be used again. Counts once. */
+  release(records: ArenaRecords): void {
+    if (records.released) return;
+    records.released = true;
+    for (const chunk of records.chunks) {
       chunk.live--;
       if (chunk.sealed && chunk.live === 0) this.recycle(chunk);
     }

@@ -240,11 +240,6 @@ class RecordMessage {
   }
 }
 
-/** The LogRecord messages of one batch, for one encode (their attributes come from the serializer's encoder). */
-export function recordMessages(events: readonly LogEvent[], encoder: AttributeEncoder): RecordMessage[] {
-  return events.map((event) => recordMessage(event, encoder));
-}
-
 /** One event's LogRecord message, for an encode of that record alone. */
 export function recordMessage(event: LogEvent, encoder: AttributeEncoder): RecordMessage {
   return new RecordMessage(event, encoder);

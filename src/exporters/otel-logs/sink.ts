@@ -2,9 +2,10 @@
 import { context } from '@opentelemetry/api';
 import { ExportResultCode, suppressTracing, type ExportResult } from '@opentelemetry/core';
 import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
-import { DeliveryError, type LogEvent, type LogSink } from '../../forwarder/index.js';
+import { DeliveryError, type LogBatch, type LogSink } from '../../forwarder/index.js';
 import { resolveOptions, type OtlpLogSinkOptions, type ResolvedOptions } from './options.js';
-import { createPipeline, type EventExporter, type Pipeline } from './pipeline.js';
+import { createPipeline, type BatchExporter, type Pipeline } from './pipeline.js';
+import { SinkBatch } from './sink-batch.js';
 import { NOT_NEEDED, pause, settlesWithin } from '../../shared/wait.js';
 import { duplicatesOf, summarizeExportError, type ExportTarget } from './util.js';
 import { maskUrl } from '../../shared/url-credentials.js';
@@ -18,8 +19,11 @@ interface OtlpLogSinkDeps {
 type State = 'new' | 'started' | 'stopped';
 
 /**
- * Each deliver() is one call of the OTLP exporter with the whole batch of
- * events (pipeline.ts: serialized as the SDK's Logger would emit them); deliver()
+ * A batch (batch()) takes each event's record as the forwarder adds it,
+ * encoded at once for http/protobuf (sink-batch.ts), and is the sink's own
+ * until the receiver confirmed it, when the memory its records took is used
+ * again. Each deliver() is one call of the OTLP exporter with the whole batch
+ * (pipeline.ts: serialized as the SDK's Logger would emit its events); deliver()
  * calls run one at a time, and success is read from that export's result
  * (exportBatch), which settles the whole batch. The SDK's batch processor
  * is not used: it dropped records beyond its queue, never retried, resolved
@@ -29,17 +33,19 @@ export class OtlpLogSink implements LogSink {
   readonly maxBatch: number;
   private readonly options: ResolvedOptions;
   private state: State = 'new';
-  private pipeline: Pipeline | undefined;
+  private readonly pipeline: Pipeline;
+  private exporter: BatchExporter | undefined;
   /** Settles when the last deliver()'s export has called back (bounded); never rejects. */
   private tail: Promise<void> = Promise.resolve();
   private stopping: Promise<void> | undefined;
 
   constructor(
     options: OtlpLogSinkOptions,
-    private readonly deps: OtlpLogSinkDeps = {},
+    deps: OtlpLogSinkDeps = {},
   ) {
     this.options = resolveOptions(options);
     this.maxBatch = this.options.maxBatch;
+    this.pipeline = createPipeline(this.options, deps.exporter);
   }
 
   /** Where exports go, for a failed connection's description (the SDK's default endpoint when none is set). */
@@ -53,26 +59,33 @@ export class OtlpLogSink implements LogSink {
     return this.options.timeoutMs + this.options.ackMarginMs;
   }
 
-  /** Builds the exporter, its resource and scope. Idempotent; a stopped sink does not start again. */
+  /** Builds the exporter. Idempotent; a stopped sink does not start again. */
   start(): Promise<void> {
     if (this.state === 'stopped') return Promise.reject(new InternalError('OtlpLogSink: cannot start after stop'));
     if (this.state === 'new') {
-      this.pipeline = createPipeline(this.options, this.deps.exporter);
+      this.exporter = this.pipeline.exporter();
       this.state = 'started';
     }
     return Promise.resolve();
   }
 
+  /** A new, empty batch: each event's record is taken as it is added. */
+  batch(): SinkBatch {
+    return this.pipeline.batch();
+  }
+
   /**
-   * Resolves when the receiver has answered 2xx for every event; otherwise
-   * rejects with a DeliveryError naming the uids not confirmed (all of them
-   * for a batch refused up front: larger than maxBatch, duplicate uids, the
-   * sink not started or shut down). Never hangs: an event without an export
-   * result after timeoutMs + ackMarginMs counts as failed, and so does every
-   * unconfirmed event once `signal` aborts.
+   * Resolves when the receiver has answered 2xx for every event of `batch`,
+   * which is then spent; otherwise rejects with a DeliveryError naming the
+   * uids not confirmed (all of them for a batch refused up front: larger
+   * than maxBatch, duplicate uids, confirmed already, not this sink's kind,
+   * the sink not started or shut down). Never hangs: an event without an
+   * export result after timeoutMs + ackMarginMs counts as failed, and so does
+   * every unconfirmed event once `signal` aborts.
    */
-  async deliver(events: readonly LogEvent[], signal?: AbortSignal): Promise<void> {
-    const uids = events.map((event) => event.uid);
+  async deliver(batch: LogBatch, signal?: AbortSignal): Promise<void> {
+    if (!(batch instanceof SinkBatch)) throw new DeliveryError('a batch the OTLP log sink did not make; nothing was sent', []);
+    const uids = batch.uids;
     if (uids.length === 0) return;
     if (uids.length > this.maxBatch) {
       throw new DeliveryError(`a batch of ${uids.length} log events exceeds maxBatch ${this.maxBatch}; nothing was sent`, uids);
@@ -84,22 +97,14 @@ export class OtlpLogSink implements LogSink {
     if (this.state !== 'started') {
       throw new DeliveryError(`the OTLP log sink is ${this.state === 'new' ? 'not started' : 'shut down'}; nothing was sent`, uids);
     }
-    return this.deliverInTurn(events, uids, signal);
-  }
-
-  /** The record encoded now where the exporter can (http/protobuf); otherwise `event` itself, whole. */
-  encode(event: LogEvent, kept: LogEvent): LogEvent {
-    return this.pipeline?.exporter.encode?.(event, kept) ?? event;
-  }
-
-  release(events: readonly LogEvent[]): void {
-    this.pipeline?.exporter.release?.(events);
+    if (batch.spent) throw new DeliveryError('a batch the OTLP receiver confirmed already; nothing was sent', uids);
+    return this.deliverInTurn(batch, signal);
   }
 
   /** Waits for deliveries in progress, then flushes the exporter. */
   async flush(): Promise<void> {
     await this.tail;
-    await this.pipeline?.exporter.forceFlush();
+    await this.exporter?.forceFlush();
   }
 
   /** Refuses new deliveries, lets those accepted finish, then flushes and shuts the SDK down. Idempotent. */
@@ -107,22 +112,23 @@ export class OtlpLogSink implements LogSink {
     this.stopping ??= (async () => {
       this.state = 'stopped';
       await this.tail;
-      await this.pipeline?.exporter.shutdown();
+      await this.exporter?.shutdown();
     })();
     return this.stopping;
   }
 
-  private async deliverInTurn(events: readonly LogEvent[], uids: readonly string[], signal: AbortSignal | undefined): Promise<void> {
+  private async deliverInTurn(batch: SinkBatch, signal: AbortSignal | undefined): Promise<void> {
+    const uids = batch.uids;
     const previous = this.tail;
     let release!: () => void;
     this.tail = new Promise<void>((resolve) => (release = resolve));
     let answered: Promise<void> = Promise.resolve();
     try {
       await abortable(previous, signal);
-      const pipeline = this.pipeline;
-      if (pipeline === undefined) throw new InternalError('OtlpLogSink: no pipeline');
+      const exporter = this.exporter;
+      if (exporter === undefined) throw new InternalError('OtlpLogSink: no exporter');
       signal?.throwIfAborted();
-      const exported = exportBatch(pipeline.exporter, events, this.ackDeadlineMs, signal, (result) => this.onResult(uids.length, result));
+      const exported = exportBatch(exporter, batch, this.ackDeadlineMs, signal, (result) => this.onResult(uids.length, result));
       answered = exported.answered;
       const outcome = await exported.outcome;
       if (!outcome.confirmed) {
@@ -131,6 +137,8 @@ export class OtlpLogSink implements LogSink {
           cause: outcome.cause, detail: { endpoint: maskUrl(this.target.endpoint), ...detail },
         });
       }
+      // Never sent again: the memory its records took is used again.
+      batch.spend();
       this.options.logger?.debug({ records: uids.length }, 'OTLP receiver confirmed log records');
     } catch (error) {
       if (error instanceof DeliveryError) throw error;
@@ -186,7 +194,7 @@ interface Export {
  * it at once. `onResult` sees each result once, also a late one.
  */
 function exportBatch(
-  exporter: EventExporter, events: readonly LogEvent[], deadlineMs: number, signal: AbortSignal | undefined,
+  exporter: BatchExporter, batch: SinkBatch, deadlineMs: number, signal: AbortSignal | undefined,
   onResult: (result: ExportResult) => void,
 ): Export {
   let answer!: (result: ExportResult) => void;
@@ -199,7 +207,7 @@ function exportBatch(
     answer(exported);
   };
   try {
-    context.with(suppressTracing(context.active()), () => exporter.export(events, callback));
+    context.with(suppressTracing(context.active()), () => exporter.export(batch, callback));
   } catch (error) {
     callback({ code: ExportResultCode.FAILED, error: error instanceof Error ? error : new InternalError(String(error), { cause: error }) });
   }

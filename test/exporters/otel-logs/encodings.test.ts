@@ -1,6 +1,7 @@
 // One mapping, two encodings: the requests the sink sends for the same events
-// over http/protobuf (its own serializer) and over http/json (the SDK's JSON
-// serializer, from the records toReadableLogRecord builds) decode to the same records, field by field, by a
+// over http/protobuf (its own serializer, from the records encoded into the
+// arena) and over http/json (the SDK's JSON serializer, from the records
+// toReadableLogRecord builds) decode to the same records, field by field, by a
 // decoder of the official schema apart from both (test/support/otlp-decode.ts).
 // Both write record.ts's mapping (recordFields, recordAttributes) and nothing
 // else of an event, so neither can map a field otherwise than the other.
@@ -9,9 +10,10 @@ import { describe, expect, it } from 'vitest';
 import type { LogEvent } from '../../../src/forwarder/log-sink.js';
 import { createLogsSerializer } from '../../../src/exporters/otel-logs/otlp-serializer.js';
 import { SCOPE_NAME, buildResource } from '../../../src/exporters/otel-logs/pipeline.js';
-import { ATTR_LOG_RECORD_UID, instrumentationScope, toReadableLogRecord } from '../../../src/exporters/otel-logs/record.js';
+import { ATTR_LOG_RECORD_UID, instrumentationScope } from '../../../src/exporters/otel-logs/record.js';
+import { RecordBatch } from '../../../src/exporters/otel-logs/sink-batch.js';
 import { createLogsDecoder } from '../../support/otlp-decode.js';
-import { MANY_ATTRIBUTES, RESOURCE, denyEvent, simulatorWafEvents } from './fixtures.js';
+import { MANY_ATTRIBUTES, RESOURCE, batchOf, denyEvent, simulatorWafEvents } from './fixtures.js';
 
 const resource = buildResource({ ...RESOURCE, attributes: { 'deployment.environment.name': 'prod' } });
 const scope = instrumentationScope(SCOPE_NAME, RESOURCE.serviceVersion);
@@ -34,11 +36,12 @@ const EDGE_CASES: LogEvent[] = [
 ];
 
 function protobufRecords(events: readonly LogEvent[]): ReturnType<typeof decode> {
-  return decode('protobuf', createLogsSerializer(resource, scope).serializeRequest(events) ?? new Uint8Array());
+  const serializer = createLogsSerializer(resource, scope);
+  return decode('protobuf', serializer.serializeRequest(batchOf(serializer, events)) ?? new Uint8Array());
 }
 
 function jsonRecords(events: readonly LogEvent[]): ReturnType<typeof decode> {
-  return decode('json', JsonLogsSerializer.serializeRequest(events.map((event) => toReadableLogRecord(event, resource, scope))) ?? new Uint8Array());
+  return decode('json', JsonLogsSerializer.serializeRequest(batchOf({ batch: () => new RecordBatch(resource, scope) }, events).records) ?? new Uint8Array());
 }
 
 describe('the two encodings of one event', () => {

@@ -1,6 +1,6 @@
 // Log events shaped like the WAF collector's, and a sink factory for tests against the OTLP receiver.
 import { wafLogRecord } from '../../../src/api/schemas/waf-log.js';
-import type { LogEvent } from '../../../src/forwarder/log-sink.js';
+import type { LogBatch, LogEvent } from '../../../src/forwarder/log-sink.js';
 import { headerPolicy, toLogEvent } from '../../../src/forwarder/convert.js';
 import { ATTRIBUTE_COUNT_LIMIT } from '../../../src/exporters/otel-logs/record.js';
 import { createSimulator } from '../../../src/simulator/index.js';
@@ -41,6 +41,13 @@ export function denyEvent(i: number, overrides: Partial<LogEvent> = {}): LogEven
 
 export function denyEvents(from: number, count: number): LogEvent[] {
   return Array.from({ length: count }, (_, k) => denyEvent(from + k));
+}
+
+/** A new batch of `sink`'s holding `events`, added as the forwarder adds them. */
+export function batchOf<B extends LogBatch>(sink: { batch(): B }, events: readonly LogEvent[]): B {
+  const batch = sink.batch();
+  for (const event of events) batch.add(event);
+  return batch;
 }
 
 /** A started sink against `endpoint`, small time budgets so failure tests stay fast. */

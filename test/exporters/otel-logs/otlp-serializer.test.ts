@@ -14,11 +14,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { LogEvent } from '../../../src/forwarder/log-sink.js';
 import { ProtobufLogExporter } from '../../../src/exporters/otel-logs/exporter.js';
 import { createLogsSerializer } from '../../../src/exporters/otel-logs/otlp-serializer.js';
-import type { EncodedEvent } from '../../../src/exporters/otel-logs/record-arena.js';
+import type { EncodedBatch } from '../../../src/exporters/otel-logs/sink-batch.js';
 import { SCOPE_NAME, buildResource } from '../../../src/exporters/otel-logs/pipeline.js';
 import { ATTR_LOG_RECORD_UID, instrumentationScope, toReadableLogRecord } from '../../../src/exporters/otel-logs/record.js';
 import { officialLogsRequestType } from '../../support/otlp-decode.js';
-import { MANY_ATTRIBUTES, denyEvent, simulatorWafEvents } from './fixtures.js';
+import { MANY_ATTRIBUTES, batchOf, denyEvent, simulatorWafEvents } from './fixtures.js';
 
 const requestType = officialLogsRequestType();
 
@@ -87,10 +87,13 @@ async function sent(batches: ReadonlyArray<readonly LogEvent[]>): Promise<Buffer
   });
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', () => resolve()));
   const port = (server.address() as AddressInfo).port;
-  const exporter = new ProtobufLogExporter({ url: `http://127.0.0.1:${port}/v1/logs`, timeoutMillis: 5_000 }, resource, scope);
-  for (const batch of batches) {
+  const serializer = createLogsSerializer(resource, scope);
+  const exporter = new ProtobufLogExporter({ url: `http://127.0.0.1:${port}/v1/logs`, timeoutMillis: 5_000 }, serializer);
+  for (const events of batches) {
+    const batch = batchOf(serializer, events);
     const result = await new Promise<ExportResult>((resolve) => exporter.export(batch, resolve));
     expect(result.code).toBe(ExportResultCode.SUCCESS);
+    batch.spend();
   }
   await exporter.shutdown();
   return bodies;
@@ -163,46 +166,46 @@ describe('the protobufjs OTLP logs serializer', () => {
   });
 });
 
-describe('records encoded ahead of their batch (LogSink.encode)', () => {
+describe('a batch\'s records, encoded as its events are added', () => {
   /** `events` with their uids marked, as another batch of the same shape. */
   const generation = (events: readonly LogEvent[], mark: string): LogEvent[] => events.map((e) => ({ ...e, uid: `${e.uid}-${mark}` }));
-  const kept = (e: LogEvent): LogEvent => ({ ...e, body: '', attributes: { 'server.address': 'kept' } });
-  /** The bytes a serializer that never encoded ahead writes for `events`. */
-  const plain = (events: readonly LogEvent[]): Buffer => Buffer.from(createLogsSerializer(resource, scope).serializeRequest(events) ?? new Uint8Array());
+  /** The bytes a serializer of its own writes for `events`. */
+  const plain = (events: readonly LogEvent[]): Buffer => {
+    const serializer = createLogsSerializer(resource, scope);
+    return Buffer.from(serializer.serializeRequest(batchOf(serializer, events)) ?? new Uint8Array());
+  };
 
-  it('sends the same bytes as the event itself, alone or among plain records; the event reads as what was kept', () => {
+  it('sends the same bytes again (a retry) after other batches were filled, until it is spent', () => {
     const serializer = createLogsSerializer(resource, scope);
     const events = [...WAF_EVENTS, ...EDGE_CASES];
-    const encoded = events.map((e) => serializer.encode(e, kept(e)));
-    const first = encoded[0];
-    expect({ uid: first?.uid, body: first?.body, attributes: first?.attributes }).toEqual({ uid: events[0]?.uid, body: '', attributes: { 'server.address': 'kept' } });
-    const bytes = Buffer.from(serializer.serializeRequest(encoded) ?? new Uint8Array());
-    expect(bytes.equals(plain(events))).toBe(true);
-    expect(decoded(bytes)).toEqual(sdkDecoded(events));
-    const mixed = events.map((e, i) => (i % 2 === 0 ? encoded[i] as LogEvent : e));
-    expect(Buffer.from(serializer.serializeRequest(mixed) ?? new Uint8Array()).equals(plain(events))).toBe(true);
+    const batch = batchOf(serializer, events);
+    const first = Buffer.from(serializer.serializeRequest(batch) ?? new Uint8Array());
+    expect(decoded(first)).toEqual(sdkDecoded(events));
+    batchOf(serializer, generation(WAF_EVENTS, 'next'));
+    expect(Buffer.from(serializer.serializeRequest(batch) ?? new Uint8Array()).equals(first)).toBe(true);
+    expect(first.equals(plain(events))).toBe(true);
   });
 
-  it('writes over memory only once every record in it was released, and refuses to send a record released before', () => {
+  it('writes over memory only once every record in it was spent, and refuses to send a batch spent before', () => {
     const serializer = createLogsSerializer(resource, scope);
     // Three generations of the simulator's events: each more than 1 MB of records, so each spans two chunks.
     const [a, b, c] = ['a', 'b', 'c'].map((mark) => generation([...WAF_EVENTS, ...WAF_EVENTS, ...WAF_EVENTS].map((e, i) => ({ ...e, uid: `${e.uid}-${i}` })), mark)) as [LogEvent[], LogEvent[], LogEvent[]];
-    const encodedA = a.map((e) => serializer.encode(e, e)) as EncodedEvent[];
-    const encodedB = b.map((e) => serializer.encode(e, e)) as EncodedEvent[];
-    expect(new Set(encodedA.map((e) => e.chunk)).size).toBe(2);
-    const chunkOf = (events: readonly EncodedEvent[], i: number): unknown => events.at(i)?.chunk;
-    // B was encoded after A, unreleased: A is intact.
-    expect(Buffer.from(serializer.serializeRequest(encodedA) ?? new Uint8Array()).equals(plain(a))).toBe(true);
-    serializer.release(encodedA);
-    serializer.release(encodedA); // twice counts once
-    const encodedC = c.map((e) => serializer.encode(e, e)) as EncodedEvent[];
+    const batchA = batchOf(serializer, a);
+    const batchB = batchOf(serializer, b);
+    const chunksOf = (batch: EncodedBatch): unknown[] => batch.records.chunks;
+    expect(new Set(chunksOf(batchA)).size).toBe(2);
+    // B was encoded after A, unspent: A is intact.
+    expect(Buffer.from(serializer.serializeRequest(batchA) ?? new Uint8Array()).equals(plain(a))).toBe(true);
+    batchA.spend();
+    batchA.spend(); // twice counts once
+    const batchC = batchOf(serializer, c);
     // C went on in B's last chunk, then took A's first, which only A's records used; A's last one holds B's first
     // records and was not taken.
-    expect(chunkOf(encodedC, 0) === chunkOf(encodedB, -1)).toBe(true);
-    expect(encodedC.some((e) => e.chunk === chunkOf(encodedA, 0))).toBe(true);
-    expect(encodedC.some((e) => e.chunk === chunkOf(encodedA, -1))).toBe(false);
-    expect(Buffer.from(serializer.serializeRequest(encodedB) ?? new Uint8Array()).equals(plain(b))).toBe(true);
-    expect(Buffer.from(serializer.serializeRequest(encodedC) ?? new Uint8Array()).equals(plain(c))).toBe(true);
-    expect(() => serializer.serializeRequest(encodedA)).toThrow(/released before it was sent/);
+    expect(chunksOf(batchC)[0] === chunksOf(batchB).at(-1)).toBe(true);
+    expect(chunksOf(batchC).includes(chunksOf(batchA)[0])).toBe(true);
+    expect(chunksOf(batchC).includes(chunksOf(batchA).at(-1))).toBe(false);
+    expect(Buffer.from(serializer.serializeRequest(batchB) ?? new Uint8Array()).equals(plain(b))).toBe(true);
+    expect(Buffer.from(serializer.serializeRequest(batchC) ?? new Uint8Array()).equals(plain(c))).toBe(true);
+    expect(() => serializer.serializeRequest(batchA)).toThrow(/released before they were sent/);
   });
 });

@@ -9,7 +9,7 @@ import type { OtlpLogSink } from '../../../src/exporters/otel-logs/index.js';
 import type { OtlpProtocol } from '../../../src/exporters/otel-logs/options.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../support/otlp-receiver.js';
 import { docList } from '../../support/doc-list.js';
-import { denyEvent, startedSink } from './fixtures.js';
+import { batchOf, denyEvent, startedSink } from './fixtures.js';
 
 // The package's exports map hides its package.json from require.resolve.
 const SEMCONV_PACKAGE = join(resolve(import.meta.dirname, '../../..'), 'node_modules/@opentelemetry/semantic-conventions/package.json');
@@ -30,7 +30,7 @@ describe.each(['http/protobuf', 'http/json'] as const)('schema_url over %s', (pr
   });
 
   it('is set on the resource and on the scope, to the installed conventions’ release', async () => {
-    await sink.deliver([denyEvent(1)]);
+    await sink.deliver(batchOf(sink, [denyEvent(1)]));
     const [record] = receiver.records();
     expect(record?.resourceSchemaUrl).toBe(SCHEMA_URL);
     expect(record?.scope.schemaUrl).toBe(SCHEMA_URL);

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../../src/forwarder/log-sink.js';
 import { OtlpLogSink } from '../../../src/exporters/otel-logs/index.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../support/otlp-receiver.js';
-import { RESOURCE, denyEvent, denyEvents, startedSink, waitFor } from './fixtures.js';
+import { batchOf, denyEvent, denyEvents, RESOURCE, startedSink, waitFor } from './fixtures.js';
 
 /** The rejection of `promise`, which must reject with a DeliveryError. */
 async function deliveryError(promise: Promise<unknown>): Promise<DeliveryError> {
@@ -38,13 +38,14 @@ describe('OtlpLogSink when the receiver fails', () => {
     await receiver.close();
   });
 
-  it('rejects with every uid after the SDK’s retries while the receiver answers 503, and succeeds once it is back', async () => {
+  it('rejects with every uid after the SDK’s retries while the receiver answers 503, succeeds with the same batch once it is back, then refuses it', async () => {
     // 1.5 s leaves room for one SDK retry (first backoff 0.8-1.2 s), not for a third attempt.
     const s = await sink({ timeoutMs: 1_500, ackMarginMs: 1_000 });
     const events = denyEvents(1, 4);
+    const batch = batchOf(s, events);
     receiver.setDown(true);
     const started = Date.now();
-    const error = await deliveryError(s.deliver(events));
+    const error = await deliveryError(s.deliver(batch));
     expect(Date.now() - started).toBeLessThan(s.ackDeadlineMs);
     expect(error.code).toBe('EDGE_DELIVERY');
     expect(error.failedUids).toEqual(events.map((e) => e.uid));
@@ -54,14 +55,19 @@ describe('OtlpLogSink when the receiver fails', () => {
     expect(receiver.uids()).toEqual([]);
 
     receiver.setDown(false);
-    await s.deliver(events);
+    // Another batch filled meanwhile writes nowhere near the records of the one that failed.
+    batchOf(s, denyEvents(10, 4));
+    await s.deliver(batch);
     expect(receiver.uids()).toEqual(events.map((e) => e.uid));
+    // Confirmed, it is spent: its memory is the sink's again, and it is never sent twice.
+    expect((await deliveryError(s.deliver(batch))).message).toMatch(/confirmed already/);
+    expect(receiver.requests().filter((r) => r.status === 200)).toHaveLength(1);
   });
 
   it('rejects at once on a non-retryable status, with the status in the cause', async () => {
     const s = await sink();
     receiver.setStatus(400);
-    const error = await deliveryError(s.deliver([denyEvent(1)]));
+    const error = await deliveryError(s.deliver(batchOf(s, [denyEvent(1)])));
     expect(error.failedUids).toEqual(['req-0001']);
     expect(error.cause).toBeInstanceOf(OTLPExporterError);
     expect((error.cause as OTLPExporterError).code).toBe(400);
@@ -71,16 +77,16 @@ describe('OtlpLogSink when the receiver fails', () => {
   it('refuses a batch larger than maxBatch up front', async () => {
     const s = await sink({ maxBatch: 3 });
     const events = denyEvents(1, 4);
-    const error = await deliveryError(s.deliver(events));
+    const error = await deliveryError(s.deliver(batchOf(s, events)));
     expect(error.message).toMatch(/exceeds maxBatch 3/);
     expect(error.failedUids).toEqual(events.map((e) => e.uid));
-    await s.deliver(events.slice(0, 3));
+    await s.deliver(batchOf(s, events.slice(0, 3)));
     expect(receiver.requests()).toHaveLength(1);
   });
 
   it('refuses a batch with a duplicated uid', async () => {
     const s = await sink();
-    const error = await deliveryError(s.deliver([denyEvent(1), denyEvent(2), denyEvent(1)]));
+    const error = await deliveryError(s.deliver(batchOf(s, [denyEvent(1), denyEvent(2), denyEvent(1)])));
     expect(error.message).toMatch(/duplicate log\.record\.uid.*req-0001/);
     expect(receiver.requests()).toHaveLength(0);
   });
@@ -89,13 +95,13 @@ describe('OtlpLogSink when the receiver fails', () => {
     const s = await sink();
     receiver.setHold(true);
     const controller = new AbortController();
-    const delivery = s.deliver(denyEvents(1, 2), controller.signal);
+    const delivery = s.deliver(batchOf(s, denyEvents(1, 2)), controller.signal);
     await waitFor(() => receiver.requests().length === 1, 'the export request');
     controller.abort(new Error('daemon stopping'));
     const error = await deliveryError(delivery);
     expect(error.failedUids).toEqual(['req-0001', 'req-0002']);
     expect(error.cause).toEqual(new Error('daemon stopping'));
-    const already = await deliveryError(s.deliver([denyEvent(3)], controller.signal));
+    const already = await deliveryError(s.deliver(batchOf(s, [denyEvent(3)]), controller.signal));
     expect(already.failedUids).toEqual(['req-0003']);
     receiver.setHold(false);
   });
@@ -103,7 +109,7 @@ describe('OtlpLogSink when the receiver fails', () => {
   it('lets an accepted delivery finish on stop, then refuses new ones', async () => {
     const s = await sink();
     receiver.setHold(true);
-    const delivery = s.deliver(denyEvents(1, 3));
+    const delivery = s.deliver(batchOf(s, denyEvents(1, 3)));
     await waitFor(() => receiver.requests().length === 1, 'the export request');
     const stopped = s.stop();
     expect(s.stop()).toBe(stopped);
@@ -111,7 +117,7 @@ describe('OtlpLogSink when the receiver fails', () => {
     await delivery;
     await stopped;
     expect(receiver.uids()).toEqual(['req-0001', 'req-0002', 'req-0003']);
-    const after = await deliveryError(s.deliver([denyEvent(4)]));
+    const after = await deliveryError(s.deliver(batchOf(s, [denyEvent(4)])));
     expect(after.message).toMatch(/shut down/);
     await expect(s.start()).rejects.toThrow(/after stop/);
   });
@@ -119,10 +125,10 @@ describe('OtlpLogSink when the receiver fails', () => {
   it('refuses deliveries before start, and start is idempotent', async () => {
     const s = new OtlpLogSink({ endpoint: receiver.url, resource: RESOURCE });
     sinks.push(s);
-    expect((await deliveryError(s.deliver([denyEvent(1)]))).message).toMatch(/not started/);
+    expect((await deliveryError(s.deliver(batchOf(s, [denyEvent(1)])))).message).toMatch(/not started/);
     await s.start();
     await s.start();
-    await s.deliver([denyEvent(1)]);
+    await s.deliver(batchOf(s, [denyEvent(1)]));
     await s.flush();
     expect(receiver.requests()).toHaveLength(1);
   });

@@ -8,7 +8,7 @@ import type { LogRecordExporter, ReadableLogRecord } from '@opentelemetry/sdk-lo
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeliveryError } from '../../../src/forwarder/log-sink.js';
 import { OtlpLogSink } from '../../../src/exporters/otel-logs/index.js';
-import { RESOURCE, denyEvents } from './fixtures.js';
+import { batchOf, denyEvents, RESOURCE } from './fixtures.js';
 
 const OK: ExportResult = { code: ExportResultCode.SUCCESS };
 const failed = (message: string): ExportResult => ({ code: ExportResultCode.FAILED, error: new Error(message) });
@@ -40,7 +40,7 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
       callback(OK);
     });
     const events = denyEvents(1, 3);
-    await expect(sink.deliver(events)).resolves.toBeUndefined();
+    await expect(sink.deliver(batchOf(sink, events))).resolves.toBeUndefined();
     expect(exported.map((batch) => batch.map((r) => r.attributes['log.record.uid']))).toEqual([events.map((e) => e.uid)]);
     expect(warn).not.toHaveBeenCalled();
     await sink.stop();
@@ -49,7 +49,7 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
   it('rejects with every uid and the export error as cause when the export fails, and logs it at debug without secrets', async () => {
     const { sink, warn, debug } = await sinkOver((_records, callback) => callback(failed('receiver refused')));
     const events = denyEvents(1, 2);
-    const error = await settledWith(sink.deliver(events));
+    const error = await settledWith(sink.deliver(batchOf(sink, events)));
     expect(error).toBeInstanceOf(DeliveryError);
     expect((error as DeliveryError).failedUids).toEqual(events.map((e) => e.uid));
     expect((error as DeliveryError).cause).toEqual(new Error('receiver refused'));
@@ -67,7 +67,7 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
       callback(OK);
       callback(failed('again'));
     });
-    await expect(sink.deliver(denyEvents(1, 2))).resolves.toBeUndefined();
+    await expect(sink.deliver(batchOf(sink, denyEvents(1, 2)))).resolves.toBeUndefined();
     expect(warn).not.toHaveBeenCalled();
     await sink.stop();
   });
@@ -79,9 +79,9 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
       if (calls === 1) throw new Error('boom');
       callback(OK);
     });
-    const error = await settledWith(sink.deliver(denyEvents(1, 1)));
+    const error = await settledWith(sink.deliver(batchOf(sink, denyEvents(1, 1))));
     expect((error as DeliveryError).cause).toEqual(new Error('boom'));
-    await expect(sink.deliver(denyEvents(2, 1))).resolves.toBeUndefined();
+    await expect(sink.deliver(batchOf(sink, denyEvents(2, 1)))).resolves.toBeUndefined();
     expect(calls).toBe(2);
     await sink.stop();
   });
@@ -91,7 +91,7 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
     const callbacks: Array<(result: ExportResult) => void> = [];
     const { sink, debug } = await sinkOver((_records, callback) => void callbacks.push(callback));
     const events = denyEvents(1, 3);
-    const delivery = settledWith(sink.deliver(events));
+    const delivery = settledWith(sink.deliver(batchOf(sink, events)));
     await vi.advanceTimersByTimeAsync(1_499);
     expect(callbacks).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -111,8 +111,8 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
     vi.useFakeTimers();
     const callbacks: Array<(result: ExportResult) => void> = [];
     const { sink } = await sinkOver((_records, callback) => void callbacks.push(callback));
-    const first = settledWith(sink.deliver(denyEvents(1, 1)));
-    const second = settledWith(sink.deliver(denyEvents(2, 1)));
+    const first = settledWith(sink.deliver(batchOf(sink, denyEvents(1, 1))));
+    const second = settledWith(sink.deliver(batchOf(sink, denyEvents(2, 1))));
     await vi.advanceTimersByTimeAsync(1_500);
     expect(await first).toBeInstanceOf(DeliveryError);
     // The first export never called back: the second waits out its deadline once more, then goes.
@@ -128,7 +128,7 @@ describe('OtlpLogSink: one export result settles the whole batch', () => {
     const callbacks: Array<(result: ExportResult) => void> = [];
     const { sink } = await sinkOver((_records, callback) => void callbacks.push(callback));
     const controller = new AbortController();
-    const delivery = settledWith(sink.deliver(denyEvents(1, 2), controller.signal));
+    const delivery = settledWith(sink.deliver(batchOf(sink, denyEvents(1, 2)), controller.signal));
     await vi.waitFor(() => expect(callbacks).toHaveLength(1));
     controller.abort('stop');
     const error = await delivery;

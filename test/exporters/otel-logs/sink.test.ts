@@ -3,7 +3,7 @@ import type { OtlpLogSink } from '../../../src/exporters/otel-logs/index.js';
 import type { OtlpProtocol } from '../../../src/exporters/otel-logs/options.js';
 import { SEMCONV_SCHEMA_URL } from '../../../src/exporters/otel-logs/record.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../support/otlp-receiver.js';
-import { RESOURCE, denyEvent, denyEvents, startedSink, waitFor } from './fixtures.js';
+import { batchOf, denyEvent, denyEvents, RESOURCE, startedSink, waitFor } from './fixtures.js';
 
 const NS_PER_MS = 1_000_000n;
 
@@ -29,7 +29,7 @@ describe.each([
 
   it('delivers every field of every record, in the record’s own fields', async () => {
     const events = [denyEvent(1), denyEvent(2, { severity: 'WARN', severityText: '中风险' }), denyEvent(3, { severity: 'UNSPECIFIED', severityText: '' })];
-    await sink.deliver(events);
+    await sink.deliver(batchOf(sink, events));
 
     const request = receiver.requests()[0];
     expect(request?.contentType).toBe(contentType);
@@ -62,14 +62,14 @@ describe.each([
   });
 
   it('sends the configured headers', async () => {
-    await sink.deliver([denyEvent(10)]);
+    await sink.deliver(batchOf(sink, [denyEvent(10)]));
     expect(receiver.requests()[0]?.headers['x-tenant']).toBe('edge-test');
   });
 
   it('resolves only after the receiver has answered 200', async () => {
     receiver.setHold(true);
     let settled = false;
-    const delivery = sink.deliver(denyEvents(20, 5)).finally(() => (settled = true));
+    const delivery = sink.deliver(batchOf(sink, denyEvents(20, 5))).finally(() => (settled = true));
     await waitFor(() => receiver.requests().length === 1, 'the export request');
     // The request is in, decoded and unanswered: nothing is confirmed yet.
     await new Promise((resolve) => setImmediate(resolve));
@@ -81,13 +81,13 @@ describe.each([
   });
 
   it('sends one export per deliver, a full maxBatch included', async () => {
-    await sink.deliver(denyEvents(100, sink.maxBatch));
+    await sink.deliver(batchOf(sink, denyEvents(100, sink.maxBatch)));
     expect(receiver.requests()).toHaveLength(1);
     expect(receiver.uids()).toHaveLength(sink.maxBatch);
   });
 
   it('runs concurrent deliveries one after the other, each confirmed', async () => {
-    await Promise.all([sink.deliver(denyEvents(200, 3)), sink.deliver(denyEvents(300, 3)), sink.deliver(denyEvents(400, 3))]);
+    await Promise.all([sink.deliver(batchOf(sink, denyEvents(200, 3))), sink.deliver(batchOf(sink, denyEvents(300, 3))), sink.deliver(batchOf(sink, denyEvents(400, 3)))]);
     expect(receiver.requests()).toHaveLength(3);
     expect(new Set(receiver.uids()).size).toBe(9);
   });
@@ -98,7 +98,7 @@ describe('OtlpLogSink with gzip compression', () => {
     const receiver = await startOtlpReceiver();
     const sink = await startedSink(receiver.url, { compression: 'gzip' });
     try {
-      await sink.deliver([denyEvent(1)]);
+      await sink.deliver(batchOf(sink, [denyEvent(1)]));
       const request = receiver.requests()[0];
       expect(request?.contentEncoding).toBe('gzip');
       expect(request?.headers['user-agent']).toMatch(/^edge-exporter\/0\.1\.0-test OTel-OTLP-Exporter-JavaScript\//);
