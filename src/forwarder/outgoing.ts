@@ -21,6 +21,7 @@ export class Outgoing {
   /** A summary record (volume.ts), which confirms the events it folds. */
   addSummary(record: LogEvent, folded: readonly LogEvent[]): void {
     this.records.add(record);
-    this.events.push(...folded);
+    // One by one: a flood may fold more events into one summary than a call takes arguments.
+    for (const event of folded) this.events.push(event);
   }
 }
