@@ -9,28 +9,32 @@ import tseslint from 'typescript-eslint';
  * error; the lists form no circle (test/lint/fences.test.ts checks both, and
  * asks ESLint to refuse a forbidden import). Data flows one way:
  * config -> api -> collectors and the forwarder, run by the engine -> counters
- * -> exporters -> server, wired by daemon, run by cli.
+ * -> exporters -> server, wired by daemon, run by cli. Every HTTP client (the
+ * upstream's in api, OTLP's and remote-write's in exporters) is built by
+ * outbound from what config resolved for it.
  */
 export const ALLOWED_IMPORTS = {
   shared: [],
   log: [],
+  outbound: ['shared'],
   state: ['shared'],
-  api: ['log', 'shared'],
-  config: ['api', 'log', 'shared'],
+  api: ['log', 'outbound', 'shared'],
+  config: ['api', 'log', 'outbound', 'shared'],
   simulator: ['api', 'shared'],
   collectors: ['api', 'config', 'shared', 'state'],
   counters: ['collectors', 'shared', 'state'],
   engine: ['api', 'collectors', 'counters', 'shared', 'state'],
   forwarder: ['api', 'collectors', 'config', 'counters', 'engine', 'shared', 'state'],
-  exporters: ['collectors', 'counters', 'engine', 'forwarder', 'shared'],
+  exporters: ['collectors', 'counters', 'engine', 'forwarder', 'outbound', 'shared'],
   server: ['shared'],
   doctor: ['api', 'collectors', 'config', 'forwarder', 'log', 'shared'],
-  daemon: ['api', 'collectors', 'config', 'counters', 'engine', 'exporters', 'forwarder', 'log', 'server', 'shared', 'state'],
+  daemon: ['api', 'collectors', 'config', 'counters', 'engine', 'exporters', 'forwarder', 'log', 'outbound', 'server', 'shared', 'state'],
   cli: ['api', 'config', 'daemon', 'doctor', 'log', 'shared', 'simulator', 'state'],
 };
 
 /** Packages a folder must not use, besides the folder fences. */
 const FORBIDDEN_PACKAGES = {
+  outbound: ['prom-client', '@opentelemetry/*'],
   api: ['prom-client', '@opentelemetry/*'],
   simulator: ['prom-client', '@opentelemetry/*'],
   collectors: ['prom-client', '@opentelemetry/*'],
@@ -41,12 +45,18 @@ const FORBIDDEN_PACKAGES = {
 };
 
 /** The rooms whose insides the exporters and the daemon see only through their index.ts. */
-const SURFACES = ['collectors', 'counters', 'engine', 'forwarder'];
+const SURFACES = ['collectors', 'counters', 'engine', 'forwarder', 'outbound'];
 const throughSurfaces = (extra) => [
   ...SURFACES.map((room) => `**/${room}/**/*.js`),
   ...SURFACES.map((room) => `!**/${room}/index.js`),
   ...extra,
 ];
+
+/** The fence for a folder that reaches only the outbound room, and only through its index.ts. */
+const outboundSurface = (folder) => ({
+  group: ['**/outbound/**/*.js', '!**/outbound/index.js'],
+  message: `src/${folder} may import src/outbound only through its index.js.`,
+});
 
 /** Finer fences inside an allowed folder: a group whose later `!` patterns let a few files through. */
 const FORBIDDEN_WITHIN = {
@@ -65,14 +75,17 @@ const FORBIDDEN_WITHIN = {
   // what lies behind it (the series path, the ledger's insides) can change without touching them.
   exporters: [{
     group: throughSurfaces([]),
-    message: 'src/exporters may import src/collectors, counters, engine and forwarder only through their index.js (the declared surface).',
+    message: 'src/exporters may import src/collectors, counters, engine, forwarder and outbound only through their index.js (the declared surface).',
   }],
   // The daemon wires every collector family, so it may also use each family folder's own index.ts
   // (a family's factory and options), never a file behind one.
   daemon: [{
     group: throughSurfaces(['!**/collectors/*/index.js']),
-    message: 'src/daemon may import src/collectors, counters, engine and forwarder only through their index.js, or a collectors folder\'s index.js.',
+    message: 'src/daemon may import src/collectors, counters, engine, forwarder and outbound only through their index.js, or a collectors folder\'s index.js.',
   }],
+  // The upstream client and the config see the outbound room as the exporters do: through what its index.ts declares.
+  api: [outboundSurface('api')],
+  config: [outboundSurface('config')],
 };
 
 const fence = (folder) => {

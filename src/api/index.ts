@@ -1,5 +1,4 @@
 // The typed upstream client and everything a caller needs to use it.
-export { createDispatcher } from './dispatcher.js';
 export { EdgeClient, type ClientObserver } from './client.js';
 export { OPERATIONS, OPERATION_NAMES, isOperationName, type OperationName, type ReadOperationName } from './operations.js';
 export { readClient, type ReadClient } from './read-client.js';

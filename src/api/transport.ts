@@ -9,7 +9,7 @@ import {
 } from './errors.js';
 import { credentialParts, redactSecrets } from '../log/redact.js';
 import { parseRetryAfter } from './retry-after.js';
-import { describeNetCause, netCauseText } from '../shared/net-cause.js';
+import { describeNetCause, netCauseText } from '../outbound/index.js';
 
 interface AttemptInput {
   operation: OperationName;

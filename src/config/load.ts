@@ -4,7 +4,7 @@
 // This is the only module that reads process.env.
 import { readFileSync } from 'node:fs';
 import { redactSecrets } from '../log/redact.js';
-import { proxyCredentials } from '../shared/url-credentials.js';
+import { proxyCredentials } from '../outbound/index.js';
 import { applyEnvOverrides, interpolate } from './env.js';
 import type { Env, EnvOverride, PathProblem } from './env.js';
 import { ConfigError } from './errors.js';

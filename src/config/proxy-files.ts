@@ -7,7 +7,7 @@ import { isProxyUrl } from './fields.js';
 import { proxyEnvironment, proxyRoute, type ProxyRoutes } from './proxy.js';
 import type { z } from 'zod';
 import type { configSchema } from './schema.js';
-import { proxyCredentials } from '../shared/url-credentials.js';
+import { proxyCredentials } from '../outbound/index.js';
 import { errnoText } from '../shared/errno-text.js';
 
 type Parsed = z.output<typeof configSchema>;

@@ -12,8 +12,7 @@
 // proxy_url overrides all of them for that section: every request goes
 // through it and NO_PROXY does not apply.
 import type { Env } from './env.js';
-import type { ProxyRoute } from '../shared/proxy-route.js';
-import type { TlsFiles } from '../shared/tls-files.js';
+import type { ProxyRoute, TlsFiles } from '../outbound/index.js';
 import type { TlsBlock } from './fields.js';
 import type { Config } from './schema.js';
 

@@ -19,7 +19,7 @@ import { parseHostPort } from '../config/fields.js';
 import { negotiate, type Exposition, type ExpositionFormat, type FamilyStore, type SelfMetrics } from '../exporters/prometheus/index.js';
 import type { Logger } from '../log/logger.js';
 import { HttpServer, type DaemonStatus, type MetricsSource, type ReloadOutcome, type ReloadStatus } from '../server/index.js';
-import { displayUrl } from '../shared/url-credentials.js';
+import { displayUrl, TlsFileError } from '../outbound/index.js';
 import { startComponents, stopComponents } from './components.js';
 import { applyReload, refuseReload, ReloadRefusedError } from './reload.js';
 import { fingerprint, type Fingerprint } from './reload-changes.js';
@@ -29,7 +29,6 @@ import { move, statusOf, type Held, type State } from './state.js';
 import type { StartLocalUpstream } from './wiring/upstream.js';
 import { buildExports, wire, type Components } from './wiring/index.js';
 import { OutboundNotices } from './wiring/network.js';
-import { TlsFileError } from '../shared/tls-files.js';
 import { errnoText } from '../shared/errno-text.js';
 import { EdgeError, InternalError } from '../shared/errors.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { insecureTlsKeys, proxyEnvironment, proxyRoute } from '../../src/config/proxy.js';
-import { proxyFor } from '../../src/shared/proxy-route.js';
+import { proxyFor } from '../../src/outbound/proxy-route.js';
 import { loadError, problemAt, yaml } from './helpers.js';
 import { makeTestPki } from '../support/test-pki.js';
 

@@ -53,6 +53,10 @@ describe('folder fences', () => {
     ['src/engine/x.ts', "import { WafEventForwarder } from '../forwarder/index.js';", 'src/forwarder'],
     ['src/engine/x.ts', "import { Exposition } from '../exporters/prometheus/exposition.js';", 'src/exporters'],
     ['src/forwarder/x.ts', "import { OtlpLogSink } from '../exporters/otel-logs/sink.js';", 'src/exporters'],
+    // Outbound builds the transports from what the config resolved: it knows neither the config nor a client.
+    ['src/outbound/x.ts', "import type { Config } from '../config/index.js';", 'src/config'],
+    ['src/outbound/x.ts', "import { EdgeClient } from '../api/index.js';", 'src/api'],
+    ['src/shared/x.ts', "import { maskUrl } from '../outbound/index.js';", 'src/outbound'],
   ])('%s: %s is refused', async (file, code, target) => {
     const errors = await fenced(file, `${code}\nexport const x = 1;\n`);
     expect(errors.some((e) => e.includes(target))).toBe(true);
@@ -65,6 +69,9 @@ describe('folder fences', () => {
     ['src/counters/x.ts', "import { seriesKey } from '../collectors/index.js';"],
     ['src/engine/x.ts', "import { CounterLedger } from '../counters/index.js';"],
     ['src/forwarder/x.ts', "import { scheduleOf } from '../engine/index.js';"],
+    ['src/api/x.ts', "import { describeNetCause } from '../outbound/index.js';"],
+    ['src/config/x.ts', "import { proxyCredentials } from '../outbound/index.js';"],
+    ['src/exporters/x.ts', "import { createDispatcher } from '../outbound/index.js';"],
   ])('%s: %s is allowed', async (file, code) => {
     expect(await fenced(file, `${code}\nexport const x = 1;\n`)).toEqual([]);
   });

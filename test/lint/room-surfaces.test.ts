@@ -1,8 +1,9 @@
 // The exporters reach the rooms below them (collectors, counters, engine,
-// forwarder) only through each room's index.ts (the surface it declares), and
-// the daemon, which wires every family, only through those or a collectors
-// folder's own index.ts: asked of ESLint itself, on the real config, and
-// checked against every import in those folders.
+// forwarder, outbound) only through each room's index.ts (the surface it
+// declares), and the daemon, which wires every family, only through those or a
+// collectors folder's own index.ts; the upstream client and the config reach
+// outbound through its index.ts too: asked of ESLint itself, on the real
+// config, and checked against every import in those folders.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
@@ -14,7 +15,7 @@ async function fenced(file: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
 }
 
-const ROOMS = ['collectors', 'counters', 'engine', 'forwarder'];
+const ROOMS = ['collectors', 'counters', 'engine', 'forwarder', 'outbound'];
 
 /** Every relative import specifier into one of the fenced rooms in the .ts files under `dir`. */
 function roomImports(dir: string): string[] {
@@ -36,6 +37,7 @@ describe('the room surfaces', () => {
     ['src/exporters/prometheus/x.ts', "import type { RunReport } from '../../engine/reports.js';"],
     ['src/exporters/otel-logs/x.ts', "import type { LogEvent } from '../../forwarder/log-sink.js';"],
     ['src/exporters/remote-write/x.ts', "import { HistoryQueues } from '../../counters/history/index.js';"],
+    ['src/exporters/remote-write/x.ts', "import { createDispatcher } from '../../outbound/dispatcher.js';"],
   ])('%s: %s is refused (exporters use each room\'s index.js only)', async (file, code) => {
     const errors = await fenced(file, code);
     expect(errors).toHaveLength(1);
@@ -48,10 +50,20 @@ describe('the room surfaces', () => {
     ['src/daemon/x.ts', "import { DeliveryState } from '../forwarder/delivery-state.js';"],
     ['src/daemon/x.ts', "import { CounterTotals } from '../counters/ledger.js';"],
     ['src/daemon/x.ts', "import { TargetDiscovery } from '../collectors/targets/discovery.js';"],
+    ['src/daemon/wiring/x.ts', "import { readTlsFiles } from '../../outbound/tls-files.js';"],
   ])('%s: %s is refused (the daemon uses index files only)', async (file, code) => {
     const errors = await fenced(file, code);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain("collectors folder's index.js");
+  });
+
+  it.each([
+    ['src/api/x.ts', "import { proxyFor } from '../outbound/proxy-route.js';"],
+    ['src/config/x.ts', "import { proxyCredentials } from '../outbound/url-credentials.js';"],
+  ])('%s: %s is refused (outbound through its index.js only)', async (file, code) => {
+    const errors = await fenced(file, code);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('src/outbound only through its index.js');
   });
 
   it.each([
@@ -67,9 +79,10 @@ describe('the room surfaces', () => {
   it('holds for every import the exporters and the daemon make today', () => {
     const exporters = roomImports('src/exporters');
     expect(exporters.length).toBeGreaterThan(0);
-    for (const spec of exporters) expect(spec, spec).toMatch(/\/(collectors|counters|engine|forwarder)\/index\.js$/);
+    for (const spec of exporters) expect(spec, spec).toMatch(/\/(collectors|counters|engine|forwarder|outbound)\/index\.js$/);
     const daemon = roomImports('src/daemon');
     expect(daemon.length).toBeGreaterThan(0);
-    for (const spec of daemon) expect(spec, spec).toMatch(/\/((collectors\/([\w-]+\/)?)|counters\/|engine\/|forwarder\/)index\.js$/);
+    for (const spec of daemon) expect(spec, spec).toMatch(/\/((collectors\/([\w-]+\/)?)|counters\/|engine\/|forwarder\/|outbound\/)index\.js$/);
+    for (const spec of [...roomImports('src/api'), ...roomImports('src/config')]) expect(spec, spec).toMatch(/\/outbound\/index\.js$/);
   });
 });

@@ -4,8 +4,7 @@
 // remote-write), taken from the structured lines those clients log (a
 // `hint` field marks a failed connection). Lives as long as the daemon.
 import { insecureTlsKeys, type Config, type ProxyRoute } from '../../config/index.js';
-import { proxyFor } from '../../shared/proxy-route.js';
-import { maskUrl } from '../../shared/url-credentials.js';
+import { proxyFor, maskUrl } from '../../outbound/index.js';
 import type { OtlpTarget } from './waf-events.js';
 
 /** The narrow logger the OTLP sink and the remote-write sender write to. */

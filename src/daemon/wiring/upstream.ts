@@ -6,10 +6,9 @@
 // all); the writes stay behind `call`, which only the `call` command uses.
 import type { LookupFunction } from 'node:net';
 import type { Dispatcher } from 'undici';
-import { createDispatcher, EdgeClient, readClient, type ClientObserver, type ReadClient } from '../../api/index.js';
+import { EdgeClient, readClient, type ClientObserver, type ReadClient } from '../../api/index.js';
 import { NO_PROXY_ROUTE, readTokenFile, tlsFiles, type Config, type ProxyRoute } from '../../config/index.js';
-import { readTlsFiles } from '../../shared/tls-files.js';
-import { proxyCredentials } from '../../shared/url-credentials.js';
+import { createDispatcher, proxyCredentials, readTlsFiles } from '../../outbound/index.js';
 import { InternalError } from '../../shared/errors.js';
 import { via } from './network.js';
 import { addLogSecret, type Logger } from '../../log/logger.js';

@@ -1,5 +1,5 @@
 // OtlpLogSink's options, their defaults, and their resolution (config maps YAML and the OTEL_* variables onto them).
-import type { TlsFiles } from '../../shared/tls-files.js';
+import type { TlsFiles } from '../../outbound/index.js';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 

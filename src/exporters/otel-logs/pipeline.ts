@@ -8,11 +8,10 @@ import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
 import { ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { OtlpResourceOptions, ResolvedOptions } from './options.js';
 import { SEMCONV_SCHEMA_URL, instrumentationScope } from './record.js';
-import { agentFactory } from './agent.js';
+import { agentFactory, readTlsFiles } from '../../outbound/index.js';
 import { ProtobufLogExporter } from './exporter.js';
 import { createLogsSerializer, type LogsSerializer } from './otlp-serializer.js';
 import { RecordBatch, type SinkBatch } from './sink-batch.js';
-import { readTlsFiles } from '../../shared/tls-files.js';
 import { InternalError } from '../../shared/errors.js';
 
 /** Instrumentation scope of every record. */

@@ -8,7 +8,7 @@ import { createPipeline, type BatchExporter, type Pipeline } from './pipeline.js
 import { SinkBatch } from './sink-batch.js';
 import { NOT_NEEDED, pause, settlesWithin } from '../../shared/wait.js';
 import { duplicatesOf, summarizeExportError, type ExportTarget } from './util.js';
-import { maskUrl } from '../../shared/url-credentials.js';
+import { maskUrl } from '../../outbound/index.js';
 import { EdgeError, InternalError } from '../../shared/errors.js';
 
 interface OtlpLogSinkDeps {

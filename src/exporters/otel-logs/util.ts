@@ -1,6 +1,6 @@
 // Small helpers of the OTLP log sink: error summaries for logs and messages, duplicate detection.
 import { OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
-import { describeNetCause, netCauseText, urlAddress } from '../../shared/net-cause.js';
+import { describeNetCause, netCauseText, urlAddress } from '../../outbound/index.js';
 import { EdgeError, InternalError } from '../../shared/errors.js';
 
 interface ErrorSummary {

@@ -1,10 +1,7 @@
 // One POST of an encoded WriteRequest: headers, credentials, TLS, time-out; the answer as a value, never a throw.
 import { readFile } from 'node:fs/promises';
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import { describeNetCause, netCauseText } from '../../shared/net-cause.js';
-import { proxyFor, type ProxyRoute } from '../../shared/proxy-route.js';
-import { readTlsFiles, type TlsFiles } from '../../shared/tls-files.js';
-import { maskUrl } from '../../shared/url-credentials.js';
+import { describeNetCause, netCauseText, proxyFor, type ProxyRoute, readTlsFiles, type TlsFiles, maskUrl } from '../../outbound/index.js';
 import { errnoText } from '../../shared/errno-text.js';
 import { EdgeError } from '../../shared/errors.js';
 

@@ -1,6 +1,6 @@
 // RemoteWriteSender's options, their defaults (Prometheus' own, as the config's), and their checks.
 import type { RemoteWriteAuth, RemoteWriteTlsOptions } from './client.js';
-import type { ProxyRoute } from '../../shared/proxy-route.js';
+import type { ProxyRoute } from '../../outbound/index.js';
 import type { RemoteWriteLogger, RemoteWriteObserver } from './observer.js';
 
 export interface RemoteWriteSenderOptions {

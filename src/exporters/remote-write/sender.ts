@@ -1,6 +1,6 @@
 // RemoteWriteSender: the loop that takes the history source's heads, pushes them one request at a time, and settles them.
 import pRetry from 'p-retry';
-import { urlAddress } from '../../shared/net-cause.js';
+import { urlAddress } from '../../outbound/index.js';
 import { pause } from '../../shared/wait.js';
 import { EdgeError, InternalError } from '../../shared/errors.js';
 import { composeBatch, type Batch } from './batch.js';

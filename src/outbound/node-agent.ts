@@ -6,7 +6,7 @@
 import type { Agent } from 'node:http';
 import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import type { HttpsProxyAgent } from 'https-proxy-agent';
-import type { TlsMaterial } from '../../shared/tls-files.js';
+import type { TlsMaterial } from './tls-files.js';
 
 /** The SDK's HttpAgentFactory. */
 type AgentFactory = (protocol: string) => Promise<Agent>;

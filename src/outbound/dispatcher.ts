@@ -6,8 +6,8 @@
 // false); an https:// target always through CONNECT.
 import type { LookupFunction } from 'node:net';
 import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
-import type { ProxyRoute } from '../shared/proxy-route.js';
-import type { TlsMaterial } from '../shared/tls-files.js';
+import type { ProxyRoute } from './proxy-route.js';
+import type { TlsMaterial } from './tls-files.js';
 
 interface DispatcherOptions {
   /** Pooled connections per origin. */

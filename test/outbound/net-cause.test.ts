@@ -1,8 +1,8 @@
 // describeNetCause: the errno or TLS reason found by walking `cause` as undici
 // and node:http wrap it, the address, a proxy's refusal, and the one hint.
 import { describe, expect, it } from 'vitest';
-import { describeNetCause, netCauseText } from '../../src/shared/net-cause.js';
-import { maskUrl, proxyCredentials } from '../../src/shared/url-credentials.js';
+import { describeNetCause, netCauseText } from '../../src/outbound/net-cause.js';
+import { maskUrl, proxyCredentials } from '../../src/outbound/url-credentials.js';
 
 /** An error as node's net/tls layer makes it. */
 function errno(code: string, extra: Record<string, unknown> = {}): Error {

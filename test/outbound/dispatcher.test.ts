@@ -9,8 +9,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDispatcher } from '../../src/api/dispatcher.js';
-import { proxyFor, type ProxyRoute } from '../../src/shared/proxy-route.js';
+import { createDispatcher } from '../../src/outbound/dispatcher.js';
+import { proxyFor, type ProxyRoute } from '../../src/outbound/proxy-route.js';
 
 let server: Server;
 let proxyUrl: string;

@@ -3,7 +3,7 @@
 // certificate or CA file is picked up by a reload.
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { errnoText } from './errno-text.js';
+import { errnoText } from '../shared/errno-text.js';
 import { EdgeError } from '../shared/errors.js';
 
 /** A TLS block as the clients receive it (the config's ca_file, cert_file, ...). */
