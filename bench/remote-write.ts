@@ -24,6 +24,7 @@ import { CounterLedger } from '../src/counters/ledger.js';
 import type { CollectOutput, Sample } from '../src/collectors/collector.js';
 import { remoteWriteSchema } from '../src/config/sections/remote-write.js';
 import { RemoteWriteSender } from '../src/exporters/remote-write/index.js';
+import { directEndpoint } from '../src/outbound/index.js';
 import { StateStore } from '../src/state/store.js';
 import { startChild } from './lib/child.js';
 import { domainsFor, SERIES_PER_DOMAIN, value as spread } from './lib/series.js';
@@ -89,7 +90,7 @@ try {
   const history = new HistoryQueues({ store: onStore, pageSize: defaults.max_samples_per_send, maxPendingSamples: defaults.max_pending_samples });
   const on = new CounterLedger(history);
   await on.load(onStore, 'access');
-  const sender = new RemoteWriteSender(history, { url: receiver.ready.url, batchSendDeadlineMs: 0, maxSamplesPerSend: defaults.max_samples_per_send });
+  const sender = new RemoteWriteSender(history, { endpoint: directEndpoint('remote_write', receiver.ready.url), batchSendDeadlineMs: 0, maxSamplesPerSend: defaults.max_samples_per_send });
   await sender.start();
   const offMs: number[] = [];
   const onMs: number[] = [];
@@ -136,7 +137,7 @@ try {
   const saveMs = performance.now() - t;
   const samples = queues.pendingSamples();
   const fileSize = (await stat(backlogStore.pathOf('ledger-access'))).size;
-  const backlogSender = new RemoteWriteSender(queues, { url: receiver.ready.url, batchSendDeadlineMs: 0, maxSamplesPerSend: defaults.max_samples_per_send });
+  const backlogSender = new RemoteWriteSender(queues, { endpoint: directEndpoint('remote_write', receiver.ready.url), batchSendDeadlineMs: 0, maxSamplesPerSend: defaults.max_samples_per_send });
   const s0 = await stats();
   const cpu = process.cpuUsage();
   t = performance.now();

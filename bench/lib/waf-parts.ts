@@ -8,12 +8,13 @@ import { WAF_EVENTS_FAMILIES } from '../../src/forwarder/index.js';
 import { limitsSchema } from '../../src/config/sections/limits.js';
 import type { otlpSchema } from '../../src/config/sections/waf-events.js';
 import { OtlpLogSink } from '../../src/exporters/otel-logs/index.js';
+import { directEndpoint } from '../../src/outbound/index.js';
 import { FamilyStore } from '../../src/exporters/prometheus/index.js';
 import type { z } from 'zod';
 
 export function wafParts(upstream: string, otlp: z.infer<typeof otlpSchema>): { sink: OtlpLogSink; client: EdgeClient; families: FamilyStore } {
   const sink = new OtlpLogSink({
-    endpoint: otlp.endpoint, protocol: otlp.protocol, timeoutMs: otlp.timeout, maxBatch: otlp.max_batch,
+    ...(otlp.endpoint === undefined ? {} : { endpoint: directEndpoint('otlp', otlp.endpoint) }), protocol: otlp.protocol, timeoutMs: otlp.timeout, maxBatch: otlp.max_batch,
     resource: { serviceName: 'edge-exporter', serviceVersion: 'bench', serviceInstanceId: 'bench' },
   });
   const client = new EdgeClient({ apiUrl: upstream, token: 'sim-token', timeoutMs: 30_000 });

@@ -19,7 +19,7 @@ import { OrderGate } from './order-gate.js';
 import { RateGate, type Permit } from './rate-gate.js';
 import { Throttle } from './throttle.js';
 import { attempt } from './transport.js';
-import { proxyFor, type ProxyRoute, maskUrl, proxyCredentials } from '../outbound/index.js';
+import { maskUrl, proxyCredentials, proxyFor, type ProxyRoute } from '../outbound/index.js';
 
 export interface RetryOptions {
   /** Total attempts for a read, the first included. */

@@ -9,7 +9,7 @@ import {
 } from './errors.js';
 import { credentialParts, redactSecrets } from '../log/redact.js';
 import { parseRetryAfter } from './retry-after.js';
-import { describeNetCause, netCauseText } from '../outbound/index.js';
+import { connectionFailure } from '../outbound/index.js';
 
 interface AttemptInput {
   operation: OperationName;
@@ -183,8 +183,6 @@ function transportError(err: unknown, input: AttemptInput, timeout: AbortSignal)
     return new TimeoutError(`${operation}: no complete response from ${where} within ${input.timeoutMs} ms`, { operation, cause: err });
   }
   if (input.signal?.aborted) return new AbortedError(`${operation}: aborted`, { operation, cause: err });
-  const cause = describeNetCause(err, input.url, 'upstream', input.proxy);
-  return new NetworkError(`${operation}: ${netCauseText(cause, input.proxy)}`, {
-    operation, cause: err, ...cause, ...(input.proxy === undefined ? {} : { proxy: input.proxy }),
-  });
+  const { message, ...failure } = connectionFailure(err, 'upstream', input.url, input.proxy);
+  return new NetworkError(`${operation}: ${message}`, { operation, cause: err, ...failure });
 }

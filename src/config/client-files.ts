@@ -6,9 +6,8 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { PathProblem } from './env.js';
+import { OUTBOUND_NAMES } from '../outbound/index.js';
 import { errnoText } from '../shared/errno-text.js';
-
-const SECTIONS = ['upstream', 'otlp', 'remote_write'] as const;
 
 /** What each key must hold, and how it is told. */
 const KINDS = [
@@ -19,7 +18,7 @@ const KINDS = [
 
 export function clientFileProblems(document: unknown): PathProblem[] {
   const problems: PathProblem[] = [];
-  for (const section of SECTIONS) {
+  for (const section of OUTBOUND_NAMES) {
     const tls = get(get(document, section), 'tls');
     for (const [key, what, parse] of KINDS) {
       const file = get(tls, key);

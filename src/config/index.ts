@@ -7,6 +7,5 @@ export { ConfigError } from './errors.js';
 export { delayMs, resolveCollectorOptions } from './collector-options.js';
 export type { ResolvedCollectorOptions } from './collector-options.js';
 export type { CollectorsConfig } from './sections/collectors.js';
-export { insecureTlsKeys, NO_PROXY_ROUTE, tlsFiles } from './proxy.js';
-export { DEFAULT_OTLP_ENDPOINT, wafAudit, wafOverlap } from './sections/waf-events.js';
-export type { ProxyRoute } from './proxy.js';
+export { insecureTlsKeys, outboundEndpoint } from './endpoints.js';
+export { wafAudit, wafOverlap } from './sections/waf-events.js';

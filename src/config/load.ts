@@ -4,13 +4,14 @@
 // This is the only module that reads process.env.
 import { readFileSync } from 'node:fs';
 import { redactSecrets } from '../log/redact.js';
-import { proxyCredentials } from '../outbound/index.js';
+import { OUTBOUND_NAMES, proxyCredentials } from '../outbound/index.js';
 import { applyEnvOverrides, interpolate } from './env.js';
 import type { Env, EnvOverride, PathProblem } from './env.js';
 import { ConfigError } from './errors.js';
 import type { ConfigProblem } from './errors.js';
 import { isUsableSecret } from './fields.js';
-import { PROXY_SECTIONS, PROXY_VARIABLES, readProxyFiles, resolveProxies, withProxyFiles } from './proxy-files.js';
+import { PROXY_VARIABLES, readProxyFiles, withProxyFiles } from './proxy-files.js';
+import { resolveProxies } from './endpoints.js';
 import { dottedPath, issueMessage, issueProblems } from './issues.js';
 import { configJsonSchema } from './json-schema.js';
 import { configSchema } from './schema.js';
@@ -146,7 +147,7 @@ function secretsIn(document: unknown, env: Env): string[] {
     get(get(document, 'upstream'), 'token'),
     get(get(document, 'simulator'), 'token'),
   ];
-  const proxies = [...PROXY_SECTIONS.map((section) => get(get(document, section), 'proxy_url')), ...PROXY_VARIABLES.map((name) => env[name])];
+  const proxies = [...OUTBOUND_NAMES.map((section) => get(get(document, section), 'proxy_url')), ...PROXY_VARIABLES.map((name) => env[name])];
   return [...candidates.filter((s): s is string => typeof s === 'string'), ...proxies.flatMap(proxyCredentials)];
 }
 

@@ -1,20 +1,17 @@
-// `<section>.proxy_url_file`: read at load (so again at every reload), its
-// content checked like proxy_url, and turned with the environment into each
-// outbound client's route (proxy.ts). Problems never quote the content.
+// `<section>.proxy_url_file` of every outbound client's section: read at load
+// (so again at every reload), its content checked like proxy_url, and turned
+// with the environment into each client's route (endpoints.ts). Problems
+// never quote the content.
 import { readFileSync } from 'node:fs';
-import type { PathProblem, Env } from './env.js';
+import type { PathProblem } from './env.js';
 import { isProxyUrl } from './fields.js';
-import { proxyEnvironment, proxyRoute, type ProxyRoutes } from './proxy.js';
 import type { z } from 'zod';
 import type { configSchema } from './schema.js';
-import { proxyCredentials } from '../outbound/index.js';
+import { OUTBOUND_NAMES, proxyCredentials, type OutboundName } from '../outbound/index.js';
 import { errnoText } from '../shared/errno-text.js';
 
 type Parsed = z.output<typeof configSchema>;
-
-/** The sections with an outbound client, each with proxy_url, proxy_url_file and tls. */
-export const PROXY_SECTIONS = ['upstream', 'otlp', 'remote_write'] as const;
-type ProxySection = (typeof PROXY_SECTIONS)[number];
+type ProxySection = OutboundName;
 
 /** The variables a proxy URL (and its credentials) may come from. */
 export const PROXY_VARIABLES: readonly string[] = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
@@ -31,7 +28,7 @@ export function readProxyFiles(document: unknown): ProxyFiles {
   const urls: Partial<Record<ProxySection, string>> = {};
   const problems: PathProblem[] = [];
   const secrets: string[] = [];
-  for (const section of PROXY_SECTIONS) {
+  for (const section of OUTBOUND_NAMES) {
     const file = get(get(document, section), 'proxy_url_file');
     if (typeof file !== 'string' || file === '') continue;
     const path = [section, 'proxy_url_file'];
@@ -56,12 +53,6 @@ export function withProxyFiles(config: Parsed, urls: ProxyFiles['urls']): Pick<P
     return url === undefined ? config[section] : { ...config[section], proxy_url: url };
   };
   return { upstream: set('upstream'), otlp: set('otlp'), remote_write: set('remote_write') };
-}
-
-export function resolveProxies(config: Parsed, urls: ProxyFiles['urls'], env: Env): ProxyRoutes {
-  const environment = proxyEnvironment(env);
-  const route = (section: ProxySection) => proxyRoute(urls[section] ?? config[section].proxy_url, environment);
-  return { upstream: route('upstream'), otlp: route('otlp'), remote_write: route('remote_write') };
 }
 
 function get(value: unknown, key: string): unknown {

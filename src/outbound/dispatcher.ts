@@ -1,19 +1,17 @@
-// The dispatcher the upstream client sends through: undici's own proxy agent
-// (EnvHttpProxyAgent) given the route as explicit strings, so it reads no
-// environment variable itself, and the TLS material for the upstream both
-// directly (`connect`) and through a proxy's CONNECT tunnel (`requestTls`).
-// An http:// target goes to an http:// proxy in absolute-form (proxyTunnel:
-// false); an https:// target always through CONNECT.
+// The undici transport of an endpoint (the upstream's, remote-write's):
+// undici's own proxy agent (EnvHttpProxyAgent) given the route as explicit
+// strings, so it reads no environment variable itself, and the endpoint's TLS
+// material both directly (`connect`) and through a proxy's CONNECT tunnel
+// (`requestTls`). An http:// URL goes to an http:// proxy in absolute-form
+// (proxyTunnel: false); an https:// one always through CONNECT.
 import type { LookupFunction } from 'node:net';
 import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
-import type { ProxyRoute } from './proxy-route.js';
-import type { TlsMaterial } from './tls-files.js';
+import type { Endpoint } from './endpoint.js';
+import { proxyTls, readTlsFiles } from './tls-files.js';
 
 interface DispatcherOptions {
-  /** Pooled connections per origin. */
-  readonly connections: number;
-  readonly proxy: ProxyRoute;
-  readonly tls: TlsMaterial;
+  /** Pooled connections per origin (default: undici's, no limit). */
+  readonly connections?: number;
   /**
    * Host name resolution for direct connections (default node's dns.lookup).
    * For tests that need a name not to resolve without asking a DNS server.
@@ -21,18 +19,19 @@ interface DispatcherOptions {
   readonly lookup?: LookupFunction;
 }
 
-export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const { proxy, tls } = options;
-  // A CA file is for the target (a TLS-inspecting proxy's CA); an https:// proxy is verified against the same roots.
-  const proxyTls = { ...(tls.ca === undefined ? {} : { ca: tls.ca }), rejectUnauthorized: tls.rejectUnauthorized };
+/** Reads the endpoint's TLS files now (throws TlsFileError naming the one that cannot be read). */
+export function createDispatcher(endpoint: Endpoint, options: DispatcherOptions = {}): Dispatcher {
+  const { route } = endpoint;
+  const tls = readTlsFiles(endpoint.tls, `${endpoint.name}.tls`);
+  const lookup = options.lookup === undefined ? {} : { lookup: options.lookup };
   return new EnvHttpProxyAgent({
-    httpProxy: proxy.httpProxy,
-    httpsProxy: proxy.httpsProxy,
-    noProxy: proxy.noProxy,
-    connections: options.connections,
+    httpProxy: route.httpProxy,
+    httpsProxy: route.httpsProxy,
+    noProxy: route.noProxy,
+    ...(options.connections === undefined ? {} : { connections: options.connections }),
     proxyTunnel: false,
-    connect: { ...tls, ...(options.lookup === undefined ? {} : { lookup: options.lookup }) },
+    connect: { ...tls, ...lookup },
     requestTls: tls,
-    proxyTls: { ...proxyTls, ...(options.lookup === undefined ? {} : { lookup: options.lookup }) },
+    proxyTls: { ...proxyTls(tls), ...lookup },
   });
 }

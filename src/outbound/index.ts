@@ -1,11 +1,15 @@
-// The outbound room: what every HTTP client of the daemon (the upstream and
-// its WAF log host, the OTLP receiver, the remote-write receiver) decides
-// alike: the proxy route and NO_PROXY, TLS material from a `tls` block,
-// credentials in a URL masked, a failed connection's address, cause and hint,
-// and the transport each client sends through.
+// The outbound room: how every HTTP client of the daemon (the upstream and
+// its WAF log host, the OTLP receiver, the remote-write receiver) reaches its
+// endpoint. One description of an endpoint (endpoint.ts: URL, proxy route and
+// NO_PROXY, TLS block, the client's name), one transport per kind built from
+// it (dispatcher.ts: undici, for the upstream and remote-write;
+// node-agent.ts: node:http agents, for the OTLP exporter), and what every
+// client reports alike: a failed connection's address, cause and hint
+// (net-cause.ts), proxy credentials masked (url-credentials.ts).
 export { createDispatcher } from './dispatcher.js';
+export { directEndpoint, OUTBOUND_NAMES, type Endpoint, type OutboundName } from './endpoint.js';
 export { agentFactory } from './node-agent.js';
-export { describeNetCause, netCauseText, urlAddress } from './net-cause.js';
-export { proxyFor, type ProxyRoute } from './proxy-route.js';
-export { readTlsFiles, TlsFileError, type TlsFiles } from './tls-files.js';
+export { connectionFailure, ProxyRefusal, urlAddress } from './net-cause.js';
+export { proxyFor, shownProxy, via, type ProxyRoute } from './proxy-route.js';
+export { TlsFileError, type TlsFiles } from './tls-files.js';
 export { displayUrl, maskUrl, proxyCredentials } from './url-credentials.js';

@@ -3,9 +3,8 @@
 // socket's error), a proxy's refusal with its status, and one hint naming the
 // setting to look at. Used by every outbound client, so the upstream, OTLP
 // and remote-write failures read alike in the log and on the status page.
-
-/** The config section of the client that failed, for the hint's key names. */
-type OutboundSection = 'upstream' | 'otlp' | 'remote_write';
+import { EdgeError } from '../shared/errors.js';
+import type { OutboundName } from './endpoint.js';
 
 interface NetCause {
   /** host:port tried (the proxy's when the proxy could not be reached); never credentials. */
@@ -17,7 +16,7 @@ interface NetCause {
   readonly hint: string;
 }
 
-const URL_KEYS: Readonly<Record<OutboundSection, string>> = { upstream: 'upstream.api_url', otlp: 'otlp.endpoint', remote_write: 'remote_write.url' };
+const URL_KEYS: Readonly<Record<OutboundName, string>> = { upstream: 'upstream.api_url', otlp: 'otlp.endpoint', remote_write: 'remote_write.url' };
 
 const UNTRUSTED = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -28,11 +27,11 @@ const UNTRUSTED = new Set([
 const PROXY_STATUS_RE = /^Proxy (?:response \((\d{3})\) !== 200|Authentication Required \((\d{3})\))/;
 
 /**
- * Describes `error` for a request to `target` (through `proxy`, masked, when
+ * Describes `error` for a request to `url` (through `proxy`, masked, when
  * one is in use). The reason is the deepest errno-like code in the chain
  * (undici's own UND_ERR_* only when nothing deeper says more).
  */
-export function describeNetCause(error: unknown, target: string, section: OutboundSection, proxy: string | undefined): NetCause {
+export function describeNetCause(error: unknown, url: string, section: OutboundName, proxy: string | undefined): NetCause {
   let reason: string | undefined;
   let address: string | undefined;
   let proxyStatus: number | undefined;
@@ -43,17 +42,37 @@ export function describeNetCause(error: unknown, target: string, section: Outbou
     if (status) proxyStatus = Number(status[1] ?? status[2]);
     if (typeof node.code === 'string' && (reason === undefined || !node.code.startsWith('UND_ERR'))) reason = node.code;
     if (typeof node.address === 'string' && typeof node.port === 'number') address = hostPort(node.address, node.port);
-    else if (address === undefined && typeof node.hostname === 'string') address = hostPort(node.hostname, portOf(proxy ?? target));
+    else if (address === undefined && typeof node.hostname === 'string') address = hostPort(node.hostname, portOf(proxy ?? url));
     current = node.cause;
   }
   if (proxyStatus !== undefined) reason = 'PROXY_REFUSED';
   const finalReason = reason ?? 'unknown';
   return {
-    address: address ?? urlAddress(target),
+    address: address ?? urlAddress(url),
     reason: finalReason,
     ...(proxyStatus === undefined ? {} : { proxyStatus }),
     hint: hintFor(finalReason, section, proxy !== undefined, proxyStatus),
   };
+}
+
+/** A failed connection as every client reports it: the line netCauseText makes, its parts, and the proxy in use (masked). */
+interface ConnectionFailure extends NetCause {
+  readonly message: string;
+  readonly proxy?: string;
+}
+
+/** `error` of a request to `url` by the `name` client, through `proxy` (masked) when one is in use, described once for every client. */
+export function connectionFailure(error: unknown, name: OutboundName, url: string, proxy: string | undefined): ConnectionFailure {
+  const cause = describeNetCause(error, url, name, proxy);
+  return { message: netCauseText(cause, proxy), ...cause, ...(proxy === undefined ? {} : { proxy }) };
+}
+
+/** A proxy's refusal in the words undici uses, for a client whose proxy agent hands it on as an answer (node:http's), so both read alike. */
+export class ProxyRefusal extends EdgeError {
+  readonly code = 'EDGE_PROXY_REFUSED';
+  constructor(status: number) {
+    super(`Proxy response (${status}) !== 200 when HTTP Tunneling`);
+  }
 }
 
 /** One line a log or the status page can show: `cannot reach HOST:PORT (REASON) via PROXY: HINT`. */
@@ -62,7 +81,7 @@ export function netCauseText(cause: NetCause, proxy: string | undefined): string
   return `cannot reach ${cause.address} (${cause.reason}${status})${proxy === undefined ? '' : ` via proxy ${proxy}`}: ${cause.hint}`;
 }
 
-function hintFor(reason: string, section: OutboundSection, viaProxy: boolean, proxyStatus: number | undefined): string {
+function hintFor(reason: string, section: OutboundName, viaProxy: boolean, proxyStatus: number | undefined): string {
   const proxyKeys = `HTTPS_PROXY / ${section}.proxy_url`;
   // 407 asks for credentials; some proxies (tinyproxy) answer wrong ones 401.
   if (proxyStatus === 407 || proxyStatus === 401) {

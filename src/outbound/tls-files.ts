@@ -14,8 +14,6 @@ export interface TlsFiles {
   readonly keyFile?: string;
   readonly serverName?: string;
   readonly insecureSkipVerify?: boolean;
-  /** What the block is called in messages, e.g. `upstream.tls` (default `tls`). */
-  readonly label?: string;
 }
 
 /** Connect options for node:tls / undici's `connect` and `requestTls`. */
@@ -28,14 +26,13 @@ export interface TlsMaterial {
 }
 
 /**
- * Reads the files; throws (the error names the file and its errno) when one
- * cannot be read. A CA file is added to Node's bundled roots, not put in
- * their place (`ca` replaces them in node:tls), so a corporate CA does not
- * make every public certificate untrusted.
+ * Reads the files; throws (the error names the key, `<label>.ca_file`, the
+ * file and its errno) when one cannot be read. A CA file is added to Node's
+ * bundled roots, not put in their place (`ca` replaces them in node:tls), so a
+ * corporate CA does not make every public certificate untrusted.
  */
-export function readTlsFiles(files: TlsFiles | undefined): TlsMaterial {
+export function readTlsFiles(files: TlsFiles | undefined, label: string): TlsMaterial {
   if (files === undefined) return { rejectUnauthorized: true };
-  const label = files.label ?? 'tls';
   return {
     ...(files.caFile === undefined ? {} : { ca: [...rootCertificates, read(files.caFile, `${label}.ca_file`)] }),
     ...(files.certFile === undefined ? {} : { cert: Buffer.from(read(files.certFile, `${label}.cert_file`)) }),
@@ -44,6 +41,16 @@ export function readTlsFiles(files: TlsFiles | undefined): TlsMaterial {
     ...(files.serverName === undefined ? {} : { servername: files.serverName }),
     rejectUnauthorized: files.insecureSkipVerify !== true,
   };
+}
+
+/**
+ * What a connection to an https:// proxy is verified with: a CA file is meant
+ * for the endpoint (a TLS-inspecting proxy's CA), and the proxy is checked
+ * against the same roots; the client certificate and server_name are the
+ * endpoint's alone.
+ */
+export function proxyTls(tls: TlsMaterial): Pick<TlsMaterial, 'ca' | 'rejectUnauthorized'> {
+  return { ...(tls.ca === undefined ? {} : { ca: tls.ca }), rejectUnauthorized: tls.rejectUnauthorized };
 }
 
 /** A TLS block's file that cannot be read; the message names the key and the file, never content. */

@@ -29,7 +29,7 @@ describe('waf_events and otlp: defaults', () => {
     ['waf_events.over_rate', 'delay'],
     ['waf_events.upstream_retention', 3 * 86_400_000],
     ['waf_events.headers', ['host', 'user-agent', 'referer', 'x-forwarded-for', 'content-type']],
-    // Unset: the wiring picks the demo's receiver or DEFAULT_OTLP_ENDPOINT (otlp-target.test.ts).
+    // Unset: the wiring picks the demo's receiver or DEFAULT_OTLP_ENDPOINT (otlp-endpoint.test.ts).
     ['otlp.endpoint', undefined],
     ['otlp.protocol', 'http/protobuf'],
     ['otlp.headers', {}],

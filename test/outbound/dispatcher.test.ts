@@ -10,6 +10,7 @@ import type { AddressInfo, LookupFunction } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDispatcher } from '../../src/outbound/dispatcher.js';
+import { directEndpoint } from '../../src/outbound/endpoint.js';
 import { proxyFor, type ProxyRoute } from '../../src/outbound/proxy-route.js';
 
 let server: Server;
@@ -36,7 +37,7 @@ const noDns: LookupFunction = (hostname, _options, callback) => {
 
 /** Where undici sent a request to `target`: to the proxy (and how), or direct. */
 async function routeOf(route: ProxyRoute, target: string): Promise<string> {
-  const dispatcher = createDispatcher({ connections: 1, proxy: route, tls: { rejectUnauthorized: true }, lookup: noDns });
+  const dispatcher = createDispatcher({ ...directEndpoint('upstream', target), route }, { connections: 1, lookup: noDns });
   const before = seen.length;
   try {
     const res = await request(target, { dispatcher });

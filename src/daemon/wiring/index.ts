@@ -21,7 +21,7 @@ import { stateRecovery, type StateStore } from '../../state/index.js';
 import { buildCollectors } from './collectors.js';
 import { openUpstream, type LocalUpstream, type Upstream } from './upstream.js';
 import { wireRemoteWrite, type RemoteWrite } from './remote-write.js';
-import { otlpTarget, wireWafEvents } from './waf-events.js';
+import { otlpEndpoint, wireWafEvents } from './waf-events.js';
 import { logRequestEstimate, requestEstimate } from './requests.js';
 import { insecureWarning, logExporterRoutes, OutboundNotices } from './network.js';
 import { SYSTEM_CLOCK, type JobWatch } from './job-watch.js';
@@ -139,7 +139,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
     client: upstream.client, config: config.targets, shard, log: logger.child({ component: 'targets' }),
     onChange: (t) => logRequestEstimate(logger, estimateFor.config, requestEstimate(estimateFor.config, estimateFor.collectors, { domains: t.domains.length, packages: t.packages.length })),
   });
-  const otlp = config.waf_events.enabled ? otlpTarget(config, options.local) : undefined;
+  const otlp = config.waf_events.enabled ? otlpEndpoint(config, options.local) : undefined;
   logExporterRoutes(config, otlp, logger);
   const remoteWrite = wireRemoteWrite(config, outbound.watch('remote_write', logger.child({ component: 'remote_write' })), options.version, self, store, recovery, options.clock ?? SYSTEM_CLOCK);
   const context = {

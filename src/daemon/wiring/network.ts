@@ -3,9 +3,8 @@
 // connection failure of each outbound client that is not the upstream (OTLP,
 // remote-write), taken from the structured lines those clients log (a
 // `hint` field marks a failed connection). Lives as long as the daemon.
-import { insecureTlsKeys, type Config, type ProxyRoute } from '../../config/index.js';
-import { proxyFor, maskUrl } from '../../outbound/index.js';
-import type { OtlpTarget } from './waf-events.js';
+import { insecureTlsKeys, outboundEndpoint, type Config } from '../../config/index.js';
+import { via, type Endpoint } from '../../outbound/index.js';
 
 /** The narrow logger the OTLP sink and the remote-write sender write to. */
 export interface OutboundLogger {
@@ -15,22 +14,17 @@ export interface OutboundLogger {
   error(obj: object, msg?: string): void;
 }
 
-/** `url` as the start-up line shows where a client's requests go: the proxy (masked) or `direct`. */
-export function via(route: ProxyRoute, url: string): string {
-  const proxy = proxyFor(route, url);
-  return proxy === undefined ? 'direct' : maskUrl(proxy);
-}
-
 /** The OTLP (with waf_events enabled) and remote-write clients' start-up lines (the upstream's is openUpstream's). */
-export function logExporterRoutes(config: Config, otlp: OtlpTarget | undefined, logger: { info(obj: object, msg?: string): void }): void {
+export function logExporterRoutes(config: Config, otlp: Endpoint | undefined, logger: { info(obj: object, msg?: string): void }): void {
   if (otlp !== undefined) {
-    const { endpoint, route } = otlp;
+    const { url: endpoint, route } = otlp;
     const demo = otlp.local ? ' (the demo\'s receiver: confirms every record, keeps none; set otlp.endpoint for a collector)' : '';
     logger.info({ endpoint, proxy: via(route, endpoint), proxySource: route.source }, `otlp: ${endpoint} via ${via(route, endpoint)}${demo}`);
   }
-  const { url } = config.remote_write;
-  if (url !== undefined) {
-    logger.info({ url, proxy: via(config.proxies.remote_write, url), proxySource: config.proxies.remote_write.source }, `remote_write: ${url} via ${via(config.proxies.remote_write, url)}`);
+  const remoteWrite = outboundEndpoint(config, 'remote_write');
+  if (remoteWrite !== undefined) {
+    const { url, route } = remoteWrite;
+    logger.info({ url, proxy: via(route, url), proxySource: route.source }, `remote_write: ${url} via ${via(route, url)}`);
   }
 }
 

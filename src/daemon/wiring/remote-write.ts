@@ -2,7 +2,7 @@
 // keep (pages in their state files, confirmations in remote-write-acks.json)
 // and the sender pushing it, configured from `remote_write`.
 import { HistoryQueues } from '../../counters/index.js';
-import { tlsFiles, type Config } from '../../config/index.js';
+import { outboundEndpoint, type Config } from '../../config/index.js';
 import type { SelfMetrics } from '../../exporters/prometheus/index.js';
 import { RemoteWriteSender, type RemoteWriteAuth } from '../../exporters/remote-write/index.js';
 import type { OutboundLogger } from './network.js';
@@ -22,7 +22,8 @@ export function wireRemoteWrite(
   config: Config, logger: OutboundLogger, version: string, self: Pick<SelfMetrics, 'remoteWrite'>, store: StateStore, recovery: StateRecovery, clock: Clock,
 ): RemoteWrite | undefined {
   const rw = config.remote_write;
-  if (rw.url === undefined) return undefined;
+  const endpoint = outboundEndpoint(config, 'remote_write');
+  if (endpoint === undefined) return undefined;
   const history = new HistoryQueues({
     store,
     pageSize: rw.max_samples_per_send,
@@ -38,12 +39,10 @@ export function wireRemoteWrite(
   const auth = authOf(rw);
   const watch = new JobWatch(clock);
   const sender = new RemoteWriteSender(history, {
-    url: rw.url,
+    endpoint,
     timeoutMs: rw.timeout,
     headers: rw.headers,
     ...(auth === undefined ? {} : { auth }),
-    ...(rw.tls === undefined ? {} : { tls: tlsFiles(rw.tls, 'remote_write.tls') }),
-    proxy: config.proxies.remote_write,
     externalLabels: rw.external_labels,
     maxLabelValueLength: config.limits.label_value_length,
     maxSamplesPerSend: rw.max_samples_per_send,

@@ -7,10 +7,9 @@
 import type { LookupFunction } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { EdgeClient, readClient, type ClientObserver, type ReadClient } from '../../api/index.js';
-import { NO_PROXY_ROUTE, readTokenFile, tlsFiles, type Config, type ProxyRoute } from '../../config/index.js';
-import { createDispatcher, proxyCredentials, readTlsFiles } from '../../outbound/index.js';
+import { outboundEndpoint, readTokenFile, type Config } from '../../config/index.js';
+import { createDispatcher, proxyCredentials, via, type Endpoint } from '../../outbound/index.js';
 import { InternalError } from '../../shared/errors.js';
-import { via } from './network.js';
 import { addLogSecret, type Logger } from '../../log/logger.js';
 
 /** A stand-in upstream served locally, started when upstream.api_url is not set. */
@@ -18,7 +17,7 @@ export interface LocalUpstream {
   readonly url: string;
   /** The token it accepts. */
   readonly token: string;
-  /** An OTLP/HTTP logs URL standing in for a receiver, used when otlp.endpoint is not set (otlpTarget). */
+  /** An OTLP/HTTP logs URL standing in for a receiver, used when otlp.endpoint is not set (outboundEndpoint). */
   readonly otlpEndpoint?: string;
   stop(): Promise<void>;
 }
@@ -61,18 +60,15 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
   const up = config.upstream;
   let local: LocalUpstream | undefined;
   let started: LocalUpstream | undefined;
-  let apiUrl: string;
-  let token = up.token ?? '';
-  if (up.api_url !== undefined) {
-    apiUrl = up.api_url;
-  } else {
+  if (up.api_url === undefined) {
     if (options.local) local = options.local;
     else if (options.startLocal) local = started = await options.startLocal(config, logger);
-    else throw new InternalError('upstream.api_url is not set and no local upstream (the bundled simulator) was given to start');
-    apiUrl = local.url;
-    token = local.token;
   }
-  const network = upstreamNetwork(config, apiUrl, local !== undefined, logger, options);
+  const endpoint = outboundEndpoint(config, 'upstream', local?.url);
+  if (endpoint === undefined) throw new InternalError('upstream.api_url is not set and no local upstream (the bundled simulator) was given to start');
+  const apiUrl = endpoint.url;
+  const token = local?.token ?? up.token ?? '';
+  const network = upstreamNetwork(config, endpoint, logger, options);
   // The token came from upstream.token_file (load refuses it next to upstream.token or EDGE_API_TOKEN).
   const tokenFile = local === undefined ? up.token_file : undefined;
   let current = token;
@@ -106,7 +102,7 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
     retry: { attempts: up.retry.attempts, minDelayMs: up.retry.min_delay, maxDelayMs: up.retry.max_delay },
     paths: up.paths ?? {},
     dispatcher: network.dispatcher,
-    proxy: network.proxy,
+    proxy: endpoint.route,
     ...(options.observer ? { observer: options.observer } : {}),
   });
   return {
@@ -129,30 +125,26 @@ export async function openUpstream(config: Config, logger: Logger, options: Upst
 }
 
 /**
- * The dispatcher the client sends through, built from the route config
- * resolved (upstream.proxy_url or the environment) and upstream.tls (its
- * files read now, so again at every reload), and the one start-up line
- * saying where requests go. The bundled simulator is on loopback and is
- * reached directly.
+ * The dispatcher the client sends through, built by outbound from the
+ * upstream's endpoint (its route from upstream.proxy_url or the environment,
+ * upstream.tls's files read now, so again at every reload), and the one
+ * start-up line saying where requests go. The bundled simulator is on
+ * loopback and is reached directly.
  */
 function upstreamNetwork(
-  config: Config, apiUrl: string, local: boolean, logger: Logger, options: UpstreamOptions,
-): { dispatcher: Dispatcher; proxy: ProxyRoute; owned: boolean } {
-  const route = local ? NO_PROXY_ROUTE : config.proxies.upstream;
+  config: Config, endpoint: Endpoint, logger: Logger, options: UpstreamOptions,
+): { dispatcher: Dispatcher; owned: boolean } {
+  const { url: apiUrl, route } = endpoint;
   // Every client's proxy credentials, before anything can log them (the OTLP and remote-write clients are built after this).
   for (const r of Object.values(config.proxies)) {
     for (const secret of [...proxyCredentials(r.httpProxy), ...proxyCredentials(r.httpsProxy)]) addLogSecret(logger, secret);
   }
-  const tls = local ? undefined : config.upstream.tls;
   const loginUrl = config.upstream.login_url ?? apiUrl;
   logger.info(
     { apiUrl, ...(loginUrl === apiUrl ? {} : { loginUrl, loginProxy: via(route, loginUrl) }), proxy: via(route, apiUrl), proxySource: route.source },
     `upstream: ${apiUrl} via ${via(route, apiUrl)}`,
   );
-  if (options.dispatcher) return { dispatcher: options.dispatcher, proxy: route, owned: false };
-  const material = readTlsFiles(tls === undefined ? undefined : tlsFiles(tls, 'upstream.tls'));
-  const dispatcher = createDispatcher({
-    connections: config.upstream.connections, proxy: route, tls: material, ...(options.lookup ? { lookup: options.lookup } : {}),
-  });
-  return { dispatcher, proxy: route, owned: true };
+  if (options.dispatcher) return { dispatcher: options.dispatcher, owned: false };
+  const dispatcher = createDispatcher(endpoint, { connections: config.upstream.connections, ...(options.lookup ? { lookup: options.lookup } : {}) });
+  return { dispatcher, owned: true };
 }

@@ -6,8 +6,8 @@ import { platformClock } from '../../api/index.js';
 import { domainScope, type TargetDiscovery } from '../../collectors/index.js';
 import { AUDIT_OUTCOMES, WAF_EVENTS_JOB, WafEventForwarder, wafQuery } from '../../forwarder/index.js';
 import { OtlpLogSink, type OtlpSinkLogger } from '../../exporters/otel-logs/index.js';
-import { DEFAULT_OTLP_ENDPOINT, NO_PROXY_ROUTE, tlsFiles, wafAudit, wafOverlap, type Config, type ProxyRoute } from '../../config/index.js';
-import { proxyFor, type TlsFiles } from '../../outbound/index.js';
+import { outboundEndpoint, wafAudit, wafOverlap, type Config } from '../../config/index.js';
+import type { Endpoint } from '../../outbound/index.js';
 import type { FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';
 import type { Logger } from '../../log/logger.js';
 import type { StateRecovery, StateStore } from '../../state/index.js';
@@ -32,17 +32,8 @@ interface SharedParts {
   readonly recovery: StateRecovery;
   /** The OTLP sink's logger (its connection failures also kept for the status page). */
   readonly otlpLogger: OtlpSinkLogger;
-  /** Where the records go (otlpTarget). */
-  readonly otlp: OtlpTarget;
-}
-
-/** The receiver WAF events are delivered to, and how it is reached. */
-export interface OtlpTarget {
-  readonly endpoint: string;
-  readonly route: ProxyRoute;
-  readonly tls?: NonNullable<Config['otlp']['tls']>;
-  /** The demo's receiver beside the bundled simulator, not a configured receiver. */
-  readonly local: boolean;
+  /** Where the records go: otlp.endpoint, else the demo's receiver beside the bundled simulator (otlpEndpoint). */
+  readonly otlp: Endpoint;
 }
 
 /**
@@ -50,10 +41,8 @@ export interface OtlpTarget {
  * loopback, reached directly like the simulator itself), so the demo forwards
  * end to end; else the default, where an OpenTelemetry Collector listens by default.
  */
-export function otlpTarget(config: Config, local: LocalUpstream | undefined): OtlpTarget {
-  const { endpoint, tls } = config.otlp;
-  if (endpoint === undefined && local?.otlpEndpoint !== undefined) return { endpoint: local.otlpEndpoint, route: NO_PROXY_ROUTE, local: true };
-  return { endpoint: endpoint ?? DEFAULT_OTLP_ENDPOINT, route: config.proxies.otlp, ...(tls === undefined ? {} : { tls }), local: false };
+export function otlpEndpoint(config: Config, local: LocalUpstream | undefined): Endpoint {
+  return outboundEndpoint(config, 'otlp', local?.otlpEndpoint);
 }
 
 /** WAF deny events -> OTLP logs, with its own checkpoint in the state directory. */
@@ -63,12 +52,11 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
   const waf = config.waf_events;
   const otlp = config.otlp;
   const logSink = new OtlpLogSink({
-    endpoint: shared.otlp.endpoint,
+    endpoint: shared.otlp,
     protocol: otlp.protocol,
     headers: otlp.headers,
     timeoutMs: otlp.timeout,
     maxBatch: otlp.max_batch,
-    ...otlpNetwork(shared.otlp),
     resource: { serviceName: 'edge-exporter', serviceVersion: version, serviceInstanceId: `${hostname()}:${process.pid}` },
     logger: shared.otlpLogger,
   });
@@ -102,10 +90,4 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
   exports.self.recordWafUpstreamRetention(waf.upstream_retention / 1000);
   if (waf.audit.enabled) exports.self.recordWafAuditOn(AUDIT_OUTCOMES);
   return { forwarder, logSink, delivery };
-}
-
-/** The proxy chosen for the endpoint (NO_PROXY applied here: node:http has no EnvHttpProxyAgent) and otlp.tls. */
-function otlpNetwork(target: OtlpTarget): { proxy?: string; tls?: TlsFiles } {
-  const proxy = proxyFor(target.route, target.endpoint);
-  return { ...(proxy === undefined ? {} : { proxy }), ...(target.tls === undefined ? {} : { tls: tlsFiles(target.tls, 'otlp.tls') }) };
 }

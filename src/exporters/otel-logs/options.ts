@@ -1,5 +1,5 @@
 // OtlpLogSink's options, their defaults, and their resolution (config maps YAML and the OTEL_* variables onto them).
-import type { TlsFiles } from '../../outbound/index.js';
+import { directEndpoint, type Endpoint } from '../../outbound/index.js';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
@@ -23,12 +23,15 @@ export interface OtlpResourceOptions {
 
 export interface OtlpLogSinkOptions {
   /**
-   * Full OTLP/HTTP logs URL, e.g. `http://127.0.0.1:4318/v1/logs`. Default:
-   * the SDK's own resolution, which reads OTEL_EXPORTER_OTLP_LOGS_ENDPOINT,
-   * else OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/logs`, else
-   * `http://localhost:4318/v1/logs`.
+   * The receiver: its full OTLP/HTTP logs URL (e.g.
+   * `http://127.0.0.1:4318/v1/logs`), the proxy route to it (NO_PROXY
+   * applied) and its TLS block, for a direct or proxied https:// receiver.
+   * Default: the SDK's own resolution of the URL, which reads
+   * OTEL_EXPORTER_OTLP_LOGS_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT +
+   * `/v1/logs`, else `http://localhost:4318/v1/logs`, reached directly and
+   * verified against the system's roots.
    */
-  readonly endpoint?: string;
+  readonly endpoint?: Endpoint;
   /** Wire encoding. Default `http/protobuf`. */
   readonly protocol?: OtlpProtocol;
   /**
@@ -52,21 +55,22 @@ export interface OtlpLogSinkOptions {
   /** Request compression. Default: the SDK's (OTEL_EXPORTER_OTLP_(LOGS_)COMPRESSION, else none). */
   readonly compression?: 'none' | 'gzip';
   readonly resource: OtlpResourceOptions;
-  /** The proxy the requests go through (credentials allowed), already chosen for the endpoint (NO_PROXY applied). Default: direct. */
-  readonly proxy?: string;
-  /** TLS to an https:// receiver, direct or through the proxy. Default: verify against the system's roots. */
-  readonly tls?: TlsFiles;
   /** Default: no logging. */
   readonly logger?: OtlpSinkLogger;
 }
 
+/** Where the SDK sends when no endpoint is given and no OTEL_* variable names one; what messages name then. */
+const SDK_DEFAULT_URL = 'http://localhost:4318/v1/logs';
 const DEFAULT_PROTOCOL: OtlpProtocol = 'http/protobuf';
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_BATCH = 512;
 const DEFAULT_ACK_MARGIN_MS = 2_000;
 
 export interface ResolvedOptions {
-  readonly endpoint: string | undefined;
+  /** The URL the SDK is given: undefined lets it read its OTEL_* variables. */
+  readonly url: string | undefined;
+  /** The receiver as its transport reaches it and messages name it (the SDK's default URL when none is given). */
+  readonly endpoint: Endpoint;
   readonly protocol: OtlpProtocol;
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
@@ -74,8 +78,6 @@ export interface ResolvedOptions {
   readonly ackMarginMs: number;
   readonly compression: 'none' | 'gzip' | undefined;
   readonly resource: OtlpResourceOptions;
-  readonly proxy: string | undefined;
-  readonly tls: TlsFiles | undefined;
   readonly logger: OtlpSinkLogger | undefined;
 }
 
@@ -90,11 +92,12 @@ export function resolveOptions(options: OtlpLogSinkOptions): ResolvedOptions {
   if (protocol !== 'http/protobuf' && protocol !== 'http/json') {
     throw new RangeError(`OtlpLogSink: protocol must be http/protobuf or http/json (got ${String(protocol)})`);
   }
-  if (options.endpoint !== undefined && !URL.canParse(options.endpoint)) {
-    throw new TypeError(`OtlpLogSink: endpoint is not a URL: ${options.endpoint}`);
+  if (options.endpoint !== undefined && !URL.canParse(options.endpoint.url)) {
+    throw new TypeError(`OtlpLogSink: endpoint is not a URL: ${options.endpoint.url}`);
   }
   return {
-    endpoint: options.endpoint,
+    url: options.endpoint?.url,
+    endpoint: options.endpoint ?? directEndpoint('otlp', SDK_DEFAULT_URL),
     protocol,
     headers: { ...options.headers },
     timeoutMs: positiveInteger('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
@@ -102,8 +105,6 @@ export function resolveOptions(options: OtlpLogSinkOptions): ResolvedOptions {
     ackMarginMs: positiveInteger('ackMarginMs', options.ackMarginMs ?? DEFAULT_ACK_MARGIN_MS),
     compression: options.compression,
     resource: options.resource,
-    proxy: options.proxy,
-    tls: options.tls,
     logger: options.logger,
   };
 }

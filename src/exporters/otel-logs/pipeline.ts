@@ -8,7 +8,7 @@ import type { LogRecordExporter } from '@opentelemetry/sdk-logs';
 import { ATTR_SERVICE_INSTANCE_ID, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { OtlpResourceOptions, ResolvedOptions } from './options.js';
 import { SEMCONV_SCHEMA_URL, instrumentationScope } from './record.js';
-import { agentFactory, readTlsFiles } from '../../outbound/index.js';
+import { agentFactory } from '../../outbound/index.js';
 import { ProtobufLogExporter } from './exporter.js';
 import { createLogsSerializer, type LogsSerializer } from './otlp-serializer.js';
 import { RecordBatch, type SinkBatch } from './sink-batch.js';
@@ -64,14 +64,14 @@ function recordExporter(exporter: LogRecordExporter): BatchExporter {
  */
 function createOtlpExporter(options: ResolvedOptions, serializer: LogsSerializer | undefined): BatchExporter {
   const config: OTLPExporterNodeConfigBase = {
-    url: options.endpoint,
+    url: options.url,
     headers: { ...options.headers },
     timeoutMillis: options.timeoutMs,
     // One deliver() at a time is in flight; the default (30) would only matter if that changed.
     concurrencyLimit: 2,
     // Prepended to the SDK's own OTel-OTLP-Exporter-JavaScript/<version>.
     userAgent: `edge-exporter/${options.resource.serviceVersion}`,
-    httpAgentOptions: agentFactory(options.proxy, readTlsFiles(options.tls)),
+    httpAgentOptions: agentFactory(options.endpoint),
   };
   if (options.compression !== undefined) {
     config.compression = options.compression === 'gzip' ? CompressionAlgorithm.GZIP : CompressionAlgorithm.NONE;

@@ -7,7 +7,7 @@ import { resolveOptions, type OtlpLogSinkOptions, type ResolvedOptions } from '.
 import { createPipeline, type BatchExporter, type Pipeline } from './pipeline.js';
 import { SinkBatch } from './sink-batch.js';
 import { NOT_NEEDED, pause, settlesWithin } from '../../shared/wait.js';
-import { duplicatesOf, summarizeExportError, type ExportTarget } from './util.js';
+import { duplicatesOf, summarizeExportError } from './util.js';
 import { maskUrl } from '../../outbound/index.js';
 import { EdgeError, InternalError } from '../../shared/errors.js';
 
@@ -46,12 +46,6 @@ export class OtlpLogSink implements LogSink {
     this.options = resolveOptions(options);
     this.maxBatch = this.options.maxBatch;
     this.pipeline = createPipeline(this.options, deps.exporter);
-  }
-
-  /** Where exports go, for a failed connection's description (the SDK's default endpoint when none is set). */
-  private get target(): ExportTarget {
-    const endpoint = this.options.endpoint ?? 'http://localhost:4318/v1/logs';
-    return this.options.proxy === undefined ? { endpoint } : { endpoint, proxy: maskUrl(this.options.proxy) };
   }
 
   /** How long a record may wait for its export result before it counts as failed. */
@@ -132,9 +126,9 @@ export class OtlpLogSink implements LogSink {
       answered = exported.answered;
       const outcome = await exported.outcome;
       if (!outcome.confirmed) {
-        const { message, ...detail } = summarizeExportError(outcome.cause, this.target);
+        const { message, ...detail } = summarizeExportError(outcome.cause, this.options.endpoint);
         throw new DeliveryError(`${uids.length} log records not confirmed by the OTLP receiver: ${message}`, uids, {
-          cause: outcome.cause, detail: { endpoint: maskUrl(this.target.endpoint), ...detail },
+          cause: outcome.cause, detail: { endpoint: maskUrl(this.options.endpoint.url), ...detail },
         });
       }
       // Never sent again: the memory its records took is used again.
@@ -142,8 +136,8 @@ export class OtlpLogSink implements LogSink {
       this.options.logger?.debug({ records: uids.length }, 'OTLP receiver confirmed log records');
     } catch (error) {
       if (error instanceof DeliveryError) throw error;
-      const { message, ...detail } = summarizeExportError(error, this.target);
-      throw new DeliveryError(`log records not delivered: ${message}`, uids, { cause: error, detail: { endpoint: maskUrl(this.target.endpoint), ...detail } });
+      const { message, ...detail } = summarizeExportError(error, this.options.endpoint);
+      throw new DeliveryError(`log records not delivered: ${message}`, uids, { cause: error, detail: { endpoint: maskUrl(this.options.endpoint.url), ...detail } });
     } finally {
       // One export at a time: the next deliver() waits for this one's result (bounded).
       void previous.then(() => settlesWithin(answered, this.ackDeadlineMs)).then(release);
@@ -158,8 +152,8 @@ export class OtlpLogSink implements LogSink {
    */
   private onResult(records: number, result: ExportResult): void {
     if (result.code !== ExportResultCode.SUCCESS) {
-      const { message, ...detail } = summarizeExportError(result.error, this.target);
-      this.options.logger?.debug({ records, error: message, endpoint: maskUrl(this.target.endpoint), ...detail }, 'OTLP log export failed');
+      const { message, ...detail } = summarizeExportError(result.error, this.options.endpoint);
+      this.options.logger?.debug({ records, error: message, endpoint: maskUrl(this.options.endpoint.url), ...detail }, 'OTLP log export failed');
     }
   }
 }

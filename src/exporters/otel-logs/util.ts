@@ -1,7 +1,7 @@
 // Small helpers of the OTLP log sink: error summaries for logs and messages, duplicate detection.
 import { OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
-import { describeNetCause, netCauseText, urlAddress } from '../../outbound/index.js';
-import { EdgeError, InternalError } from '../../shared/errors.js';
+import { connectionFailure, ProxyRefusal, shownProxy, urlAddress, type Endpoint } from '../../outbound/index.js';
+import { InternalError } from '../../shared/errors.js';
 
 interface ErrorSummary {
   readonly message: string;
@@ -14,50 +14,32 @@ interface ErrorSummary {
   readonly hint?: string;
 }
 
-/** Where the exports go, for a failed connection's description; `proxy` masked. */
-export interface ExportTarget {
-  readonly endpoint: string;
-  readonly proxy?: string;
-}
-
 /**
  * A message (and status) safe to log: never the request or its headers. A
- * failed connection (an errno or TLS code, or a proxy's 407 to the CONNECT,
- * which the proxy agent hands on as the answer) also says where and why.
+ * failed connection to `endpoint` (an errno or TLS code, or a proxy's 407 to
+ * the CONNECT, which the proxy agent hands on as the answer) also says where
+ * and why.
  */
-export function summarizeExportError(error: unknown, target?: ExportTarget): ErrorSummary {
+export function summarizeExportError(error: unknown, endpoint: Endpoint): ErrorSummary {
+  const proxy = shownProxy(endpoint.route, endpoint.url);
   if (error instanceof OTLPExporterError) {
     const message = error.message || `HTTP ${error.code ?? 'error'}`;
-    if (error.code === 407 && target?.proxy !== undefined) return networkSummary(new ProxyRefusal(407), target);
+    if (error.code === 407 && proxy !== undefined) return networkSummary(new ProxyRefusal(407), endpoint, proxy);
     // The receiver answered: it is the address (the status page's row says where the refusal came from).
-    const address = target === undefined ? {} : { address: urlAddress(target.endpoint) };
-    return error.code === undefined ? { message, ...address } : { message, status: error.code, ...address };
+    const address = urlAddress(endpoint.url);
+    return error.code === undefined ? { message, address } : { message, status: error.code, address };
   }
   // A code says where a connection failed (an errno, a TLS code), except a bug's, which names no connection.
-  if (target !== undefined && error instanceof Error && !(error instanceof InternalError) && 'code' in error && typeof error.code === 'string') {
-    return networkSummary(error, target);
+  if (error instanceof Error && !(error instanceof InternalError) && 'code' in error && typeof error.code === 'string') {
+    return networkSummary(error, endpoint, proxy);
   }
   if (error instanceof Error) return { message: error.message };
   return { message: error === undefined ? 'unknown error' : String(error) };
 }
 
-/** A proxy's refusal in the words undici uses, so describeNetCause reads both clients' alike. */
-class ProxyRefusal extends EdgeError {
-  readonly code = 'EDGE_PROXY_REFUSED';
-  constructor(status: number) {
-    super(`Proxy response (${status}) !== 200 when HTTP Tunneling`);
-  }
-}
-
-function networkSummary(error: Error, target: ExportTarget): ErrorSummary {
-  const cause = describeNetCause(error, target.endpoint, 'otlp', target.proxy);
-  return {
-    message: netCauseText(cause, target.proxy),
-    address: cause.address,
-    reason: cause.reason,
-    hint: cause.hint,
-    ...(target.proxy === undefined ? {} : { proxy: target.proxy }),
-  };
+function networkSummary(error: Error, endpoint: Endpoint, proxy: string | undefined): ErrorSummary {
+  const { message, address, reason, hint } = connectionFailure(error, endpoint.name, endpoint.url, proxy);
+  return { message, address, reason, hint, ...(proxy === undefined ? {} : { proxy }) };
 }
 
 /** Values that occur more than once, each listed once. */

@@ -1,7 +1,8 @@
-// One POST of an encoded WriteRequest: headers, credentials, TLS, time-out; the answer as a value, never a throw.
+// One POST of an encoded WriteRequest: headers, credentials, time-out; the answer as a value, never a throw.
+// How it reaches the receiver (proxy, NO_PROXY, TLS) is the endpoint's, built by outbound.
 import { readFile } from 'node:fs/promises';
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import { describeNetCause, netCauseText, proxyFor, type ProxyRoute, readTlsFiles, type TlsFiles, maskUrl } from '../../outbound/index.js';
+import { request, type Dispatcher } from 'undici';
+import { connectionFailure, createDispatcher, shownProxy, type Endpoint } from '../../outbound/index.js';
 import { errnoText } from '../../shared/errno-text.js';
 import { EdgeError } from '../../shared/errors.js';
 
@@ -10,19 +11,14 @@ export type RemoteWriteAuth =
   | { readonly type: 'basic'; readonly username: string; readonly password?: string; readonly passwordFile?: string }
   | { readonly type: 'bearer'; readonly token?: string; readonly tokenFile?: string };
 
-/** TLS to an https:// receiver; files read once, when the client is made (at start and at every reload). */
-export type RemoteWriteTlsOptions = TlsFiles;
-
 export interface RemoteWriteClientOptions {
-  readonly url: string;
+  /** The receiver's URL, the proxy route and the TLS block (its files read once, when the client is made: at start and at every reload). */
+  readonly endpoint: Endpoint;
   /** Whole request, answer included. */
   readonly timeoutMs: number;
   /** Extra headers (X-Scope-OrgID...). The protocol's own headers and Authorization are set by the client and win. */
   readonly headers?: Readonly<Record<string, string>>;
   readonly auth?: RemoteWriteAuth;
-  readonly tls?: RemoteWriteTlsOptions;
-  /** The proxy route (undici's EnvHttpProxyAgent applies NO_PROXY per request). Default: direct. */
-  readonly proxy?: ProxyRoute;
   /** Default `edge-exporter`. */
   readonly userAgent?: string;
 }
@@ -93,7 +89,7 @@ export class RemoteWriteClient implements RemoteWriteTransport {
 
   /** Reads the TLS files (throws if one is unreadable) and makes the one agent every request goes through. */
   constructor(private readonly options: RemoteWriteClientOptions) {
-    this.url = new URL(options.url);
+    this.url = new URL(options.endpoint.url);
     if (this.url.username !== '' || this.url.password !== '') {
       // A password in the URL would end up in error messages; the config has basic_auth for it.
       throw new TypeError('RemoteWriteClient: credentials in the url are not supported, use auth');
@@ -108,20 +104,8 @@ export class RemoteWriteClient implements RemoteWriteTransport {
     if (auth?.type === 'bearer' && (auth.token === undefined) === (auth.tokenFile === undefined)) {
       throw new TypeError('RemoteWriteClient: bearer auth needs exactly one of token and tokenFile');
     }
-    const tls = readTlsFiles(options.tls);
-    const proxy = options.proxy ?? { httpProxy: '', httpsProxy: '', noProxy: '', source: 'none' };
-    const through = proxyFor(proxy, options.url);
-    this.proxy = through === undefined ? undefined : maskUrl(through);
-    // Explicit strings ('' for none), so undici reads no environment variable itself; CONNECT for https://, absolute-form for http://.
-    this.agent = new EnvHttpProxyAgent({
-      httpProxy: proxy.httpProxy,
-      httpsProxy: proxy.httpsProxy,
-      noProxy: proxy.noProxy,
-      proxyTunnel: false,
-      connect: tls,
-      requestTls: tls,
-      proxyTls: { ...(tls.ca === undefined ? {} : { ca: tls.ca }), rejectUnauthorized: tls.rejectUnauthorized },
-    });
+    this.proxy = shownProxy(options.endpoint.route, options.endpoint.url);
+    this.agent = createDispatcher(options.endpoint);
     // Lower-cased so the protocol's own headers replace an extra one of the same name, whatever its case.
     const extra: Record<string, string> = {};
     for (const [name, value] of Object.entries(options.headers ?? {})) extra[name.toLowerCase()] = value;
@@ -188,15 +172,15 @@ export class RemoteWriteClient implements RemoteWriteTransport {
     } catch (error) {
       if (signal?.aborted) return { kind: 'aborted' };
       if (timedOut) return { kind: 'network', error: `no answer within ${this.options.timeoutMs} ms`, code: 'TIMEOUT' };
-      const cause = describeNetCause(error, this.options.url, 'remote_write', this.proxy);
+      const failure = connectionFailure(error, this.options.endpoint.name, this.options.endpoint.url, this.proxy);
       return {
         kind: 'network',
         // Made of the address, a code, the masked proxy and a fixed hint: nothing of the request to cut out, and not cut short.
-        error: netCauseText(cause, this.proxy),
-        code: cause.reason,
-        address: cause.address,
-        hint: cause.hint,
-        ...(this.proxy === undefined ? {} : { proxy: this.proxy }),
+        error: failure.message,
+        code: failure.reason,
+        address: failure.address,
+        hint: failure.hint,
+        ...(failure.proxy === undefined ? {} : { proxy: failure.proxy }),
       };
     } finally {
       clearTimeout(timer);

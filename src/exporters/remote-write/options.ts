@@ -1,21 +1,17 @@
 // RemoteWriteSender's options, their defaults (Prometheus' own, as the config's), and their checks.
-import type { RemoteWriteAuth, RemoteWriteTlsOptions } from './client.js';
-import type { ProxyRoute } from '../../outbound/index.js';
+import type { RemoteWriteAuth } from './client.js';
+import type { Endpoint } from '../../outbound/index.js';
 import type { RemoteWriteLogger, RemoteWriteObserver } from './observer.js';
 
 export interface RemoteWriteSenderOptions {
-  /** The remote-write 1.0 endpoint, e.g. http://prometheus:9090/api/v1/write. */
-  readonly url: string;
+  /** The remote-write 1.0 receiver (e.g. http://prometheus:9090/api/v1/write), the proxy route to it and its TLS block. */
+  readonly endpoint: Endpoint;
   /** Per request, answer included. Default 30000. */
   readonly timeoutMs?: number;
   /** Extra headers sent with every request (X-Scope-OrgID...). Default none. */
   readonly headers?: Readonly<Record<string, string>>;
   /** Default none. */
   readonly auth?: RemoteWriteAuth;
-  /** Default: verify against Node's bundled CAs. */
-  readonly tls?: RemoteWriteTlsOptions;
-  /** The proxy route (the config's remote_write.proxy_url or the environment). Default: direct. */
-  readonly proxy?: ProxyRoute;
   /** Added to every series that has no label of that name. Default none (the config's default, job=edge-exporter, is mapped here). */
   readonly externalLabels?: Readonly<Record<string, string>>;
   /** Label values cut to this many characters, as /metrics cuts them (limits.label_value_length). Default: not cut. */

@@ -96,16 +96,14 @@ export class RemoteWriteSender {
     this.logger = options.logger;
     this.observer = options.observer;
     this.now = deps.now ?? Date.now;
-    this.address = urlAddress(options.url);
+    this.address = urlAddress(options.endpoint.url);
     this.transport =
       deps.transport ??
       new RemoteWriteClient({
-        url: options.url,
+        endpoint: options.endpoint,
         timeoutMs: this.options.timeoutMs,
         ...(options.headers === undefined ? {} : { headers: options.headers }),
         ...(options.auth === undefined ? {} : { auth: options.auth }),
-        ...(options.tls === undefined ? {} : { tls: options.tls }),
-        ...(options.proxy === undefined ? {} : { proxy: options.proxy }),
         ...(options.userAgent === undefined ? {} : { userAgent: options.userAgent }),
       });
   }

@@ -6,6 +6,7 @@ import { ATTRIBUTE_COUNT_LIMIT } from '../../../src/exporters/otel-logs/record.j
 import { createSimulator } from '../../../src/simulator/index.js';
 import { OtlpLogSink } from '../../../src/exporters/otel-logs/index.js';
 import { type OtlpLogSinkOptions } from '../../../src/exporters/otel-logs/options.js';
+import { directEndpoint } from '../../../src/outbound/index.js';
 
 export const RESOURCE = {
   serviceName: 'edge-exporter',
@@ -52,7 +53,7 @@ export function batchOf<B extends LogBatch>(sink: { batch(): B }, events: readon
 
 /** A started sink against `endpoint`, small time budgets so failure tests stay fast. */
 export async function startedSink(endpoint: string, options: Partial<OtlpLogSinkOptions> = {}): Promise<OtlpLogSink> {
-  const sink = new OtlpLogSink({ endpoint, resource: RESOURCE, timeoutMs: 5_000, ackMarginMs: 1_000, ...options });
+  const sink = new OtlpLogSink({ endpoint: directEndpoint('otlp', endpoint), resource: RESOURCE, timeoutMs: 5_000, ackMarginMs: 1_000, ...options });
   await sink.start();
   return sink;
 }

@@ -2,6 +2,7 @@ import { OTLPExporterError } from '@opentelemetry/otlp-exporter-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../../src/forwarder/log-sink.js';
 import { OtlpLogSink } from '../../../src/exporters/otel-logs/index.js';
+import { directEndpoint } from '../../../src/outbound/index.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../../support/otlp-receiver.js';
 import { batchOf, denyEvent, denyEvents, RESOURCE, startedSink, waitFor } from './fixtures.js';
 
@@ -123,7 +124,7 @@ describe('OtlpLogSink when the receiver fails', () => {
   });
 
   it('refuses deliveries before start, and start is idempotent', async () => {
-    const s = new OtlpLogSink({ endpoint: receiver.url, resource: RESOURCE });
+    const s = new OtlpLogSink({ endpoint: directEndpoint('otlp', receiver.url), resource: RESOURCE });
     sinks.push(s);
     expect((await deliveryError(s.deliver(batchOf(s, [denyEvent(1)])))).message).toMatch(/not started/);
     await s.start();
@@ -136,7 +137,7 @@ describe('OtlpLogSink when the receiver fails', () => {
   it.each([
     [{ maxBatch: 0 }, /maxBatch must be a positive integer/],
     [{ timeoutMs: 1.5 }, /timeoutMs must be a positive integer/],
-    [{ endpoint: 'not a url' }, /endpoint is not a URL/],
+    [{ endpoint: directEndpoint('otlp', 'not a url') }, /endpoint is not a URL/],
   ])('rejects bad options %j', (options, message) => {
     expect(() => new OtlpLogSink({ resource: RESOURCE, ...options })).toThrow(message);
   });

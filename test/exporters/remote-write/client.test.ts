@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RemoteWriteClient, type RemoteWriteClientOptions } from '../../../src/exporters/remote-write/client.js';
+import { directEndpoint, type TlsFiles } from '../../../src/outbound/index.js';
 import { encodeBody } from '../../../src/exporters/remote-write/encode.js';
 import { freePort } from '../../support/ports.js';
 import { labelsOf, sample, startReceiver, type Receiver } from './support.js';
@@ -27,8 +28,13 @@ afterEach(async () => {
   receiver = undefined;
 });
 
-function makeClient(options: Partial<RemoteWriteClientOptions> & { url: string }): RemoteWriteClient {
-  client = new RemoteWriteClient({ timeoutMs: 5_000, ...options });
+/** The receiver at `url` reached directly, with `tls` when given. */
+function at(url: string, tls?: TlsFiles): RemoteWriteClientOptions['endpoint'] {
+  return { ...directEndpoint('remote_write', url), ...(tls === undefined ? {} : { tls }) };
+}
+
+function makeClient({ url, tls, ...options }: Partial<RemoteWriteClientOptions> & { url: string; tls?: TlsFiles }): RemoteWriteClient {
+  client = new RemoteWriteClient({ timeoutMs: 5_000, endpoint: at(url, tls), ...options });
   return client;
 }
 
@@ -117,10 +123,10 @@ describe('RemoteWriteClient', () => {
   });
 
   it('refuses credentials in the url and an auth with both or neither value', () => {
-    expect(() => new RemoteWriteClient({ url: 'http://u:p@127.0.0.1:1/w', timeoutMs: 1 })).toThrow(/credentials in the url/);
-    expect(() => new RemoteWriteClient({ url: 'http://127.0.0.1:1/w', timeoutMs: 1, auth: { type: 'bearer' } })).toThrow(/exactly one of token/);
+    expect(() => new RemoteWriteClient({ endpoint: at('http://u:p@127.0.0.1:1/w'), timeoutMs: 1 })).toThrow(/credentials in the url/);
+    expect(() => new RemoteWriteClient({ endpoint: at('http://127.0.0.1:1/w'), timeoutMs: 1, auth: { type: 'bearer' } })).toThrow(/exactly one of token/);
     expect(
-      () => new RemoteWriteClient({ url: 'http://127.0.0.1:1/w', timeoutMs: 1, auth: { type: 'basic', username: 'u', password: 'a', passwordFile: 'b' } }),
+      () => new RemoteWriteClient({ endpoint: at('http://127.0.0.1:1/w'), timeoutMs: 1, auth: { type: 'basic', username: 'u', password: 'a', passwordFile: 'b' } }),
     ).toThrow(/exactly one of password/);
   });
 });

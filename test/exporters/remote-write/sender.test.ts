@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RemoteWriteSender } from '../../../src/exporters/remote-write/index.js';
 import { type RemoteWriteLogger, type RemoteWriteObserver, type RequestOutcome } from '../../../src/exporters/remote-write/observer.js';
 import { type RemoteWriteSenderOptions } from '../../../src/exporters/remote-write/options.js';
+import { directEndpoint } from '../../../src/outbound/index.js';
 import { freePort } from '../../support/ports.js';
 import { FakeSource, labelsOf, samples, startReceiver, until, type Receiver } from './support.js';
 
@@ -67,7 +68,7 @@ function makeSender(url: string, options: Partial<RemoteWriteSenderOptions> = {}
   const logger = new RecordingLogger();
   sender = new RemoteWriteSender(
     source,
-    { url, minBackoffMs: 1, maxBackoffMs: 5, batchSendDeadlineMs: 0, timeoutMs: 5_000, observer, logger, ...options },
+    { endpoint: directEndpoint('remote_write', url), minBackoffMs: 1, maxBackoffMs: 5, batchSendDeadlineMs: 0, timeoutMs: 5_000, observer, logger, ...options },
     now === undefined ? {} : { now },
   );
   return { source, observer, logger, sender };
@@ -399,7 +400,7 @@ describe('RemoteWriteSender: lifecycle', () => {
 
   it('refuses options the loop would misread', () => {
     const source = new FakeSource();
-    expect(() => new RemoteWriteSender(source, { url: 'http://127.0.0.1:1/w', maxSamplesPerSend: 0 })).toThrow(/maxSamplesPerSend/);
-    expect(() => new RemoteWriteSender(source, { url: 'http://127.0.0.1:1/w', minBackoffMs: 10, maxBackoffMs: 5 })).toThrow(/maxBackoffMs/);
+    expect(() => new RemoteWriteSender(source, { endpoint: directEndpoint('remote_write', 'http://127.0.0.1:1/w'), maxSamplesPerSend: 0 })).toThrow(/maxSamplesPerSend/);
+    expect(() => new RemoteWriteSender(source, { endpoint: directEndpoint('remote_write', 'http://127.0.0.1:1/w'), minBackoffMs: 10, maxBackoffMs: 5 })).toThrow(/maxBackoffMs/);
   });
 });

@@ -1,12 +1,13 @@
-// Proxy resolution: the environment read as curl and undici read it, a
-// section's proxy_url (or its file) over it, NO_PROXY matched per target, and
-// proxy credentials never in a load error.
+// Each outbound section resolved into its client's endpoint, and proxy
+// resolution: the environment read as curl and undici read it, a section's
+// proxy_url (or its file) over it, NO_PROXY matched per URL, and proxy
+// credentials never in a load error.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { insecureTlsKeys, proxyEnvironment, proxyRoute } from '../../src/config/proxy.js';
+import { insecureTlsKeys, outboundEndpoint, proxyEnvironment, proxyRoute } from '../../src/config/endpoints.js';
 import { proxyFor } from '../../src/outbound/proxy-route.js';
 import { loadError, problemAt, yaml } from './helpers.js';
 import { makeTestPki } from '../support/test-pki.js';
@@ -146,6 +147,42 @@ describe('the shared TLS block', () => {
   it.each(['upstream', 'otlp', 'remote_write'])('%s.tls: cert_file without key_file is refused', (section) => {
     const err = loadError({ text: yaml(SIM.trim(), `${section}: { tls: { cert_file: c.pem } }`) });
     expect(problemAt(err, `${section}.tls.cert_file`).message).toBe(`set both ${section}.tls.cert_file and ${section}.tls.key_file, or neither`);
+  });
+});
+
+describe('outboundEndpoint: one resolver for every client section', () => {
+  const config = loadConfig({
+    env: { HTTPS_PROXY: 'http://corp:8080' },
+    text: yaml(
+      'upstream: { api_url: "https://api.example.com", token: t, tls: { ca_file: ca.pem, server_name: api.internal } }',
+      'otlp: { endpoint: "https://otel.example.com/v1/logs", proxy_url: "http://otel-proxy:3128" }',
+      'remote_write: { url: "https://rw.example.com/api/v1/write", tls: { insecure_skip_verify: true } }',
+    ),
+  });
+
+  it.each([
+    ['upstream', 'https://api.example.com', 'http://corp:8080', { caFile: 'ca.pem', serverName: 'api.internal', insecureSkipVerify: false }],
+    ['otlp', 'https://otel.example.com/v1/logs', 'http://otel-proxy:3128', undefined],
+    ['remote_write', 'https://rw.example.com/api/v1/write', 'http://corp:8080', { insecureSkipVerify: true }],
+  ] as const)('%s: its URL, its route and its tls block', (name, url, httpsProxy, tls) => {
+    const endpoint = outboundEndpoint(config, name);
+    expect(endpoint).toMatchObject({ name, url, local: false, route: { httpsProxy } });
+    expect(endpoint?.tls).toEqual(tls);
+  });
+
+  it('a stand-in is used only where the section sets no URL, reached directly without the tls block', () => {
+    const sim = loadConfig({ text: yaml(SIM.trim(), 'upstream: { tls: { ca_file: ca.pem } }'), env: { HTTPS_PROXY: 'http://corp:8080' } });
+    expect(outboundEndpoint(sim, 'upstream', 'http://127.0.0.1:9')).toEqual({
+      name: 'upstream', url: 'http://127.0.0.1:9', route: { httpProxy: '', httpsProxy: '', noProxy: '', source: 'none' }, local: true,
+    });
+    expect(outboundEndpoint(config, 'upstream', 'http://127.0.0.1:9')?.url).toBe('https://api.example.com');
+  });
+
+  it('no client where the section has no URL and no default', () => {
+    const sim = loadConfig({ text: SIM, env: {} });
+    expect(outboundEndpoint(sim, 'upstream')).toBeUndefined();
+    expect(outboundEndpoint(sim, 'remote_write')).toBeUndefined();
+    expect(outboundEndpoint(sim, 'otlp').url).toBe('http://127.0.0.1:4318/v1/logs');
   });
 });
 
