@@ -1,8 +1,8 @@
 // The typed upstream client: one method per operation. A call validates the
 // request locally (nothing is sent when it is wrong), waits for a concurrency
-// slot and, for the order operations, the documented 10 req/s (order-gate.ts),
-// then for the request budget (upstream.rate_limit and rate_limits,
-// rate-gate.ts) and any pause the upstream asked for, sends one attempt, and
+// slot, then for the rate rules of its operation (rate-rules.ts: the order
+// operations' documented 10 req/s, the operation's own rate, the request
+// budget) and any pause the upstream asked for, sends one attempt, and
 // retries reads only. A 429 or a 503 with Retry-After pauses every request to
 // that host until then, and a 429 lowers the rate in force (throttle.ts).
 // Writes are never repeated automatically: a timed-out write may still have
@@ -15,8 +15,8 @@ import pRetry from 'p-retry';
 import { OPERATIONS, expandPath, type OperationName, type OperationSpec } from './operations.js';
 import { operationSchemas, type RequestOf, type AnswerOf, type SentRequestOf } from './schemas/index.js';
 import { AbortedError, ApiError, AuthError, BadResponseError, ValidationError, type ValidationIssue } from './errors.js';
-import { OrderGate } from './order-gate.js';
 import { RateGate, type Permit } from './rate-gate.js';
+import { rateRules } from './rate-rules.js';
 import { Throttle } from './throttle.js';
 import { attempt } from './transport.js';
 import { maskUrl, proxyCredentials, proxyFor, type ProxyRoute } from '../outbound/index.js';
@@ -117,11 +117,11 @@ export class EdgeClient {
   private readonly observer: ClientObserver;
   private readonly limit: LimitFunction;
   private closing: Promise<void> | undefined;
-  private readonly orderGate: OrderGate;
   /** The budget of every request, and the pauses the upstream asked for, per host. */
   private readonly gate: RateGate;
   private readonly throttle: Throttle;
-  private readonly operationGates: ReadonlyMap<OperationName, RateGate>;
+  /** The gates a request of an operation waits for, `gate` last. */
+  private readonly gates: (spec: OperationSpec) => readonly RateGate[];
   /** The origins pauses are kept by: api_url's and login_url's (the same when they share a host). */
   private readonly origins: { readonly api: string; readonly login: string };
 
@@ -145,12 +145,11 @@ export class EdgeClient {
     this.proxy = options.proxy;
     this.observer = options.observer ?? {};
     this.limit = pLimit(this.settings.concurrency);
-    this.orderGate = new OrderGate(this.settings.orderRateLimit);
     const budget = options.rateLimit ?? Number.POSITIVE_INFINITY;
     this.gate = new RateGate(budget);
     this.throttle = new Throttle(this.gate, budget);
     this.origins = { api: new URL(this.settings.apiUrl).origin, login: new URL(this.loginUrl).origin };
-    this.operationGates = new Map(Object.entries(options.rateLimits ?? {}).map(([op, rate]) => [op as OperationName, new RateGate(rate)]));
+    this.gates = rateRules(this.gate, { orders: this.settings.orderRateLimit, operations: options.rateLimits ?? {} });
   }
 
   /** The rate in force, requests per second: the budget, lower while throttled; Infinity for none. */
@@ -207,7 +206,7 @@ export class EdgeClient {
   /**
    * One attempt in a concurrency slot and, when it is answered 401 and a
    * refreshed token differs from the one it carried, one replay with that
-   * token: a request of its own (its own slot, order-gate turn and observer
+   * token: a request of its own (its own slot, rate-gate turns and observer
    * report), not a retry.
    */
   private async sendOnce<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions): Promise<AnswerOf<K>> {
@@ -246,19 +245,14 @@ export class EdgeClient {
     return this.refreshing;
   }
 
-  private async once<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions, sent: Sent): Promise<AnswerOf<K>> {
-    const operation = spec.name as K;
-    const budgeted = (): Promise<AnswerOf<K>> => this.budgeted(spec, options.signal, () => this.timed(spec, request, options, sent));
-    if (spec.rateLimited) {
-      return this.orderGate.run(budgeted, () => this.observer.onRateLimitWait?.({ operation }));
-    }
-    return budgeted();
+  private once<K extends OperationName>(spec: OperationSpec, request: SentRequestOf<K>, options: CallOptions, sent: Sent): Promise<AnswerOf<K>> {
+    return this.budgeted(spec, options.signal, () => this.timed(spec, request, options, sent));
   }
 
   /**
-   * `send` once the operation's own rate, the budget and the host's pause
-   * allow; its outcome then steers the throttle. Slots are released when it
-   * settles (rate-gate.ts says why not when it was sent).
+   * `send` once the operation's rate rules and the host's pause allow; its
+   * outcome then steers the throttle. Slots are released when it settles
+   * (rate-rules.ts says why not when it was sent).
    */
   private async budgeted<T>(spec: OperationSpec, signal: AbortSignal | undefined, send: () => Promise<T>): Promise<T> {
     const operation = spec.name;
@@ -266,8 +260,7 @@ export class EdgeClient {
     const onWait = (): void => this.observer.onRateLimitWait?.({ operation });
     const permits: Permit[] = [];
     try {
-      for (const gate of [this.operationGates.get(operation), this.gate]) {
-        if (gate === undefined) continue;
+      for (const gate of this.gates(spec)) {
         const permit = await gate.acquire(host, signal, onWait);
         if (permit === undefined) throw new AbortedError(`${operation}: aborted while waiting for the request budget`, { operation });
         permits.push(permit);

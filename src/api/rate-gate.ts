@@ -9,10 +9,11 @@
 // goes on. p-queue's fixed intervals also let 2N through a sliding second
 // (N at the end of one interval, N at the start of the next).
 //
-// Like OrderGate, a slot is held until one interval after its request
-// *settled*, not after it was sent: the upstream counts a request when it
-// arrives, some unknown time after the send, but always before it answers,
-// so any N+1 requests it sees are at least one second apart. N requests may
+// A slot is held until one interval after its request *settled*, not after
+// it was sent: the upstream counts a request when it arrives, some unknown
+// time after the send, but always before it answers, so any N+1 requests it
+// sees are at least one second apart. Every rate rule of the client is one of
+// these gates (rate-rules.ts). N requests may
 // go at once (a burst of N). Above 1/s the rate counts whole requests (7.5 is
 // 7 slots held 1 s: more would put 8 in some second); below, it is one slot
 // held 1/rate s (0.5 is one request every 2 s).
