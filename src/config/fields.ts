@@ -131,10 +131,23 @@ export function isProxyUrl(text: string): boolean {
 }
 
 /**
- * `<at>.proxy_url` and `<at>.proxy_url_file`, spread into a section's
- * object; {@link proxyExclusive} checks that at most one is set.
+ * The keys every outbound client's section has (upstream, otlp,
+ * remote_write), spread into its object: `<at>.proxy_url`,
+ * `<at>.proxy_url_file` ({@link proxyExclusive} checks that at most one is
+ * set) and `<at>.tls`. `server` names the other end in the descriptions
+ * (`upstream`, `receiver`). What they hold reaches the client through
+ * config/endpoints.ts, so a key every client honours is added here and there.
  */
-export function proxyFields(at: string) {
+export function outboundFields(at: string, server: string) {
+  return {
+    ...proxyFields(at),
+    tls: tlsBlock(`${at}.tls`, `the ${server}`)
+      .optional()
+      .describe(`TLS to an https:// ${server} (default: verify against the system's roots). Applies through a proxy too.`),
+  };
+}
+
+function proxyFields(at: string) {
   return {
     proxy_url: proxyUrl()
       .optional()
@@ -150,7 +163,7 @@ export function proxyFields(at: string) {
   };
 }
 
-/** The refinement that goes with {@link proxyFields}. */
+/** The refinement that goes with {@link outboundFields}. */
 export function proxyExclusive(at: string) {
   return (section: { proxy_url?: unknown; proxy_url_file?: unknown }, ctx: z.RefinementCtx): void => {
     if (section.proxy_url !== undefined && section.proxy_url_file !== undefined) {
@@ -164,7 +177,7 @@ export function proxyExclusive(at: string) {
  * remote-write receiver): one block, the same keys everywhere. Files are read
  * when the client is built, so at start and again on every reload.
  */
-export function tlsBlock(at: string, server: string) {
+function tlsBlock(at: string, server: string) {
   return z
     .strictObject({
       ca_file: z

@@ -5,7 +5,7 @@
 // SRE reads them as they already know them.
 import { z } from 'zod';
 import { MAX_LAG_MS, MAX_REQUEST_TIMEOUT_MS, duration } from '../duration.js';
-import { basicAuth, headerMap, httpUrl, integer, proxyExclusive, proxyFields, secret, tlsBlock } from '../fields.js';
+import { basicAuth, headerMap, httpUrl, integer, outboundFields, proxyExclusive, secret } from '../fields.js';
 
 /** Headers the client sets itself: a config that names them is refused rather than silently overridden. */
 const REMOTE_WRITE_RESERVED_HEADERS: readonly string[] = [
@@ -35,8 +35,7 @@ export const remoteWriteSchema = z
     })
       .default({})
       .describe('Extra headers sent with every request, e.g. X-Scope-OrgID for Mimir; values support ${ENV} (default none).'),
-    tls: tlsBlock('remote_write.tls', 'the receiver').optional().describe('TLS to an https:// receiver (default: verify against the system\'s roots). Applies through a proxy too.'),
-    ...proxyFields('remote_write'),
+    ...outboundFields('remote_write', 'receiver'),
     timeout: duration({ min: 100, max: MAX_REQUEST_TIMEOUT_MS }).prefault('30s').describe('Per request, at most 1h (default 30s, as Prometheus).'),
     external_labels: z
       .record(z.string(), z.string().min(1))

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { OPERATION_NAMES } from '../../api/operations.js';
 import { BANDWIDTH_UNITS, DEFAULT_UNITS, REQUEST_TIME_UNITS } from './units.js';
 import { MAX_REQUEST_TIMEOUT_MS, duration } from '../duration.js';
-import { httpUrl, integer, proxyExclusive, proxyFields, secret, tlsBlock, utcOffset } from '../fields.js';
+import { httpUrl, integer, outboundFields, proxyExclusive, secret, utcOffset } from '../fields.js';
 
 const retrySchema = z
   .strictObject({
@@ -114,10 +114,7 @@ export const upstreamSchema = z
       )
       .default({})
       .describe('Per-operation path override, keyed by operation name (default: the built-in path of each operation).'),
-    ...proxyFields('upstream'),
-    tls: tlsBlock('upstream.tls', 'the upstream')
-      .optional()
-      .describe('TLS to an https:// upstream (default: verify against the system\'s roots). Applies through a proxy too.'),
+    ...outboundFields('upstream', 'upstream'),
   })
   .superRefine(
     (upstream: { token?: unknown; token_file?: unknown; proxy_url?: unknown; proxy_url_file?: unknown }, ctx) => {

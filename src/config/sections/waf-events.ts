@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { SEVERITY_LEVELS, WAF_COMPARISONS, WAF_FILTER_FIELDS } from '../../api/schemas/waf-log.js';
 import { MAX_LAG_MS, MAX_RANGE_MS, MAX_REQUEST_TIMEOUT_MS, duration, durationOrAuto } from '../duration.js';
-import { HEADER_NAME_RE, headerMap, httpUrl, integer, proxyExclusive, proxyFields, tlsBlock } from '../fields.js';
+import { HEADER_NAME_RE, headerMap, httpUrl, integer, outboundFields, proxyExclusive } from '../fields.js';
 
 /** Request headers that never leave the daemon, whatever the allow-list says. */
 export const NEVER_FORWARDED_HEADERS: readonly string[] = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie'];
@@ -191,8 +191,7 @@ export const otlpSchema = z.strictObject({
     .describe('Headers sent with every export, e.g. an API key; values support ${ENV} (default none).'),
   timeout: duration({ max: MAX_REQUEST_TIMEOUT_MS }).prefault('10s').describe('Per export request, at most 1h (default 10s).'),
   max_batch: integer().min(1).max(100_000).default(512).describe('Most records per export; also the most re-sent after a crash (default 512).'),
-  ...proxyFields('otlp'),
-  tls: tlsBlock('otlp.tls', 'the receiver').optional().describe('TLS to an https:// receiver (default: verify against the system\'s roots). Applies through a proxy too.'),
+  ...outboundFields('otlp', 'receiver'),
 }).superRefine(proxyExclusive('otlp'));
 
 export const OTLP_DESCRIPTION =
