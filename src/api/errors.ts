@@ -140,7 +140,7 @@ export class TimeoutError extends ApiError {
   readonly retryable = true;
 }
 
-/** Where a connection failed and why, for a person (see shared/net-cause.ts). */
+/** Where a connection failed and why, for a person (see outbound/net-cause.ts). */
 interface NetworkDetails {
   /** host:port tried; never credentials. */
   readonly address?: string;
