@@ -15,16 +15,13 @@
 // NO_PROXY does not apply. Resolved here once, so no client reads process.env
 // (undici's EnvHttpProxyAgent would) and all decide the same way.
 import type { z } from 'zod';
-import { directEndpoint, type Endpoint, type OutboundName, type ProxyRoute, type TlsFiles } from '../outbound/index.js';
+import { directEndpoint, type Endpoint, type OutboundName, type ProxyRoute, type ProxyRoutes, type TlsFiles } from '../outbound/index.js';
 import type { Env } from './env.js';
 import type { TlsBlock } from './fields.js';
 import type { Config, configSchema } from './schema.js';
 import { DEFAULT_OTLP_ENDPOINT } from './sections/waf-events.js';
 
 type Parsed = z.output<typeof configSchema>;
-
-/** The outbound clients' routes; made by loadConfig, not a YAML key. */
-export type ProxyRoutes = Readonly<Record<OutboundName, ProxyRoute>>;
 
 /** Each section's own URL (otlp.endpoint also from the OTEL_* variables, mapped onto it at load). */
 const URL_OF: Readonly<Record<OutboundName, (config: Config) => string | undefined>> = {

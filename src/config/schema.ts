@@ -3,7 +3,7 @@
 // users write them in YAML. A new section is one file under sections/ plus one
 // line in `configSchema` below; cross-section rules live in `crossSectionRules`.
 import { z } from 'zod';
-import type { ProxyRoutes } from './endpoints.js';
+import type { ProxyRoutes } from '../outbound/index.js';
 import { COLLECTORS_DESCRIPTION, collectorsSchema } from './sections/collectors.js';
 import { limitsSchema } from './sections/limits.js';
 import { serverSchema } from './sections/server.js';

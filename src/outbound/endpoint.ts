@@ -14,6 +14,9 @@ import type { TlsFiles } from './tls-files.js';
 export const OUTBOUND_NAMES = ['upstream', 'otlp', 'remote_write'] as const;
 export type OutboundName = (typeof OUTBOUND_NAMES)[number];
 
+/** Every outbound client's proxy route, by its name (the config resolves them at load). */
+export type ProxyRoutes = Readonly<Record<OutboundName, ProxyRoute>>;
+
 export interface Endpoint {
   /** The client's config section: names its keys in hints (`otlp.tls.ca_file`) and in messages about its TLS files. */
   readonly name: OutboundName;

@@ -7,7 +7,7 @@
 // client reports alike: a failed connection's address, cause and hint
 // (net-cause.ts), proxy credentials masked (url-credentials.ts).
 export { createDispatcher } from './dispatcher.js';
-export { directEndpoint, OUTBOUND_NAMES, type Endpoint, type OutboundName } from './endpoint.js';
+export { directEndpoint, OUTBOUND_NAMES, type Endpoint, type OutboundName, type ProxyRoutes } from './endpoint.js';
 export { agentFactory } from './node-agent.js';
 export { connectionFailure, ProxyRefusal, urlAddress } from './net-cause.js';
 export { proxyFor, shownProxy, via, type ProxyRoute } from './proxy-route.js';
