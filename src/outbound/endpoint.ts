@@ -2,7 +2,9 @@
 // requests go, the proxy route to it, the TLS block to verify it with, and the
 // client's name, which every hint, message and log line about it uses. Each
 // transport (dispatcher.ts, node-agent.ts) is built from this alone, so an
-// option every client honours is added here and to the config's resolver.
+// option every client honours is declared with the outbound keys
+// (config/fields.ts), resolved into this (config/endpoints.ts) and applied by
+// the transports, and no client or wiring in between changes.
 //
 // A request timeout is not part of it: the clients' timeouts are three things
 // (one upstream attempt; one OTLP export with the SDK's retries; one
