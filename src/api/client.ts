@@ -20,6 +20,7 @@ import { rateRules } from './rate-rules.js';
 import { Throttle } from './throttle.js';
 import { attempt } from './transport.js';
 import { maskUrl, proxyCredentials, proxyFor, type ProxyRoute } from '../outbound/index.js';
+import { ArgumentError } from '../shared/errors.js';
 
 export interface RetryOptions {
   /** Total attempts for a read, the first included. */
@@ -165,7 +166,7 @@ export class EdgeClient {
 
   /** The token requests carry from now on (e.g. a reload read a rotated one); requests in flight keep theirs. */
   setToken(token: string): void {
-    if (token === '') throw new TypeError('the upstream token must not be empty');
+    if (token === '') throw new ArgumentError('the upstream token must not be empty');
     this.token = token;
   }
 

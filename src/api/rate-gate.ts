@@ -17,6 +17,7 @@
 // go at once (a burst of N). Above 1/s the rate counts whole requests (7.5 is
 // 7 slots held 1 s: more would put 8 in some second); below, it is one slot
 // held 1/rate s (0.5 is one request every 2 s).
+import { ArgumentError } from '../shared/errors.js';
 
 /** One admitted request; release it once it has settled (answer, failure or abort), exactly once. */
 export interface Permit {
@@ -59,7 +60,7 @@ export class RateGate {
 
   /** A new rate from now on; slots already held keep their release times. */
   setRate(rate: number): void {
-    if (!(rate > 0)) throw new RangeError(`a rate must be positive, got ${rate}`);
+    if (!(rate > 0)) throw new ArgumentError(`a rate must be positive, got ${rate}`);
     this.rate = rate;
     this.slots = Number.isFinite(rate) ? Math.max(1, Math.floor(rate)) : Number.POSITIVE_INFINITY;
     // One millisecond more than the window: our clock and timers count whole milliseconds, the upstream's

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { DAY_MS, HOUR_MS } from '../api/time.js';
 import { MAX_TIMER_MS } from '../shared/wait.js';
+import { ArgumentError } from '../shared/errors.js';
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const WHOLE_RE = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+$/;
@@ -86,7 +87,7 @@ interface DurationOptions {
 export function duration(options: DurationOptions = {}) {
   const min = options.min ?? 1;
   const max = options.max ?? MAX_TIMER_MS;
-  if (max < min) throw new RangeError(`duration bounds ${min}..${max} are empty`);
+  if (max < min) throw new ArgumentError(`duration bounds ${min}..${max} are empty`);
   return z
     .union([z.string(), z.number()], { error: DURATION_HINT })
     .transform((value, ctx) => {

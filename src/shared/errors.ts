@@ -38,6 +38,15 @@ export class InternalError extends EdgeError {
   readonly code = UNKNOWN_ERROR_CODE;
 }
 
+/**
+ * An argument or option a caller got wrong in code (a rate of 0, a shard
+ * index past the count): what RangeError and TypeError say in Node's own API,
+ * here under the one base so it carries a code like every other error.
+ */
+export class ArgumentError extends EdgeError {
+  readonly code = 'EDGE_ARGUMENT';
+}
+
 function isEdgeError(err: unknown): err is EdgeError {
   return err instanceof EdgeError;
 }

@@ -24,7 +24,7 @@ import { FaultSpecError, type FaultRule, type Faults } from './faults.js';
 import { checkReadings, ReadingError, readingsJson, type ReadingsState } from './readings.js';
 import type { BudgetSettings, RequestBudget } from './budget.js';
 import type { Incoming, Reply } from './server.js';
-import { EdgeError } from '../shared/errors.js';
+import { ArgumentError, EdgeError } from '../shared/errors.js';
 
 interface AdminTarget {
   readonly clock: SimClock;
@@ -36,7 +36,7 @@ interface AdminTarget {
   reset(): void;
   /** Domains of the account by name, and those taken out of listDomains. */
   domains(): { readonly names: readonly string[]; readonly removed: Set<string> };
-  /** Replaces the accepted tokens (checked; RangeError when malformed); returns how many are accepted now. */
+  /** Replaces the accepted tokens (checked; an ArgumentError when malformed); returns how many are accepted now. */
   setTokens(tokens: unknown): number;
 }
 
@@ -52,7 +52,7 @@ export function adminHandler(target: AdminTarget): (incoming: Incoming) => Reply
     try {
       return route(target, incoming);
     } catch (err) {
-      if (err instanceof AdminError || err instanceof FaultSpecError || err instanceof ReadingError || err instanceof RangeError) return bad(400, err.message);
+      if (err instanceof AdminError || err instanceof FaultSpecError || err instanceof ReadingError || err instanceof ArgumentError) return bad(400, err.message);
       throw err;
     }
   };
@@ -120,7 +120,7 @@ function faultRules(body: unknown): readonly FaultRule[] {
   return [body as FaultRule];
 }
 
-/** The body as budget settings; RequestBudget.set checks the values (RangeError, a 400). */
+/** The body as budget settings; RequestBudget.set checks the values (an ArgumentError, a 400). */
 function budgetSettings(body: unknown): BudgetSettings {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AdminError('body must be an object {perSecond, retryAfterSeconds?, retryAfterForm?}');
   return body as BudgetSettings;

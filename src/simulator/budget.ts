@@ -9,6 +9,7 @@
 // Every request routed to an operation is recorded with its arrival time and
 // whether the budget refused it: the ground truth the exporter's own budget
 // and its answer to 429 are measured against.
+import { ArgumentError } from '../shared/errors.js';
 
 export interface BudgetSettings {
   /** Requests accepted in any one second. */
@@ -93,11 +94,11 @@ export class RequestBudget {
 }
 
 function checkSettings(s: BudgetSettings): void {
-  if (!(Number.isInteger(s.perSecond) && s.perSecond >= 1)) throw new RangeError('budget perSecond must be an integer >= 1');
+  if (!(Number.isInteger(s.perSecond) && s.perSecond >= 1)) throw new ArgumentError('budget perSecond must be an integer >= 1');
   if (s.retryAfterSeconds !== undefined && !(Number.isInteger(s.retryAfterSeconds) && s.retryAfterSeconds >= 0)) {
-    throw new RangeError('budget retryAfterSeconds must be an integer >= 0');
+    throw new ArgumentError('budget retryAfterSeconds must be an integer >= 0');
   }
   if (s.retryAfterForm !== undefined && s.retryAfterForm !== 'seconds' && s.retryAfterForm !== 'date') {
-    throw new RangeError("budget retryAfterForm must be 'seconds' or 'date'");
+    throw new ArgumentError("budget retryAfterForm must be 'seconds' or 'date'");
   }
 }

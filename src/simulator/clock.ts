@@ -6,6 +6,7 @@
 // One formula covers every mode: now = anchorSim + (wall() - anchorWall) * speed.
 // `fixed` is speed 0 (moves only by set/advance), `real` is speed 1, and any
 // other speed runs simulated time N times faster from the latest anchor.
+import { ArgumentError } from '../shared/errors.js';
 
 export type ClockMode = 'real' | 'fixed';
 
@@ -51,7 +52,7 @@ export class SimClock {
 
   /** Jumps to `ms`; a running clock keeps running from there. */
   set(ms: number): void {
-    if (!Number.isFinite(ms)) throw new RangeError(`clock time must be a finite number, got ${ms}`);
+    if (!Number.isFinite(ms)) throw new ArgumentError(`clock time must be a finite number, got ${ms}`);
     this.anchorSim = Math.floor(ms);
     this.anchorWall = this.wall();
   }
@@ -73,6 +74,6 @@ export class SimClock {
 }
 
 function checkSpeed(speed: number): number {
-  if (!Number.isFinite(speed) || speed <= 0) throw new RangeError(`clock speed must be a positive number, got ${speed}`);
+  if (!Number.isFinite(speed) || speed <= 0) throw new ArgumentError(`clock speed must be a positive number, got ${speed}`);
   return speed;
 }

@@ -16,6 +16,7 @@ import { compileRoutes, matchRoute } from './routes.js';
 import type { App, Incoming, ReplyScript, Reply } from './server.js';
 import type { HandlerTable, SimResponse } from './types.js';
 import { BadRequest } from './handlers/common.js';
+import { ArgumentError } from '../shared/errors.js';
 
 export interface SimToken {
   readonly token: string;
@@ -39,18 +40,18 @@ interface RouterDeps {
   readonly readings: () => Readings;
 }
 
-/** `value` as a list of accepted tokens; a RangeError names what is wrong. An empty list is allowed: every request is then answered 401. */
+/** `value` as a list of accepted tokens; an ArgumentError names what is wrong. An empty list is allowed: every request is then answered 401. */
 export function checkTokens(value: unknown): SimToken[] {
-  if (!Array.isArray(value)) throw new RangeError('tokens must be an array of {token, permissions}');
+  if (!Array.isArray(value)) throw new ArgumentError('tokens must be an array of {token, permissions}');
   return value.map((entry: unknown, i) => {
-    if (typeof entry !== 'object' || entry === null) throw new RangeError(`tokens[${i}] must be an object {token, permissions}`);
+    if (typeof entry !== 'object' || entry === null) throw new ArgumentError(`tokens[${i}] must be an object {token, permissions}`);
     const { token, permissions = '*' } = entry as Record<string, unknown>;
     if (typeof token !== 'string' || token.trim() === '' || token !== token.trim()) {
-      throw new RangeError(`tokens[${i}].token must be a non-empty string without surrounding blanks`);
+      throw new ArgumentError(`tokens[${i}].token must be a non-empty string without surrounding blanks`);
     }
     if (permissions === '*') return { token, permissions };
     if (!Array.isArray(permissions) || !permissions.every((p): p is string => typeof p === 'string')) {
-      throw new RangeError(`tokens[${i}].permissions must be '*' or an array of permission labels`);
+      throw new ArgumentError(`tokens[${i}].permissions must be '*' or an array of permission labels`);
     }
     return { token, permissions: [...permissions] };
   });

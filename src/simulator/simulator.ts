@@ -62,7 +62,7 @@ export interface Simulator {
   /**
    * Replaces the accepted tokens from the next request on, as a credential
    * rotated upstream: a token left out is answered 401. Kept across reset().
-   * Throws a RangeError for a malformed list (also `POST /__admin/tokens`).
+   * Throws an ArgumentError for a malformed list (also `POST /__admin/tokens`).
    */
   setTokens(tokens: readonly SimToken[]): void;
   /** Requests routed to each operation since start or reset, whatever their outcome. */

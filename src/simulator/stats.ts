@@ -7,6 +7,7 @@ import { INTERVAL_MS } from '../api/schemas/common.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, type PlatformClock } from '../api/time.js';
 import type { LateRevision } from './readings.js';
 import { hash32, Rng, unit } from './rng.js';
+import { ArgumentError } from '../shared/errors.js';
 
 export const INTERVALS = ['1m', '5m', '1h', '1d'] as const;
 export type Interval = (typeof INTERVALS)[number];
@@ -95,7 +96,7 @@ export class Stats {
     this.tz = options.tz;
     this.lateRevision = options.lateRevision ?? (() => undefined);
     this.revisionDelayMs = options.revisionDelayMs ?? 180_000;
-    if (!(this.revisionDelayMs >= 0)) throw new RangeError('revisionDelayMs must be >= 0');
+    if (!(this.revisionDelayMs >= 0)) throw new ArgumentError('revisionDelayMs must be >= 0');
     const active = options.domains.filter((d) => d.isActive === '1').map((d) => d.domainName);
     const campaign = { key: hash32(options.seed, 'cc-campaign'), active };
     for (const d of options.domains) this.profiles.set(d.domainName, profile(options.seed, d, campaign));

@@ -10,7 +10,7 @@ import {
   BENIGN_URIS, GEOS, PASS_CODES, RULES, SEVERITY_ORDER, USER_AGENTS,
   type GeoSpec, type RuleSpec, type SeverityLevel, type UaSpec,
 } from './waf-catalog.js';
-import { InternalError } from '../shared/errors.js';
+import { ArgumentError, InternalError } from '../shared/errors.js';
 
 const MINUTE_MS = 60_000;
 // Candidate lists, computed once: the generator runs for every event of every query.
@@ -102,7 +102,7 @@ export class WafLog {
     this.lateIngest = options.lateIngest ?? (() => undefined);
     this.offsetMinutes = options.offsetMinutes;
     this.maxLagMs = options.maxIngestLagMs ?? MAX_INGEST_LAG_MS;
-    if (!Number.isSafeInteger(this.maxLagMs) || this.maxLagMs < 0) throw new RangeError(`WAF ingest lag must be a non-negative integer of ms, got ${this.maxLagMs}`);
+    if (!Number.isSafeInteger(this.maxLagMs) || this.maxLagMs < 0) throw new ArgumentError(`WAF ingest lag must be a non-negative integer of ms, got ${this.maxLagMs}`);
     this.domains = options.domains.map((d, index) => ({ ...d, index, rate: 1 + (hash32(options.seed, d.domainName, 'waf-rate') % 4) }));
   }
 

@@ -8,6 +8,7 @@ import { hash32, Rng } from './rng.js';
 import { buildL4Packages, type L4Package } from './world-l4.js';
 import { buildCacheRecords, buildCertificates, type CacheRecord, type Certificate } from './world-certs.js';
 import { DAY_MS } from '../api/time.js';
+import { ArgumentError } from '../shared/errors.js';
 
 export { DAY_MS };
 
@@ -83,7 +84,7 @@ const REMARKS = ['', '', '官网', '活动页', '图片站', 'app 接口'] as co
 export function createWorld(options: WorldOptions): World {
   const { seed, now, tz } = options;
   const count = options.domains ?? 20;
-  if (!Number.isInteger(count) || count < 1) throw new RangeError(`domains must be a positive integer, got ${count}`);
+  if (!Number.isInteger(count) || count < 1) throw new ArgumentError(`domains must be a positive integer, got ${count}`);
   const l7Packages = buildL7Packages(seed, count);
   const certificates = buildCertificates({ seed, now, domainCount: count });
   const domains = buildDomains(seed, count, now, tz, l7Packages, certificates);

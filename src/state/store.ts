@@ -26,7 +26,7 @@ import * as fsp from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { errnoText } from '../shared/errno-text.js';
-import { EdgeError } from '../shared/errors.js';
+import { ArgumentError, EdgeError } from '../shared/errors.js';
 
 /** Format of the envelope every state file has; bump on an incompatible change. */
 const STATE_FORMAT_VERSION = 1;
@@ -186,13 +186,13 @@ export class StateStore {
 
   /** Path of the file holding `name`. */
   pathOf(name: string): string {
-    if (!NAME_RE.test(name)) throw new TypeError(`invalid state name ${JSON.stringify(name)}`);
+    if (!NAME_RE.test(name)) throw new ArgumentError(`invalid state name ${JSON.stringify(name)}`);
     return join(this.dir, `${name}.json`);
   }
 
   /** Path of the journal of `name` (`<dir>/<name>.journal`). */
   journalPathOf(name: string): string {
-    if (!NAME_RE.test(name)) throw new TypeError(`invalid state name ${JSON.stringify(name)}`);
+    if (!NAME_RE.test(name)) throw new ArgumentError(`invalid state name ${JSON.stringify(name)}`);
     return join(this.dir, `${name}.journal`);
   }
 

@@ -6,6 +6,7 @@ import { MockAgent } from 'undici';
 import { EdgeClient, type ClientObserver, type ClientOptions } from '../../src/api/client.js';
 import { AuthError } from '../../src/api/errors.js';
 import { OK, usageRequest } from './requests.js';
+import { ArgumentError } from '../../src/shared/errors.js';
 
 const API = 'http://api.test';
 const OLD = 'rotated-old-token-1111';
@@ -178,6 +179,6 @@ describe('setToken', () => {
   });
 
   it('refuses an empty token', () => {
-    expect(() => client().setToken('')).toThrow(TypeError);
+    expect(() => client().setToken('')).toThrow(ArgumentError);
   });
 });

@@ -2,6 +2,7 @@
 // every one-second window holds. No sleeps: vi's timers move the clock.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RateGate, type Permit } from '../../src/api/rate-gate.js';
+import { ArgumentError } from '../../src/shared/errors.js';
 
 const A = 'http://api.test';
 const B = 'http://login.test';
@@ -142,6 +143,6 @@ describe('RateGate', () => {
   });
 
   it('refuses a rate that is not positive', () => {
-    expect(() => new RateGate(0)).toThrow(RangeError);
+    expect(() => new RateGate(0)).toThrow(ArgumentError);
   });
 });

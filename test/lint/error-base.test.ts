@@ -1,10 +1,10 @@
 // Every error the project throws carries a stable `code` and its `cause`
 // under one base, EdgeError (src/shared/errors.ts): no error class of src
-// reaches Error but through it, and no plain `new Error(` is thrown (a bug is
-// an InternalError, EDGE_INTERNAL). Left alone on purpose: RangeError and
-// TypeError for an argument a caller got wrong in code (as Node's own API
-// does; describeError gives them EDGE_INTERNAL), and the AggregateError of a
-// run whose every request failed, which describeError reads by its first.
+// reaches Error but through it, and no plain `new Error(`, `RangeError(` or
+// `TypeError(` is thrown (a bug is an InternalError, EDGE_INTERNAL; an
+// argument a caller got wrong in code an ArgumentError, EDGE_ARGUMENT). Left
+// alone on purpose: the AggregateError of a run whose every request failed,
+// which describeError reads by its first.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ function outsideTheBase(sources: readonly Source[]): string[] {
       parents.set(name, parent);
       classes.push({ name, parent, where: `${file}:${lineOf(body, m.index)}` });
     }
-    for (const m of body.matchAll(/(?<![\w.$])(?:new\s+)?Error\s*\(/g)) made.push(`${file}:${lineOf(body, m.index)} makes a plain Error`);
+    for (const m of body.matchAll(/(?<![\w.$])(?:new\s+)?(Error|RangeError|TypeError)\s*\(/g)) made.push(`${file}:${lineOf(body, m.index)} makes a plain ${m[1]!}`);
   }
   const underBase = (name: string, seen: ReadonlySet<string>): boolean => {
     const parent = parents.get(name);
@@ -85,6 +85,8 @@ describe('one error base', () => {
         'export function f(): never { throw new Error("x"); }',
         'export const g = () => Promise.reject(Error("y"));',
         'class Outside extends AbortError {}',
+        'export function l(): never { throw new RangeError("an argument"); }',
+        'export function m(): never { throw new TypeError("another"); }',
       ].join('\n'),
     };
     const fine: Source = {
@@ -100,7 +102,7 @@ describe('one error base', () => {
         'const url = "http://example.com/"; // not a comment start inside a string',
         'export function h(err: unknown): boolean { return err instanceof Error; }',
         'export function i(): never { throw new InternalError("z"); }',
-        'export function j(): never { throw new RangeError("an argument"); }',
+        'export function j(): never { throw new ArgumentError("an argument"); }',
         'class Pool extends Map<string, number> {}',
         'export const k = [url, TimeoutError, Generic, Pool];',
       ].join('\n'),
@@ -113,6 +115,8 @@ describe('one error base', () => {
       'src/x/planted.ts:6 class Outside extends AbortError, not under EdgeError',
       'src/x/planted.ts:4 makes a plain Error',
       'src/x/planted.ts:5 makes a plain Error',
+      'src/x/planted.ts:7 makes a plain RangeError',
+      'src/x/planted.ts:8 makes a plain TypeError',
     ]);
   });
 });

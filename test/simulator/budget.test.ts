@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RequestBudget } from '../../src/simulator/budget.js';
 import { startSim, type Harness } from './helpers.js';
+import { ArgumentError } from '../../src/shared/errors.js';
 
 describe('RequestBudget', () => {
   it('is off unless switched on: everything is accepted and recorded', () => {
@@ -40,7 +41,7 @@ describe('RequestBudget', () => {
   });
 
   it.each([{ perSecond: 0 }, { perSecond: 1.5 }, { perSecond: 1, retryAfterSeconds: -1 }, { perSecond: 1, retryAfterForm: 'hours' }])('refuses %j', (settings) => {
-    expect(() => new RequestBudget(settings as never)).toThrow(RangeError);
+    expect(() => new RequestBudget(settings as never)).toThrow(ArgumentError);
   });
 });
 

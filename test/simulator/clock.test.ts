@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SimClock } from '../../src/simulator/clock.js';
+import { ArgumentError } from '../../src/shared/errors.js';
 
 function fakeWall(start = 1_000_000): { wall: () => number; tick(ms: number): void } {
   let t = start;
@@ -58,6 +59,6 @@ describe('SimClock', () => {
   });
 
   it.each([-1, Number.NaN, Number.POSITIVE_INFINITY])('rejects speed %d', (speed) => {
-    expect(() => new SimClock({ start: 0 }).setSpeed(speed)).toThrow(RangeError);
+    expect(() => new SimClock({ start: 0 }).setSpeed(speed)).toThrow(ArgumentError);
   });
 });

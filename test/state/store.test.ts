@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { StateError, StateStore, nodeStateFs, type StateFs } from '../../src/state/store.js';
 import { rejectionOf } from './rejection.js';
+import { ArgumentError } from '../../src/shared/errors.js';
 
 const doc = z.strictObject({ counter: z.number(), names: z.array(z.string()) });
 
@@ -147,7 +148,7 @@ describe('StateStore', () => {
   });
 
   it.each(['../escape', '', '.hidden', 'a/b'])('rejects the name %j', (name) => {
-    expect(() => new StateStore(root).pathOf(name)).toThrow(TypeError);
+    expect(() => new StateStore(root).pathOf(name)).toThrow(ArgumentError);
   });
 
   it('names the directory when it cannot be created', async () => {

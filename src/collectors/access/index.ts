@@ -10,6 +10,7 @@ import { accessCounters, convertAccessV2, type ConvertInput } from './convert.js
 import { accessV1Counters, convertAccessV1, type V1Pair } from './convert-v1.js';
 import { V1_TERMINALS, v1Sender, v2Sender, type SendContext } from './fetch.js';
 import { ACCESS_V1_FAMILIES, ACCESS_V2_FAMILIES, DOMAIN_BANDWIDTH_P95, DOMAIN_BANDWIDTH_PEAK } from './metrics.js';
+import { ArgumentError } from '../../shared/errors.js';
 
 export * from './metrics.js';
 
@@ -50,7 +51,7 @@ export function createAccessCollector(options: AccessOptions): Collector {
   (ctx, state) => (options.api === 'v2' ? collect(ctx, options, V2_VARIANT, state) : collect(ctx, options, V1_VARIANT, state)),
   // One request per domain; v1 asks the cdn and source terminals apart (v1Sender), with every family enabled.
   ({ domains }) => ({ requests: domains * (options.api === 'v2' ? 1 : V1_TERMINALS), counted: domains * (options.api === 'v2' ? 1 : V1_TERMINALS) }));
-  if (options.api !== 'v2' && options.api !== 'v1') throw new RangeError(`access: api must be v2 or v1, got ${String(options.api)}`);
+  if (options.api !== 'v2' && options.api !== 'v1') throw new ArgumentError(`access: api must be v2 or v1, got ${String(options.api)}`);
   return collector;
 }
 

@@ -10,6 +10,7 @@ import type { Sample, Collector, CollectContext, CollectOutput } from '../collec
 import { INVENTORY_FAMILIES } from './metrics.js';
 import { asError, inventoryResources, type Resource, type ResourceResult } from './resources.js';
 import type { ConvertIssue } from './sample-set.js';
+import { ArgumentError } from '../../shared/errors.js';
 
 export * from './metrics.js';
 
@@ -37,7 +38,7 @@ export function createInventoryCollector(options: InventoryOptions): Collector {
   positiveInteger('pageSize', pageSize);
   positiveInteger('maxPages', maxPages);
   if (!Number.isFinite(options.cacheWindowMs) || options.cacheWindowMs <= 0) {
-    throw new RangeError(`inventory: cacheWindowMs must be a positive number of ms, got ${options.cacheWindowMs}`);
+    throw new ArgumentError(`inventory: cacheWindowMs must be a positive number of ms, got ${options.cacheWindowMs}`);
   }
   const resources = inventoryResources({ details: options.details, cacheWindowMs: options.cacheWindowMs, pageSize, maxPages });
   return {
@@ -97,5 +98,5 @@ function logIssues(log: CollectContext['log'], issues: readonly ConvertIssue[]):
 }
 
 function positiveInteger(name: string, value: number): void {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`inventory: ${name} must be a positive integer, got ${value}`);
+  if (!Number.isInteger(value) || value < 1) throw new ArgumentError(`inventory: ${name} must be a positive integer, got ${value}`);
 }

@@ -1,5 +1,6 @@
 // Options every time-series collector shares, and the bucket grid they imply.
 import { INTERVAL_MS, type BucketInterval } from '../buckets.js';
+import { ArgumentError } from '../../shared/errors.js';
 
 export interface AuditOptions {
   /** How often the audit runs, ms; 0 turns it off. */
@@ -44,13 +45,13 @@ export function bucketMs(grid: Grid): number {
 
 /** Rejects options that would make the accounting meaningless; the config schema should catch these first. */
 export function checkSeriesOptions(collector: string, options: SeriesOptions): void {
-  if (!Object.hasOwn(INTERVAL_MS, options.interval)) throw new RangeError(`${collector}: unknown interval ${String(options.interval)}`);
+  if (!Object.hasOwn(INTERVAL_MS, options.interval)) throw new ArgumentError(`${collector}: unknown interval ${String(options.interval)}`);
   nonNegative(collector, 'delayMs', options.delayMs);
   nonNegative(collector, 'maxBackfillMs', options.maxBackfillMs);
   if (options.maxBucketsPerRequest !== undefined) positiveInteger(collector, 'maxBucketsPerRequest', options.maxBucketsPerRequest);
   if (options.autoDelay !== undefined) {
     nonNegative(collector, 'autoDelay.floorMs', options.autoDelay.floorMs);
-    if (!(options.autoDelay.ceilingMs >= options.autoDelay.floorMs)) throw new RangeError(`${collector}: autoDelay.ceilingMs must be at least floorMs`);
+    if (!(options.autoDelay.ceilingMs >= options.autoDelay.floorMs)) throw new ArgumentError(`${collector}: autoDelay.ceilingMs must be at least floorMs`);
   }
   if (options.audit !== undefined) {
     nonNegative(collector, 'audit.everyMs', options.audit.everyMs);
@@ -59,9 +60,9 @@ export function checkSeriesOptions(collector: string, options: SeriesOptions): v
 }
 
 export function nonNegative(collector: string, name: string, value: number): void {
-  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${collector}: ${name} must be a non-negative number of ms, got ${value}`);
+  if (!Number.isFinite(value) || value < 0) throw new ArgumentError(`${collector}: ${name} must be a non-negative number of ms, got ${value}`);
 }
 
 export function positiveInteger(collector: string, name: string, value: number): void {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${collector}: ${name} must be a positive integer, got ${value}`);
+  if (!Number.isInteger(value) || value < 1) throw new ArgumentError(`${collector}: ${name} must be a positive integer, got ${value}`);
 }

@@ -22,7 +22,7 @@ export function holdsAccount(shard: Shard): boolean {
  * What this shard runs of `built` (each a collector with its placement and
  * whatever the caller keeps beside it): every per-target one; the
  * account-wide ones on shard 0 alone, each asked about every target.
- * Throws a RangeError for an invalid shard.
+ * Throws an ArgumentError for an invalid shard.
  */
 export function placeCollectors<T extends { readonly collector: Collector }>(
   built: readonly { readonly placement: Placement; readonly polled: T }[], shard: Shard,

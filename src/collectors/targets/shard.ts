@@ -12,6 +12,7 @@
 // of the names move (all of them to the new shard), where a modulo would move
 // about n/(n + 1) of them, each move being a counter that restarts on another
 // replica and a WAF event checkpoint that changes hands.
+import { ArgumentError } from '../../shared/errors.js';
 
 export interface Shard {
   /** 0-based; shard 0 also runs the account-wide collectors. */
@@ -49,7 +50,7 @@ function mix64(x: bigint): bigint {
 
 /** The shard, in [0, count), that owns `name`. */
 export function shardOf(name: string, count: number): number {
-  if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`shard count must be a positive integer, got ${count}`);
+  if (!Number.isSafeInteger(count) || count < 1) throw new ArgumentError(`shard count must be a positive integer, got ${count}`);
   // The paper calls the shards buckets; here a bucket is a slice of time, so the jump lands on an owner.
   let key = mix64(fnv1a64(name));
   let owner = -1;
@@ -62,11 +63,11 @@ export function shardOf(name: string, count: number): number {
   return owner;
 }
 
-/** Throws a RangeError unless 0 <= index < count, both integers. */
+/** Throws an ArgumentError unless 0 <= index < count, both integers. */
 export function checkShard(shard: Shard): void {
   const { index, count } = shard;
   if (!Number.isSafeInteger(count) || count < 1 || !Number.isSafeInteger(index) || index < 0 || index >= count) {
-    throw new RangeError(`invalid shard ${index}/${count}: need 0 <= index < count`);
+    throw new ArgumentError(`invalid shard ${index}/${count}: need 0 <= index < count`);
   }
 }
 

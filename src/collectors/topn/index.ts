@@ -14,6 +14,7 @@ import {
 import { convertTopn } from './convert.js';
 import { fetchTopn, topnRequest, type MostMetric } from './fetch.js';
 import { FAMILY_BY, type TopnBy } from './metrics.js';
+import { ArgumentError } from '../../shared/errors.js';
 
 export * from './metrics.js';
 
@@ -38,13 +39,13 @@ function isMostMetric(d: string): d is MostMetric {
 export function createTopnCollector(options: TopnOptions): Collector {
   checkSeriesOptions('topn', options);
   positiveInteger('topn', 'top', options.top);
-  if (!Number.isFinite(options.windowMs) || options.windowMs <= 0) throw new RangeError(`topn: windowMs must be positive, got ${options.windowMs}`);
+  if (!Number.isFinite(options.windowMs) || options.windowMs <= 0) throw new ArgumentError(`topn: windowMs must be positive, got ${options.windowMs}`);
   const unknown = options.dimensions.filter((d) => !isMostMetric(d));
-  if (unknown.length > 0) throw new RangeError(`topn: unknown dimensions ${unknown.join(', ')} (allowed: ${MOST_METRICS.join(', ')})`);
+  if (unknown.length > 0) throw new ArgumentError(`topn: unknown dimensions ${unknown.join(', ')} (allowed: ${MOST_METRICS.join(', ')})`);
   const dimensions = [...new Set(options.dimensions.filter(isMostMetric))];
-  if (dimensions.length === 0) throw new RangeError('topn: at least one dimension is required');
+  if (dimensions.length === 0) throw new ArgumentError('topn: at least one dimension is required');
   const by = [...new Set(options.by)];
-  if (by.length === 0 || by.some((b) => !Object.hasOwn(FAMILY_BY, b))) throw new RangeError('topn: by must list requestCount and/or trafficSum');
+  if (by.length === 0 || by.some((b) => !Object.hasOwn(FAMILY_BY, b))) throw new ArgumentError('topn: by must list requestCount and/or trafficSum');
   return {
     name: 'topn',
     targets: ['domains'],

@@ -1,5 +1,6 @@
 // OtlpLogSink's options, their defaults, and their resolution (config maps YAML and the OTEL_* variables onto them).
 import { directEndpoint, type Endpoint } from '../../outbound/index.js';
+import { ArgumentError } from '../../shared/errors.js';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 
@@ -82,18 +83,18 @@ export interface ResolvedOptions {
 }
 
 function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value <= 0) throw new RangeError(`OtlpLogSink: ${name} must be a positive integer (got ${value})`);
+  if (!Number.isInteger(value) || value <= 0) throw new ArgumentError(`OtlpLogSink: ${name} must be a positive integer (got ${value})`);
   return value;
 }
 
-/** Applies the defaults and rejects values the SDK would misread; throws RangeError/TypeError. */
+/** Applies the defaults and rejects values the SDK would misread; throws ArgumentError. */
 export function resolveOptions(options: OtlpLogSinkOptions): ResolvedOptions {
   const protocol = options.protocol ?? DEFAULT_PROTOCOL;
   if (protocol !== 'http/protobuf' && protocol !== 'http/json') {
-    throw new RangeError(`OtlpLogSink: protocol must be http/protobuf or http/json (got ${String(protocol)})`);
+    throw new ArgumentError(`OtlpLogSink: protocol must be http/protobuf or http/json (got ${String(protocol)})`);
   }
   if (options.endpoint !== undefined && !URL.canParse(options.endpoint.url)) {
-    throw new TypeError(`OtlpLogSink: endpoint is not a URL: ${options.endpoint.url}`);
+    throw new ArgumentError(`OtlpLogSink: endpoint is not a URL: ${options.endpoint.url}`);
   }
   return {
     url: options.endpoint?.url,

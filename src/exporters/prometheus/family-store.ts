@@ -4,6 +4,7 @@ import type { SavedCounters, MetricDef, Sample, SampleSink } from '../../collect
 import { MetricDefinitionError, SELF_PREFIX, capLabelValue, metricDefProblems, wellFormedLabelValue } from './naming.js';
 import { SelfFamily } from './self-family.js';
 import { baseName, compareSeries, compareStrings, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
+import { ArgumentError } from '../../shared/errors.js';
 
 interface FamilyStoreOptions {
   /** Longest label value kept, in UTF-16 code units including the '…' marker (lone surrogates become U+FFFD first). Default 128. */
@@ -316,6 +317,6 @@ function sameDef(a: FamilyDef, b: FamilyDef): boolean {
 }
 
 function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  if (!Number.isInteger(value) || value < 1) throw new ArgumentError(`${name} must be a positive integer, got ${value}`);
   return value;
 }

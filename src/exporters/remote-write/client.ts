@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { request, type Dispatcher } from 'undici';
 import { connectionFailure, createDispatcher, shownProxy, type Endpoint } from '../../outbound/index.js';
 import { errnoText } from '../../shared/errno-text.js';
-import { EdgeError } from '../../shared/errors.js';
+import { ArgumentError, EdgeError } from '../../shared/errors.js';
 
 /** Credentials: exactly one of the inline value and the file (read, trimmed, for every request, so a rotated file needs no reload). */
 export type RemoteWriteAuth =
@@ -92,17 +92,17 @@ export class RemoteWriteClient implements RemoteWriteTransport {
     this.url = new URL(options.endpoint.url);
     if (this.url.username !== '' || this.url.password !== '') {
       // A password in the URL would end up in error messages; the config has basic_auth for it.
-      throw new TypeError('RemoteWriteClient: credentials in the url are not supported, use auth');
+      throw new ArgumentError('RemoteWriteClient: credentials in the url are not supported, use auth');
     }
     if (!Number.isInteger(options.timeoutMs) || options.timeoutMs <= 0) {
-      throw new RangeError(`RemoteWriteClient: timeoutMs must be a positive integer (got ${options.timeoutMs})`);
+      throw new ArgumentError(`RemoteWriteClient: timeoutMs must be a positive integer (got ${options.timeoutMs})`);
     }
     const auth = options.auth;
     if (auth?.type === 'basic' && (auth.password === undefined) === (auth.passwordFile === undefined)) {
-      throw new TypeError('RemoteWriteClient: basic auth needs exactly one of password and passwordFile');
+      throw new ArgumentError('RemoteWriteClient: basic auth needs exactly one of password and passwordFile');
     }
     if (auth?.type === 'bearer' && (auth.token === undefined) === (auth.tokenFile === undefined)) {
-      throw new TypeError('RemoteWriteClient: bearer auth needs exactly one of token and tokenFile');
+      throw new ArgumentError('RemoteWriteClient: bearer auth needs exactly one of token and tokenFile');
     }
     this.proxy = shownProxy(options.endpoint.route, options.endpoint.url);
     this.agent = createDispatcher(options.endpoint);

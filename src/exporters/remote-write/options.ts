@@ -2,6 +2,7 @@
 import type { RemoteWriteAuth } from './client.js';
 import type { Endpoint } from '../../outbound/index.js';
 import type { RemoteWriteLogger, RemoteWriteObserver } from './observer.js';
+import { ArgumentError } from '../../shared/errors.js';
 
 export interface RemoteWriteSenderOptions {
   /** The remote-write 1.0 receiver (e.g. http://prometheus:9090/api/v1/write), the proxy route to it and its TLS block. */
@@ -51,15 +52,15 @@ export interface ResolvedSenderOptions {
 }
 
 function integerAtLeast(name: string, value: number, min: number): number {
-  if (!Number.isInteger(value) || value < min) throw new RangeError(`RemoteWriteSender: ${name} must be an integer >= ${min} (got ${value})`);
+  if (!Number.isInteger(value) || value < min) throw new ArgumentError(`RemoteWriteSender: ${name} must be an integer >= ${min} (got ${value})`);
   return value;
 }
 
-/** Applies the defaults; throws RangeError on a value the loop would misread. */
+/** Applies the defaults; throws ArgumentError on a value the loop would misread. */
 export function resolveSenderOptions(options: RemoteWriteSenderOptions): ResolvedSenderOptions {
   const minBackoffMs = integerAtLeast('minBackoffMs', options.minBackoffMs ?? DEFAULT_MIN_BACKOFF_MS, 1);
   const maxBackoffMs = integerAtLeast('maxBackoffMs', options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS, 1);
-  if (maxBackoffMs < minBackoffMs) throw new RangeError(`RemoteWriteSender: maxBackoffMs (${maxBackoffMs}) must be at least minBackoffMs (${minBackoffMs})`);
+  if (maxBackoffMs < minBackoffMs) throw new ArgumentError(`RemoteWriteSender: maxBackoffMs (${maxBackoffMs}) must be at least minBackoffMs (${minBackoffMs})`);
   return {
     externalLabels: { ...options.externalLabels },
     maxLabelValueLength: options.maxLabelValueLength === undefined ? Infinity : integerAtLeast('maxLabelValueLength', options.maxLabelValueLength, 2),

@@ -6,6 +6,7 @@ import { DEFAULT_MAX_MODIFICATIONS } from './constants.js';
 import type { NewOrder, Order, PlatformUser, QualityReport } from './model.js';
 import { seedOrders, seedReports, seedUsers } from './seed.js';
 import { intersects, uidSpans } from './timing.js';
+import { ArgumentError } from '../../shared/errors.js';
 
 interface OrderBookOptions {
   /** Seeds users, orders, reports and the order-ID counter. */
@@ -30,8 +31,8 @@ export class OrderBook {
   constructor(opts: OrderBookOptions) {
     const userCount = opts.users ?? 12;
     const maxModifications = opts.maxModifications ?? DEFAULT_MAX_MODIFICATIONS;
-    if (!Number.isInteger(userCount) || userCount < 1 || userCount > 999) throw new RangeError('users must be an integer from 1 to 999');
-    if (!Number.isInteger(maxModifications) || maxModifications < 0) throw new RangeError('maxModifications must be a non-negative integer');
+    if (!Number.isInteger(userCount) || userCount < 1 || userCount > 999) throw new ArgumentError('users must be an integer from 1 to 999');
+    if (!Number.isInteger(maxModifications) || maxModifications < 0) throw new ArgumentError('maxModifications must be a non-negative integer');
     const rng = new Rng(opts.seed);
     this.tz = opts.tz;
     this.maxModifications = maxModifications;

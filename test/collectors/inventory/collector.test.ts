@@ -6,6 +6,7 @@ import { createInventoryCollector, type InventoryOptions } from '../../../src/co
 import * as M from '../../../src/collectors/inventory/metrics.js';
 import type { CollectContext, Targets } from '../../../src/collectors/collector.js';
 import { allTargets, byLabel, context as contextOf, current, DAY, family, T0, useSimulator, type LogRecord } from './helpers.js';
+import { ArgumentError } from '../../../src/shared/errors.js';
 
 const PAGE = 3;
 const OPTIONS: InventoryOptions = { details: true, cacheWindowMs: DAY, pageSize: PAGE };
@@ -209,6 +210,6 @@ describe('createInventoryCollector', () => {
     [{ details: false, cacheWindowMs: DAY, pageSize: 0 }],
     [{ details: false, cacheWindowMs: DAY, maxPages: 1.5 }],
   ])('rejects %j', (options) => {
-    expect(() => createInventoryCollector(options)).toThrow(RangeError);
+    expect(() => createInventoryCollector(options)).toThrow(ArgumentError);
   });
 });

@@ -3,6 +3,7 @@
 // and move few names when the count grows.
 import { describe, expect, it } from 'vitest';
 import { fnv1a64, ownedBy, shardOf, shareOf, UNSHARDED, type Shard } from '../../../src/collectors/targets/shard.js';
+import { ArgumentError } from '../../../src/shared/errors.js';
 
 /** Names shaped like the ones an account holds: numbered hosts, packages, an IDN. */
 const NAMES: readonly string[] = [
@@ -62,7 +63,7 @@ describe('shardOf', () => {
   });
 
   it.each([0, -1, 1.5, Number.NaN])('refuses a count of %s', (count) => {
-    expect(() => shardOf('example.com', count)).toThrow(RangeError);
+    expect(() => shardOf('example.com', count)).toThrow(ArgumentError);
   });
 });
 

@@ -3,6 +3,7 @@ import type { SavedCounters, Sample } from '../../../src/collectors/collector.js
 import { FamilyStore, type SampleRejectReason } from '../../../src/exporters/prometheus/family-store.js';
 import { MetricDefinitionError } from '../../../src/exporters/prometheus/naming.js';
 import { def, sample } from './fixtures.js';
+import { ArgumentError } from '../../../src/shared/errors.js';
 
 const requests = def('edge_domain_requests_total', 'counter', ['domain'], 'requests');
 const traffic = def('edge_domain_traffic_bytes_total', 'counter', ['domain', 'source'], 'bytes');
@@ -256,7 +257,7 @@ describe('FamilyStore.define', () => {
     ['maxLabelValueLength', { maxLabelValueLength: 0 }],
     ['maxSeriesPerFamily', { maxSeriesPerFamily: 1.5 }],
   ])('rejects a bad %s', (_, options) => {
-    expect(() => new FamilyStore(options)).toThrow(RangeError);
+    expect(() => new FamilyStore(options)).toThrow(ArgumentError);
   });
 });
 
