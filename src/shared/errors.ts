@@ -39,8 +39,8 @@ export class InternalError extends EdgeError {
 }
 
 /**
- * An argument or option a caller got wrong in code (a rate of 0, a shard
- * index past the count): what RangeError and TypeError say in Node's own API,
+ * An argument or option a caller got wrong in code (a rate of 0, an index
+ * past its count): what RangeError and TypeError say in Node's own API,
  * here under the one base so it carries a code like every other error.
  */
 export class ArgumentError extends EdgeError {
