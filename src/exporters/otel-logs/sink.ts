@@ -126,18 +126,16 @@ export class OtlpLogSink implements LogSink {
       answered = exported.answered;
       const outcome = await exported.outcome;
       if (!outcome.confirmed) {
-        const { message, ...detail } = summarizeExportError(outcome.cause, this.options.endpoint);
-        throw new DeliveryError(`${uids.length} log records not confirmed by the OTLP receiver: ${message}`, uids, {
-          cause: outcome.cause, detail: { endpoint: maskUrl(this.options.endpoint.url), ...detail },
-        });
+        const { message, detail } = this.failure(outcome.cause);
+        throw new DeliveryError(`${uids.length} log records not confirmed by the OTLP receiver: ${message}`, uids, { cause: outcome.cause, detail });
       }
       // Never sent again: the memory its records took is used again.
       batch.spend();
       this.options.logger?.debug({ records: uids.length }, 'OTLP receiver confirmed log records');
     } catch (error) {
       if (error instanceof DeliveryError) throw error;
-      const { message, ...detail } = summarizeExportError(error, this.options.endpoint);
-      throw new DeliveryError(`log records not delivered: ${message}`, uids, { cause: error, detail: { endpoint: maskUrl(this.options.endpoint.url), ...detail } });
+      const { message, detail } = this.failure(error);
+      throw new DeliveryError(`log records not delivered: ${message}`, uids, { cause: error, detail });
     } finally {
       // One export at a time: the next deliver() waits for this one's result (bounded).
       void previous.then(() => settlesWithin(answered, this.ackDeadlineMs)).then(release);
@@ -152,9 +150,15 @@ export class OtlpLogSink implements LogSink {
    */
   private onResult(records: number, result: ExportResult): void {
     if (result.code !== ExportResultCode.SUCCESS) {
-      const { message, ...detail } = summarizeExportError(result.error, this.options.endpoint);
-      this.options.logger?.debug({ records, error: message, endpoint: maskUrl(this.options.endpoint.url), ...detail }, 'OTLP log export failed');
+      const { message, detail } = this.failure(result.error);
+      this.options.logger?.debug({ records, error: message, ...detail }, 'OTLP log export failed');
     }
+  }
+
+  /** A failed export described one way for the DeliveryError and the debug line: the endpoint (masked) and what failed there. */
+  private failure(cause: unknown): { readonly message: string; readonly detail: Readonly<Record<string, string | number>> } {
+    const { message, ...detail } = summarizeExportError(cause, this.options.endpoint);
+    return { message, detail: { endpoint: maskUrl(this.options.endpoint.url), ...detail } };
   }
 }
 
