@@ -1,5 +1,5 @@
 // The WAF forwarder's compute alone, stage by stage, in this process: no
-// HTTP, no checkpoint, no de-duplication (docs/benchmarks.md 12.9). An hour of
+// HTTP, no checkpoint, no de-duplication (section 12.9 of `git show 7888197:docs/benchmarks.md`). An hour of
 // the simulator's deny records as the upstream's pages (JSON, 500 per page,
 // the wire's UTF-8), then per stage and record the process's CPU (every
 // thread, so GC helpers too) over --rounds passes:

@@ -1,4 +1,4 @@
-// The WAF forwarder caught up (docs/benchmarks.md 12.3), where bench/waf.ts
+// The WAF forwarder caught up (section 12.3 of `git show 7888197:docs/benchmarks.md`), where bench/waf.ts
 // measures a backlog: the same peers (bench/lib/waf-peers.ts, in a process of
 // their own) and sink, the config defaults but `start_from` 10m, a clock that
 // moves `interval` between polls. After catching up and one poll near now,

@@ -24,13 +24,13 @@
 // the image's newer 26 (not measured): without it the 100k daemon on node 24
 // passes deploy/kubernetes' 512 Mi memory limit. The CPU is V8's scavenges,
 // mostly on its helper threads.
-// The WAF forwarder paid for it most (docs/benchmarks.md 12.6): a
+// The WAF forwarder paid for it most (section 12.6 of `git show 7888197:docs/benchmarks.md`): a
 // batch's records lived across HTTP round trips, outlived 4 MB semi-spaces
 // and were promoted. A 1M-event backlog, node 20: 182.5 MiB peak RSS at 123 µs
 // of CPU per event; semi-spaces of 16 MB 221.6 MiB at 98.6 µs; of 32 MB 252.6
 // MiB at 86.5 µs. Kept at 4: the issue's bound is 200 MB on a backlog, and
 // only 4 meets it. The records are now encoded as they are read and wait as
-// bytes (exporters/otel-logs/record-arena.ts, docs/benchmarks.md 12.9).
+// bytes (exporters/otel-logs/record-arena.ts, section 12.9 of `git show 7888197:docs/benchmarks.md`).
 //
 // `edge-exporter` run straight from its bin (npm install -g) gets no node
 // flags. V8 reads the heap growth at every heap resize, so `run` sets it late

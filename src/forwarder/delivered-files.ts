@@ -6,7 +6,7 @@
 // what was added, whatever the look-back holds: kept in the checkpoint's JSON,
 // a million hashes made every snapshot a 10 MB base64 string and its JSON
 // copy, 211.8 MiB peak RSS over a 1M-event backlog against 156.6 without the
-// audit (docs/benchmarks.md 13.2).
+// audit (section 13.2 of `git show 7888197:docs/benchmarks.md`).
 //
 // Appends are not fsynced. They are written before the checkpoint line that
 // counts their batch, so after a process crash a batch's hashes are there

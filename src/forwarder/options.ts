@@ -30,7 +30,7 @@ interface WafDomainScope {
 /**
  * waf_events.max_window_events' default. A backlog's first window is cut and read again shorter a few times, each
  * cut keeping its ids: at 50,000 a 5M-event backlog peaked at 208 MiB RSS there, at 25,000 at 170 MiB
- * (docs/benchmarks.md 12.8). It is also the flood threshold: ids kept past it make new windows wait (nextWindow).
+ * (section 12.8 of `git show 7888197:docs/benchmarks.md`). It is also the flood threshold: ids kept past it make new windows wait (nextWindow).
  */
 export const DEFAULT_MAX_WINDOW_EVENTS = 25_000;
 

@@ -90,7 +90,7 @@ export const wafEventsSchema = z
       .describe('With no checkpoint yet (first start), forwarding begins this long before now (default 1h).'),
     // 500, not 100: a fifth of the requests, envelopes and per-request work for the same records. Not 1000: under the
     // daemon's flags (--max-semi-space-size=4) a page of 1000 parsed records outlives the young generation and the GC
-    // helpers' CPU rose; 500 did best there (docs/benchmarks.md 12.4). An upstream capping it lower is read whole (fetch.ts).
+    // helpers' CPU rose; 500 did best there (section 12.4 of `git show 7888197:docs/benchmarks.md`). An upstream capping it lower is read whole (fetch.ts).
     page_size: integer().min(1).max(10_000).default(500).describe(
       'Log records per page, 1 to 10000 (default 500). An upstream that answers fewer per page is still read whole; ' +
         'set it to the upstream\'s maximum if it has one.',

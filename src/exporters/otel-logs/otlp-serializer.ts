@@ -4,7 +4,7 @@
 // the message, record-arena.ts keeps the bytes), the request written from
 // those bytes. The bytes the SDK's ProtobufLogsSerializer writes for the
 // records toReadableLogRecord builds (record.ts), without building those
-// records (docs/benchmarks.md 12.3). Plugged into the SDK's own export
+// records (section 12.3 of `git show 7888197:docs/benchmarks.md`). Plugged into the SDK's own export
 // delegate (exporter.ts), which keeps the transport, retries, headers and the
 // response decoding.
 import path from 'node:path';

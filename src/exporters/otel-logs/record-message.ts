@@ -3,7 +3,7 @@
 // message's own types, with as few objects per event as its generated encoder
 // allows: every object here is created and dropped per record, and with the
 // daemon's small young generation (src/cli/node-flags.ts) they cost more in
-// scavenges than in building (docs/benchmarks.md 12.3).
+// scavenges than in building (section 12.3 of `git show 7888197:docs/benchmarks.md`).
 import type { HrTime } from '@opentelemetry/api';
 import protobuf from 'protobufjs';
 import type { LogEvent } from '../../forwarder/index.js';
@@ -126,7 +126,7 @@ const MAX_VALUES_PER_KEY = 1024;
  * attributes repeat from event to event (the method, the rule and its
  * texts, the geo fields, the action, the policy): their KeyValues are
  * encoded by protobufjs once and copied after that, which was most of the
- * serializer's time (docs/benchmarks.md 12.7). The others are
+ * serializer's time (section 12.7 of `git show 7888197:docs/benchmarks.md`). The others are
  * encoded per record into a scratch writer, through one reused slot.
  */
 export class AttributeEncoder {
