@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { accessCounters } from '../src/collectors/access/convert.js';
 import { DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_P95, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUEST_TIME, SOURCES } from '../src/collectors/access/metrics.js';
-import { HistoryQueues } from '../src/counters/history/index.js';
+import { HistoryQueues, REMOTE_WRITE_PIPE } from '../src/counters/history/index.js';
 import { CounterLedger } from '../src/counters/ledger.js';
 import type { CollectOutput, Sample } from '../src/collectors/collector.js';
 import { remoteWriteSchema } from '../src/config/sections/remote-write.js';
@@ -87,8 +87,8 @@ try {
   const off = new CounterLedger();
   const onStore = new StateStore(join(dir, 'on'));
   await onStore.init();
-  const history = new HistoryQueues({ store: onStore, pageSize: defaults.max_samples_per_send, maxPendingSamples: defaults.max_pending_samples });
-  const on = new CounterLedger(history);
+  const history = new HistoryQueues({ pipe: REMOTE_WRITE_PIPE, store: onStore, pageSize: defaults.max_samples_per_send, maxPendingSamples: defaults.max_pending_samples });
+  const on = new CounterLedger([history]);
   await on.load(onStore, 'access');
   const sender = new RemoteWriteSender(history, { endpoint: directEndpoint('remote_write', receiver.ready.url), batchSendDeadlineMs: 0, maxSamplesPerSend: defaults.max_samples_per_send });
   await sender.start();
@@ -128,8 +128,8 @@ try {
   // 2. A backlog counted while the receiver was out of reach, then pushed.
   const backlogStore = new StateStore(join(dir, 'backlog'));
   await backlogStore.init();
-  const queues = new HistoryQueues({ store: backlogStore, pageSize: defaults.max_samples_per_send, maxPendingSamples: 50_000_000 });
-  const ledger = new CounterLedger(queues);
+  const queues = new HistoryQueues({ pipe: REMOTE_WRITE_PIPE, store: backlogStore, pageSize: defaults.max_samples_per_send, maxPendingSamples: 50_000_000 });
+  const ledger = new CounterLedger([queues]);
   await ledger.load(backlogStore, 'access');
   for (let m = 0; m < BACKLOG; m++) apply(ledger, cycleOutput(m), T0 + (m + 3) * MIN);
   let t = performance.now();

@@ -8,7 +8,7 @@ import {
   NotFoundError, PermissionError, RateLimitedError, TimeoutError, UpstreamError, type ApiError,
 } from './errors.js';
 import { credentialParts, redactSecrets } from '../log/redact.js';
-import { parseRetryAfter } from './retry-after.js';
+import { parseRetryAfter } from '../shared/retry-after.js';
 import { connectionFailure } from '../outbound/index.js';
 
 interface AttemptInput {

@@ -72,6 +72,12 @@ export interface CollectOutput {
   readonly rejected?: readonly RejectedPoints[];
   /** Per target, series key -> the buckets counted this cycle, in order, as [bucket start ms, value] (the history's buckets). */
   readonly counted?: readonly ReadonlyMap<string, { readonly values: ReadonlyArray<readonly [number, number]> }>[];
+  /**
+   * Series key -> the upward revisions the audit added to the counters this
+   * cycle, per bucket, as [bucket start ms, added]: already in `increments`
+   * (summed per series); OTLP metrics' delta points send each as its own.
+   */
+  readonly corrected?: ReadonlyMap<string, ReadonlyArray<readonly [number, number]>>;
   /** Width of the collector's buckets (its interval), with `counted`. */
   readonly bucketMs?: number;
 }

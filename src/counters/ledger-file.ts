@@ -8,6 +8,8 @@ const counterEntrySchema = z.strictObject({
   labels: z.record(z.string(), z.string()),
   value: z.number().finite().nonnegative(),
   timestampMs: z.number().int().optional(),
+  /** Where the series started counting (epoch ms): OTLP metrics' cumulative start time. Absent in files written before it was kept. */
+  startMs: z.number().int().optional(),
 });
 
 /** What one collector's state file holds (inside the store's `{ version, data }` envelope). */
@@ -16,7 +18,9 @@ export const ledgerFileSchema = z.strictObject({
   watermarks: z.record(z.string(), z.number().int()),
   counters: z.array(counterEntrySchema),
   /** Samples counted but not yet confirmed by the remote-write receiver (remote_write on); absent otherwise. */
-  history: historyFileSchema.optional(),
+  history: historyFileSchema(3).optional(),
+  /** Points counted but not yet confirmed by the OTLP metrics receiver (otlp_metrics on); absent otherwise. */
+  otlpHistory: historyFileSchema(4).optional(),
 });
 export type LedgerFile = z.output<typeof ledgerFileSchema>;
 

@@ -8,7 +8,7 @@
 import { StateError } from '../state/store.js';
 import type { HistoryQueues } from './history/queues.js';
 import type { HistoryFile } from './history/file.js';
-import type { HistoryInput } from './history/samples.js';
+import { seriesStart, type HistoryInput } from './history/samples.js';
 import { ledgerFileName, ledgerFileSchema, type LedgerFile, type LedgerStorage } from './ledger-file.js';
 import { seriesKey, type Labels } from '../collectors/series/keys.js';
 import type { CollectOutput, SavedCounters, Sample } from '../collectors/collector.js';
@@ -19,6 +19,7 @@ interface CounterEntry {
   /** Counted so far, increments not yet on disk included. */
   readonly value: number;
   readonly timestampMs: number | undefined;
+  readonly startMs?: number | undefined;
 }
 
 interface Entry {
@@ -26,6 +27,8 @@ interface Entry {
   readonly labels: Labels;
   value: number;
   timestampMs: number | undefined;
+  /** Where the series started counting (OTLP metrics' cumulative start); set once, saved with the total. */
+  startMs: number | undefined;
   /** The total on disk, the only one published; undefined until the series' first write. */
   saved: number | undefined;
   savedTimestampMs: number | undefined;
@@ -87,13 +90,24 @@ export class CounterTotals {
   add(name: string, labels: Labels, value: number, timestampMs?: number, key = seriesKey(name, labels)): boolean {
     const entry = this.entries.get(key);
     if (entry === undefined) {
-      this.entries.set(key, { name, labels: { ...labels }, value, timestampMs, saved: undefined, savedTimestampMs: undefined });
+      this.entries.set(key, { name, labels: { ...labels }, value, timestampMs, startMs: undefined, saved: undefined, savedTimestampMs: undefined });
       return true;
     }
     if (!Number.isFinite(entry.value + value)) return false;
     entry.value += value;
     if (timestampMs !== undefined) entry.timestampMs = Math.max(entry.timestampMs ?? timestampMs, timestampMs);
     return true;
+  }
+
+  /** The series' start, undefined for a series never counted or never given one. */
+  start(key: string): number | undefined {
+    return this.entries.get(key)?.startMs;
+  }
+
+  /** Gives the series its start, unless it has one: a start never moves. */
+  startAt(key: string, startMs: number): void {
+    const entry = this.entries.get(key);
+    if (entry !== undefined && entry.startMs === undefined) entry.startMs = startMs;
   }
 
   /** Every series as counted, saved or not. */
@@ -108,8 +122,8 @@ export class CounterTotals {
    */
   fileEntries(): LedgerFile['counters'] {
     const out: Array<LedgerFile['counters'][number]> = [];
-    for (const { name, labels, value, timestampMs } of this.entries.values()) {
-      out.push(timestampMs === undefined ? { name, labels, value } : { name, labels, value, timestampMs });
+    for (const { name, labels, value, timestampMs, startMs } of this.entries.values()) {
+      out.push({ name, labels, value, ...(timestampMs === undefined ? {} : { timestampMs }), ...(startMs === undefined ? {} : { startMs }) });
     }
     return out;
   }
@@ -117,8 +131,8 @@ export class CounterTotals {
   /** Replaces every series with what a file held; all of it is on disk, so all of it is visible. */
   restore(entries: Iterable<CounterEntry>): void {
     this.entries.clear();
-    for (const { name, labels, value, timestampMs } of entries) {
-      this.entries.set(seriesKey(name, labels), { name, labels, value, timestampMs, saved: value, savedTimestampMs: timestampMs });
+    for (const { name, labels, value, timestampMs, startMs } of entries) {
+      this.entries.set(seriesKey(name, labels), { name, labels, value, timestampMs, startMs, saved: value, savedTimestampMs: timestampMs });
     }
     this.version++;
   }
@@ -194,11 +208,12 @@ export class CounterLedger {
   private readonly collectors = new Map<string, CollectorCounts>();
 
   /**
-   * With `history` (remote_write on), every cycle's buckets are also queued
-   * as timed samples, kept in the same file as the counters they were counted
-   * with, and handed to the sender once that file is on disk.
+   * With histories (remote_write on, otlp_metrics on: one per pipe), every
+   * cycle's buckets are also queued as timed samples, kept in the same file
+   * as the counters they were counted with, and handed to each pipe's sender
+   * once that file is on disk.
    */
-  constructor(private readonly history?: HistoryQueues) {}
+  constructor(private readonly histories: readonly HistoryQueues[] = []) {}
 
   /** The collector's watermarks, a copy for CollectContext. */
   watermarks(collector: string): Readonly<Record<string, number>> {
@@ -213,12 +228,19 @@ export class CounterLedger {
    */
   apply(collector: string, output: Pick<CollectOutput, 'increments' | 'watermarks'>, cycle?: CycleHistory): ApplyResult {
     const counts = this.of(collector);
+    const input = cycle === undefined ? undefined : { ...cycle, increments: output.increments, watermarks: output.watermarks };
     // Queued before the increments are added: the history's samples count up from each series' total before them.
-    if (cycle !== undefined) this.history?.add(collector, { ...cycle, increments: output.increments, watermarks: output.watermarks }, (key) => counts.counters.total(key));
+    if (input !== undefined) {
+      const context = { before: (key: string) => counts.counters.total(key), startOf: (key: string) => counts.counters.start(key) };
+      for (const history of this.histories) history.add(collector, input, context);
+    }
     let rejected = 0;
     for (const inc of output.increments) {
-      const ok = Number.isFinite(inc.value) && inc.value >= 0 && counts.counters.add(inc.name, inc.labels, inc.value, inc.timestampMs);
+      const key = seriesKey(inc.name, inc.labels);
+      const ok = Number.isFinite(inc.value) && inc.value >= 0 && counts.counters.add(inc.name, inc.labels, inc.value, inc.timestampMs, key);
       if (!ok) rejected++;
+      // The start the history's points were given, kept with the total (a series from an older file gets it now).
+      else if (input !== undefined) counts.counters.startAt(key, seriesStart(input, key));
     }
     for (const [key, ms] of Object.entries(output.watermarks)) counts.watermarks.set(key, ms);
     return { rejected };
@@ -251,10 +273,10 @@ export class CounterLedger {
     return this.of(collector).counters.saved;
   }
 
-  private fileOf(collector: string, history: HistoryFile | undefined): LedgerFile {
+  private fileOf(collector: string, histories: Partial<Record<HistoryQueues['pipe']['member'], HistoryFile>>): LedgerFile {
     const counts = this.of(collector);
     return {
-      ...(history === undefined ? {} : { history }),
+      ...histories,
       collector,
       watermarks: Object.fromEntries(counts.watermarks),
       counters: counts.counters.fileEntries(),
@@ -266,13 +288,13 @@ export class CounterLedger {
     const counts = this.of(collector);
     counts.watermarks.clear();
     for (const [key, ms] of Object.entries(file.watermarks)) counts.watermarks.set(key, ms);
-    counts.counters.restore(file.counters.map((c) => ({ name: c.name, labels: c.labels, value: c.value, timestampMs: c.timestampMs })));
-    this.history?.restore(collector, file.history);
+    counts.counters.restore(file.counters.map((c) => ({ name: c.name, labels: c.labels, value: c.value, timestampMs: c.timestampMs, startMs: c.startMs })));
+    for (const history of this.histories) history.restore(collector, file[history.pipe.member]);
   }
 
-  /** Reads what the history needs before any ledger file (the receiver's confirmations); a damaged file is the history's to report. */
+  /** Reads what the histories need before any ledger file (the receivers' confirmations); a damaged file is the history's to report. */
   async prepare(): Promise<void> {
-    await this.history?.load();
+    for (const history of this.histories) await history.load();
   }
 
   /**
@@ -281,10 +303,10 @@ export class CounterLedger {
    * here (restoreLedger applies state_recovery).
    */
   async load(store: LedgerStorage, collector: string): Promise<boolean> {
-    await this.history?.load();
+    await this.prepare();
     const file = await store.load(ledgerFileName(collector), ledgerFileSchema);
     if (file === undefined) {
-      this.history?.restore(collector, undefined);
+      for (const history of this.histories) history.restore(collector, undefined);
       return false;
     }
     if (file.collector !== collector) {
@@ -304,10 +326,10 @@ export class CounterLedger {
   async save(store: LedgerStorage, collector: string): Promise<void> {
     const { counters } = this.of(collector);
     const taken = counters.writing();
-    const history = this.history?.writing(collector);
-    await store.save(ledgerFileName(collector), this.fileOf(collector, history?.file));
+    const written = this.histories.map((history) => ({ history, ...history.writing(collector) }));
+    await store.save(ledgerFileName(collector), this.fileOf(collector, Object.fromEntries(written.map(({ history, file }) => [history.pipe.member, file]))));
     counters.written(taken);
-    if (history !== undefined) this.history?.committed(collector, history.upTo);
+    for (const { history, upTo } of written) history.committed(collector, upTo);
   }
 
   private of(collector: string): CollectorCounts {

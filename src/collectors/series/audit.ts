@@ -30,6 +30,8 @@ interface Held {
 interface AuditOutcome extends Omit<AuditTally, 'suggestedDelayMs'> {
   /** Upward revisions to add (only with `correct`). */
   readonly corrections: Sample[];
+  /** The same per series key and bucket, as [bucket start, added] (CollectOutput.corrected). */
+  readonly corrected: ReadonlyMap<string, ReadonlyArray<readonly [number, number]>>;
   /** One late_revision per revised bucket. */
   readonly revisions: Mismatch[];
 }
@@ -100,7 +102,7 @@ export class AuditRecord {
   /** Compares one answer with what the counters hold, and takes in the upward revisions it corrects. */
   compare<R>(specs: readonly CounterSpec<R>[], answer: R, span: TimeSpan, grid: Grid, now: number): AuditOutcome {
     const size = bucketMs(grid);
-    const out = { match: 0, revised: 0, corrections: [] as Sample[], revisions: [] as Mismatch[] };
+    const out = { match: 0, revised: 0, corrections: [] as Sample[], corrected: new Map<string, Array<readonly [number, number]>>(), revisions: [] as Mismatch[] };
     for (const spec of specs) {
       const entry = this.held.get(spec.key);
       const layout = entry === undefined ? undefined : layoutIn(spec, answer, span, size);
@@ -108,6 +110,7 @@ export class AuditRecord {
       const from = Math.max(entry.since, span.begin);
       const read = readBuckets(layout, span, grid, { pos: from, to: Math.min(entry.to, span.end - size) });
       let up = 0;
+      const byBucket: Array<readonly [number, number]> = [];
       for (let bucket = from; bucket <= read.reach; bucket += size) {
         const held = entry.values.get(bucket) ?? 0;
         const seen = read.values.get(bucket) ?? 0;
@@ -120,10 +123,14 @@ export class AuditRecord {
         this.ages = withRevision(this.ages, now, now - (bucket + size));
         if (seen > held && this.options.correct) {
           up += seen - held;
+          byBucket.push([bucket, seen - held]);
           entry.values.set(bucket, seen);
         }
       }
-      if (up > 0) out.corrections.push({ name: spec.family, labels: spec.labels, value: up });
+      if (up > 0) {
+        out.corrections.push({ name: spec.family, labels: spec.labels, value: up });
+        out.corrected.set(spec.key, byBucket);
+      }
     }
     return out;
   }

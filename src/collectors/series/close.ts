@@ -96,6 +96,7 @@ async function audited<R>(now: number, cycle: CloseInput<R>, output: CollectOutp
   return {
     ...output,
     increments: [...output.increments, ...done.flatMap((r) => r.corrections)],
+    corrected: new Map(done.flatMap((r) => [...r.corrected])),
     mismatches: [...(output.mismatches ?? []), ...done.flatMap((r) => r.revisions)],
     audit: { match: done.reduce((n, r) => n + r.match, 0), revised: done.reduce((n, r) => n + r.revised, 0), suggestedDelayMs: audit.suggestion(now, cycle.delayMs) },
   };

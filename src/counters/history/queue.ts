@@ -4,7 +4,7 @@
 // confirmed is always in a file, and the confirmation's seq never names a
 // page a restart could make again under the same seq.
 import { seriesKey } from '../../collectors/series/keys.js';
-import type { HistoryFile } from './file.js';
+import type { HistoryFile, Stride } from './file.js';
 import { paginate } from './pages.js';
 import type { KeyedSample, TimedSample } from './samples.js';
 import { SeriesTable } from './series-table.js';
@@ -19,7 +19,11 @@ export interface QueuedPage {
   readonly samples: readonly TimedSample[];
 }
 
-/** A page as the queue keeps it: [series, time, value] triples; its samples are made when the sender first reads them. */
+/**
+ * A page as the queue keeps it: rows of [series, time, value] (stride 3) or
+ * [series, start, time, value] (stride 4); its samples are made when the
+ * sender first reads them.
+ */
 class PackedPage implements QueuedPage {
   private made: TimedSample[] | undefined;
 
@@ -29,19 +33,23 @@ class PackedPage implements QueuedPage {
     readonly createdMs: number,
     readonly data: Float64Array,
     private readonly table: SeriesTable,
+    private readonly stride: Stride,
   ) {}
 
   get length(): number {
-    return this.data.length / 3;
+    return this.data.length / this.stride;
   }
 
   /** Kept once made: the sender reads them again after the page left the queue (and its series the table). */
   get samples(): readonly TimedSample[] {
     if (this.made === undefined) {
       const out: TimedSample[] = [];
-      for (let i = 0; i < this.data.length; i += 3) {
-        const { name, labels } = this.table.get(this.data[i] ?? -1);
-        out.push({ name, labels, timestampMs: this.data[i + 1] ?? NaN, value: this.data[i + 2] ?? NaN });
+      const { data, stride } = this;
+      for (let i = 0; i < data.length; i += stride) {
+        const { name, labels } = this.table.get(data[i] ?? -1);
+        const timestampMs = data[i + stride - 2] ?? NaN;
+        const value = data[i + stride - 1] ?? NaN;
+        out.push(stride === 4 ? { name, labels, startMs: data[i + 1] ?? NaN, timestampMs, value } : { name, labels, timestampMs, value });
       }
       this.made = out;
     }
@@ -50,7 +58,7 @@ class PackedPage implements QueuedPage {
 
   /** Adds (+1) or drops (-1) this page's hold on its series. */
   hold(delta: 1 | -1): void {
-    for (let i = 0; i < this.data.length; i += 3) this.table.ref(this.data[i] ?? -1, delta);
+    for (let i = 0; i < this.data.length; i += this.stride) this.table.ref(this.data[i] ?? -1, delta);
   }
 }
 
@@ -66,7 +74,10 @@ export class HistoryQueue {
   private readonly gaugeLast = new Map<string, number>();
   private samples = 0;
 
-  constructor(readonly owner: string) {}
+  constructor(
+    readonly owner: string,
+    private readonly stride: Stride,
+  ) {}
 
   get pendingSamples(): number {
     return this.samples;
@@ -93,13 +104,16 @@ export class HistoryQueue {
     }
     for (const [key, at] of this.gaugeLast) if (at < now - GAUGE_MEMORY_MS) this.gaugeLast.delete(key);
     for (const page of paginate(samples, max)) {
-      const data = new Float64Array(page.length * 3);
+      const stride = this.stride;
+      const data = new Float64Array(page.length * stride);
       page.forEach((s, i) => {
-        data[i * 3] = this.table.index(s.key, s.name, s.labels);
-        data[i * 3 + 1] = s.timestampMs;
-        data[i * 3 + 2] = s.value;
+        const at = i * stride;
+        data[at] = this.table.index(s.key, s.name, s.labels);
+        if (stride === 4) data[at + 1] = s.startMs ?? s.timestampMs;
+        data[at + stride - 2] = s.timestampMs;
+        data[at + stride - 1] = s.value;
       });
-      const packed = new PackedPage(this.owner, this.nextSeq++, now, data, this.table);
+      const packed = new PackedPage(this.owner, this.nextSeq++, now, data, this.table, stride);
       packed.hold(1);
       this.pages.push(packed);
       this.samples += packed.length;
@@ -154,11 +168,11 @@ export class HistoryQueue {
     const kept = (file?.pages ?? []).filter((page) => page.seq > settled);
     // Only the series the kept pages hold, at the indices those pages name.
     const used = new Set<number>();
-    for (const page of kept) for (let i = 0; i < page.samples.length; i += 3) used.add(page.samples[i] ?? -1);
+    for (const page of kept) for (let i = 0; i < page.samples.length; i += this.stride) used.add(page.samples[i] ?? -1);
     for (const [i, name, labels] of file?.series ?? []) if (used.has(i)) this.table.place(i, seriesKey(name, labels), name, labels);
     this.table.sealed();
     for (const page of kept) {
-      const packed = new PackedPage(this.owner, page.seq, page.createdMs, Float64Array.from(page.samples), this.table);
+      const packed = new PackedPage(this.owner, page.seq, page.createdMs, Float64Array.from(page.samples), this.table, this.stride);
       packed.hold(1);
       this.pages.push(packed);
       this.samples += packed.length;

@@ -1,26 +1,41 @@
-// Every collector's history queue, as the remote-write sender sees it: the
-// head page of each, the samples pending, and settling a page, which is on
-// disk (remote-write-acks.json) before the sender goes on. Bounded: past
+// Every collector's history queue for one pipe (remote-write, or OTLP
+// metrics), as its sender sees it: the head page of each, the samples
+// pending, and settling a page, which is on disk (`<pipe>-acks.json`) before
+// the sender goes on. Each pipe has its own queues, pages and confirmations,
+// so one receiver down never holds the other's back. Bounded: past
 // `maxPendingSamples` the oldest pages are dropped (never a head, which may
 // be on the wire) and reported, so a receiver gone for days costs a known
 // amount of memory and disk.
 import { FAIL_ON_DAMAGE, loadRecovering, type StateRecovery, type StateReset } from '../../state/recovery.js';
 import type { StateStore } from '../../state/store.js';
-import { ACKS_FILE, acksFileSchema, type HistoryFile } from './file.js';
+import { acksFileSchema, type HistoryFile, type Stride } from './file.js';
 import { HistoryQueue, type QueuedPage } from './queue.js';
-import { counterSamples, gaugeSamples, type HistoryInput } from './samples.js';
+import type { HistoryInput, SampleContext, Sampler } from './samples.js';
 import { InternalError } from '../../shared/errors.js';
 
+/** What tells one pipe's history apart: its name in messages, its files, its rows and how a cycle becomes its samples. */
+export interface HistoryPipe {
+  /** In messages: `remote-write`, `OTLP metrics`. */
+  readonly name: string;
+  /** The confirmations' state file (`remote-write-acks`, `otlp-metrics-acks`). */
+  readonly acksFile: string;
+  /** The ledger file's member holding this pipe's pages (`history`, `otlpHistory`). */
+  readonly member: 'history' | 'otlpHistory';
+  readonly stride: Stride;
+  readonly sampler: Sampler;
+}
+
 interface HistoryQueuesOptions {
+  readonly pipe: HistoryPipe;
   readonly store: Pick<StateStore, 'load' | 'save'>;
-  /** Most samples in a page (remote_write.max_samples_per_send). */
+  /** Most samples in a page (max_samples_per_send, max_points_per_send). */
   readonly pageSize: number;
   readonly maxPendingSamples: number;
   /** Samples dropped to stay under maxPendingSamples. */
   readonly onDropped?: (samples: number) => void;
   /** The samples pending, whenever that changes. */
   readonly onPending?: (samples: number) => void;
-  /** What a damaged remote-write-acks.json does at start-up (state_recovery); default: start-up fails. */
+  /** What a damaged acks file does at start-up (state_recovery); default: start-up fails. */
   readonly recovery?: StateRecovery;
   /** Hears of a damaged acks file put aside (state_recovery: reset), for a log line. */
   readonly onReset?: (reset: StateReset) => void;
@@ -39,8 +54,8 @@ export class HistoryQueues {
   /** Reads the receiver's confirmations; once, before any queue is restored. */
   load(): Promise<void> {
     this.loading ??= (async () => {
-      const { store, recovery, onReset } = this.options;
-      const { value, reset } = await loadRecovering(recovery ?? FAIL_ON_DAMAGE, ACKS_FILE, () => store.load(ACKS_FILE, acksFileSchema), {
+      const { store, recovery, onReset, pipe } = this.options;
+      const { value, reset } = await loadRecovering(recovery ?? FAIL_ON_DAMAGE, pipe.acksFile, () => store.load(pipe.acksFile, acksFileSchema), {
         refusal: 'Refusing to start rather than push again what the receiver may already have',
         remedy: 'Remove it (the samples still waiting in the ledger files are pushed again: duplicates, or refused as out of order where the receiver has newer ones), or set state_recovery: reset to have that done at start-up',
       });
@@ -56,14 +71,19 @@ export class HistoryQueues {
     this.reportPending();
   }
 
+  get pipe(): HistoryPipe {
+    return this.options.pipe;
+  }
+
   /**
-   * A cycle's samples: counters from `before` (each series' total before the
-   * cycle) and the buckets counted, gauges newer than their series' last.
-   * Staged until the ledger file holding them is written (`writing`, `committed`).
+   * A cycle's samples, as the pipe's sampler makes them from the cycle and
+   * each series' total before it and start (the ledger's), gauges newer than
+   * their series' last. Staged until the ledger file holding them is written
+   * (`writing`, `committed`).
    */
-  add(owner: string, input: HistoryInput, before: (key: string) => number | undefined): void {
+  add(owner: string, input: HistoryInput, counters: Omit<SampleContext, 'lastGauge'>): void {
     const queue = this.queue(owner);
-    const samples = [...counterSamples(input, before), ...gaugeSamples(input, (key, family) => queue.lastGauge(key, family))];
+    const samples = this.options.pipe.sampler(input, { ...counters, lastGauge: (key, family) => queue.lastGauge(key, family) });
     if (samples.length === 0) return;
     queue.add(samples, this.options.pageSize, input.now);
     this.bound();
@@ -98,12 +118,12 @@ export class HistoryQueues {
   /** The pages leave their queues; resolves once the confirmation is on disk. */
   async settle(pages: readonly QueuedPage[]): Promise<void> {
     for (const page of pages) {
-      if (!this.queue(page.owner).settle(page.seq)) throw new InternalError(`remote-write: page ${page.owner}#${page.seq} is not the head of its queue`);
+      if (!this.queue(page.owner).settle(page.seq)) throw new InternalError(`${this.options.pipe.name}: page ${page.owner}#${page.seq} is not the head of its queue`);
       this.settled[page.owner] = page.seq;
     }
     this.reportPending();
     const snapshot = { settled: { ...this.settled } };
-    const write = this.acks.then(() => this.options.store.save(ACKS_FILE, snapshot));
+    const write = this.acks.then(() => this.options.store.save(this.options.pipe.acksFile, snapshot));
     this.acks = write.catch(() => undefined);
     await write;
   }
@@ -135,7 +155,7 @@ export class HistoryQueues {
   private queue(owner: string): HistoryQueue {
     let q = this.queues.get(owner);
     if (!q) {
-      q = new HistoryQueue(owner);
+      q = new HistoryQueue(owner, this.options.pipe.stride);
       // Seqs continue past the last confirmation even for a queue no file restored (a state file reset or removed).
       q.restore(undefined, this.settled[owner] ?? 0);
       this.queues.set(owner, q);

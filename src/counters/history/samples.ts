@@ -8,7 +8,8 @@
 // bucket, so the first real bucket is an increase from there. Gauges are
 // stamped with their bucket's start (inventory gauges, which have none, with
 // the collection time) and only when newer than the last one of the series,
-// as a receiver refuses a second value at a time it holds.
+// as a receiver refuses a second value at a time it holds. OTLP metrics'
+// points are the same samples with a start (pointSampler).
 import { seriesKey, type Labels } from '../../collectors/series/keys.js';
 import type { CollectOutput, Sample } from '../../collectors/collector.js';
 
@@ -21,6 +22,12 @@ export interface TimedSample {
   /** Epoch milliseconds. */
   readonly timestampMs: number;
   readonly value: number;
+  /**
+   * OTLP metrics only: where the value starts counting (epoch ms): a delta
+   * point's bucket start, a cumulative point's series start; a gauge's own
+   * time. Remote-write has no such field.
+   */
+  readonly startMs?: number;
 }
 
 /** A timed sample with its series key, which pages keep apart. */
@@ -31,7 +38,83 @@ export interface KeyedSample extends TimedSample {
 }
 
 /** What a cycle hands the history: its output, and the time it ran. */
-export type HistoryInput = Pick<CollectOutput, 'increments' | 'watermarks' | 'gauges' | 'counted' | 'bucketMs'> & { readonly now: number };
+export type HistoryInput = Pick<CollectOutput, 'increments' | 'watermarks' | 'gauges' | 'counted' | 'corrected' | 'bucketMs'> & { readonly now: number };
+
+/** What a pipe's samples of a cycle are made from besides the cycle: each series' total before it, its last gauge time, its start. */
+export interface SampleContext {
+  /** The series' total before the cycle's increments (undefined for a series never counted). */
+  readonly before: (key: string) => number | undefined;
+  /** The last gauge time of a series (or its family's floor), undefined when there is none. */
+  readonly lastGauge: (key: string, family: string) => number | undefined;
+  /** The start the ledger keeps for a counter series, undefined for a series it has none for (new, or from an older file). */
+  readonly startOf: (key: string) => number | undefined;
+}
+
+/** How a pipe turns a cycle into its samples (remote-write's, or OTLP metrics' points in one temporality). Pure. */
+export type Sampler = (input: HistoryInput, context: SampleContext) => KeyedSample[];
+
+/** Remote-write's: counters' running totals at each bucket's end, gauges newer than their series' last. */
+export const remoteWriteSampler: Sampler = (input, { before, lastGauge }) => [...counterSamples(input, before), ...gaugeSamples(input, lastGauge)];
+
+export type Temporality = 'cumulative' | 'delta';
+
+/**
+ * OTLP metrics' points. `cumulative`: remote-write's samples, each with the
+ * series' start (kept by the ledger, never moved); a correction joins the
+ * next point's total, as on /metrics. `delta`: each bucket's own increment
+ * from its start to its end, and each correction the audit made, in a point
+ * of its own over the bucket it corrected (never a negative one: the audit
+ * only corrects upward). Gauges as remote-write's, starting at their own time.
+ */
+export function pointSampler(temporality: Temporality): Sampler {
+  return (input, { before, lastGauge, startOf }) => {
+    const gauges = gaugeSamples(input, lastGauge).map((s) => ({ ...s, startMs: s.timestampMs }));
+    if (temporality === 'cumulative') {
+      const counters = counterSamples(input, before).map((s) => ({ ...s, startMs: startOf(s.key) ?? seriesStart(input, s.key) }));
+      return [...counters, ...gauges];
+    }
+    return [...deltaSamples(input, before), ...gauges];
+  };
+}
+
+/**
+ * Where a counter series first counted by this cycle starts: its first
+ * bucket's start, else (a series seen with its 0 only) the start of the
+ * settled bucket its 0 closes, else the cycle's time. The ledger keeps it
+ * with the series' total, so it never moves.
+ */
+export function seriesStart(input: Pick<HistoryInput, 'counted' | 'watermarks' | 'now'>, key: string): number {
+  for (const map of input.counted ?? []) {
+    const first = map.get(key)?.values[0];
+    if (first !== undefined) return first[0];
+  }
+  return input.watermarks[key] ?? input.now;
+}
+
+/** Delta points: a bucket's increment over the bucket, a series' first 0 over the bucket it closes, a correction over the bucket it corrected. */
+function deltaSamples(input: HistoryInput, before: (key: string) => number | undefined): KeyedSample[] {
+  const out: KeyedSample[] = [];
+  const { bucketMs } = input;
+  if (bucketMs === undefined) return out;
+  const counted = new Map<string, readonly (readonly [number, number])[]>();
+  for (const map of input.counted ?? []) for (const [key, range] of map) counted.set(key, range.values);
+  const done = new Set<string>();
+  for (const inc of input.increments) {
+    const key = seriesKey(inc.name, inc.labels);
+    if (done.has(key)) continue;
+    done.add(key);
+    const point = (start: number, value: number): KeyedSample => ({ key, name: inc.name, labels: inc.labels, startMs: start, timestampMs: start + bucketMs, value });
+    for (const [bucketStart, added] of input.corrected?.get(key) ?? []) out.push(point(bucketStart, added));
+    const buckets = counted.get(key);
+    if (buckets !== undefined && buckets.length > 0) {
+      for (const [bucketStart, value] of buckets) out.push(point(bucketStart, value));
+      continue;
+    }
+    const watermark = input.watermarks[key];
+    if (before(key) === undefined && watermark !== undefined) out.push(point(watermark, inc.value));
+  }
+  return out;
+}
 
 /**
  * The counter samples of a cycle. `before(key)` is the series' total before

@@ -146,7 +146,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
     client: upstream.client,
     tz,
     sink: families,
-    ledger: new CounterLedger(remoteWrite?.history),
+    ledger: new CounterLedger(remoteWrite === undefined ? [] : [remoteWrite.history]),
     store,
     targets,
     filter: new MetricFilter({ allow: config.metrics.allow, deny: config.metrics.deny }),

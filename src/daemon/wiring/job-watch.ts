@@ -7,7 +7,7 @@
 import type { Clock } from '../../shared/clock.js';
 import type { LogBatch, LogSink } from '../../forwarder/index.js';
 import { describeError } from '../../shared/errors.js';
-import type { RemoteWriteObserver, RequestFailure } from '../../exporters/remote-write/index.js';
+import type { PushObserver, RequestFailure } from '../../exporters/remote-write/index.js';
 import type { JobError } from '../../server/index.js';
 
 export interface Watched {
@@ -68,7 +68,7 @@ export function watchedSink(sink: LogSink, watch: JobWatch): LogSink {
 }
 
 /** `observer`, each push's outcome also recorded in `watch` (a failure's code is the outcome label of the request metric). */
-export function watchedObserver(observer: RemoteWriteObserver, watch: JobWatch): RemoteWriteObserver {
+export function watchedObserver(observer: PushObserver, watch: JobWatch): PushObserver {
   return {
     samplesSent: (count) => observer.samplesSent(count),
     samplesFailed: (count, reason) => observer.samplesFailed(count, reason),

@@ -1,10 +1,10 @@
 // The remote-write part of the wiring: the history the collectors' ledgers
 // keep (pages in their state files, confirmations in remote-write-acks.json)
 // and the sender pushing it, configured from `remote_write`.
-import { HistoryQueues } from '../../counters/index.js';
+import { HistoryQueues, REMOTE_WRITE_PIPE } from '../../counters/index.js';
 import { outboundEndpoint, type Config } from '../../config/index.js';
 import type { SelfMetrics } from '../../exporters/prometheus/index.js';
-import { RemoteWriteSender, type RemoteWriteAuth } from '../../exporters/remote-write/index.js';
+import { RemoteWriteSender, type PushAuth } from '../../exporters/remote-write/index.js';
 import type { OutboundLogger } from './network.js';
 import { JobWatch, watchedObserver } from './job-watch.js';
 import type { Clock } from '../../shared/clock.js';
@@ -25,6 +25,7 @@ export function wireRemoteWrite(
   const endpoint = outboundEndpoint(config, 'remote_write');
   if (endpoint === undefined) return undefined;
   const history = new HistoryQueues({
+    pipe: REMOTE_WRITE_PIPE,
     store,
     pageSize: rw.max_samples_per_send,
     maxPendingSamples: rw.max_pending_samples,
@@ -56,7 +57,7 @@ export function wireRemoteWrite(
   return { history, sender, watch };
 }
 
-function authOf(rw: Config['remote_write']): RemoteWriteAuth | undefined {
+function authOf(rw: Config['remote_write']): PushAuth | undefined {
   if (rw.basic_auth !== undefined) {
     const { username, password, password_file } = rw.basic_auth;
     return { type: 'basic', username, ...(password === undefined ? {} : { password }), ...(password_file === undefined ? {} : { passwordFile: password_file }) };

@@ -231,7 +231,7 @@ export class SelfMetrics implements CollectorObserver {
     this.own.wafUpstreamRetention.set({}, seconds);
   }
 
-  /** The remote-write sender's observer (its RemoteWriteObserver, structurally), and the history's overflow. */
+  /** The remote-write sender's observer (its PushObserver, structurally), and the history's overflow. */
   readonly remoteWrite = {
     samplesSent: (count: number): void => this.own.remoteWriteSamplesSent.add({}, count),
     samplesFailed: (count: number, reason: string): void => this.own.remoteWriteSamplesFailed.add({ reason }, count),

@@ -2,7 +2,7 @@
 import protobuf from 'protobufjs';
 import { compressSync } from 'snappy';
 import { capLabelValue, wellFormedLabelValue } from '../prometheus/naming.js';
-import type { HistoryPage } from './source.js';
+import type { HistoryPage } from '../push/source.js';
 
 /**
  * The subset of prometheus/prompb (types.proto, remote.proto) remote-write 1.0

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HistoryQueues } from '../../../src/counters/history/index.js';
+import { HistoryQueues, REMOTE_WRITE_PIPE } from '../../../src/counters/history/index.js';
 import { CounterLedger } from '../../../src/counters/ledger.js';
 import { seriesKey } from '../../../src/collectors/series/keys.js';
 import type { CollectOutput } from '../../../src/collectors/collector.js';
@@ -30,10 +30,10 @@ function open(options: { pageSize?: number; maxPendingSamples?: number } = {}) {
   const dropped: number[] = [];
   const pending: number[] = [];
   const history = new HistoryQueues({
-    store, pageSize: options.pageSize ?? 100, maxPendingSamples: options.maxPendingSamples ?? 1_000_000,
+    pipe: REMOTE_WRITE_PIPE, store, pageSize: options.pageSize ?? 100, maxPendingSamples: options.maxPendingSamples ?? 1_000_000,
     onDropped: (n) => dropped.push(n), onPending: (n) => pending.push(n),
   });
-  return { store, history, ledger: new CounterLedger(history), dropped, pending };
+  return { store, history, ledger: new CounterLedger([history]), dropped, pending };
 }
 
 /** A cycle counting `values[i]` for domain i in the bucket starting at minute `m` (from the previous watermark, one bucket). */
@@ -161,9 +161,9 @@ describe('a damaged remote-write-acks.json', () => {
     const store = new StateStore(dir);
     const resets: string[] = [];
     const history = new HistoryQueues({
-      store, pageSize: 100, maxPendingSamples: 1_000_000, recovery: stateRecovery(store, 'reset'), onReset: (r) => resets.push(r.keptAs),
+      pipe: REMOTE_WRITE_PIPE, store, pageSize: 100, maxPendingSamples: 1_000_000, recovery: stateRecovery(store, 'reset'), onReset: (r) => resets.push(r.keptAs),
     });
-    const ledger = new CounterLedger(history);
+    const ledger = new CounterLedger([history]);
     await restoreLedger(ledger, store, 'access', quiet, stateRecovery(store, 'reset'));
     expect(resets).toHaveLength(1);
     expect(readdirSync(dir).some((f) => f.startsWith('remote-write-acks.json.damaged-'))).toBe(true);

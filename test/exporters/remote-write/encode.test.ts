@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { composeBatch } from '../../../src/exporters/remote-write/batch.js';
+import { composeBatch } from '../../../src/exporters/push/batch.js';
 import { encodeBody } from '../../../src/exporters/remote-write/encode.js';
-import { type HistoryPage } from '../../../src/exporters/remote-write/source.js';
+import { type HistoryPage } from '../../../src/exporters/push/source.js';
 import { decodeBody, labelsOf, sample, samples } from './support.js';
 
 function page(owner: string, seq: number, createdMs: number, pageSamples: HistoryPage['samples']): HistoryPage {

@@ -4,7 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import protobuf from 'protobufjs';
 import { uncompressSync } from 'snappy';
-import type { HistoryPage, HistorySource, PageSettlement, TimedSample } from '../../../src/exporters/remote-write/source.js';
+import type { HistoryPage, HistorySource, PageSettlement, TimedSample } from '../../../src/exporters/push/source.js';
 
 const PROTO = `
 syntax = "proto3";

@@ -3,17 +3,20 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RemoteWriteClient, type RemoteWriteClientOptions } from '../../../src/exporters/remote-write/client.js';
+import { PushClient, type PushClientOptions } from '../../../src/exporters/push/client.js';
 import { directEndpoint, type TlsFiles } from '../../../src/outbound/index.js';
 import { encodeBody } from '../../../src/exporters/remote-write/encode.js';
+
+/** Remote-write's own headers: the client sends whatever protocol headers its pipe gives it. */
+const RW_HEADERS = { 'content-type': 'application/x-protobuf', 'content-encoding': 'snappy', 'x-prometheus-remote-write-version': '0.1.0' };
 import { freePort } from '../../support/ports.js';
-import { labelsOf, sample, startReceiver, type Receiver } from './support.js';
+import { labelsOf, sample, startReceiver, type Receiver } from '../remote-write/support.js';
 
 const BODY = encodeBody([{ owner: 'a', seq: 1, createdMs: 0, samples: [sample('m', { zone: 'z' }, 1_700_000_000_000, 3)] }]);
 
 let dir: string;
 let receiver: Receiver | undefined;
-let client: RemoteWriteClient | undefined;
+let client: PushClient | undefined;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'edge-rw-client-'));
@@ -29,16 +32,16 @@ afterEach(async () => {
 });
 
 /** The receiver at `url` reached directly, with `tls` when given. */
-function at(url: string, tls?: TlsFiles): RemoteWriteClientOptions['endpoint'] {
+function at(url: string, tls?: TlsFiles): PushClientOptions['endpoint'] {
   return { ...directEndpoint('remote_write', url), ...(tls === undefined ? {} : { tls }) };
 }
 
-function makeClient({ url, tls, ...options }: Partial<RemoteWriteClientOptions> & { url: string; tls?: TlsFiles }): RemoteWriteClient {
-  client = new RemoteWriteClient({ timeoutMs: 5_000, endpoint: at(url, tls), ...options });
+function makeClient({ url, tls, ...options }: Partial<PushClientOptions> & { url: string; tls?: TlsFiles }): PushClient {
+  client = new PushClient({ timeoutMs: 5_000, endpoint: at(url, tls), protocolHeaders: RW_HEADERS, ...options });
   return client;
 }
 
-describe('RemoteWriteClient', () => {
+describe('PushClient', () => {
   it('posts the body with the remote-write 1.0 headers and the extra ones', async () => {
     receiver = await startReceiver();
     const c = makeClient({ url: receiver.url, headers: { 'X-Scope-OrgID': 'tenant-1', 'Content-Type': 'text/plain' }, userAgent: 'edge-exporter/9.9.9' });
@@ -123,15 +126,15 @@ describe('RemoteWriteClient', () => {
   });
 
   it('refuses credentials in the url and an auth with both or neither value', () => {
-    expect(() => new RemoteWriteClient({ endpoint: at('http://u:p@127.0.0.1:1/w'), timeoutMs: 1 })).toThrow(/credentials in the url/);
-    expect(() => new RemoteWriteClient({ endpoint: at('http://127.0.0.1:1/w'), timeoutMs: 1, auth: { type: 'bearer' } })).toThrow(/exactly one of token/);
+    expect(() => new PushClient({ endpoint: at('http://u:p@127.0.0.1:1/w'), timeoutMs: 1, protocolHeaders: RW_HEADERS })).toThrow(/credentials in the url/);
+    expect(() => new PushClient({ endpoint: at('http://127.0.0.1:1/w'), timeoutMs: 1, protocolHeaders: RW_HEADERS, auth: { type: 'bearer' } })).toThrow(/exactly one of token/);
     expect(
-      () => new RemoteWriteClient({ endpoint: at('http://127.0.0.1:1/w'), timeoutMs: 1, auth: { type: 'basic', username: 'u', password: 'a', passwordFile: 'b' } }),
+      () => new PushClient({ endpoint: at('http://127.0.0.1:1/w'), timeoutMs: 1, protocolHeaders: RW_HEADERS, auth: { type: 'basic', username: 'u', password: 'a', passwordFile: 'b' } }),
     ).toThrow(/exactly one of password/);
   });
 });
 
-describe('RemoteWriteClient over TLS', () => {
+describe('PushClient over TLS', () => {
   let tls: { cert: Buffer; key: Buffer };
   let certFile: string;
   beforeAll(() => {

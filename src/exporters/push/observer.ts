@@ -23,7 +23,7 @@ export type SampleFailureReason = 'refused';
 export type RequestOutcome = 'success' | 'refused' | 'throttled' | 'server_error' | 'network_error' | 'local_error' | 'aborted';
 
 /** Called synchronously; an observer that throws is logged, never lets the sender fail. */
-export interface RemoteWriteObserver {
+export interface PushObserver {
   /** Samples the receiver confirmed (2xx). */
   samplesSent(count: number): void;
   /** Samples settled without being stored by the receiver. */
@@ -47,7 +47,7 @@ export interface RequestFailure {
 }
 
 /** The narrow logger the sender writes to (pino fits). Structured fields; never a credential. */
-export interface RemoteWriteLogger {
+export interface PushLogger {
   debug(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;

@@ -1,18 +1,28 @@
-// RemoteWriteSender: the loop that takes the history source's heads, pushes them one request at a time, and settles them.
+// PushSender: the loop that takes a history source's heads, pushes them one request at a time, and settles
+// them; one per pipe (remote-write, OTLP metrics), which give it their encoding and their protocol's headers.
 import pRetry from 'p-retry';
 import { urlAddress } from '../../outbound/index.js';
 import { pause } from '../../shared/wait.js';
 import { EdgeError, InternalError } from '../../shared/errors.js';
 import { composeBatch, type Batch } from './batch.js';
-import { RemoteWriteClient, type RemoteWriteTransport, type SendOutcome } from './client.js';
-import { encodeBody } from './encode.js';
-import type { RemoteWriteLogger, RemoteWriteObserver, RequestFailure, RequestOutcome, SampleFailureReason } from './observer.js';
-import { DEFAULT_STOP_DEADLINE_MS, resolveSenderOptions, type RemoteWriteSenderOptions, type ResolvedSenderOptions } from './options.js';
+import { PushClient, type PushTransport, type SendOutcome } from './client.js';
+import type { PushLogger, PushObserver, RequestFailure, RequestOutcome, SampleFailureReason } from './observer.js';
+import { DEFAULT_STOP_DEADLINE_MS, resolveSenderOptions, type PushSenderOptions, type ResolvedSenderOptions } from './options.js';
 import type { HistoryPage, HistorySource, PageSettlement } from './source.js';
 
-interface RemoteWriteSenderDeps {
+/** What makes a pipe of the sender: its name in log lines, its encoding and its protocol's headers. */
+export interface PushProtocol {
+  /** Starts every log line: `remote write`, `OTLP metrics`. */
+  readonly name: string;
+  /** The pages as one request body. */
+  encode(pages: readonly HistoryPage[]): Uint8Array;
+  /** Content-type and the protocol's own headers; they win over configured ones. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+interface PushSenderDeps {
   /** Replaces the HTTP client (tests). */
-  readonly transport?: RemoteWriteTransport;
+  readonly transport?: PushTransport;
   /** Epoch ms, for the batch deadline (tests). Default Date.now. */
   readonly now?: () => number;
 }
@@ -67,12 +77,12 @@ function classify(outcome: SendOutcome): RequestOutcome {
  * the receiver will refuse the same body again) settles the pages `refused`.
  * Pages never confirmed stay in the source, which persists them.
  */
-export class RemoteWriteSender {
+export class PushSender {
   private readonly options: ResolvedSenderOptions;
-  private readonly transport: RemoteWriteTransport;
+  private readonly transport: PushTransport;
   private readonly now: () => number;
-  private readonly logger: RemoteWriteLogger | undefined;
-  private readonly observer: RemoteWriteObserver | undefined;
+  private readonly logger: PushLogger | undefined;
+  private readonly observer: PushObserver | undefined;
   private state: State = 'new';
   private loop: Promise<void> = Promise.resolve();
   private unsubscribe: (() => void) | undefined;
@@ -89,8 +99,9 @@ export class RemoteWriteSender {
 
   constructor(
     private readonly source: HistorySource,
-    options: RemoteWriteSenderOptions,
-    deps: RemoteWriteSenderDeps = {},
+    private readonly protocol: PushProtocol,
+    options: PushSenderOptions,
+    deps: PushSenderDeps = {},
   ) {
     this.options = resolveSenderOptions(options);
     this.logger = options.logger;
@@ -99,8 +110,9 @@ export class RemoteWriteSender {
     this.address = urlAddress(options.endpoint.url);
     this.transport =
       deps.transport ??
-      new RemoteWriteClient({
+      new PushClient({
         endpoint: options.endpoint,
+        protocolHeaders: protocol.headers,
         timeoutMs: this.options.timeoutMs,
         ...(options.headers === undefined ? {} : { headers: options.headers }),
         ...(options.auth === undefined ? {} : { auth: options.auth }),
@@ -110,7 +122,7 @@ export class RemoteWriteSender {
 
   /** Starts the loop. Idempotent; a stopped sender does not start again. */
   start(): Promise<void> {
-    if (this.state === 'stopping' || this.state === 'stopped') return Promise.reject(new InternalError('RemoteWriteSender: cannot start after stop'));
+    if (this.state === 'stopping' || this.state === 'stopped') return Promise.reject(new InternalError(`${this.protocol.name} sender: cannot start after stop`));
     if (this.state === 'new') {
       this.state = 'started';
       this.unsubscribe = this.source.onPages(() => this.wake?.());
@@ -176,7 +188,7 @@ export class RemoteWriteSender {
       try {
         batch = composeBatch(this.source.heads(), this.options.maxSamplesPerSend, this.options.batchSendDeadlineMs, this.now());
       } catch (error) {
-        this.logger?.error({ err: errorMessage(error) }, 'remote write: reading the history source failed');
+        this.logger?.error({ err: errorMessage(error) }, `${this.protocol.name}: reading the history source failed`);
         await pause(this.options.maxBackoffMs, this.stopping.signal);
         continue;
       }
@@ -193,7 +205,7 @@ export class RemoteWriteSender {
         await this.push(batch.pages, batch.samples);
       } catch (error) {
         // Only a bug gets here (push turns every answer into a settlement or a retry); the loop must outlive it.
-        this.logger?.error({ err: errorMessage(error), samples: batch.samples }, 'remote write: pushing failed unexpectedly; the pages stay pending');
+        this.logger?.error({ err: errorMessage(error), samples: batch.samples }, `${this.protocol.name}: pushing failed unexpectedly; the pages stay pending`);
         await pause(this.options.maxBackoffMs, this.stopping.signal);
       }
     }
@@ -220,7 +232,7 @@ export class RemoteWriteSender {
       await this.settle(pages, 'sent');
       return;
     }
-    const body = encodeBody(pages, this.options.externalLabels, this.options.maxLabelValueLength);
+    const body = this.protocol.encode(pages);
     let final: SendOutcome | undefined;
     // A failure spell is logged twice: a warning at its first failed attempt, a line when an answer settles it (retries, how long).
     let failingSince: number | undefined;
@@ -236,7 +248,7 @@ export class RemoteWriteSender {
           if (kind !== 'success' && kind !== 'refused') throw new RetryableOutcome(outcome);
           if (failingSince !== undefined) {
             const durationSeconds = Math.round(performance.now() - failingSince) / 1000;
-            this.logger?.info({ samples, retries, durationSeconds }, `remote write: the receiver answered again after ${retries} retries over ${durationSeconds}s`);
+            this.logger?.info({ samples, retries, durationSeconds }, `${this.protocol.name}: the receiver answered again after ${retries} retries over ${durationSeconds}s`);
           }
           // Kept here: p-retry throws the stop signal's reason even after a success, and a success must still be settled.
           final = outcome;
@@ -248,7 +260,7 @@ export class RemoteWriteSender {
           maxTimeout: this.options.maxBackoffMs,
           signal: this.stopping.signal,
           unref: true,
-          onFailedAttempt: ({ error, attemptNumber }) => {
+          onFailedAttempt: async ({ error, attemptNumber }) => {
             if (this.stopping.signal.aborted) return;
             failingSince ??= performance.now();
             this.notify((o) => o.samplesRetried(samples));
@@ -264,8 +276,10 @@ export class RemoteWriteSender {
               ...(outcome?.kind === 'network' ? where(outcome) : {}),
               err: error.message,
             };
-            if (attemptNumber === 1) this.logger?.warn(fields, 'remote write: request failed; retrying with backoff until the receiver answers (one line when it does)');
-            else this.logger?.debug(fields, 'remote write: request failed again; retrying');
+            if (attemptNumber === 1) this.logger?.warn(fields, `${this.protocol.name}: request failed; retrying with backoff until the receiver answers (one line when it does)`);
+            else this.logger?.debug(fields, `${this.protocol.name}: request failed again; retrying`);
+            // The receiver's own pause (429, 503 with Retry-After) comes before the backoff p-retry adds.
+            if (outcome?.kind === 'status' && outcome.retryAfterMs !== undefined) await pause(outcome.retryAfterMs, this.stopping.signal);
           },
         },
       );
@@ -273,10 +287,10 @@ export class RemoteWriteSender {
       if (final === undefined) {
         if (this.state === 'started') {
           // Not an answer, not a stop: a bug below. Back off rather than spin; the pages stay.
-          this.logger?.error({ err: errorMessage(error), samples }, 'remote write: request failed unexpectedly');
+          this.logger?.error({ err: errorMessage(error), samples }, `${this.protocol.name}: request failed unexpectedly`);
           await pause(this.options.maxBackoffMs, this.stopping.signal);
         } else {
-          this.logger?.info({ samples, pages: pages.length }, 'remote write: stopped before the receiver confirmed; the samples stay pending');
+          this.logger?.info({ samples, pages: pages.length }, `${this.protocol.name}: stopped before the receiver confirmed; the samples stay pending`);
         }
         return;
       }
@@ -289,7 +303,7 @@ export class RemoteWriteSender {
       for (const page of pages) for (const sample of page.samples) if (sample.timestampMs > newest) newest = sample.timestampMs;
       this.notify((o) => o.samplesSent(samples));
       this.notify((o) => o.pushed(newest));
-      this.logger?.debug({ samples, pages: pages.length }, 'remote write: receiver confirmed');
+      this.logger?.debug({ samples, pages: pages.length }, `${this.protocol.name}: receiver confirmed`);
       return;
     }
     const reason: SampleFailureReason = 'refused';
@@ -303,7 +317,7 @@ export class RemoteWriteSender {
         samples,
         pages: pages.map((p) => `${p.owner}#${p.seq}`),
       },
-      'remote write: receiver refused the request; its samples are dropped',
+      `${this.protocol.name}: receiver refused the request; its samples are dropped`,
     );
   }
 
@@ -312,17 +326,17 @@ export class RemoteWriteSender {
     try {
       await this.source.settle(pages, how);
     } catch (error) {
-      this.logger?.error({ err: errorMessage(error), how, pages: pages.length }, 'remote write: recording the outcome failed; a restart before the next one is recorded pushes these pages again');
+      this.logger?.error({ err: errorMessage(error), how, pages: pages.length }, `${this.protocol.name}: recording the outcome failed; a restart before the next one is recorded pushes these pages again`);
       await pause(this.options.maxBackoffMs, this.stopping.signal);
     }
   }
 
-  private notify(call: (observer: RemoteWriteObserver) => void): void {
+  private notify(call: (observer: PushObserver) => void): void {
     if (this.observer === undefined) return;
     try {
       call(this.observer);
     } catch (error) {
-      this.logger?.error({ err: errorMessage(error) }, 'remote write: observer failed');
+      this.logger?.error({ err: errorMessage(error) }, `${this.protocol.name}: observer failed`);
     }
   }
 }

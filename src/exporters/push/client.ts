@@ -1,24 +1,28 @@
-// One POST of an encoded WriteRequest: headers, credentials, time-out; the answer as a value, never a throw.
-// How it reaches the receiver (proxy, NO_PROXY, TLS) is the endpoint's, built by outbound.
+// One POST of an encoded body (a remote-write WriteRequest, an OTLP metrics export): headers, credentials,
+// time-out; the answer as a value, never a throw. How it reaches the receiver (proxy, NO_PROXY, TLS) is the
+// endpoint's, built by outbound.
 import { readFile } from 'node:fs/promises';
 import { request, type Dispatcher } from 'undici';
 import { connectionFailure, createDispatcher, shownProxy, type Endpoint } from '../../outbound/index.js';
 import { errnoText } from '../../shared/errno-text.js';
 import { ArgumentError, EdgeError } from '../../shared/errors.js';
+import { parseRetryAfter } from '../../shared/retry-after.js';
 
 /** Credentials: exactly one of the inline value and the file (read, trimmed, for every request, so a rotated file needs no reload). */
-export type RemoteWriteAuth =
+export type PushAuth =
   | { readonly type: 'basic'; readonly username: string; readonly password?: string; readonly passwordFile?: string }
   | { readonly type: 'bearer'; readonly token?: string; readonly tokenFile?: string };
 
-export interface RemoteWriteClientOptions {
+export interface PushClientOptions {
   /** The receiver's URL, the proxy route and the TLS block (its files read once, when the client is made: at start and at every reload). */
   readonly endpoint: Endpoint;
   /** Whole request, answer included. */
   readonly timeoutMs: number;
   /** Extra headers (X-Scope-OrgID...). The protocol's own headers and Authorization are set by the client and win. */
   readonly headers?: Readonly<Record<string, string>>;
-  readonly auth?: RemoteWriteAuth;
+  /** The protocol's own headers (content-type...), lower-case names. */
+  readonly protocolHeaders: Readonly<Record<string, string>>;
+  readonly auth?: PushAuth;
   /** Default `edge-exporter`. */
   readonly userAgent?: string;
 }
@@ -32,13 +36,13 @@ export interface RemoteWriteClientOptions {
  * - `aborted`: the caller's signal ended it.
  */
 export type SendOutcome =
-  | { readonly kind: 'status'; readonly status: number; readonly message: string }
+  | { readonly kind: 'status'; readonly status: number; readonly message: string; readonly retryAfterMs?: number }
   | { readonly kind: 'network'; readonly error: string; readonly code?: string; readonly address?: string; readonly proxy?: string; readonly hint?: string }
   | { readonly kind: 'local'; readonly error: string; readonly code?: string }
   | { readonly kind: 'aborted' };
 
 /** What the sender needs of a client (tests may pass their own). */
-export interface RemoteWriteTransport {
+export interface PushTransport {
   send(body: Uint8Array, signal?: AbortSignal): Promise<SendOutcome>;
   close(): Promise<void>;
 }
@@ -78,7 +82,7 @@ function redact(text: string, secrets: readonly string[]): string {
   return out.length > MESSAGE_EXCERPT_CHARS ? `${out.slice(0, MESSAGE_EXCERPT_CHARS)}…` : out;
 }
 
-export class RemoteWriteClient implements RemoteWriteTransport {
+export class PushClient implements PushTransport {
   private readonly url: URL;
   private readonly agent: Dispatcher;
   /** The proxy requests to the url go through, masked; undefined when direct. */
@@ -88,21 +92,21 @@ export class RemoteWriteClient implements RemoteWriteTransport {
   private readonly headerSecrets: string[];
 
   /** Reads the TLS files (throws if one is unreadable) and makes the one agent every request goes through. */
-  constructor(private readonly options: RemoteWriteClientOptions) {
+  constructor(private readonly options: PushClientOptions) {
     this.url = new URL(options.endpoint.url);
     if (this.url.username !== '' || this.url.password !== '') {
       // A password in the URL would end up in error messages; the config has basic_auth for it.
-      throw new ArgumentError('RemoteWriteClient: credentials in the url are not supported, use auth');
+      throw new ArgumentError('PushClient: credentials in the url are not supported, use auth');
     }
     if (!Number.isInteger(options.timeoutMs) || options.timeoutMs <= 0) {
-      throw new ArgumentError(`RemoteWriteClient: timeoutMs must be a positive integer (got ${options.timeoutMs})`);
+      throw new ArgumentError(`PushClient: timeoutMs must be a positive integer (got ${options.timeoutMs})`);
     }
     const auth = options.auth;
     if (auth?.type === 'basic' && (auth.password === undefined) === (auth.passwordFile === undefined)) {
-      throw new ArgumentError('RemoteWriteClient: basic auth needs exactly one of password and passwordFile');
+      throw new ArgumentError('PushClient: basic auth needs exactly one of password and passwordFile');
     }
     if (auth?.type === 'bearer' && (auth.token === undefined) === (auth.tokenFile === undefined)) {
-      throw new ArgumentError('RemoteWriteClient: bearer auth needs exactly one of token and tokenFile');
+      throw new ArgumentError('PushClient: bearer auth needs exactly one of token and tokenFile');
     }
     this.proxy = shownProxy(options.endpoint.route, options.endpoint.url);
     this.agent = createDispatcher(options.endpoint);
@@ -112,9 +116,7 @@ export class RemoteWriteClient implements RemoteWriteTransport {
     this.headerSecrets = Object.values(extra);
     this.fixedHeaders = {
       ...extra,
-      'content-type': 'application/x-protobuf',
-      'content-encoding': 'snappy',
-      'x-prometheus-remote-write-version': '0.1.0',
+      ...options.protocolHeaders,
       'user-agent': options.userAgent ?? 'edge-exporter',
     };
   }
@@ -168,7 +170,10 @@ export class RemoteWriteClient implements RemoteWriteTransport {
         if (size >= READ_LIMIT_BYTES) break; // leaving the loop destroys the rest of the body
       }
       const text = Buffer.concat(chunks).subarray(0, READ_LIMIT_BYTES).toString('utf8');
-      return { kind: 'status', status: answer.statusCode, message: redact(text, credentials.secrets) };
+      const message = redact(text, credentials.secrets);
+      // Only where the receiver may ask for a pause (429, 503); capped (shared/retry-after.ts).
+      const retryAfterMs = answer.statusCode === 429 || answer.statusCode === 503 ? parseRetryAfter(answer.headers['retry-after'], Date.now()) : undefined;
+      return { kind: 'status', status: answer.statusCode, message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
     } catch (error) {
       if (signal?.aborted) return { kind: 'aborted' };
       if (timedOut) return { kind: 'network', error: `no answer within ${this.options.timeoutMs} ms`, code: 'TIMEOUT' };

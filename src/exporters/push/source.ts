@@ -1,4 +1,4 @@
-// What the remote-write sender needs of whoever keeps the counted history,
+// What a push sender needs of whoever keeps the counted history,
 // declared here by its consumer (the collectors' history queues implement it;
 // tests use a fake). The sender knows series, times and values, never where
 // they came from. A sample with its own time is the collectors' TimedSample,

@@ -1,22 +1,18 @@
-// RemoteWriteSender's options, their defaults (Prometheus' own, as the config's), and their checks.
-import type { RemoteWriteAuth } from './client.js';
+// PushSender's options, their defaults (Prometheus' own, as the config's), and their checks.
+import type { PushAuth } from './client.js';
 import type { Endpoint } from '../../outbound/index.js';
-import type { RemoteWriteLogger, RemoteWriteObserver } from './observer.js';
+import type { PushLogger, PushObserver } from './observer.js';
 import { ArgumentError } from '../../shared/errors.js';
 
-export interface RemoteWriteSenderOptions {
-  /** The remote-write 1.0 receiver (e.g. http://prometheus:9090/api/v1/write), the proxy route to it and its TLS block. */
+export interface PushSenderOptions {
+  /** The receiver (e.g. http://prometheus:9090/api/v1/write), the proxy route to it and its TLS block. */
   readonly endpoint: Endpoint;
   /** Per request, answer included. Default 30000. */
   readonly timeoutMs?: number;
   /** Extra headers sent with every request (X-Scope-OrgID...). Default none. */
   readonly headers?: Readonly<Record<string, string>>;
   /** Default none. */
-  readonly auth?: RemoteWriteAuth;
-  /** Added to every series that has no label of that name. Default none (the config's default, job=edge-exporter, is mapped here). */
-  readonly externalLabels?: Readonly<Record<string, string>>;
-  /** Label values cut to this many characters, as /metrics cuts them (limits.label_value_length). Default: not cut. */
-  readonly maxLabelValueLength?: number;
+  readonly auth?: PushAuth;
   /** Most samples in one request (one page larger than this still goes alone). Default 2000. */
   readonly maxSamplesPerSend?: number;
   /** Longest the oldest page waits for others to fill a request, counted from its createdMs. Default 5000. */
@@ -28,9 +24,9 @@ export interface RemoteWriteSenderOptions {
   /** Default `edge-exporter`. */
   readonly userAgent?: string;
   /** Default: no logging. */
-  readonly logger?: RemoteWriteLogger;
+  readonly logger?: PushLogger;
   /** Default: none. */
-  readonly observer?: RemoteWriteObserver;
+  readonly observer?: PushObserver;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -42,8 +38,6 @@ const DEFAULT_MAX_BACKOFF_MS = 5_000;
 export const DEFAULT_STOP_DEADLINE_MS = 5_000;
 
 export interface ResolvedSenderOptions {
-  readonly externalLabels: Readonly<Record<string, string>>;
-  readonly maxLabelValueLength: number;
   readonly maxSamplesPerSend: number;
   readonly batchSendDeadlineMs: number;
   readonly minBackoffMs: number;
@@ -52,18 +46,16 @@ export interface ResolvedSenderOptions {
 }
 
 function integerAtLeast(name: string, value: number, min: number): number {
-  if (!Number.isInteger(value) || value < min) throw new ArgumentError(`RemoteWriteSender: ${name} must be an integer >= ${min} (got ${value})`);
+  if (!Number.isInteger(value) || value < min) throw new ArgumentError(`PushSender: ${name} must be an integer >= ${min} (got ${value})`);
   return value;
 }
 
 /** Applies the defaults; throws ArgumentError on a value the loop would misread. */
-export function resolveSenderOptions(options: RemoteWriteSenderOptions): ResolvedSenderOptions {
+export function resolveSenderOptions(options: PushSenderOptions): ResolvedSenderOptions {
   const minBackoffMs = integerAtLeast('minBackoffMs', options.minBackoffMs ?? DEFAULT_MIN_BACKOFF_MS, 1);
   const maxBackoffMs = integerAtLeast('maxBackoffMs', options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS, 1);
-  if (maxBackoffMs < minBackoffMs) throw new ArgumentError(`RemoteWriteSender: maxBackoffMs (${maxBackoffMs}) must be at least minBackoffMs (${minBackoffMs})`);
+  if (maxBackoffMs < minBackoffMs) throw new ArgumentError(`PushSender: maxBackoffMs (${maxBackoffMs}) must be at least minBackoffMs (${minBackoffMs})`);
   return {
-    externalLabels: { ...options.externalLabels },
-    maxLabelValueLength: options.maxLabelValueLength === undefined ? Infinity : integerAtLeast('maxLabelValueLength', options.maxLabelValueLength, 2),
     maxSamplesPerSend: integerAtLeast('maxSamplesPerSend', options.maxSamplesPerSend ?? DEFAULT_MAX_SAMPLES_PER_SEND, 1),
     batchSendDeadlineMs: integerAtLeast('batchSendDeadlineMs', options.batchSendDeadlineMs ?? DEFAULT_BATCH_SEND_DEADLINE_MS, 0),
     minBackoffMs,

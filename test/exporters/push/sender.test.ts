@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RemoteWriteSender } from '../../../src/exporters/remote-write/index.js';
-import { type RemoteWriteLogger, type RemoteWriteObserver, type RequestOutcome } from '../../../src/exporters/remote-write/observer.js';
-import { type RemoteWriteSenderOptions } from '../../../src/exporters/remote-write/options.js';
+import { type PushLogger, type PushObserver, type RequestOutcome } from '../../../src/exporters/push/observer.js';
+import type { RemoteWriteSenderOptions } from '../../../src/exporters/remote-write/index.js';
 import { directEndpoint } from '../../../src/outbound/index.js';
 import { freePort } from '../../support/ports.js';
-import { FakeSource, labelsOf, samples, startReceiver, until, type Receiver } from './support.js';
+import { FakeSource, labelsOf, samples, startReceiver, until, type Receiver } from '../remote-write/support.js';
 
-class RecordingObserver implements RemoteWriteObserver {
+class RecordingObserver implements PushObserver {
   sent: number[] = [];
   failed: [number, string][] = [];
   retried: number[] = [];
@@ -30,7 +30,7 @@ class RecordingObserver implements RemoteWriteObserver {
   }
 }
 
-class RecordingLogger implements RemoteWriteLogger {
+class RecordingLogger implements PushLogger {
   lines: { level: string; obj: Record<string, unknown>; msg: string | undefined }[] = [];
   debug(obj: object, msg?: string): void {
     this.lines.push({ level: 'debug', obj: { ...obj }, msg });

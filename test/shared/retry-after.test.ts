@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../src/api/retry-after.js';
+import { MAX_RETRY_AFTER_MS, parseRetryAfter } from '../../src/shared/retry-after.js';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
 
