@@ -115,6 +115,11 @@ export class FamilyStore implements SampleSink {
     return family;
   }
 
+  /** The definition of a data or self family by name; undefined for one not defined (or no longer). */
+  def(name: string): FamilyDef | undefined {
+    return this.families.get(name)?.def ?? this.selfFamilies.get(name)?.def;
+  }
+
   /** The self-metric families in name order, the empty ones too (a dashboard or absent() may look for them). */
   selfSnapshot(): readonly FamilySnapshot[] {
     return [...this.selfFamilies.values()].sort((a, b) => compareStrings(a.def.name, b.def.name)).map((family) => family.snapshot());

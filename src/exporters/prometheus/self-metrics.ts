@@ -253,6 +253,12 @@ export class SelfMetrics implements CollectorObserver {
    * Every self family is listed, with its metadata even before its first
    * series, as a dashboard or `absent()` may look for it.
    */
+  /** The self families and the process metrics as families, read now (what OTLP metrics pushes of them). */
+  async snapshot(): Promise<FamilySnapshot[]> {
+    this.readStore();
+    return [...this.store.selfSnapshot(), ...(this.process === undefined ? [] : await this.process.snapshot())];
+  }
+
   async render(format: ExpositionFormat): Promise<string> {
     this.readStore();
     const cache = this.rendered[format];

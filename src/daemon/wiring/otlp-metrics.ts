@@ -1,0 +1,82 @@
+// The OTLP metrics part of the wiring: its own history beside remote-write's
+// (pages in the collectors' ledger files, confirmations in
+// otlp-metrics-acks.json) and the sender pushing it with a snapshot of the
+// families without buckets, configured from `otlp_metrics`.
+import { hostname } from 'node:os';
+import { HistoryQueues, otlpMetricsPipe } from '../../counters/index.js';
+import { outboundEndpoint, type Config } from '../../config/index.js';
+import { WAF_EVENTS_FAMILIES } from '../../forwarder/index.js';
+import { buildResource, SCOPE_NAME, SEMCONV_SCHEMA_URL } from '../../exporters/otel-logs/index.js';
+import { OtlpMetricsSender } from '../../exporters/otlp-metrics/index.js';
+import type { FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';
+import type { OutboundLogger } from './network.js';
+import { JobWatch, watchedObserver } from './job-watch.js';
+import type { Clock } from '../../shared/clock.js';
+import type { StateRecovery, StateStore } from '../../state/index.js';
+
+/** The history and its sender; absent when otlp_metrics is off. */
+export interface OtlpMetrics {
+  readonly history: HistoryQueues;
+  readonly sender: OtlpMetricsSender;
+  /** Its pushes' outcomes, for the status page. */
+  readonly watch: JobWatch;
+}
+
+interface OtlpMetricsParts {
+  readonly families: FamilyStore;
+  readonly self: SelfMetrics;
+  readonly store: StateStore;
+  readonly recovery: StateRecovery;
+  readonly clock: Clock;
+  readonly logger: OutboundLogger;
+}
+
+export function wireOtlpMetrics(config: Config, version: string, parts: OtlpMetricsParts): OtlpMetrics | undefined {
+  const om = config.otlp_metrics;
+  const endpoint = om.enabled ? outboundEndpoint(config, 'otlp_metrics') : undefined;
+  if (endpoint === undefined) return undefined;
+  const { families, self, store, recovery, logger } = parts;
+  const history = new HistoryQueues({
+    pipe: otlpMetricsPipe(om.temporality),
+    store,
+    pageSize: om.max_points_per_send,
+    maxPendingSamples: om.max_pending_points,
+    onDropped: (points) => self.otlpMetrics.samplesFailed(points, 'overflow'),
+    onPending: (points) => self.otlpMetrics.pending(points),
+    recovery,
+    onReset: (reset) => logger.error(
+      { file: reset.file, keptAs: reset.keptAs, problem: reset.problem },
+      'damaged OTLP metrics confirmations kept aside (state_recovery: reset): the points still waiting in the ledger files are pushed again',
+    ),
+  });
+  const watch = new JobWatch(parts.clock);
+  const wafFamilies = new Set(WAF_EVENTS_FAMILIES.map((def) => def.name));
+  const sender = new OtlpMetricsSender(history, {
+    endpoint,
+    encoding: om.protocol,
+    temporality: om.temporality,
+    intervalMs: om.interval,
+    timeoutMs: om.timeout,
+    headers: om.headers,
+    maxSamplesPerSend: om.max_points_per_send,
+    batchSendDeadlineMs: om.batch_send_deadline,
+    minBackoffMs: om.min_backoff,
+    maxBackoffMs: om.max_backoff,
+    maxLabelValueLength: config.limits.label_value_length,
+    userAgent: `edge-exporter/${version}`,
+    // Stable across restarts (a pid would make every restart a new series in the receiver); a StatefulSet's pod name is its host name.
+    resource: buildResource({
+      serviceName: 'edge-exporter',
+      serviceVersion: version,
+      serviceInstanceId: hostname(),
+      attributes: { 'edge_exporter.shard.index': String(config.shard.index), 'edge_exporter.shard.count': String(config.shard.count) },
+    }),
+    scope: { name: SCOPE_NAME, version, schemaUrl: SEMCONV_SCHEMA_URL },
+    def: (name) => families.def(name),
+    // The families no collector counts in buckets: the WAF forwarder's, the exporter's own and the process'.
+    snapshot: async () => [...families.snapshot().filter((f) => wafFamilies.has(f.def.name)), ...(await self.snapshot())],
+    logger,
+    observer: watchedObserver(self.otlpMetrics, watch),
+  });
+  return { history, sender, watch };
+}
