@@ -129,8 +129,8 @@ ${status.notices.map((n) => `<p class="error">${escapeHtml(n)}</p>\n`).join('')}
 ${status.jobs.map(row).join('\n')}
 </tbody></table>
 <p><small>Lag: a collector's data lag (edge_exporter_collector_data_lag_seconds), the WAF forwarder's checkpoint lag
-(edge_exporter_waf_checkpoint_lag_seconds), the age of the newest sample remote-write pushed (edge_exporter_remote_write_lag_seconds),
-as a scrape now would read them. This page reloads every ${REFRESH_SECONDS} s.</small></p>
+(edge_exporter_waf_checkpoint_lag_seconds), the age of the newest sample remote-write pushed (edge_exporter_remote_write_lag_seconds)
+or point the OTLP metrics push did (edge_exporter_otlp_metrics_lag_seconds), as a scrape now would read them. This page reloads every ${REFRESH_SECONDS} s.</small></p>
 </body></html>
 `;
 }

@@ -19,7 +19,10 @@
 // each of those panels shows (an upstream 5xx that is retried, a 429 with
 // Retry-After that holds the next requests back, a failed delivery while the
 // receiver is down, deny records ingested late that the delivery audit
-// recovers) and then they must return data too.
+// recovers, OTLP metrics points refused) and then they must return data too.
+// The OTLP metrics push is not in the demo yet (its sender is built apart):
+// the test reports what that sender would to the daemon's self-metrics
+// (otlpMetricsPushed), so its panels read real /metrics series.
 import { readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -53,6 +56,8 @@ const SCRAPE_MS = 250;
 const RATE_INTERVAL = '1m';
 /** Bound on waiting for an event outside the test's control (a scrape, a delivery). */
 const WAIT_MS = 15_000;
+/** Points of one OTLP metrics push in the stand-in for its sender (otlpMetricsPushed). */
+const OTLP_POINTS_PER_CYCLE = 240;
 /** Every dashboard: the JSON files in grafana/. */
 const FILES = readdirSync(GRAFANA_DIR).filter((f) => f.endsWith('.json')).sort();
 
@@ -271,6 +276,7 @@ const EXPECTED_EMPTY: ReadonlyMap<string, string> = new Map([
   ['Edge / Exporter health / Throttled answers by operation', 'a 429 with Retry-After'],
   ['Edge / Exporter health / Rate-limit waits by operation', 'a request held back by the request budget: after a 429, until its Retry-After'],
   ['Edge / Exporter health / WAF export failures by code', 'the OTLP receiver down'],
+  ['Edge / Exporter health / OTLP metrics points given up by reason', 'points the OTLP metrics receiver refused'],
 ]);
 
 /**
@@ -345,6 +351,21 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     if (failed.length > 0) throw new Error(`cycle failed: ${JSON.stringify(failed)}\n${log.join('')}`);
   }
 
+  /**
+   * Stands in for the OTLP metrics sender, built apart and not in this demo yet: what it reports to its observer
+   * (SelfMetrics.otlpMetrics, the calls remote-write's sender makes too) when it pushes a cycle's points and the
+   * receiver confirms them, the newest a bucket `delay` old. Once the demo pushes to an OTLP metrics receiver
+   * (otlp_metrics in configText, the receiver taking /v1/metrics), the push reports this itself and this goes.
+   */
+  function otlpMetricsPushed(): void {
+    const pipe = running(daemon, 'daemon').self.otlpMetrics;
+    pipe.pending(OTLP_POINTS_PER_CYCLE);
+    pipe.requestDuration(0.02, 'success');
+    pipe.samplesSent(OTLP_POINTS_PER_CYCLE);
+    pipe.pending(0);
+    pipe.pushed(running(sim, 'simulator').clock.now() - 3 * MIN);
+  }
+
   async function forward(): Promise<void> {
     const report = await running(daemon, 'daemon').forwardOnce();
     if (!report?.ok) throw new Error(`WAF forwarding failed: ${JSON.stringify(report)}\n${log.join('')}`);
@@ -365,6 +386,7 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     for (let i = 0; i < count; i++) {
       running(sim, 'simulator').clock.advance(MIN);
       await cycle();
+      otlpMetricsPushed();
       await forward();
       await scraped();
     }
@@ -406,6 +428,7 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
 
     // A healthy account: every request answered at once, every delivery taken.
     await cycle();
+    otlpMetricsPushed();
     await forward();
     await scraped();
     await minutes(4);
@@ -539,7 +562,7 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     }
   });
 
-  it('with upstream errors, throttling, a failed delivery and late deny records, the expected-empty panels have data', async () => {
+  it('with upstream errors, throttling, a failed delivery, late deny records and refused OTLP metrics points, the expected-empty panels have data', async () => {
     const [s, rx, d] = [running(sim, 'simulator'), running(receiver, 'receiver'), running(daemon, 'daemon')];
     // A third of the deny records is ingested 4 minutes late, past delay + overlap (3 minutes here): the final
     // pass misses them, and a check of the delivery audit once they are in finds their buckets short and delivers them.
@@ -556,6 +579,9 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     s.faults.add({ retryAfter: 1, count: 1, operations: ['describeL7DataV2'] });
     s.clock.advance(MIN);
     await cycle();
+    // The OTLP metrics receiver refuses a request (a 4xx other than 429): its points are given up (the stand-in above).
+    d.self.otlpMetrics.requestDuration(0.01, 'refused');
+    d.self.otlpMetrics.samplesFailed(OTLP_POINTS_PER_CYCLE, 'refused');
     // The receiver is down for a delivery, which fails and is retried once it is back.
     rx.setDown(true);
     const forwarding = forward();

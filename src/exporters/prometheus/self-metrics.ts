@@ -55,6 +55,8 @@ export interface SelfReadings {
   readonly wafCheckpointLagSeconds: number | undefined;
   /** edge_exporter_remote_write_lag_seconds; undefined before the first confirmed push. */
   readonly remoteWriteLagSeconds: number | undefined;
+  /** edge_exporter_otlp_metrics_lag_seconds; undefined before the first confirmed push. */
+  readonly otlpMetricsLagSeconds: number | undefined;
   /** edge_exporter_contract_mismatches_total, by check. */
   readonly contractMismatches: ReadonlyMap<string, number>;
   /** The WAF forwarder's edge_exporter_waf_events_*_total and edge_exporter_waf_export_failures_total (summed over codes). */
@@ -75,6 +77,45 @@ export interface WafEventsReading {
 /** One SelfFamily per SELF_METRICS entry, under the same key. */
 type Families = { readonly [K in keyof typeof SELF_METRICS]: SelfFamily };
 
+/**
+ * What a sender pushing the history reports (remote-write's RemoteWriteObserver, structurally: every pipe's sender
+ * calls these names), with its queue's overflow and size. Counts are in that pipe's unit (samples, points).
+ */
+interface PushRecorder {
+  samplesSent(count: number): void;
+  samplesFailed(count: number, reason: string): void;
+  samplesRetried(count: number): void;
+  pending(count: number): void;
+  pushed(newestTimestampMs: number): void;
+  requestDuration(seconds: number, outcome: string): void;
+}
+
+/** One pipe's families, in the roles PushRecorder records them in. */
+interface PushFamilies {
+  readonly sent: SelfFamily;
+  readonly failed: SelfFamily;
+  readonly retried: SelfFamily;
+  readonly pending: SelfFamily;
+  readonly requests: SelfFamily;
+  readonly lag: SelfFamily;
+}
+
+function pushRecorder(families: PushFamilies): PushRecorder {
+  /** Time of the newest sample or point the receiver confirmed (a later push of older ones keeps it). */
+  let newestPushedMs: number | undefined;
+  return {
+    samplesSent: (count) => families.sent.add({}, count),
+    samplesFailed: (count, reason) => families.failed.add({ reason }, count),
+    samplesRetried: (count) => families.retried.add({}, count),
+    pending: (count) => families.pending.set({}, count),
+    pushed: (newestTimestampMs) => {
+      newestPushedMs = Math.max(newestPushedMs ?? newestTimestampMs, newestTimestampMs);
+      families.lag.since({}, newestPushedMs);
+    },
+    requestDuration: (seconds, outcome) => families.requests.observe({ outcome }, seconds),
+  };
+}
+
 export class SelfMetrics implements CollectorObserver {
   private readonly own: Families;
   private readonly store: SelfMetricsStore;
@@ -93,6 +134,22 @@ export class SelfMetrics implements CollectorObserver {
     this.clock = options.clock ?? { now: () => Date.now() };
     // Computed at every scrape from the moment kept, so one whose moment stops advancing (runs failing, delivery failing, pushing stuck) keeps growing.
     this.live = Object.values(this.own).filter((family) => LIVE.test(family.def.name));
+    this.remoteWrite = pushRecorder({
+      sent: this.own.remoteWriteSamplesSent,
+      failed: this.own.remoteWriteSamplesFailed,
+      retried: this.own.remoteWriteSamplesRetried,
+      pending: this.own.remoteWriteSamplesPending,
+      requests: this.own.remoteWriteRequests,
+      lag: this.own.remoteWriteLag,
+    });
+    this.otlpMetrics = pushRecorder({
+      sent: this.own.otlpMetricsPointsSent,
+      failed: this.own.otlpMetricsPointsFailed,
+      retried: this.own.otlpMetricsPointsRetried,
+      pending: this.own.otlpMetricsPointsPending,
+      requests: this.own.otlpMetricsRequests,
+      lag: this.own.otlpMetricsLag,
+    });
     this.own.buildInfo.set({ version: options.version, node_version: process.version }, 1);
     // Every check at 0 from the start, so increase() sees the first mismatch and a dashboard lists them all.
     for (const check of CONTRACT_CHECKS) this.own.contractMismatches.add({ check }, 0);
@@ -232,20 +289,10 @@ export class SelfMetrics implements CollectorObserver {
   }
 
   /** The remote-write sender's observer (its PushObserver, structurally), and the history's overflow. */
-  readonly remoteWrite = {
-    samplesSent: (count: number): void => this.own.remoteWriteSamplesSent.add({}, count),
-    samplesFailed: (count: number, reason: string): void => this.own.remoteWriteSamplesFailed.add({ reason }, count),
-    samplesRetried: (count: number): void => this.own.remoteWriteSamplesRetried.add({}, count),
-    pending: (count: number): void => this.own.remoteWriteSamplesPending.set({}, count),
-    pushed: (newestTimestampMs: number): void => {
-      this.newestPushedMs = Math.max(this.newestPushedMs ?? newestTimestampMs, newestTimestampMs);
-      this.own.remoteWriteLag.since({}, this.newestPushedMs);
-    },
-    requestDuration: (seconds: number, outcome: string): void => this.own.remoteWriteRequests.observe({ outcome }, seconds),
-  };
+  readonly remoteWrite: PushRecorder;
 
-  /** Time of the newest sample the remote-write receiver confirmed (a later push of older samples keeps it). */
-  private newestPushedMs: number | undefined;
+  /** The OTLP metrics sender's observer and its queue's overflow: the same calls as remoteWrite, counted in points. */
+  readonly otlpMetrics: PushRecorder;
 
   /**
    * The self-metrics, then the process metrics, in `format`, without the
@@ -284,6 +331,7 @@ export class SelfMetrics implements CollectorObserver {
       dataLagSeconds: by(this.own.collectorDataLag, 'collector'),
       wafCheckpointLagSeconds: this.own.wafCheckpointLag.read(now)[0]?.value,
       remoteWriteLagSeconds: this.own.remoteWriteLag.read(now)[0]?.value,
+      otlpMetricsLagSeconds: this.own.otlpMetricsLag.read(now)[0]?.value,
       contractMismatches: by(this.own.contractMismatches, 'check'),
       wafEvents: {
         read: total(this.own.wafEventsRead),

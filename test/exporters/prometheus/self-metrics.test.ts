@@ -196,6 +196,59 @@ describe('SelfMetrics', () => {
     }
   });
 
+  // The sender of each pipe calls the same names (its observer); each pipe counts under its own families.
+  describe.each([
+    ['remoteWrite', 'edge_exporter_remote_write', 'samples'],
+    ['otlpMetrics', 'edge_exporter_otlp_metrics', 'points'],
+  ] as const)('the %s recorder', (recorder, prefix, unit) => {
+    it(`counts under ${prefix}_* only: sent, given up by reason, retried, pending, requests by outcome`, async () => {
+      const { self } = setup();
+      const pipe = self[recorder];
+      pipe.samplesSent(500);
+      pipe.samplesSent(250);
+      pipe.samplesFailed(40, 'refused');
+      pipe.samplesFailed(7, 'overflow');
+      pipe.samplesRetried(500);
+      pipe.pending(1_200);
+      pipe.pending(300);
+      pipe.requestDuration(0.04, 'success');
+      pipe.requestDuration(3, 'server_error');
+      const lines = await samples(self);
+      expect(lines).toEqual(expect.arrayContaining([
+        `${prefix}_${unit}_sent_total 750`,
+        `${prefix}_${unit}_failed_total{reason="refused"} 40`,
+        `${prefix}_${unit}_failed_total{reason="overflow"} 7`,
+        `${prefix}_${unit}_retried_total 500`,
+        `${prefix}_${unit}_pending 300`,
+        `${prefix}_request_duration_seconds_bucket{le="0.05",outcome="success"} 1`,
+        `${prefix}_request_duration_seconds_bucket{le="2.5",outcome="server_error"} 0`,
+        `${prefix}_request_duration_seconds_bucket{le="5",outcome="server_error"} 1`,
+        `${prefix}_request_duration_seconds_count{outcome="server_error"} 1`,
+      ]));
+      // The other pipe's families keep only the series every label-less family has from the start, at 0.
+      const other = prefix === 'edge_exporter_remote_write' ? 'edge_exporter_otlp_metrics' : 'edge_exporter_remote_write';
+      expect(lines.filter((l) => l.startsWith(other) && !/^\w+ 0$/.test(l))).toEqual([]);
+    });
+  });
+
+  it('gives both pipes the same recorder calls (one sender calls them for either) and twin families: types, labels, buckets', () => {
+    const { self } = setup();
+    expect(Object.keys(self.otlpMetrics).sort()).toEqual(Object.keys(self.remoteWrite).sort());
+    const twins = [
+      ['remoteWriteSamplesSent', 'otlpMetricsPointsSent'],
+      ['remoteWriteSamplesFailed', 'otlpMetricsPointsFailed'],
+      ['remoteWriteSamplesRetried', 'otlpMetricsPointsRetried'],
+      ['remoteWriteSamplesPending', 'otlpMetricsPointsPending'],
+      ['remoteWriteRequests', 'otlpMetricsRequests'],
+      ['remoteWriteLag', 'otlpMetricsLag'],
+    ] as const;
+    const shape = ({ name: _name, help: _help, unit, ...rest }: { name: string; help: string; unit: string }) => ({ ...rest, unit: unit === 'points' ? 'samples' : unit });
+    for (const [rw, otlp] of twins) expect(shape(SELF_METRICS[otlp]), otlp).toEqual(shape(SELF_METRICS[rw]));
+    const pipe = (prefix: string) => Object.keys(SELF_METRICS).filter((key) => key.startsWith(prefix)).sort();
+    expect(pipe('otlpMetrics')).toEqual(twins.map(([, otlp]) => otlp).sort());
+    expect(pipe('remoteWrite')).toEqual(twins.map(([rw]) => rw).sort());
+  });
+
   it('exposes build info', async () => {
     const { self } = setup();
     expect(await samples(self)).toContain(`edge_exporter_build_info{version="1.2.3",node_version="${process.version}"} 1`);
@@ -284,6 +337,10 @@ describe('live gauges (…_lag_seconds, …_age_seconds): computed at each scrap
       set: (self, momentMs) => self.remoteWrite.pushed(momentMs),
       fail: (self) => self.remoteWrite.requestDuration(0.01, 'network_error'),
     },
+    'edge_exporter_otlp_metrics_lag_seconds': {
+      set: (self, momentMs) => self.otlpMetrics.pushed(momentMs),
+      fail: (self) => self.otlpMetrics.requestDuration(0.01, 'network_error'),
+    },
   };
   const T0 = 1_700_000_000_000;
 
@@ -320,10 +377,13 @@ describe('SelfMetrics.readings (the status page\'s lags and mismatches)', () => 
   it('gives what a scrape at the same moment exposes', async () => {
     const { self, clock } = setup();
     const before = self.readings();
-    expect([before.wafCheckpointLagSeconds, before.remoteWriteLagSeconds, before.dataLagSeconds.size]).toEqual([undefined, undefined, 0]);
+    expect([before.wafCheckpointLagSeconds, before.remoteWriteLagSeconds, before.otlpMetricsLagSeconds, before.dataLagSeconds.size]).toEqual([undefined, undefined, undefined, 0]);
     self.recordRun({ collector: 'access', ok: true, durationSeconds: 1, finishedAtMs: 1_000_000, newestBucketEndMs: 700_000 });
     self.wafEvents.onCheckpoint(880_000);
     self.remoteWrite.pushed(640_000);
+    // A later push of older points keeps the newest.
+    self.otlpMetrics.pushed(520_000);
+    self.otlpMetrics.pushed(460_000);
     self.onMismatch('totals', 2);
     clock.nowMs = 1_000_677;
     const readings = self.readings();
@@ -332,9 +392,10 @@ describe('SelfMetrics.readings (the status page\'s lags and mismatches)', () => 
       `edge_exporter_collector_data_lag_seconds{collector="access"} ${readings.dataLagSeconds.get('access')}`,
       `edge_exporter_waf_checkpoint_lag_seconds ${readings.wafCheckpointLagSeconds}`,
       `edge_exporter_remote_write_lag_seconds ${readings.remoteWriteLagSeconds}`,
+      `edge_exporter_otlp_metrics_lag_seconds ${readings.otlpMetricsLagSeconds}`,
       `edge_exporter_contract_mismatches_total{check="totals"} ${readings.contractMismatches.get('totals')}`,
     ]));
-    expect([readings.dataLagSeconds.get('access'), readings.wafCheckpointLagSeconds, readings.remoteWriteLagSeconds]).toEqual([300.677, 120.677, 360.677]);
+    expect([readings.dataLagSeconds.get('access'), readings.wafCheckpointLagSeconds, readings.remoteWriteLagSeconds, readings.otlpMetricsLagSeconds]).toEqual([300.677, 120.677, 360.677, 480.677]);
     expect(readings.contractMismatches.get('totals')).toBe(2);
     expect(readings.contractMismatches.get('bucket_width')).toBe(0);
     // Still growing a minute on, with nothing recorded in between.
