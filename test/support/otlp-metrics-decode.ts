@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
+import type { OtlpEncoding } from './otlp-decode.js';
 
 type AttributeValue = string | number | boolean;
 type Attributes = Record<string, AttributeValue>;
@@ -99,6 +100,11 @@ export function decodeMetricsJson(body: Uint8Array): ReceivedMetricsRequest {
   // JSON.parse would round an int64 written as a number; as a string it stays exact.
   const request: unknown = JSON.parse(quoteLongIntegers(text));
   return readRequest(request, 'ExportMetricsServiceRequest');
+}
+
+/** Decodes a body in the encoding its content type named: protobuf by protoc, JSON by hand. */
+export async function decodeMetricsRequest(encoding: OtlpEncoding, body: Uint8Array): Promise<ReceivedMetricsRequest> {
+  return encoding === 'protobuf' ? decodeMetricsWithProtoc(body) : decodeMetricsJson(body);
 }
 
 /** One row per data point, with its metric and resource, for grouping by series. */
