@@ -10,6 +10,12 @@ export function httpUrl() {
     .transform((url) => url.replace(/\/+$/, ''));
 }
 
+/** Whether an absolute URL carries `user:password@`: such credentials end up in logs and errors, so sections with auth keys refuse them. */
+export function urlHasCredentials(url: string): boolean {
+  const parsed = new URL(url);
+  return parsed.username !== '' || parsed.password !== '';
+}
+
 /** A fixed UTC offset such as `+08:00`, `UTC+8` or `-0530`, checked by the same parser the client uses. */
 export function utcOffset() {
   return z.string().refine(
