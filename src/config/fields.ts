@@ -138,7 +138,7 @@ export function isProxyUrl(text: string): boolean {
 
 /**
  * The keys every outbound client's section has (upstream, otlp,
- * remote_write), spread into its object: `<at>.proxy_url`,
+ * otlp_metrics, remote_write), spread into its object: `<at>.proxy_url`,
  * `<at>.proxy_url_file` ({@link proxyExclusive} checks that at most one is
  * set) and `<at>.tls`. `server` names the other end in the descriptions
  * (`upstream`, `receiver`). What they hold reaches the client through
@@ -179,9 +179,10 @@ export function proxyExclusive(at: string) {
 }
 
 /**
- * TLS to an https:// server (the upstream, the OTLP receiver, the
- * remote-write receiver): one block, the same keys everywhere. Files are read
- * when the client is built, so at start and again on every reload.
+ * TLS to an https:// server (the upstream, the OTLP logs and metrics
+ * receivers, the remote-write receiver): one block, the same keys
+ * everywhere. Files are read when the client is built, so at start and again
+ * on every reload.
  */
 function tlsBlock(at: string, server: string) {
   return z
