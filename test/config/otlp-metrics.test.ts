@@ -1,16 +1,17 @@
 // The otlp_metrics section: off by default, defaults, values as written, the
 // endpoint derived from otlp.endpoint, problems at their YAML path, its
-// outbound keys (proxy, TLS).
+// outbound keys (proxy, TLS), and the OTEL_* variables with their precedence.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Env } from '../../src/config/env.js';
 import { insecureTlsKeys, otlpMetricsUrl, outboundEndpoint, type Config } from '../../src/config/index.js';
 import { loadConfig } from '../../src/config/load.js';
 import { loadError, problemAt, yaml } from './helpers.js';
 
 const SIM = 'simulator: { enabled: true }';
-const load = (lines: readonly string[], env: Record<string, string> = {}): Config => loadConfig({ text: yaml(SIM, ...lines), env });
+const load = (lines: readonly string[], env: Env = {}): Config => loadConfig({ text: yaml(SIM, ...lines), env });
 const dir = mkdtempSync(join(tmpdir(), 'edge-otlp-metrics-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -139,5 +140,82 @@ describe('otlp_metrics: proxy_url_file and the TLS files', () => {
     const tls = 'tls: { insecure_skip_verify: true }';
     expect(insecureTlsKeys(load([`otlp_metrics: { ${tls} }`]))).toEqual([]);
     expect(insecureTlsKeys(load([`otlp_metrics: { enabled: true, ${tls} }`]))).toEqual(['otlp_metrics.tls.insecure_skip_verify']);
+  });
+});
+
+describe('OTEL_* variables win over the file; the METRICS_ variant over the generic one', () => {
+  const FILE = [
+    'otlp_metrics:',
+    '  endpoint: http://file.example:4318/v1/metrics',
+    '  headers: { x-file: f, x-both: file }',
+    '  protocol: http/json',
+    '  timeout: 3s',
+    '  temporality: delta',
+    '  interval: 30s',
+  ];
+  it.each<[string, Env, string, unknown]>([
+    ['file alone', {}, 'endpoint', 'http://file.example:4318/v1/metrics'],
+    ['generic endpoint gets /v1/metrics', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c.example:4318' }, 'endpoint', 'http://c.example:4318/v1/metrics'],
+    ['generic endpoint with a path and a trailing slash', { OTEL_EXPORTER_OTLP_ENDPOINT: 'https://c.example/otlp/' }, 'endpoint', 'https://c.example/otlp/v1/metrics'],
+    ['metrics endpoint used as is', { OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'http://m.example:9999/custom' }, 'endpoint', 'http://m.example:9999/custom'],
+    ['metrics endpoint wins over the generic one',
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c.example:4318', OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'http://m.example/v1/metrics' }, 'endpoint', 'http://m.example/v1/metrics'],
+    ['the logs endpoint is not the metrics one', { OTEL_EXPORTER_OTLP_LOGS_ENDPOINT: 'http://l.example/v1/logs' }, 'endpoint', 'http://file.example:4318/v1/metrics'],
+    ['empty means unset', { OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: '' }, 'endpoint', 'http://file.example:4318/v1/metrics'],
+    ['generic headers merged key by key, percent-decoded',
+      { OTEL_EXPORTER_OTLP_HEADERS: 'x-both=env, api-key=a%20b%3Dc' }, 'headers', { 'x-file': 'f', 'x-both': 'env', 'api-key': 'a b=c' }],
+    ['metrics headers win key by key',
+      { OTEL_EXPORTER_OTLP_HEADERS: 'x-both=generic,x-g=1', OTEL_EXPORTER_OTLP_METRICS_HEADERS: 'x-both=metrics' }, 'headers', { 'x-file': 'f', 'x-both': 'metrics', 'x-g': '1' }],
+    ['the logs headers are not the metrics ones', { OTEL_EXPORTER_OTLP_LOGS_HEADERS: 'x-both=logs' }, 'headers', { 'x-file': 'f', 'x-both': 'file' }],
+    ['protocol', { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }, 'protocol', 'http/protobuf'],
+    ['metrics protocol wins', { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/json' }, 'protocol', 'http/json'],
+    ['timeout in milliseconds', { OTEL_EXPORTER_OTLP_TIMEOUT: '2500' }, 'timeout', 2500],
+    ['metrics timeout wins', { OTEL_EXPORTER_OTLP_TIMEOUT: '2500', OTEL_EXPORTER_OTLP_METRICS_TIMEOUT: '700' }, 'timeout', 700],
+    ['temporality cumulative', { OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: 'cumulative' }, 'temporality', 'cumulative'],
+    ['temporality in any case', { OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: 'Cumulative' }, 'temporality', 'cumulative'],
+    ['temporality lowmemory is delta for these counters', { OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: 'LowMemory' }, 'temporality', 'delta'],
+    ['export interval in milliseconds', { OTEL_METRIC_EXPORT_INTERVAL: '15000' }, 'interval', 15_000],
+  ])('%s', (_name, env, key, expected) => {
+    expect(load(FILE, env).otlp_metrics[key as keyof Config['otlp_metrics']]).toEqual(expected);
+  });
+
+  it('temporality lowmemory over a cumulative file', () => {
+    expect(load(['otlp_metrics: { temporality: cumulative }'], { OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: 'lowmemory' }).otlp_metrics.temporality).toBe('delta');
+  });
+
+  it('a generic endpoint with credentials stops nothing while otlp_metrics is off (it sets otlp.endpoint too)', () => {
+    const config = load([], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://u:pw@c.example:4318' });
+    expect(config.otlp_metrics.endpoint).toBe('http://u:pw@c.example:4318/v1/metrics');
+    expect(config.otlp.endpoint).toBe('http://u:pw@c.example:4318/v1/logs');
+    expect(problemAt(loadError({ text: yaml(SIM, 'otlp_metrics: { enabled: true }'), env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://u:pw@c.example:4318' } }), 'otlp_metrics.endpoint'))
+      .toMatchObject({ env: 'OTEL_EXPORTER_OTLP_ENDPOINT', message: expect.stringMatching(/must not carry credentials/) });
+  });
+
+  it('the generic variables set otlp and otlp_metrics alike', () => {
+    const config = load([], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c.example:4318', OTEL_EXPORTER_OTLP_HEADERS: 'k=v', OTEL_EXPORTER_OTLP_TIMEOUT: '1234' });
+    expect(config.otlp).toMatchObject({ endpoint: 'http://c.example:4318/v1/logs', headers: { k: 'v' }, timeout: 1234 });
+    expect(config.otlp_metrics).toMatchObject({ endpoint: 'http://c.example:4318/v1/metrics', headers: { k: 'v' }, timeout: 1234 });
+  });
+
+  it.each<[Env, string, string, RegExp]>([
+    [{ OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: 'collector:4318' }, 'otlp_metrics.endpoint', 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT', /http:\/\/ or https:\/\//],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'otlp_metrics.endpoint', 'OTEL_EXPORTER_OTLP_ENDPOINT', /http:\/\/ or https:\/\//],
+    [{ OTEL_EXPORTER_OTLP_METRICS_HEADERS: 'no-equals-sign' }, 'otlp_metrics.headers', 'OTEL_EXPORTER_OTLP_METRICS_HEADERS', /expected a mapping, got a string/],
+    [{ OTEL_EXPORTER_OTLP_METRICS_HEADERS: 'content-type=text/plain' }, 'otlp_metrics.headers.content-type', 'OTEL_EXPORTER_OTLP_METRICS_HEADERS', /set by the exporter/],
+    [{ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'grpc' }, 'otlp_metrics.protocol', 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL', /expected one of/],
+    [{ OTEL_EXPORTER_OTLP_METRICS_TIMEOUT: 'soon' }, 'otlp_metrics.timeout', 'OTEL_EXPORTER_OTLP_METRICS_TIMEOUT', /expected a duration/],
+    [{ OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: 'sometimes' }, 'otlp_metrics.temporality', 'OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE', /expected one of: cumulative, delta/],
+    [{ OTEL_METRIC_EXPORT_INTERVAL: 'often' }, 'otlp_metrics.interval', 'OTEL_METRIC_EXPORT_INTERVAL', /expected a duration/],
+    [{ OTEL_METRIC_EXPORT_INTERVAL: '500' }, 'otlp_metrics.interval', 'OTEL_METRIC_EXPORT_INTERVAL', /at least 1000ms/],
+  ])('%j: named in the problem', (env, path, variable, message) => {
+    const problem = problemAt(loadError({ text: yaml(SIM), env }), path);
+    expect(problem.env).toBe(variable);
+    expect(problem.message).toMatch(message);
+  });
+
+  it('a header from the environment never appears in a problem', () => {
+    const err = loadError({ text: yaml(SIM, 'otlp_metrics: { headers: { "x key": v } }'), env: { OTEL_EXPORTER_OTLP_METRICS_HEADERS: 'x-api-key=SECRET-42' } });
+    expect(problemAt(err, 'otlp_metrics.headers.x key').env).toBe('OTEL_EXPORTER_OTLP_METRICS_HEADERS');
+    expect(err.message).not.toContain('SECRET-42');
   });
 });

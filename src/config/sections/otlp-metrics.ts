@@ -100,4 +100,9 @@ export const OTLP_METRICS_DESCRIPTION =
   'start and end; gauges are Gauges stamped at the time the value describes; the families with no upstream bucket are ' +
   'pushed every `interval`. Points not yet confirmed wait in a durable queue in the state directory, and the receiver\'s ' +
   'confirmations in `<state_dir>/otlp-metrics-acks.json`, so a restart or kill -9 pushes what is missing. Off by default. ' +
-  'See docs/otlp-metrics.md.';
+  'The standard variables win over the file, the metrics-specific one over the generic one: ' +
+  'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT (used as is) over OTEL_EXPORTER_OTLP_ENDPOINT (`/v1/metrics` appended); ' +
+  'OTEL_EXPORTER_OTLP_METRICS_HEADERS over OTEL_EXPORTER_OTLP_HEADERS (`k=v,k2=v2`, percent-decoded, merged key by key ' +
+  'over `headers`); OTEL_EXPORTER_OTLP_[METRICS_]PROTOCOL; OTEL_EXPORTER_OTLP_[METRICS_]TIMEOUT (milliseconds); ' +
+  'OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE (`cumulative`, `delta`, or `lowmemory`, which is delta for these ' +
+  'counters; any case) onto `temporality`; OTEL_METRIC_EXPORT_INTERVAL (milliseconds) onto `interval`. See docs/otlp-metrics.md.';
