@@ -83,6 +83,7 @@ function configSecrets(config: Config): string[] {
     // A bcrypt hash can be attacked offline, so no log shows one either.
     config.server.basic_auth?.password_hash ?? '', ...Object.values(config.web_config?.users ?? {}),
     ...Object.values(config.otlp.headers).flatMap(credentialParts),
+    ...Object.values(config.otlp_metrics.headers).flatMap(credentialParts),
     config.remote_write.bearer_token ?? '', passwordFromFile(config.remote_write.bearer_token_file),
     config.remote_write.basic_auth?.password ?? '', passwordFromFile(config.remote_write.basic_auth?.password_file),
     ...Object.values(config.remote_write.headers).flatMap(credentialParts),

@@ -1,5 +1,5 @@
 // The TLS files of the outbound clients (upstream.tls, otlp.tls,
-// remote_write.tls), checked at load as the server's are (server-files.ts):
+// otlp_metrics.tls, remote_write.tls), checked at load as the server's are (server-files.ts):
 // check-config and `run` name a missing or wrong file before anything
 // starts. The clients read them again when they are built (start, reload).
 // Problems never quote a file's content.

@@ -1,7 +1,7 @@
-// Each outbound client's section (upstream, otlp, remote_write) resolved
-// into the Endpoint its transport is built from (src/outbound): the URL, the
-// proxy route from `<section>.proxy_url(_file)` and the environment, and the
-// `tls` block. The one place the config's outbound keys become the clients'
+// Each outbound client's section (upstream, otlp, otlp_metrics,
+// remote_write) resolved into the Endpoint its transport is built from
+// (src/outbound): the URL, the proxy route from `<section>.proxy_url(_file)`
+// and the environment, and the `tls` block. The one place the config's outbound keys become the clients'
 // options. The WAF log query has no section of its own: it goes to
 // upstream.login_url through the upstream's endpoint.
 //
@@ -19,16 +19,28 @@ import { directEndpoint, type Endpoint, type OutboundName, type ProxyRoute, type
 import type { Env } from './env.js';
 import type { TlsBlock } from './fields.js';
 import type { Config, configSchema } from './schema.js';
+import { metricsUrlOf } from './sections/otlp-metrics.js';
 import { DEFAULT_OTLP_ENDPOINT } from './sections/waf-events.js';
 
 type Parsed = z.output<typeof configSchema>;
 
-/** Each section's own URL (otlp.endpoint also from the OTEL_* variables, mapped onto it at load). */
+/**
+ * Each section's own URL (otlp.endpoint and otlp_metrics.endpoint also from
+ * the OTEL_* variables, mapped onto them at load). Undefined: the client has
+ * no URL of its own; for otlp_metrics that means it is off, since on it
+ * always has one (its own, derived or the default).
+ */
 const URL_OF: Readonly<Record<OutboundName, (config: Config) => string | undefined>> = {
   upstream: (config) => config.upstream.api_url,
   otlp: (config) => config.otlp.endpoint,
+  otlp_metrics: (config) => (config.otlp_metrics.enabled ? otlpMetricsUrl(config) : undefined),
   remote_write: (config) => config.remote_write.url,
 };
+
+/** Where OTLP metrics go, enabled or not: otlp_metrics.endpoint, else what otlp.endpoint implies (see the key's description). */
+export function otlpMetricsUrl(config: Pick<Config, 'otlp' | 'otlp_metrics'>): string {
+  return config.otlp_metrics.endpoint ?? metricsUrlOf(config.otlp.endpoint);
+}
 
 /** Where a client goes when neither its section nor a stand-in gives a URL. */
 const DEFAULT_URL: Partial<Record<OutboundName, string>> = { otlp: DEFAULT_OTLP_ENDPOINT };
@@ -38,8 +50,8 @@ const DEFAULT_URL: Partial<Record<OutboundName, string>> = { otlp: DEFAULT_OTLP_
  * and tls block. Where the section sets no URL of its own, `standIn`, a
  * loopback stand-in the daemon started (the bundled simulator, the demo's
  * receiver), reached directly without the tls block, comes before otlp's
- * default. Undefined when there is neither (no api_url; no remote_write.url:
- * nothing is pushed).
+ * default. Undefined when there is neither (no api_url; no remote_write.url
+ * or otlp_metrics not enabled: nothing is pushed).
  */
 export function outboundEndpoint(config: Config, name: 'otlp', standIn?: string): Endpoint;
 export function outboundEndpoint(config: Config, name: OutboundName, standIn?: string): Endpoint | undefined;
@@ -57,6 +69,7 @@ export function insecureTlsKeys(config: Config): string[] {
   const inUse = [
     ['upstream', config.upstream.tls],
     ['otlp', config.waf_events.enabled ? config.otlp.tls : undefined],
+    ['otlp_metrics', config.otlp_metrics.enabled ? config.otlp_metrics.tls : undefined],
     ['remote_write', config.remote_write.url === undefined ? undefined : config.remote_write.tls],
   ] as const;
   return inUse.filter(([, tls]) => tls?.insecure_skip_verify === true).map(([section]) => `${section}.tls.insecure_skip_verify`);
@@ -66,7 +79,7 @@ export function insecureTlsKeys(config: Config): string[] {
 export function resolveProxies(config: Parsed, urls: Partial<Record<OutboundName, string>>, env: Env): ProxyRoutes {
   const environment = proxyEnvironment(env);
   const route = (name: OutboundName): ProxyRoute => proxyRoute(urls[name] ?? config[name].proxy_url, environment);
-  return { upstream: route('upstream'), otlp: route('otlp'), remote_write: route('remote_write') };
+  return { upstream: route('upstream'), otlp: route('otlp'), otlp_metrics: route('otlp_metrics'), remote_write: route('remote_write') };
 }
 
 /** The environment's proxy variables, read as described above. */

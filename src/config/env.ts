@@ -19,9 +19,10 @@ export interface EnvOverride {
 /**
  * Variables that win over the file, applied in this order (a later one wins
  * over an earlier one for the same key). An empty value counts as unset. The
- * OTEL_* ones follow the OTLP exporter specification: the logs-specific
- * variable wins over the generic one, and a generic endpoint is a base URL
- * to which `/v1/logs` is appended.
+ * OTEL_* ones follow the OTLP exporter specification: the signal-specific
+ * variable (LOGS_ for otlp, METRICS_ for otlp_metrics) wins over the generic
+ * one, and a generic endpoint is a base URL to which `/v1/logs` or
+ * `/v1/metrics` is appended; a generic variable sets both sections.
  */
 export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { name: 'EDGE_API_URL', path: ['upstream', 'api_url'], clears: [] },
@@ -38,6 +39,16 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   // Milliseconds, which is what a bare number means to a duration field.
   { name: 'OTEL_EXPORTER_OTLP_TIMEOUT', path: ['otlp', 'timeout'], clears: [] },
   { name: 'OTEL_EXPORTER_OTLP_LOGS_TIMEOUT', path: ['otlp', 'timeout'], clears: [] },
+  { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', path: ['otlp_metrics', 'endpoint'], clears: [], value: metricsEndpoint },
+  { name: 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT', path: ['otlp_metrics', 'endpoint'], clears: [] },
+  { name: 'OTEL_EXPORTER_OTLP_HEADERS', path: ['otlp_metrics', 'headers'], clears: [], value: mergeHeaders },
+  { name: 'OTEL_EXPORTER_OTLP_METRICS_HEADERS', path: ['otlp_metrics', 'headers'], clears: [], value: mergeHeaders },
+  { name: 'OTEL_EXPORTER_OTLP_PROTOCOL', path: ['otlp_metrics', 'protocol'], clears: [] },
+  { name: 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL', path: ['otlp_metrics', 'protocol'], clears: [] },
+  { name: 'OTEL_EXPORTER_OTLP_TIMEOUT', path: ['otlp_metrics', 'timeout'], clears: [] },
+  { name: 'OTEL_EXPORTER_OTLP_METRICS_TIMEOUT', path: ['otlp_metrics', 'timeout'], clears: [] },
+  { name: 'OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE', path: ['otlp_metrics', 'temporality'], clears: [], value: temporality },
+  { name: 'OTEL_METRIC_EXPORT_INTERVAL', path: ['otlp_metrics', 'interval'], clears: [] },
   { name: 'EDGE_REMOTE_WRITE_URL', path: ['remote_write', 'url'], clears: [] },
   { name: 'EDGE_REMOTE_WRITE_BEARER_TOKEN', path: ['remote_write', 'bearer_token'], clears: [['remote_write', 'bearer_token_file']] },
   { name: 'EDGE_REMOTE_WRITE_HEADERS', path: ['remote_write', 'headers'], clears: [], value: mergeHeaders },
@@ -63,6 +74,21 @@ function wholeNumber(text: string): unknown {
 /** The signal path appended to a generic OTLP/HTTP base endpoint. */
 function logsEndpoint(base: string): string {
   return `${base.replace(/\/+$/, '')}/v1/logs`;
+}
+
+function metricsEndpoint(base: string): string {
+  return `${base.replace(/\/+$/, '')}/v1/metrics`;
+}
+
+/**
+ * OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE, case-insensitive as the
+ * specification says. Its `lowmemory` is delta for synchronous monotonic
+ * counters, which is what every counter pushed here is (one increment per
+ * upstream bucket); anything else is passed on for the schema to report.
+ */
+function temporality(text: string): string {
+  const word = text.trim().toLowerCase();
+  return word === 'lowmemory' ? 'delta' : word;
 }
 
 /**

@@ -10,6 +10,12 @@ export function httpUrl() {
     .transform((url) => url.replace(/\/+$/, ''));
 }
 
+/** Whether an absolute URL carries `user:password@`: such credentials end up in logs and errors, so sections with auth keys refuse them. */
+export function urlHasCredentials(url: string): boolean {
+  const parsed = new URL(url);
+  return parsed.username !== '' || parsed.password !== '';
+}
+
 /** A fixed UTC offset such as `+08:00`, `UTC+8` or `-0530`, checked by the same parser the client uses. */
 export function utcOffset() {
   return z.string().refine(
@@ -132,7 +138,7 @@ export function isProxyUrl(text: string): boolean {
 
 /**
  * The keys every outbound client's section has (upstream, otlp,
- * remote_write), spread into its object: `<at>.proxy_url`,
+ * otlp_metrics, remote_write), spread into its object: `<at>.proxy_url`,
  * `<at>.proxy_url_file` ({@link proxyExclusive} checks that at most one is
  * set) and `<at>.tls`. `server` names the other end in the descriptions
  * (`upstream`, `receiver`). What they hold reaches the client through
@@ -173,9 +179,10 @@ export function proxyExclusive(at: string) {
 }
 
 /**
- * TLS to an https:// server (the upstream, the OTLP receiver, the
- * remote-write receiver): one block, the same keys everywhere. Files are read
- * when the client is built, so at start and again on every reload.
+ * TLS to an https:// server (the upstream, the OTLP logs and metrics
+ * receivers, the remote-write receiver): one block, the same keys
+ * everywhere. Files are read when the client is built, so at start and again
+ * on every reload.
  */
 function tlsBlock(at: string, server: string) {
   return z

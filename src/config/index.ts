@@ -7,5 +7,5 @@ export { ConfigError } from './errors.js';
 export { delayMs, resolveCollectorOptions } from './collector-options.js';
 export type { ResolvedCollectorOptions } from './collector-options.js';
 export type { CollectorsConfig } from './sections/collectors.js';
-export { insecureTlsKeys, outboundEndpoint } from './endpoints.js';
+export { insecureTlsKeys, otlpMetricsUrl, outboundEndpoint } from './endpoints.js';
 export { wafAudit, wafOverlap } from './sections/waf-events.js';

@@ -33,7 +33,7 @@ export interface LoadConfigOptions {
   /**
    * Also read the files the HTTP server needs (server.basic_auth.password_file,
    * server.tls.*) and the outbound clients' TLS files (upstream.tls.*,
-   * otlp.tls.*, remote_write.tls.*), as `run` and check-config do; `call`
+   * otlp.tls.*, otlp_metrics.tls.*, remote_write.tls.*), as `run` and check-config do; `call`
    * serves nothing (default false; the clients still read theirs when built).
    */
   serverFiles?: boolean;

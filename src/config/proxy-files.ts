@@ -52,7 +52,7 @@ export function withProxyFiles(config: Parsed, urls: ProxyFiles['urls']): Pick<P
     const url = urls[section];
     return url === undefined ? config[section] : { ...config[section], proxy_url: url };
   };
-  return { upstream: set('upstream'), otlp: set('otlp'), remote_write: set('remote_write') };
+  return { upstream: set('upstream'), otlp: set('otlp'), otlp_metrics: set('otlp_metrics'), remote_write: set('remote_write') };
 }
 
 function get(value: unknown, key: string): unknown {

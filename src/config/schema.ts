@@ -14,6 +14,7 @@ import { simulatorSchema } from './sections/simulator.js';
 import { targetsSchema } from './sections/targets.js';
 import { upstreamSchema } from './sections/upstream.js';
 import { REMOTE_WRITE_DESCRIPTION, remoteWriteSchema } from './sections/remote-write.js';
+import { derivedEndpointProblem, OTLP_METRICS_DESCRIPTION, otlpMetricsSchema } from './sections/otlp-metrics.js';
 import type { WebConfig } from './web-config.js';
 import { OTLP_DESCRIPTION, otlpSchema, WAF_EVENTS_DESCRIPTION, wafEventsSchema } from './sections/waf-events.js';
 
@@ -37,6 +38,9 @@ function crossSectionRules(config: unknown, ctx: z.RefinementCtx): void {
       message: 'set upstream.token, upstream.token_file or EDGE_API_TOKEN to reach a real account',
     });
   }
+  const metrics = field(config, 'otlp_metrics');
+  const derived = derivedEndpointProblem(field(metrics, 'enabled'), field(metrics, 'endpoint'), field(field(config, 'otlp'), 'endpoint'));
+  if (derived !== undefined) ctx.addIssue({ code: 'custom', path: ['otlp_metrics', 'endpoint'], message: derived });
 }
 
 /** Reads `key` of a value that may still be unvalidated input. */
@@ -57,6 +61,7 @@ export const configSchema = z
     server: serverSchema.prefault({}).describe('The HTTP server Prometheus scrapes.'),
     waf_events: wafEventsSchema.prefault({}).describe(WAF_EVENTS_DESCRIPTION),
     otlp: otlpSchema.prefault({}).describe(OTLP_DESCRIPTION),
+    otlp_metrics: otlpMetricsSchema.prefault({}).describe(OTLP_METRICS_DESCRIPTION),
     remote_write: remoteWriteSchema.prefault({}).describe(REMOTE_WRITE_DESCRIPTION),
     state_dir: z
       .string()

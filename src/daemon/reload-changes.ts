@@ -11,10 +11,10 @@
 // - simulator: nothing restarts (unused with a real account; a change to the
 //   bundled one is refused, reload.ts);
 // - everything else (upstream and its credentials, proxy, TLS and rate
-//   limits, targets, metrics filters, limits, waf_events, otlp, remote_write,
-//   the jitter) is shared by every job through the one upstream client,
-//   the target discovery, the ledger and the sinks: a change there rebuilds
-//   them all, as a restart would, over the same state directory.
+//   limits, targets, metrics filters, limits, waf_events, otlp, otlp_metrics,
+//   remote_write, the jitter) is shared by every job through the one upstream
+//   client, the target discovery, the ledger and the sinks: a change there
+//   rebuilds them all, as a restart would, over the same state directory.
 // Values are compared as resolved: a `*_file` key counts as changed when the
 // content of its file changed, since the clients read those files when built.
 // So the running config's side is its fingerprint taken when it was applied,

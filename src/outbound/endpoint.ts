@@ -13,7 +13,7 @@ import { DIRECT, type ProxyRoute } from './proxy-route.js';
 import type { TlsFiles } from './tls-files.js';
 
 /** The outbound clients, each by its config section. */
-export const OUTBOUND_NAMES = ['upstream', 'otlp', 'remote_write'] as const;
+export const OUTBOUND_NAMES = ['upstream', 'otlp', 'otlp_metrics', 'remote_write'] as const;
 export type OutboundName = (typeof OUTBOUND_NAMES)[number];
 
 /** Every outbound client's proxy route, by its name (the config resolves them at load). */

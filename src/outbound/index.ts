@@ -1,6 +1,6 @@
 // The outbound room: how every HTTP client of the daemon (the upstream and
-// its WAF log host, the OTLP receiver, the remote-write receiver) reaches its
-// endpoint. One description of an endpoint (endpoint.ts: URL, proxy route and
+// its WAF log host, the OTLP logs and metrics receivers, the remote-write
+// receiver) reaches its endpoint. One description of an endpoint (endpoint.ts: URL, proxy route and
 // NO_PROXY, TLS block, the client's name), one transport per kind built from
 // it (dispatcher.ts: undici, for the upstream and remote-write;
 // node-agent.ts: node:http agents, for the OTLP exporter), and what every

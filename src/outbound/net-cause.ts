@@ -16,7 +16,9 @@ interface NetCause {
   readonly hint: string;
 }
 
-const URL_KEYS: Readonly<Record<OutboundName, string>> = { upstream: 'upstream.api_url', otlp: 'otlp.endpoint', remote_write: 'remote_write.url' };
+const URL_KEYS: Readonly<Record<OutboundName, string>> = {
+  upstream: 'upstream.api_url', otlp: 'otlp.endpoint', otlp_metrics: 'otlp_metrics.endpoint', remote_write: 'remote_write.url',
+};
 
 const UNTRUSTED = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT',

@@ -9,7 +9,7 @@ import { main } from '../../src/cli/main.js';
 import { Capture } from './helpers.js';
 
 describe('run secrets', () => {
-  it('includes the password read from server.basic_auth.password_file and the OTLP header value', async () => {
+  it('includes the password read from server.basic_auth.password_file and the OTLP header values (logs and metrics)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'edge-run-secrets-'));
     writeFileSync(join(dir, 'password'), 'file-password-7731\n');
     const config = join(dir, 'config.yaml');
@@ -18,6 +18,7 @@ describe('run secrets', () => {
       `state_dir: ${join(dir, 'state')}`,
       `server: { listen: "127.0.0.1:0", basic_auth: { username: prom, password_file: "${join(dir, 'password')}" } }`,
       'otlp: { headers: { x-api-key: "otlp-key-5521" } }',
+      'otlp_metrics: { headers: { x-api-key: "otlp-metrics-key-6632" } }',
     ].join('\n'));
     const secrets: string[] = [];
     const stop = new AbortController();
@@ -27,7 +28,7 @@ describe('run secrets', () => {
     await expect.poll(() => stdout.text, { timeout: 10_000 }).toContain('serving metrics');
     stop.abort();
     expect(await ran).toBe(0);
-    expect(secrets).toEqual(expect.arrayContaining(['run-secrets-token-1', 'file-password-7731', 'otlp-key-5521']));
+    expect(secrets).toEqual(expect.arrayContaining(['run-secrets-token-1', 'file-password-7731', 'otlp-key-5521', 'otlp-metrics-key-6632']));
     expect(stdout.text).not.toContain('file-password-7731');
   });
 });

@@ -40,7 +40,7 @@ const FIELDS = [...durationFields(configJsonSchema())];
 const TIMERS = [
   'upstream.timeout', 'upstream.retry.min_delay', 'upstream.retry.max_delay', 'targets.refresh',
   'collectors.defaults.jitter', 'collectors.defaults.audit.every', 'collectors.inventory.interval',
-  'waf_events.interval', 'otlp.timeout',
+  'waf_events.interval', 'otlp.timeout', 'otlp_metrics.timeout', 'otlp_metrics.interval',
 ];
 
 describe('duration bounds', () => {

@@ -71,6 +71,7 @@ describe('loadConfig', () => {
     });
     expect(config.proxies.upstream).toEqual({ httpProxy: '', httpsProxy: 'http://corp:8080', noProxy: 'internal', source: 'environment' });
     expect(config.proxies.remote_write).toEqual(config.proxies.upstream);
+    expect(config.proxies.otlp_metrics).toEqual(config.proxies.upstream);
     expect(config.proxies.otlp).toEqual({ httpProxy: 'http://otlp-proxy:3128', httpsProxy: 'http://otlp-proxy:3128', noProxy: '', source: 'config' });
   });
 
@@ -129,7 +130,7 @@ describe('loadConfig', () => {
 });
 
 describe('the shared TLS block', () => {
-  it.each(['upstream', 'otlp', 'remote_write'])('%s.tls takes ca_file, cert_file + key_file, server_name, insecure_skip_verify', (section) => {
+  it.each(['upstream', 'otlp', 'otlp_metrics', 'remote_write'])('%s.tls takes ca_file, cert_file + key_file, server_name, insecure_skip_verify', (section) => {
     const text = yaml(SIM.trim(), `${section}: { tls: { ca_file: ca.pem, cert_file: c.pem, key_file: k.pem, server_name: api.test, insecure_skip_verify: true } }`);
     const config = loadConfig({ text, env: {} });
     expect(config[section as 'upstream'].tls).toEqual({ ca_file: 'ca.pem', cert_file: 'c.pem', key_file: 'k.pem', server_name: 'api.test', insecure_skip_verify: true });
@@ -144,7 +145,7 @@ describe('the shared TLS block', () => {
     expect(loadConfig({ text: yaml(SIM.trim(), 'otlp: { tls: { ca_file: ca.pem } }'), env: {} }).otlp.tls?.insecure_skip_verify).toBe(false);
   });
 
-  it.each(['upstream', 'otlp', 'remote_write'])('%s.tls: cert_file without key_file is refused', (section) => {
+  it.each(['upstream', 'otlp', 'otlp_metrics', 'remote_write'])('%s.tls: cert_file without key_file is refused', (section) => {
     const err = loadError({ text: yaml(SIM.trim(), `${section}: { tls: { cert_file: c.pem } }`) });
     expect(problemAt(err, `${section}.tls.cert_file`).message).toBe(`set both ${section}.tls.cert_file and ${section}.tls.key_file, or neither`);
   });
@@ -157,6 +158,7 @@ describe('outboundEndpoint: one resolver for every client section', () => {
       'upstream: { api_url: "https://api.example.com", token: t, tls: { ca_file: ca.pem, server_name: api.internal } }',
       'otlp: { endpoint: "https://otel.example.com/v1/logs", proxy_url: "http://otel-proxy:3128" }',
       'remote_write: { url: "https://rw.example.com/api/v1/write", tls: { insecure_skip_verify: true } }',
+      'otlp_metrics: { enabled: true, tls: { server_name: otel.internal } }',
     ),
   });
 
@@ -164,6 +166,7 @@ describe('outboundEndpoint: one resolver for every client section', () => {
     ['upstream', 'https://api.example.com', 'http://corp:8080', { caFile: 'ca.pem', serverName: 'api.internal', insecureSkipVerify: false }],
     ['otlp', 'https://otel.example.com/v1/logs', 'http://otel-proxy:3128', undefined],
     ['remote_write', 'https://rw.example.com/api/v1/write', 'http://corp:8080', { insecureSkipVerify: true }],
+    ['otlp_metrics', 'https://otel.example.com/v1/metrics', 'http://corp:8080', { serverName: 'otel.internal', insecureSkipVerify: false }],
   ] as const)('%s: its URL, its route and its tls block', (name, url, httpsProxy, tls) => {
     const endpoint = outboundEndpoint(config, name);
     expect(endpoint).toMatchObject({ name, url, local: false, route: { httpsProxy } });
@@ -182,6 +185,7 @@ describe('outboundEndpoint: one resolver for every client section', () => {
     const sim = loadConfig({ text: SIM, env: {} });
     expect(outboundEndpoint(sim, 'upstream')).toBeUndefined();
     expect(outboundEndpoint(sim, 'remote_write')).toBeUndefined();
+    expect(outboundEndpoint(sim, 'otlp_metrics')).toBeUndefined();
     expect(outboundEndpoint(sim, 'otlp').url).toBe('http://127.0.0.1:4318/v1/logs');
   });
 });
@@ -190,10 +194,13 @@ describe('insecureTlsKeys', () => {
   it('names each TLS block in use with insecure_skip_verify: true, and only those in use', () => {
     const on = '{ insecure_skip_verify: true }';
     const load = (...lines: string[]) => loadConfig({ text: yaml(SIM.trim(), ...lines), env: {} });
-    expect(insecureTlsKeys(load(`upstream: { tls: ${on} }`, `otlp: { tls: ${on} }`, `remote_write: { tls: ${on} }`))).toEqual(['upstream.tls.insecure_skip_verify']);
     expect(insecureTlsKeys(load(
-      `otlp: { tls: ${on} }`, 'waf_events: { enabled: true }', `remote_write: { url: "https://rw.test/api/v1/write", tls: ${on} }`,
-    ))).toEqual(['otlp.tls.insecure_skip_verify', 'remote_write.tls.insecure_skip_verify']);
+      `upstream: { tls: ${on} }`, `otlp: { tls: ${on} }`, `otlp_metrics: { tls: ${on} }`, `remote_write: { tls: ${on} }`,
+    ))).toEqual(['upstream.tls.insecure_skip_verify']);
+    expect(insecureTlsKeys(load(
+      `otlp: { tls: ${on} }`, 'waf_events: { enabled: true }', `otlp_metrics: { enabled: true, tls: ${on} }`,
+      `remote_write: { url: "https://rw.test/api/v1/write", tls: ${on} }`,
+    ))).toEqual(['otlp.tls.insecure_skip_verify', 'otlp_metrics.tls.insecure_skip_verify', 'remote_write.tls.insecure_skip_verify']);
     expect(insecureTlsKeys(load('upstream: { tls: { ca_file: ca.pem } }'))).toEqual([]);
   });
 });

@@ -58,12 +58,14 @@ describe('loadConfig: valid configs', () => {
       // Key by key in waf-events.test.ts.
       waf_events: expect.any(Object),
       otlp: expect.any(Object),
+      // Key by key in otlp-metrics.test.ts.
+      otlp_metrics: expect.any(Object),
       // Key by key in remote-write.test.ts.
       remote_write: expect.any(Object),
       state_dir: './state',
       state_recovery: 'fail',
       // No proxy_url and no proxy variable in the environment: every client connects directly.
-      proxies: Object.fromEntries(['upstream', 'otlp', 'remote_write'].map((s) => [s, { httpProxy: '', httpsProxy: '', noProxy: '', source: 'none' }])),
+      proxies: Object.fromEntries(['upstream', 'otlp', 'otlp_metrics', 'remote_write'].map((s) => [s, { httpProxy: '', httpsProxy: '', noProxy: '', source: 'none' }])),
     });
   });
 

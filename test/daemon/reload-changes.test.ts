@@ -1,6 +1,6 @@
 // Which part of a reload each config change lands in: one collector's block
 // restarts that collector; collectors.defaults restarts the collectors that
-// inherit it; the upstream, its rate limit, targets, OTLP and the jitter are
+// inherit it; the upstream, its rate limit, targets, OTLP (logs and metrics) and the jitter are
 // shared and restart everything; the server's and the log's keys, and the
 // simulator's (unused with a real account), restart nothing; a `*_file` whose content changed counts though the YAML did not.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,6 +48,8 @@ describe('reloadChanges', () => {
     ['the upstream rate limit (the shared client)', 'rate_limit: 5', 'rate_limit: 2', { shared: true }],
     ['the token', 'reload-token', 'reload-token-2', { shared: true }],
     ['the OTLP endpoint', '4318', '4319', { shared: true }],
+    ['otlp_metrics turned on (as remote_write: the sinks are shared)', 'log: { level: info }', 'log: { level: info }\notlp_metrics: { enabled: true }', { shared: true }],
+    ['otlp_metrics.temporality, even while off (as any shared key)', 'log: { level: info }', 'log: { level: info }\notlp_metrics: { temporality: delta }', { shared: true }],
     ['server.enable_reload', 'listen: "127.0.0.1:0"', 'listen: "127.0.0.1:0", enable_reload: true', { server: true }],
     ['the log level', 'level: info', 'level: debug', { log: true }],
     ['the simulator section, unused with a real account', 'log: { level: info }', 'log: { level: info }\nsimulator: { seed: 7, domains: 3 }', {}],

@@ -55,6 +55,8 @@ describe('describeNetCause', () => {
     const refused = errno('ECONNREFUSED', { address: '127.0.0.1', port: 4318 });
     expect(describeNetCause(refused, 'http://127.0.0.1:4318/v1/logs', 'otlp', undefined).hint).toContain('otlp.endpoint');
     expect(describeNetCause(errno('CERT_UNTRUSTED'), 'https://rw.test/api/v1/write', 'remote_write', undefined).hint).toContain('remote_write.tls.ca_file');
+    expect(describeNetCause(refused, 'http://127.0.0.1:4318/v1/metrics', 'otlp_metrics', undefined).hint).toContain('check the host and port of otlp_metrics.endpoint');
+    expect(describeNetCause(errno('ERR_TLS_CERT_ALTNAME_INVALID'), 'https://m.test/v1/metrics', 'otlp_metrics', undefined).hint).toContain('otlp_metrics.tls.server_name');
   });
 });
 

@@ -5,7 +5,7 @@
 // SRE reads them as they already know them.
 import { z } from 'zod';
 import { MAX_LAG_MS, MAX_REQUEST_TIMEOUT_MS, duration } from '../duration.js';
-import { basicAuth, headerMap, httpUrl, integer, outboundFields, proxyExclusive, secret } from '../fields.js';
+import { basicAuth, headerMap, httpUrl, integer, outboundFields, proxyExclusive, secret, urlHasCredentials } from '../fields.js';
 
 /** Headers the client sets itself: a config that names them is refused rather than silently overridden. */
 const REMOTE_WRITE_RESERVED_HEADERS: readonly string[] = [
@@ -23,7 +23,7 @@ export const remoteWriteSchema = z
   .strictObject({
     url: httpUrl()
       // Credentials in a URL end up in logs and errors; the fields below keep them out of both.
-      .refine((url) => new URL(url).username === '' && new URL(url).password === '', { error: 'must not carry credentials (use basic_auth or bearer_token_file)' })
+      .refine((url) => !urlHasCredentials(url), { error: 'must not carry credentials (use basic_auth or bearer_token_file)' })
       .optional()
       .describe('Remote-write 1.0 endpoint, e.g. http://prometheus:9090/api/v1/write. Unset (the default): nothing is pushed and nothing is kept for it.'),
     basic_auth: basicAuthSchema.optional().describe('HTTP basic auth. Mutually exclusive with bearer_token and bearer_token_file.'),
