@@ -123,10 +123,11 @@ export class Daemon {
 
   /** Runs every enabled collector once, then starts pushing its history when remote_write is on; for `run --once`. */
   async runOnce(): Promise<RunReport[]> {
-    const { engine, remoteWrite } = await this.components();
+    const { engine, remoteWrite, otlpMetrics } = await this.components();
     const reports = await engine.runSamples();
     // What was pending and what this run counted go out now; stop() waits for them (stopComponents).
     await remoteWrite?.sender.start();
+    await otlpMetrics?.sender.start();
     return reports;
   }
 

@@ -8,18 +8,22 @@ import type { JobStatus } from '../server/index.js';
 import { jobError, type Watched } from './wiring/job-watch.js';
 import type { Components } from './wiring/index.js';
 
-/** Collectors first (the engine's order), then the WAF event forwarder and the remote-write sender when configured. */
+/** Collectors first (the engine's order), then the WAF event forwarder, the remote-write and OTLP metrics senders when configured. */
 export function jobRows(components: Components | undefined, readings: SelfReadings): JobStatus[] {
   if (components === undefined) return [];
-  const { engine, wafEvents, remoteWrite } = components;
+  const { engine, wafEvents, remoteWrite, otlpMetrics } = components;
   const collectors = engine.status('samples').map((c) => ({ ...ranRow(c, 'collector'), ...lag(readings.dataLagSeconds.get(c.name)) }));
   const audit = wafEvents?.forwarder.stats().audit;
   const forwarder = engine.status('events').map((c) => ({
     ...forwarderRow(c, wafEvents?.delivery.watched ?? {}, readings.wafCheckpointLagSeconds),
     ...(audit === undefined ? {} : { audit: { ...readings.wafAudit, bucketsShort: audit.bucketsShort, ...(audit.checkedMs === undefined ? {} : { checkedAt: audit.checkedMs }) } }),
   }));
-  const sender = remoteWrite === undefined ? [] : [{ name: 'remote-write', kind: 'sender' as const, running: false, ...watchedFields(remoteWrite.watch.watched), ...lag(readings.remoteWriteLagSeconds) }];
-  return [...collectors, ...forwarder, ...sender];
+  const sender = (name: string, watched: Watched, lagSeconds: number | undefined): JobStatus => ({ name, kind: 'sender', running: false, ...watchedFields(watched), ...lag(lagSeconds) });
+  const senders = [
+    ...(remoteWrite === undefined ? [] : [sender('remote-write', remoteWrite.watch.watched, readings.remoteWriteLagSeconds)]),
+    ...(otlpMetrics === undefined ? [] : [sender('otlp-metrics', otlpMetrics.watch.watched, readings.otlpMetricsLagSeconds)]),
+  ];
+  return [...collectors, ...forwarder, ...senders];
 }
 
 /**

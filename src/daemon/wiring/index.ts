@@ -21,6 +21,7 @@ import { stateRecovery, type StateStore } from '../../state/index.js';
 import { buildCollectors } from './collectors.js';
 import { openUpstream, type LocalUpstream, type Upstream } from './upstream.js';
 import { wireRemoteWrite, type RemoteWrite } from './remote-write.js';
+import { wireOtlpMetrics, type OtlpMetrics } from './otlp-metrics.js';
 import { otlpEndpoint, wireWafEvents } from './waf-events.js';
 import { logRequestEstimate, requestEstimate } from './requests.js';
 import { insecureWarning, logExporterRoutes, OutboundNotices } from './network.js';
@@ -73,6 +74,8 @@ export interface Components {
   readonly collectors: ReadonlySet<string>;
   /** With remote_write.url set: the collectors' history and the sender pushing it. */
   readonly remoteWrite?: RemoteWrite;
+  /** With otlp_metrics on: its own history of the collectors' buckets and the sender pushing it. */
+  readonly otlpMetrics?: OtlpMetrics;
   /**
    * The collectors' jobs for `config`, sharing this build's client, targets,
    * ledger and sinks, with the data families made `config`'s: for a reload
@@ -142,11 +145,14 @@ export async function wire(options: WiringOptions): Promise<Components> {
   const otlp = config.waf_events.enabled ? otlpEndpoint(config, options.local) : undefined;
   logExporterRoutes(config, otlp, logger);
   const remoteWrite = wireRemoteWrite(config, outbound.watch('remote_write', logger.child({ component: 'remote_write' })), options.version, self, store, recovery, options.clock ?? SYSTEM_CLOCK);
+  const otlpMetrics = wireOtlpMetrics(config, options.version, {
+    families, self, store, recovery, clock: options.clock ?? SYSTEM_CLOCK, logger: outbound.watch('otlp_metrics', logger.child({ component: 'otlp_metrics' })),
+  });
   const context = {
     client: upstream.client,
     tz,
     sink: families,
-    ledger: new CounterLedger(remoteWrite === undefined ? [] : [remoteWrite.history]),
+    ledger: new CounterLedger([remoteWrite?.history, otlpMetrics?.history].filter((h) => h !== undefined)),
     store,
     targets,
     filter: new MetricFilter({ allow: config.metrics.allow, deny: config.metrics.deny }),
@@ -185,7 +191,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
     // Long enough for a WAF batch handed to the receiver to be answered (the sink's deadline) and recorded (see deliver.ts).
     stopTimeoutMs: Math.max(DEFAULT_STOP_TIMEOUT_MS, (wafEvents?.logSink.ackDeadlineMs ?? 0) + RECORD_MARGIN_MS),
   });
-  return { upstream, engine, collectors: built.collectors, collectorJobs, ...(wafEvents ? { wafEvents } : {}), ...(remoteWrite ? { remoteWrite } : {}) };
+  return { upstream, engine, collectors: built.collectors, collectorJobs, ...(wafEvents ? { wafEvents } : {}), ...(remoteWrite ? { remoteWrite } : {}), ...(otlpMetrics ? { otlpMetrics } : {}) };
 }
 
 /** Retry-After for a log record, in seconds (null when the answer named none). */

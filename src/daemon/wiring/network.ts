@@ -1,7 +1,7 @@
 // What the status page says about the network besides the collectors' own
 // errors: a warning per TLS block with certificate checks off, and the last
-// connection failure of each outbound client that is not the upstream (OTLP,
-// remote-write), taken from the structured lines those clients log (a
+// connection failure of each outbound client that is not the upstream (OTLP
+// logs and metrics, remote-write), taken from the structured lines those clients log (a
 // `hint` field marks a failed connection). Lives as long as the daemon.
 import { insecureTlsKeys, outboundEndpoint, type Config } from '../../config/index.js';
 import { via, type Endpoint } from '../../outbound/index.js';
@@ -14,17 +14,19 @@ export interface OutboundLogger {
   error(obj: object, msg?: string): void;
 }
 
-/** The OTLP (with waf_events enabled) and remote-write clients' start-up lines (the upstream's is openUpstream's). */
+/** The OTLP logs (with waf_events enabled), remote-write and OTLP metrics clients' start-up lines (the upstream's is openUpstream's). */
 export function logExporterRoutes(config: Config, otlp: Endpoint | undefined, logger: { info(obj: object, msg?: string): void }): void {
   if (otlp !== undefined) {
     const { url: endpoint, route } = otlp;
     const demo = otlp.local ? ' (the demo\'s receiver: confirms every record, keeps none; set otlp.endpoint for a collector)' : '';
     logger.info({ endpoint, proxy: via(route, endpoint), proxySource: route.source }, `otlp: ${endpoint} via ${via(route, endpoint)}${demo}`);
   }
-  const remoteWrite = outboundEndpoint(config, 'remote_write');
-  if (remoteWrite !== undefined) {
-    const { url, route } = remoteWrite;
-    logger.info({ url, proxy: via(route, url), proxySource: route.source }, `remote_write: ${url} via ${via(route, url)}`);
+  for (const name of ['remote_write', 'otlp_metrics'] as const) {
+    const endpoint = name === 'otlp_metrics' && !config.otlp_metrics.enabled ? undefined : outboundEndpoint(config, name);
+    if (endpoint === undefined) continue;
+    const { url, route } = endpoint;
+    const temporality = name === 'otlp_metrics' ? ` (${config.otlp_metrics.temporality}, ${config.otlp_metrics.protocol})` : '';
+    logger.info({ url, proxy: via(route, url), proxySource: route.source }, `${name}: ${url} via ${via(route, url)}${temporality}`);
   }
 }
 
@@ -42,7 +44,7 @@ export class OutboundNotices {
    * page, under `client`: warnings, and the debug lines of each failed attempt
    * (a failure spell warns once), so the page shows the latest.
    */
-  watch(client: 'otlp' | 'remote_write', logger: OutboundLogger): OutboundLogger {
+  watch(client: 'otlp' | 'remote_write' | 'otlp_metrics', logger: OutboundLogger): OutboundLogger {
     const note = (obj: object): void => {
       const text = failureText(obj);
       if (text !== undefined) this.failures.set(client, { at: Date.now(), text });
