@@ -50,6 +50,8 @@ interface RigOptions {
   readonly retryAttempts?: number;
   /** collectors.defaults.delay as YAML (default DELAY_MS). */
   readonly delay?: string;
+  /** More top-level sections, one YAML line each (e.g. an `otlp_metrics:` flow mapping; default none). */
+  readonly extra?: readonly string[];
 }
 
 /**
@@ -100,6 +102,7 @@ collectors:
 targets: { refresh: 1m }
 server: { listen: "127.0.0.1:0" }
 state_dir: ${JSON.stringify(stateDir)}
+${(options.extra ?? []).join('\n')}
 `;
   const config = loadConfig({ text, env: {} });
   const log: string[] = [];

@@ -479,6 +479,13 @@ const FIELDS = {
   request: ['resourceMetrics'],
   resourceMetrics: ['resource', 'scopeMetrics', 'schemaUrl'],
   resource: ['attributes', 'droppedAttributesCount', 'entityRefs'],
+  /**
+   * The OpenTelemetry JS SDK's JSON serializer (otlp-transformer's
+   * createResource) also writes the resource's schema URL inside `resource`,
+   * a field the schema does not have there; OTLP/JSON receivers must ignore
+   * unknown fields. Accepted only when it repeats ResourceMetrics.schemaUrl.
+   */
+  resourceInJson: ['attributes', 'droppedAttributesCount', 'entityRefs', 'schemaUrl'],
   scopeMetrics: ['scope', 'metrics', 'schemaUrl'],
   scope: ['name', 'version', 'attributes', 'droppedAttributesCount'],
   metric: ['name', 'description', 'unit', 'gauge', 'sum', 'histogram', 'exponentialHistogram', 'summary', 'metadata'],
@@ -505,10 +512,12 @@ function readRequest(request: unknown, where: string): ReceivedMetricsRequest {
     resources: messages(request, 'resourceMetrics', where).map((rm, r) => {
       const at = `${where}.resourceMetrics[${r}]`;
       known(rm, FIELDS.resourceMetrics, at);
-      const resource = known(sub(rm, 'resource', at) ?? {}, FIELDS.resource, `${at}.resource`);
+      const resource = known(sub(rm, 'resource', at) ?? {}, FIELDS.resourceInJson, `${at}.resource`);
+      const schemaUrl = str(one(rm, 'schemaUrl', at), `${at}.schemaUrl`);
+      if (resource.schemaUrl !== undefined && resource.schemaUrl !== schemaUrl) throw new Error(`${at}.resource.schemaUrl differs from ${at}.schemaUrl`);
       return {
         attributes: attributes(resource, `${at}.resource`),
-        schemaUrl: str(one(rm, 'schemaUrl', at), `${at}.schemaUrl`),
+        schemaUrl,
         scopes: messages(rm, 'scopeMetrics', at).map((sm, s) => readScope(sm, `${at}.scopeMetrics[${s}]`)),
       };
     }),

@@ -113,8 +113,9 @@ export async function runCycle(deps: CycleDeps, collector: Collector, log: JobLo
   }
   if (deps.abandoned()) return report({ ok: false, error: { code: 'EDGE_ABORTED', message: 'stopped before the run finished' }, partialErrors });
 
-  const { gauges, counted, bucketMs } = out;
-  const refused = deps.ledger.apply(name, out, { gauges, now, ...(counted === undefined ? {} : { counted }), ...(bucketMs === undefined ? {} : { bucketMs }) }).rejected;
+  const { gauges, counted, corrected, bucketMs } = out;
+  const history = { gauges, now, ...(counted === undefined ? {} : { counted }), ...(corrected === undefined ? {} : { corrected }), ...(bucketMs === undefined ? {} : { bucketMs }) };
+  const refused = deps.ledger.apply(name, out, history).rejected;
   if (refused > 0) log.warn({ rejected: refused }, 'negative or non-finite increments ignored');
   // Once the watermarks passed them, and only then: a discarded run's points are read again next cycle, and counted then.
   if (out.rejected !== undefined && out.rejected.length > 0) {
