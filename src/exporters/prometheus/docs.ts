@@ -1,5 +1,6 @@
 // Renders docs/metrics.md from the collectors' MetricDefs and the self-metric constants; pure.
 import type { Collector, MetricDef } from '../../collectors/index.js';
+import { otlpMetricName } from '../otlp-metrics/naming.js';
 import { EXCLUDED_PROCESS_METRICS } from './process-metrics.js';
 import { SELF_METRICS } from './self-metric-defs.js';
 import type { FamilyDef } from './serialize.js';
@@ -15,15 +16,16 @@ export function renderMetricsDocs(defs: readonly MetricDef[]): string {
     def.unit,
     labelList(def.labels),
     `${code(def.source.operation)} · ${code(def.source.field)}`,
+    otlpCell(def),
     def.help,
   ]);
-  return table(['Name', 'Type', 'Unit', 'Labels', 'Source (operation · field)', 'Help'], rows);
+  return table(['Name', 'Type', 'Unit', 'Labels', 'Source (operation · field)', 'OTLP metric (name · unit · type)', 'Help'], rows);
 }
 
 /** The exporter's own metrics, from the same constants self-metrics.ts records. */
 export function renderSelfMetricsDocs(defs: readonly FamilyDef[] = Object.values(SELF_METRICS)): string {
-  const rows = defs.map((def) => [code(def.name), def.type, def.unit, labelList(def.labels), def.help]);
-  return table(['Name', 'Type', 'Unit', 'Labels', 'Help'], rows);
+  const rows = defs.map((def) => [code(def.name), def.type, def.unit, labelList(def.labels), otlpCell(def), def.help]);
+  return table(['Name', 'Type', 'Unit', 'Labels', 'OTLP metric (name · unit · type)', 'Help'], rows);
 }
 
 /** The whole of docs/metrics.md: one section per collector, then the self-metrics. */
@@ -41,6 +43,12 @@ export function renderAllMetricsDocs(collectors: readonly CollectorFamilies[]): 
     'Label values longer than the configured cap end in `…`; series beyond the per-family cap are dropped and',
     'counted in `edge_exporter_series_dropped_total`.',
     '',
+    'With `otlp_metrics` on, every family also goes over OTLP under the name, unit and type its row gives: the',
+    'Prometheus name without `_total` and without its unit\'s suffix, the unit in UCUM (`By`, `s`, `By/s`, `1`) or as an',
+    'annotation (`{request}`), labels as attributes. Prometheus\' OTLP receiver (its default translation, which appends',
+    'the unit\'s suffix and `_total`) stores each under the name this page gives it. A counter\'s Sum carries one point per',
+    'upstream bucket, cumulative or delta as `otlp_metrics.temporality` says; see docs/otlp-metrics.md.',
+    '',
     ...sections,
     '## Exporter self-metrics',
     '',
@@ -49,6 +57,13 @@ export function renderAllMetricsDocs(collectors: readonly CollectorFamilies[]): 
     `${EXCLUDED_PROCESS_METRICS.map(code).join(', ')}: the \`_total\` ones are gauges named like counters that only sum their per-type siblings, and the event-loop lag gauge waits for a setImmediate on every scrape while the \`nodejs_eventloop_lag_*_seconds\` percentiles report the same lag.`,
     '',
   ].join('\n');
+}
+
+/** Where the family goes over OTLP (otlp-metrics/naming.ts): name, unit, data point type. */
+function otlpCell(def: FamilyDef): string {
+  const { name, unit } = otlpMetricName(def);
+  const type = def.type === 'counter' ? 'Sum (monotonic)' : def.type === 'gauge' ? 'Gauge' : 'Histogram';
+  return `${code(name)} · ${unit === '' ? '—' : code(unit)} · ${type}`;
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {

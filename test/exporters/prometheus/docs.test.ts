@@ -24,10 +24,10 @@ describe('renderMetricsDocs', () => {
   it('renders one row per family, in the given order, with pipes and newlines made safe', () => {
     expect(renderMetricsDocs([traffic, attack])).toBe(
       [
-        '| Name | Type | Unit | Labels | Source (operation · field) | Help |',
-        '| --- | --- | --- | --- | --- | --- |',
-        '| `edge_domain_traffic_bytes_total` | counter | bytes | `domain`, `source` | `describeL7DataV2` · `bytesSent / upstreamBytesSent` | Bytes served \\| by side. |',
-        '| `edge_cc_attack_requests_total` | counter | requests | — | `describeL7CCAttack` · `ccPolicyTrend` | Attack requests, account level. |',
+        '| Name | Type | Unit | Labels | Source (operation · field) | OTLP metric (name · unit · type) | Help |',
+        '| --- | --- | --- | --- | --- | --- | --- |',
+        '| `edge_domain_traffic_bytes_total` | counter | bytes | `domain`, `source` | `describeL7DataV2` · `bytesSent / upstreamBytesSent` | `edge_domain_traffic` · `By` · Sum (monotonic) | Bytes served \\| by side. |',
+        '| `edge_cc_attack_requests_total` | counter | requests | — | `describeL7CCAttack` · `ccPolicyTrend` | `edge_cc_attack_requests` · `{request}` · Sum (monotonic) | Attack requests, account level. |',
         '',
         '',
       ].join('\n'),
