@@ -20,9 +20,8 @@
 // Retry-After that holds the next requests back, a failed delivery while the
 // receiver is down, deny records ingested late that the delivery audit
 // recovers, OTLP metrics points refused) and then they must return data too.
-// The OTLP metrics push is not in the demo yet (its sender is built apart):
-// the test reports what that sender would to the daemon's self-metrics
-// (otlpMetricsPushed), so its panels read real /metrics series.
+// The demo also pushes its metrics over OTLP to a test receiver, so the OTLP
+// metrics panels read what the real sender reported.
 import { readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -37,6 +36,7 @@ import { SELF_METRICS } from '../../src/exporters/prometheus/self-metric-defs.js
 import { createLogger } from '../../src/log/logger.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
+import { startOtlpMetricsReceiver } from '../support/otlp-metrics-receiver.js';
 import { startPrometheus, type RunningPrometheus } from '../exporters/prometheus/prometheus-server.js';
 import { lineSink } from '../support/capture.js';
 
@@ -56,8 +56,6 @@ const SCRAPE_MS = 250;
 const RATE_INTERVAL = '1m';
 /** Bound on waiting for an event outside the test's control (a scrape, a delivery). */
 const WAIT_MS = 15_000;
-/** Points of one OTLP metrics push in the stand-in for its sender (otlpMetricsPushed). */
-const OTLP_POINTS_PER_CYCLE = 240;
 /** Every dashboard: the JSON files in grafana/. */
 const FILES = readdirSync(GRAFANA_DIR).filter((f) => f.endsWith('.json')).sort();
 
@@ -287,7 +285,7 @@ const EXPECTED_EMPTY: ReadonlyMap<string, string> = new Map([
 const EMPTY_FOR_ONE_VALUE: ReadonlyMap<string, string> = new Map([['Edge / Inventory / Domains not active', 'the picked domain is active']]);
 
 /** The demo with every collector on 1-minute buckets and WAF forwarding on. */
-function configText(apiUrl: string, otlpUrl: string, stateDir: string): string {
+function configText(apiUrl: string, otlpUrl: string, metricsUrl: string, stateDir: string): string {
   return `
 upstream:
   api_url: ${JSON.stringify(apiUrl)}
@@ -308,6 +306,7 @@ collectors:
   waf_trend: { interval: 1m }
 waf_events: { enabled: true, delay: 2m, overlap: 1m, max_window: 15m, start_from: 30m }
 otlp: { endpoint: ${JSON.stringify(otlpUrl)}, timeout: 2s }
+otlp_metrics: { enabled: true, endpoint: ${JSON.stringify(metricsUrl)}, batch_send_deadline: 0s, min_backoff: 10ms, max_backoff: 100ms }
 server: { listen: "127.0.0.1:0" }
 state_dir: ${JSON.stringify(stateDir)}
 `;
@@ -317,6 +316,7 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
   const log: string[] = [];
   let sim: Simulator | undefined;
   let receiver: OtlpReceiver | undefined;
+  let metricsReceiver: Awaited<ReturnType<typeof startOtlpMetricsReceiver>> | undefined;
   let daemon: Daemon | undefined;
   let prometheus: RunningPrometheus | undefined;
   let stateDir: string | undefined;
@@ -351,19 +351,9 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     if (failed.length > 0) throw new Error(`cycle failed: ${JSON.stringify(failed)}\n${log.join('')}`);
   }
 
-  /**
-   * Stands in for the OTLP metrics sender, built apart and not in this demo yet: what it reports to its observer
-   * (SelfMetrics.otlpMetrics, the calls remote-write's sender makes too) when it pushes a cycle's points and the
-   * receiver confirms them, the newest a bucket `delay` old. Once the demo pushes to an OTLP metrics receiver
-   * (otlp_metrics in configText, the receiver taking /v1/metrics), the push reports this itself and this goes.
-   */
-  function otlpMetricsPushed(): void {
-    const pipe = running(daemon, 'daemon').self.otlpMetrics;
-    pipe.pending(OTLP_POINTS_PER_CYCLE);
-    pipe.requestDuration(0.02, 'success');
-    pipe.samplesSent(OTLP_POINTS_PER_CYCLE);
-    pipe.pending(0);
-    pipe.pushed(running(sim, 'simulator').clock.now() - 3 * MIN);
+  /** The cycle's points pushed over OTLP: nothing pending once the receiver confirmed them (the sender pushes on its own). */
+  async function otlpMetricsPushed(): Promise<void> {
+    await until('the OTLP metrics push', async () => /^edge_exporter_otlp_metrics_points_pending 0$/m.test(await running(daemon, 'daemon').renderText()));
   }
 
   async function forward(): Promise<void> {
@@ -386,7 +376,7 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     for (let i = 0; i < count; i++) {
       running(sim, 'simulator').clock.advance(MIN);
       await cycle();
-      otlpMetricsPushed();
+      await otlpMetricsPushed();
       await forward();
       await scraped();
     }
@@ -414,8 +404,9 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     sim = createSimulator({ clock: { mode: 'fixed', start: startWithAttacks() } });
     const { url } = await sim.listen('127.0.0.1', 0);
     receiver = await startOtlpReceiver();
+    metricsReceiver = await startOtlpMetricsReceiver();
     stateDir = await mkdtemp(join(tmpdir(), 'edge-exporter-dash-'));
-    const config = loadConfig({ text: configText(url, receiver.url, stateDir), env: {} });
+    const config = loadConfig({ text: configText(url, receiver.url, metricsReceiver.url, stateDir), env: {} });
     const logger = createLogger({
       level: config.log.level,
       destination: lineSink(log),
@@ -428,7 +419,7 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
 
     // A healthy account: every request answered at once, every delivery taken.
     await cycle();
-    otlpMetricsPushed();
+    await otlpMetricsPushed();
     await forward();
     await scraped();
     await minutes(4);
@@ -440,6 +431,7 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     await prometheus?.stop();
     await daemon?.stop();
     await receiver?.close();
+    await metricsReceiver?.close();
     await sim?.close();
     if (stateDir !== undefined) await rm(stateDir, { recursive: true, force: true });
   });
@@ -577,11 +569,11 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     s.faults.add({ status5xx: 503, count: 1, operations: ['getPackages'] });
     // One access request is throttled (429, Retry-After 1 s): the exporter pauses (the requests after it wait), lowers its rate and recovers.
     s.faults.add({ retryAfter: 1, count: 1, operations: ['describeL7DataV2'] });
+    // The OTLP metrics receiver refuses the cycle's first request (a 4xx other than 429): its points are given up.
+    running(metricsReceiver, 'OTLP metrics receiver').script([400]);
     s.clock.advance(MIN);
     await cycle();
-    // The OTLP metrics receiver refuses a request (a 4xx other than 429): its points are given up (the stand-in above).
-    d.self.otlpMetrics.requestDuration(0.01, 'refused');
-    d.self.otlpMetrics.samplesFailed(OTLP_POINTS_PER_CYCLE, 'refused');
+    await until('OTLP metrics points refused', async () => (await d.renderText()).includes('edge_exporter_otlp_metrics_points_failed_total{reason="refused"}'));
     // The receiver is down for a delivery, which fails and is retried once it is back.
     rx.setDown(true);
     const forwarding = forward();
