@@ -3,7 +3,8 @@
 // token itself never); the last reload's outcome, refused with its reason
 // while the previous config keeps running, then applied; and the
 // remote-write sender's row through a receiver that answers 503 (retried),
-// then 204, then 400 (given up, not retried).
+// then 204, then 400 (given up, not retried); and the OTLP metrics sender's
+// row through a receiver that answers 503, then 429 with Retry-After, then 200.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { startReceiver, type Receiver } from '../exporters/remote-write/support.js';
+import { startOtlpMetricsReceiver } from '../support/otlp-metrics-receiver.js';
 
 const URL_USER = 'page-user-4b1d';
 const URL_PASSWORD = 'Pa55-in-url-9f0c';
@@ -118,4 +120,41 @@ it('shows the remote-write sender retrying a 503, then pushing, then a refusal t
   expect(refused).toContain('<span class="error">error</span>');
   expect(refused).not.toContain('retrying');
   expect(receiver.requests.length).toBe(before + 1);
+});
+
+it('shows the OTLP metrics sender retrying a 503, waiting out a 429\'s Retry-After, then pushing', async () => {
+  const metrics = await startOtlpMetricsReceiver();
+  metrics.script([503, { status: 429, retryAfter: '1' }]);
+  sim = createSimulator({ seed: 1, domains: 2, clock: { mode: 'fixed', start: Date.UTC(2026, 2, 2, 4, 0, 10) }, tokens: [{ token: TOKEN, permissions: '*' }] });
+  const { url } = await sim.listen('127.0.0.1', 0);
+  dir = mkdtempSync(join(tmpdir(), 'edge-status-page-'));
+  const text = [
+    `upstream: { api_url: "${url}", token: "${TOKEN}" }`,
+    `state_dir: ${join(dir, 'state')}`,
+    'server: { listen: "127.0.0.1:0" }',
+    'collectors:',
+    ...['access', 'topn', 'cc_attack', 'waf_trend', 'inventory'].map((c) => `  ${c}: { enabled: false }`),
+    `otlp_metrics: { enabled: true, endpoint: "${metrics.url}", batch_send_deadline: 0s, min_backoff: 50ms, max_backoff: 50ms }`,
+  ].join('\n');
+  try {
+    daemon = new Daemon({ config: loadConfig({ text, env: {} }), logger: createLogger({ level: 'silent', destination: quiet }), version: '0.1.0', clock: sim.clock, schedules: false });
+    const base = await daemon.start();
+    const row = async (): Promise<string> => (await page(base)).match(/<tr id="job-otlp-metrics">.*?<\/tr>/)?.[0] ?? '';
+    expect(await row()).toContain('<span class="none">not run yet</span>');
+
+    await daemon.runOnce();
+    await expect.poll(row).toMatch(/error, retrying: \d+ attempts? failed since/);
+    // The 503 is retried at once; the 429 holds the next attempt for its Retry-After, long enough to read.
+    await expect.poll(row).toContain('<code>throttled</code> HTTP 429');
+    expect(await row()).toMatch(/error, retrying: 2 attempts failed since/);
+    await expect.poll(row, { timeout: 5_000 }).toContain('<span class="success">success</span>');
+    // The newest point pushed is the 12:00 bucket's end (platform time), 10 s before the simulator's clock.
+    expect(await row()).toContain('data-label="newest sample pushed">10 s</td>');
+    const posts = metrics.requests();
+    expect(posts.slice(0, 3).map((p) => p.status)).toEqual([503, 429, 200]);
+    expect((posts[2]?.receivedAt ?? 0) - (posts[1]?.answeredAt ?? Infinity)).toBeGreaterThanOrEqual(1000);
+  } finally {
+    await daemon?.stop();
+    await metrics.close();
+  }
 });

@@ -77,6 +77,7 @@ export function wireOtlpMetrics(config: Config, version: string, parts: OtlpMetr
     snapshot: async () => [...families.snapshot().filter((f) => wafFamilies.has(f.def.name)), ...(await self.snapshot())],
     logger,
     observer: watchedObserver(self.otlpMetrics, watch),
-  });
+    // The engine's clock, which stamped the pages: snapshots and batch deadlines are read against it too.
+  }, { now: () => parts.clock.now() });
   return { history, sender, watch };
 }
