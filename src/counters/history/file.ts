@@ -18,6 +18,8 @@ function historyPageSchema(stride: Stride) {
   return z.strictObject({
     seq: z.number().int().positive(),
     createdMs: z.number().int(),
+    /** What the pipe's sampler made the page as (OTLP metrics: its temporality), so a page outlives a change of it. */
+    tag: z.string().min(1).optional(),
     /** One row per sample, flat: a page holds thousands. */
     samples: z.array(z.number()).refine((a) => a.length % stride === 0, { error: `expected ${layout} rows` }),
   });

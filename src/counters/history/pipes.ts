@@ -13,7 +13,11 @@ export const REMOTE_WRITE_PIPE: HistoryPipe = {
   sampler: remoteWriteSampler,
 };
 
-/** OTLP metrics' pipe: points with a start, in `temporality`. */
+/**
+ * OTLP metrics' pipe: points with a start, in `temporality`, which each page
+ * keeps: a page made before the temporality changed (a reload, a restart) is
+ * sent as what its points are.
+ */
 export function otlpMetricsPipe(temporality: Temporality): HistoryPipe {
-  return { name: 'OTLP metrics', acksFile: 'otlp-metrics-acks', member: 'otlpHistory', stride: 4, sampler: pointSampler(temporality) };
+  return { name: 'OTLP metrics', acksFile: 'otlp-metrics-acks', member: 'otlpHistory', stride: 4, sampler: pointSampler(temporality), tag: temporality };
 }

@@ -16,6 +16,8 @@ export interface QueuedPage {
   readonly owner: string;
   readonly seq: number;
   readonly createdMs: number;
+  /** The pipe's tag when the page was made (HistoryPipe.tag). */
+  readonly tag?: string;
   readonly samples: readonly TimedSample[];
 }
 
@@ -34,6 +36,7 @@ class PackedPage implements QueuedPage {
     readonly data: Float64Array,
     private readonly table: SeriesTable,
     private readonly stride: Stride,
+    readonly tag: string | undefined,
   ) {}
 
   get length(): number {
@@ -77,6 +80,7 @@ export class HistoryQueue {
   constructor(
     readonly owner: string,
     private readonly stride: Stride,
+    private readonly tag?: string,
   ) {}
 
   get pendingSamples(): number {
@@ -113,7 +117,7 @@ export class HistoryQueue {
         data[at + stride - 2] = s.timestampMs;
         data[at + stride - 1] = s.value;
       });
-      const packed = new PackedPage(this.owner, this.nextSeq++, now, data, this.table, stride);
+      const packed = new PackedPage(this.owner, this.nextSeq++, now, data, this.table, stride, this.tag);
       packed.hold(1);
       this.pages.push(packed);
       this.samples += packed.length;
@@ -128,7 +132,7 @@ export class HistoryQueue {
         nextSeq: this.nextSeq,
         gaugeFloors: Object.fromEntries(this.gaugeFloors),
         series: [...this.table.held()].map(([i, { name, labels }]) => [i, name, { ...labels }] as [number, string, Record<string, string>]),
-        pages: this.pages.map((p) => ({ seq: p.seq, createdMs: p.createdMs, samples: Array.from(p.data) })),
+        pages: this.pages.map((p) => ({ seq: p.seq, createdMs: p.createdMs, ...(p.tag === undefined ? {} : { tag: p.tag }), samples: Array.from(p.data) })),
       },
     };
   }
@@ -172,7 +176,7 @@ export class HistoryQueue {
     for (const [i, name, labels] of file?.series ?? []) if (used.has(i)) this.table.place(i, seriesKey(name, labels), name, labels);
     this.table.sealed();
     for (const page of kept) {
-      const packed = new PackedPage(this.owner, page.seq, page.createdMs, Float64Array.from(page.samples), this.table, this.stride);
+      const packed = new PackedPage(this.owner, page.seq, page.createdMs, Float64Array.from(page.samples), this.table, this.stride, page.tag);
       packed.hold(1);
       this.pages.push(packed);
       this.samples += packed.length;

@@ -23,6 +23,8 @@ export interface HistoryPipe {
   readonly member: 'history' | 'otlpHistory';
   readonly stride: Stride;
   readonly sampler: Sampler;
+  /** Kept with every page it makes (OTLP metrics: the temporality its points are in), restored with it. */
+  readonly tag?: string;
 }
 
 interface HistoryQueuesOptions {
@@ -155,7 +157,7 @@ export class HistoryQueues {
   private queue(owner: string): HistoryQueue {
     let q = this.queues.get(owner);
     if (!q) {
-      q = new HistoryQueue(owner, this.options.pipe.stride);
+      q = new HistoryQueue(owner, this.options.pipe.stride, this.options.pipe.tag);
       // Seqs continue past the last confirmation even for a queue no file restored (a state file reset or removed).
       q.restore(undefined, this.settled[owner] ?? 0);
       this.queues.set(owner, q);

@@ -32,6 +32,7 @@ export type OtlpPage = HistoryPage & { readonly snapshot?: readonly SnapshotPoin
 export interface PointsContext {
   readonly resource: Resource;
   readonly scope: { readonly name: string; readonly version: string; readonly schemaUrl: string };
+  /** The temporality of a page that does not say its own (a snapshot's, in the sender's temporality). */
   readonly temporality: Temporality;
   /** The definition of a family by name (data and self families); undefined for one no longer defined. */
   readonly def: (name: string) => FamilyDef | undefined;
@@ -51,6 +52,7 @@ function fallbackDef(name: string): FamilyDef {
 
 interface Building {
   readonly def: FamilyDef;
+  readonly temporality: Temporality;
   readonly points: Array<{ startTime: HrTime; endTime: HrTime; attributes: Record<string, string>; value: unknown }>;
 }
 
@@ -61,32 +63,35 @@ export function toResourceMetrics(pages: readonly OtlpPage[], context: PointsCon
     for (const [name, value] of Object.entries(labels)) out[name] = cap(value);
     return out;
   };
+  // A family's points in one temporality per metric: pages made before a change of it keep theirs.
   const families = new Map<string, Building>();
-  const family = (def: FamilyDef): Building => {
-    let building = families.get(def.name);
+  const family = (def: FamilyDef, temporality: Temporality): Building => {
+    const key = `${def.name} ${temporality}`;
+    let building = families.get(key);
     if (building === undefined) {
-      building = { def, points: [] };
-      families.set(def.name, building);
+      building = { def, temporality, points: [] };
+      families.set(key, building);
     }
     return building;
   };
   for (const page of pages) {
+    const temporality = page.tag === 'delta' || page.tag === 'cumulative' ? page.tag : context.temporality;
     if (page.snapshot !== undefined) {
       for (const p of page.snapshot) {
         const value = p.histogram === undefined ? p.value : {
           buckets: { boundaries: [...(p.def.buckets ?? [])], counts: [...p.histogram.counts] }, sum: p.histogram.sum, count: p.value,
         };
-        family(p.def).points.push({ startTime: hrTime(p.startMs), endTime: hrTime(p.timeMs), attributes: attributes(p.labels), value });
+        family(p.def, temporality).points.push({ startTime: hrTime(p.startMs), endTime: hrTime(p.timeMs), attributes: attributes(p.labels), value });
       }
       continue;
     }
     for (const s of page.samples) {
       const def = context.def(s.name) ?? fallbackDef(s.name);
-      family(def).points.push({ startTime: hrTime(s.startMs ?? s.timestampMs), endTime: hrTime(s.timestampMs), attributes: attributes(s.labels), value: s.value });
+      family(def, temporality).points.push({ startTime: hrTime(s.startMs ?? s.timestampMs), endTime: hrTime(s.timestampMs), attributes: attributes(s.labels), value: s.value });
     }
   }
-  const temporality = context.temporality === 'delta' ? AggregationTemporality.DELTA : AggregationTemporality.CUMULATIVE;
-  const metrics: MetricData[] = [...families.values()].map(({ def, points }) => {
+  const metrics: MetricData[] = [...families.values()].map(({ def, points, temporality: kind }) => {
+    const temporality = kind === 'delta' ? AggregationTemporality.DELTA : AggregationTemporality.CUMULATIVE;
     const { name, unit, description } = otlpMetricName(def);
     const descriptor = { name, unit, description, valueType: ValueType.DOUBLE };
     switch (def.type) {

@@ -20,6 +20,8 @@ export interface HistoryPage {
   readonly seq: number;
   /** When the page was made (epoch ms): batch_send_deadline counts from here. */
   readonly createdMs: number;
+  /** What its pipe made it as (OTLP metrics: the temporality of its points); absent for remote-write. */
+  readonly tag?: string;
   readonly samples: readonly TimedSample[];
 }
 
