@@ -29,9 +29,12 @@ const UCUM: Readonly<Record<string, { readonly unit: string; readonly suffix: st
 /** Units that say what a value is rather than what it counts: no unit, no annotation. */
 const UNITLESS = new Set(['', 'info', 'state', 'count', 'boolean']);
 
+/** Words whose singular the rule below would get wrong (`series` is its own singular, not `sery`). */
+const SINGULAR: ReadonlyMap<string, string> = new Map([['series', 'series']]);
+
 /** Counts become annotations, singular as OpenTelemetry's conventions write them (`{request}`). */
 function annotation(unit: string): string {
-  const singular = unit.endsWith('ies') ? `${unit.slice(0, -3)}y` : unit.endsWith('s') && !unit.endsWith('ss') ? unit.slice(0, -1) : unit;
+  const singular = SINGULAR.get(unit) ?? (unit.endsWith('ies') ? `${unit.slice(0, -3)}y` : unit.endsWith('s') && !unit.endsWith('ss') ? unit.slice(0, -1) : unit);
   return `{${singular}}`;
 }
 

@@ -1,8 +1,11 @@
+import { resourceFromAttributes } from '@opentelemetry/resources';
 import { afterEach, describe, expect, it } from 'vitest';
+import { OtlpMetricsSender } from '../../../src/exporters/otlp-metrics/index.js';
 import { RemoteWriteSender } from '../../../src/exporters/remote-write/index.js';
 import { type PushLogger, type PushObserver, type RequestOutcome } from '../../../src/exporters/push/observer.js';
 import type { RemoteWriteSenderOptions } from '../../../src/exporters/remote-write/index.js';
 import { directEndpoint } from '../../../src/outbound/index.js';
+import { startOtlpMetricsReceiver } from '../../support/otlp-metrics-receiver.js';
 import { freePort } from '../../support/ports.js';
 import { FakeSource, labelsOf, samples, startReceiver, until, type Receiver } from '../remote-write/support.js';
 
@@ -402,5 +405,62 @@ describe('RemoteWriteSender: lifecycle', () => {
     const source = new FakeSource();
     expect(() => new RemoteWriteSender(source, { endpoint: directEndpoint('remote_write', 'http://127.0.0.1:1/w'), maxSamplesPerSend: 0 })).toThrow(/maxSamplesPerSend/);
     expect(() => new RemoteWriteSender(source, { endpoint: directEndpoint('remote_write', 'http://127.0.0.1:1/w'), minBackoffMs: 10, maxBackoffMs: 5 })).toThrow(/maxBackoffMs/);
+  });
+});
+
+describe('the receiver\'s own pause (Retry-After), over OTLP metrics', () => {
+  let otlp: Awaited<ReturnType<typeof startOtlpMetricsReceiver>> | undefined;
+  let pushing: OtlpMetricsSender | undefined;
+  afterEach(async () => {
+    await pushing?.stop({ deadlineMs: 100 });
+    await otlp?.close();
+    pushing = undefined;
+    otlp = undefined;
+  });
+
+  /** A sender with a fake history of one page, against a receiver answering `first` then 200. */
+  async function pushOnce(first: { status: number; retryAfter?: number }, backoff: { minBackoffMs: number; maxBackoffMs: number }) {
+    otlp = await startOtlpMetricsReceiver();
+    otlp.script([first]);
+    const source = new FakeSource();
+    const observer = new RecordingObserver();
+    pushing = new OtlpMetricsSender(source, {
+      endpoint: directEndpoint('otlp', otlp.url), ...backoff, batchSendDeadlineMs: 0, timeoutMs: 5_000, observer,
+      encoding: 'http/protobuf', temporality: 'delta', intervalMs: 3_600_000,
+      resource: resourceFromAttributes({ 'service.name': 'edge-exporter' }), scope: { name: 'edge-exporter', version: '0', schemaUrl: '' },
+      def: () => undefined, snapshot: () => Promise.resolve([]), maxLabelValueLength: 256,
+    });
+    source.add('cdn', samples('cdn', 2, T0));
+    await pushing.start();
+    await pushing.flush();
+    const [refused, taken] = otlp.requests();
+    expect(otlp.requests()).toHaveLength(2);
+    expect([refused?.status, taken?.status]).toEqual([first.status, 200]);
+    expect(source.settled).toEqual([{ pages: [{ owner: 'cdn', seq: 1 }], how: 'sent' }]);
+    expect(observer.retried).toEqual([2]);
+    // From the refusal's answer to the next request's arrival: what the sender waited.
+    return { waitedMs: (taken?.receivedAt ?? 0) - (refused?.answeredAt ?? 0), outcomes: observer.outcomes, retryAfter: refused?.retryAfter };
+  }
+
+  it('429 with Retry-After: 1 waits at least a second before the next attempt', async () => {
+    const { waitedMs, outcomes, retryAfter } = await pushOnce({ status: 429, retryAfter: 1 }, { minBackoffMs: 1, maxBackoffMs: 5 });
+    expect(retryAfter).toBe('1');
+    expect(waitedMs).toBeGreaterThanOrEqual(1_000);
+    expect(outcomes).toEqual(['throttled', 'success']);
+  });
+
+  it('503 with Retry-After: 1 waits at least a second too', async () => {
+    const { waitedMs, outcomes } = await pushOnce({ status: 503, retryAfter: 1 }, { minBackoffMs: 1, maxBackoffMs: 5 });
+    expect(waitedMs).toBeGreaterThanOrEqual(1_000);
+    expect(outcomes).toEqual(['server_error', 'success']);
+  });
+
+  it('429 without Retry-After retries after the ordinary backoff: the first step, no second-long pause', async () => {
+    // p-retry's first wait is minBackoffMs (factor 2, no randomness).
+    const { waitedMs, outcomes, retryAfter } = await pushOnce({ status: 429 }, { minBackoffMs: 200, maxBackoffMs: 400 });
+    expect(retryAfter).toBeUndefined();
+    expect(waitedMs).toBeGreaterThanOrEqual(200);
+    expect(waitedMs).toBeLessThan(1_000);
+    expect(outcomes).toEqual(['throttled', 'success']);
   });
 });
