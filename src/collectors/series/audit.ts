@@ -8,8 +8,6 @@
 // counted before a restart are not audited.
 import { seconds, type Mismatch } from '../contract/checks.js';
 import type { AuditTally, Sample } from '../collector.js';
-
-;
 import type { CounterSpec } from './answer.js';
 import { bucketMs, type AuditOptions, type AutoDelay, type Grid } from './options.js';
 import { layoutIn, readBuckets, type CountedRange } from './read-buckets.js';
