@@ -1,4 +1,3 @@
 // OTLP metrics: every family /metrics serves, pushed over OTLP/HTTP; counters as Sums with one point per
 // upstream bucket, from the durable history, and the families without buckets as a snapshot every interval.
-export { OtlpMetricsSender, type OtlpMetricsSenderOptions } from './sender.js';
-export { otlpMetricName } from './naming.js';
+export { OtlpMetricsSender } from './sender.js';

@@ -10,7 +10,7 @@
 // own field, counts as annotations (`{request}`).
 import type { FamilyDef } from '../prometheus/serialize.js';
 
-export interface OtlpMetricName {
+interface OtlpMetricName {
   readonly name: string;
   /** UCUM, or an annotation such as `{request}`; '' when the family has no unit. */
   readonly unit: string;

@@ -40,7 +40,7 @@ export interface PointsContext {
 }
 
 /** Epoch ms as the SDK's [seconds, nanoseconds]. */
-export function hrTime(ms: number): HrTime {
+function hrTime(ms: number): HrTime {
   const seconds = Math.floor(ms / 1000);
   return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
 }

@@ -10,7 +10,7 @@ import { otlpMetricsProtocol, type OtlpMetricsEncoding } from './protocol.js';
 import { SnapshotSource } from './snapshot.js';
 import { bothSources } from './sources.js';
 
-export interface OtlpMetricsSenderOptions extends PushSenderOptions {
+interface OtlpMetricsSenderOptions extends PushSenderOptions {
   readonly encoding: OtlpMetricsEncoding;
   readonly temporality: Temporality;
   /** How often the families without buckets are pushed. */

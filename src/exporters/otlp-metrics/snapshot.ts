@@ -14,7 +14,7 @@ import type { HistorySource, PageSettlement } from '../push/source.js';
 import type { OtlpPage, SnapshotPoint } from './points.js';
 
 /** The owner of snapshot pages, apart from every collector's. */
-export const SNAPSHOT_OWNER = '(snapshot)';
+const SNAPSHOT_OWNER = '(snapshot)';
 
 interface SnapshotSourceOptions {
   /** The families to push now, as /metrics would serve them. */
