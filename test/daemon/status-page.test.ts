@@ -56,6 +56,24 @@ async function start(reloadConfig?: () => Config): Promise<{ base: string; port:
 
 const page = async (base: string): Promise<string> => (await fetch(`${base}/`)).text();
 
+/** A daemon counting the usage collector alone on a pinned clock, pushing through `section` (a remote_write or otlp_metrics line). */
+async function pushing(section: string): Promise<{ base: string; clock: Simulator['clock']; running: Daemon }> {
+  sim = createSimulator({ seed: 1, domains: 2, clock: { mode: 'fixed', start: Date.UTC(2026, 2, 2, 4, 0, 10) }, tokens: [{ token: TOKEN, permissions: '*' }] });
+  const { url } = await sim.listen('127.0.0.1', 0);
+  dir = mkdtempSync(join(tmpdir(), 'edge-status-page-'));
+  const text = [
+    `upstream: { api_url: "${url}", token: "${TOKEN}" }`,
+    `state_dir: ${join(dir, 'state')}`,
+    'server: { listen: "127.0.0.1:0" }',
+    'collectors:',
+    ...['access', 'topn', 'cc_attack', 'waf_trend', 'inventory'].map((c) => `  ${c}: { enabled: false }`),
+    section,
+  ].join('\n');
+  const running = new Daemon({ config: loadConfig({ text, env: {} }), logger: createLogger({ level: 'silent', destination: quiet }), version: '0.1.0', clock: sim.clock, schedules: false });
+  daemon = running;
+  return { base: await running.start(), clock: sim.clock, running };
+}
+
 it('shows the upstream URL with its user info and token parameter masked, and no credential anywhere', async () => {
   const { base, port } = await start();
   const html = await page(base);
@@ -81,24 +99,11 @@ it('shows a refused reload with its reason, then an applied one', async () => {
 it('shows the remote-write sender retrying a 503, then pushing, then a refusal that is not retried', async () => {
   let status = 503;
   receiver = await startReceiver(() => ({ status, body: status === 204 ? '' : `answer ${status} <b>` }));
-  sim = createSimulator({ seed: 1, domains: 2, clock: { mode: 'fixed', start: Date.UTC(2026, 2, 2, 4, 0, 10) }, tokens: [{ token: TOKEN, permissions: '*' }] });
-  const { url } = await sim.listen('127.0.0.1', 0);
-  dir = mkdtempSync(join(tmpdir(), 'edge-status-page-'));
-  const text = [
-    `upstream: { api_url: "${url}", token: "${TOKEN}" }`,
-    `state_dir: ${join(dir, 'state')}`,
-    'server: { listen: "127.0.0.1:0" }',
-    'collectors:',
-    ...['access', 'topn', 'cc_attack', 'waf_trend', 'inventory'].map((c) => `  ${c}: { enabled: false }`),
-    `remote_write: { url: "${receiver.url}", batch_send_deadline: 0s, min_backoff: 50ms, max_backoff: 50ms }`,
-  ].join('\n');
-  const clock = sim.clock;
-  daemon = new Daemon({ config: loadConfig({ text, env: {} }), logger: createLogger({ level: 'silent', destination: quiet }), version: '0.1.0', clock, schedules: false });
-  const base = await daemon.start();
+  const { base, clock, running } = await pushing(`remote_write: { url: "${receiver.url}", batch_send_deadline: 0s, min_backoff: 50ms, max_backoff: 50ms }`);
   const row = async (): Promise<string> => (await page(base)).match(/<tr id="job-remote-write">.*?<\/tr>/)?.[0] ?? '';
   expect(await row()).toContain('<span class="none">not run yet</span>');
 
-  await daemon.runOnce();
+  await running.runOnce();
   await expect.poll(row).toMatch(/error, retrying: \d+ attempts? failed since/);
   const failing = await row();
   expect(failing).toContain('<code>server_error</code> HTTP 503: answer 503 &#60;b&#62;');
@@ -114,7 +119,7 @@ it('shows the remote-write sender retrying a 503, then pushing, then a refusal t
   const before = receiver.requests.length;
   // Minutes on, the next cycle counts new buckets and pushes them.
   clock.advance(5 * 60_000);
-  await daemon.runOnce();
+  await running.runOnce();
   await expect.poll(row).toContain('<code>refused</code> HTTP 400: answer 400 &#60;b&#62;');
   const refused = await row();
   expect(refused).toContain('<span class="error">error</span>');
@@ -125,24 +130,12 @@ it('shows the remote-write sender retrying a 503, then pushing, then a refusal t
 it('shows the OTLP metrics sender retrying a 503, waiting out a 429\'s Retry-After, then pushing', async () => {
   const metrics = await startOtlpMetricsReceiver();
   metrics.script([503, { status: 429, retryAfter: '1' }]);
-  sim = createSimulator({ seed: 1, domains: 2, clock: { mode: 'fixed', start: Date.UTC(2026, 2, 2, 4, 0, 10) }, tokens: [{ token: TOKEN, permissions: '*' }] });
-  const { url } = await sim.listen('127.0.0.1', 0);
-  dir = mkdtempSync(join(tmpdir(), 'edge-status-page-'));
-  const text = [
-    `upstream: { api_url: "${url}", token: "${TOKEN}" }`,
-    `state_dir: ${join(dir, 'state')}`,
-    'server: { listen: "127.0.0.1:0" }',
-    'collectors:',
-    ...['access', 'topn', 'cc_attack', 'waf_trend', 'inventory'].map((c) => `  ${c}: { enabled: false }`),
-    `otlp_metrics: { enabled: true, endpoint: "${metrics.url}", batch_send_deadline: 0s, min_backoff: 50ms, max_backoff: 50ms }`,
-  ].join('\n');
   try {
-    daemon = new Daemon({ config: loadConfig({ text, env: {} }), logger: createLogger({ level: 'silent', destination: quiet }), version: '0.1.0', clock: sim.clock, schedules: false });
-    const base = await daemon.start();
+    const { base, running } = await pushing(`otlp_metrics: { enabled: true, endpoint: "${metrics.url}", batch_send_deadline: 0s, min_backoff: 50ms, max_backoff: 50ms }`);
     const row = async (): Promise<string> => (await page(base)).match(/<tr id="job-otlp-metrics">.*?<\/tr>/)?.[0] ?? '';
     expect(await row()).toContain('<span class="none">not run yet</span>');
 
-    await daemon.runOnce();
+    await running.runOnce();
     await expect.poll(row).toMatch(/error, retrying: \d+ attempts? failed since/);
     // The 503 is retried at once; the 429 holds the next attempt for its Retry-After, long enough to read.
     await expect.poll(row).toContain('<code>throttled</code> HTTP 429');

@@ -91,11 +91,21 @@ export function seriesStart(input: Pick<HistoryInput, 'counted' | 'watermarks' |
   return input.watermarks[key] ?? input.now;
 }
 
-/** Delta points: a bucket's increment over the bucket, a series' first 0 over the bucket it closes, a correction over the bucket it corrected. */
-function deltaSamples(input: HistoryInput, before: (key: string) => number | undefined): KeyedSample[] {
-  const out: KeyedSample[] = [];
-  const { bucketMs } = input;
-  if (bucketMs === undefined) return out;
+/** One counter series of a cycle, as both pipes' counter samples start from it. */
+interface CounterSeries {
+  readonly key: string;
+  readonly name: string;
+  readonly labels: Labels;
+  /** The series' total before the cycle; undefined for a series never counted. */
+  readonly before: number | undefined;
+  /** The buckets counted this cycle, in order, as [bucket start, value]; empty when none. */
+  readonly buckets: readonly (readonly [number, number])[];
+  /** A series seen for the first time without a bucket: the start of the settled bucket its first sample closes, and that sample's value. */
+  readonly first?: { readonly bucketStart: number; readonly value: number };
+}
+
+/** Each counter series the cycle's increments touch, once, with what its samples are made of. */
+function* counterSeries(input: HistoryInput, before: (key: string) => number | undefined): Generator<CounterSeries> {
   const counted = new Map<string, readonly (readonly [number, number])[]>();
   for (const map of input.counted ?? []) for (const [key, range] of map) counted.set(key, range.values);
   const done = new Set<string>();
@@ -103,15 +113,24 @@ function deltaSamples(input: HistoryInput, before: (key: string) => number | und
     const key = seriesKey(inc.name, inc.labels);
     if (done.has(key)) continue;
     done.add(key);
-    const point = (start: number, value: number): KeyedSample => ({ key, name: inc.name, labels: inc.labels, startMs: start, timestampMs: start + bucketMs, value });
-    for (const [bucketStart, added] of input.corrected?.get(key) ?? []) out.push(point(bucketStart, added));
-    const buckets = counted.get(key);
-    if (buckets !== undefined && buckets.length > 0) {
-      for (const [bucketStart, value] of buckets) out.push(point(bucketStart, value));
-      continue;
-    }
+    const total = before(key);
+    const buckets = counted.get(key) ?? [];
     const watermark = input.watermarks[key];
-    if (before(key) === undefined && watermark !== undefined) out.push(point(watermark, inc.value));
+    const first = buckets.length === 0 && total === undefined && watermark !== undefined ? { bucketStart: watermark, value: inc.value } : undefined;
+    yield { key, name: inc.name, labels: inc.labels, before: total, buckets, ...(first === undefined ? {} : { first }) };
+  }
+}
+
+/** Delta points: a bucket's increment over the bucket, a series' first 0 over the bucket it closes, a correction over the bucket it corrected. */
+function deltaSamples(input: HistoryInput, before: (key: string) => number | undefined): KeyedSample[] {
+  const out: KeyedSample[] = [];
+  const { bucketMs } = input;
+  if (bucketMs === undefined) return out;
+  for (const { key, name, labels, buckets, first } of counterSeries(input, before)) {
+    const point = (start: number, value: number): KeyedSample => ({ key, name, labels, startMs: start, timestampMs: start + bucketMs, value });
+    for (const [bucketStart, added] of input.corrected?.get(key) ?? []) out.push(point(bucketStart, added));
+    for (const [bucketStart, value] of buckets) out.push(point(bucketStart, value));
+    if (first !== undefined) out.push(point(first.bucketStart, first.value));
   }
   return out;
 }
@@ -124,25 +143,13 @@ export function counterSamples(input: HistoryInput, before: (key: string) => num
   const out: KeyedSample[] = [];
   const { bucketMs } = input;
   if (bucketMs === undefined) return out;
-  const counted = new Map<string, readonly (readonly [number, number])[]>();
-  for (const map of input.counted ?? []) for (const [key, range] of map) counted.set(key, range.values);
-  const done = new Set<string>();
-  for (const inc of input.increments) {
-    const key = seriesKey(inc.name, inc.labels);
-    if (done.has(key)) continue;
-    done.add(key);
-    const start = before(key);
-    const buckets = counted.get(key);
-    if (buckets !== undefined && buckets.length > 0) {
-      let total = start ?? 0;
-      for (const [bucketStart, value] of buckets) {
-        total += value;
-        out.push({ key, name: inc.name, labels: inc.labels, timestampMs: bucketStart + bucketMs, value: total });
-      }
-      continue;
+  for (const { key, name, labels, before: total, buckets, first } of counterSeries(input, before)) {
+    let running = total ?? 0;
+    for (const [bucketStart, value] of buckets) {
+      running += value;
+      out.push({ key, name, labels, timestampMs: bucketStart + bucketMs, value: running });
     }
-    const watermark = input.watermarks[key];
-    if (start === undefined && watermark !== undefined) out.push({ key, name: inc.name, labels: inc.labels, timestampMs: watermark + bucketMs, value: inc.value });
+    if (first !== undefined) out.push({ key, name, labels, timestampMs: first.bucketStart + bucketMs, value: first.value });
   }
   return out;
 }
