@@ -3,7 +3,8 @@
 // otlp-metrics-acks.json) and the sender pushing it with a snapshot of the
 // families without buckets, configured from `otlp_metrics`.
 import { hostname } from 'node:os';
-import { HistoryQueues, otlpMetricsPipe } from '../../counters/index.js';
+import { otlpMetricsPipe, type HistoryQueues } from '../../counters/index.js';
+import { pipeHistory } from './history.js';
 import { outboundEndpoint, type Config } from '../../config/index.js';
 import { WAF_EVENTS_FAMILIES } from '../../forwarder/index.js';
 import { buildResource, SCOPE_NAME, SEMCONV_SCHEMA_URL } from '../../exporters/otel-logs/index.js';
@@ -36,18 +37,8 @@ export function wireOtlpMetrics(config: Config, version: string, parts: OtlpMetr
   const endpoint = om.enabled ? outboundEndpoint(config, 'otlp_metrics') : undefined;
   if (endpoint === undefined) return undefined;
   const { families, self, store, recovery, logger } = parts;
-  const history = new HistoryQueues({
-    pipe: otlpMetricsPipe(om.temporality),
-    store,
-    pageSize: om.max_points_per_send,
-    maxPendingSamples: om.max_pending_points,
-    onDropped: (points) => self.otlpMetrics.samplesFailed(points, 'overflow'),
-    onPending: (points) => self.otlpMetrics.pending(points),
-    recovery,
-    onReset: (reset) => logger.error(
-      { file: reset.file, keptAs: reset.keptAs, problem: reset.problem },
-      'damaged OTLP metrics confirmations kept aside (state_recovery: reset): the points still waiting in the ledger files are pushed again',
-    ),
+  const history = pipeHistory({
+    pipe: otlpMetricsPipe(om.temporality), store, recovery, pageSize: om.max_points_per_send, maxPending: om.max_pending_points, recorder: self.otlpMetrics, logger, unit: 'points',
   });
   const watch = new JobWatch(parts.clock);
   const wafFamilies = new Set(WAF_EVENTS_FAMILIES.map((def) => def.name));

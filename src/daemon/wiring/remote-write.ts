@@ -1,7 +1,8 @@
 // The remote-write part of the wiring: the history the collectors' ledgers
 // keep (pages in their state files, confirmations in remote-write-acks.json)
 // and the sender pushing it, configured from `remote_write`.
-import { HistoryQueues, REMOTE_WRITE_PIPE } from '../../counters/index.js';
+import { REMOTE_WRITE_PIPE, type HistoryQueues } from '../../counters/index.js';
+import { pipeHistory } from './history.js';
 import { outboundEndpoint, type Config } from '../../config/index.js';
 import type { SelfMetrics } from '../../exporters/prometheus/index.js';
 import { RemoteWriteSender, type PushAuth } from '../../exporters/remote-write/index.js';
@@ -24,18 +25,8 @@ export function wireRemoteWrite(
   const rw = config.remote_write;
   const endpoint = outboundEndpoint(config, 'remote_write');
   if (endpoint === undefined) return undefined;
-  const history = new HistoryQueues({
-    pipe: REMOTE_WRITE_PIPE,
-    store,
-    pageSize: rw.max_samples_per_send,
-    maxPendingSamples: rw.max_pending_samples,
-    onDropped: (samples) => self.remoteWrite.samplesFailed(samples, 'overflow'),
-    onPending: (samples) => self.remoteWrite.pending(samples),
-    recovery,
-    onReset: (reset) => logger.error(
-      { file: reset.file, keptAs: reset.keptAs, problem: reset.problem },
-      'damaged remote-write confirmations kept aside (state_recovery: reset): the samples still waiting in the ledger files are pushed again',
-    ),
+  const history = pipeHistory({
+    pipe: REMOTE_WRITE_PIPE, store, recovery, pageSize: rw.max_samples_per_send, maxPending: rw.max_pending_samples, recorder: self.remoteWrite, logger, unit: 'samples',
   });
   const auth = authOf(rw);
   const watch = new JobWatch(clock);
