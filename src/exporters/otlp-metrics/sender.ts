@@ -47,13 +47,22 @@ export class OtlpMetricsSender {
     await this.snapshots.baseline();
     await this.sender.start();
     // The sender's own waits never hold a process up; neither does this timer.
-    this.timer ??= setInterval(() => void this.snapshots.take(), this.options.intervalMs).unref();
+    this.timer ??= setInterval(() => void this.snapshot(), this.options.intervalMs).unref();
   }
 
   /** Takes a snapshot now and pushes everything pending (PushSender.flush). */
   async flush(signal?: AbortSignal): Promise<void> {
-    await this.snapshots.take();
+    await this.snapshot();
     await this.sender.flush(signal);
+  }
+
+  /** A snapshot that cannot be read (a process metric failing) is logged and skipped: the next interval tries again. */
+  private async snapshot(): Promise<void> {
+    try {
+      await this.snapshots.take();
+    } catch (error) {
+      this.options.logger?.error({ err: error instanceof Error ? error.message : String(error) }, 'OTLP metrics: reading the snapshot failed; the next interval tries again');
+    }
   }
 
   stop(options?: Parameters<PushSender['stop']>[0]): Promise<void> {
