@@ -104,7 +104,7 @@ const ROOM = 50_000_000;
 // The def lookup and the snapshot as the wiring makes them, over a FamilyStore holding the access collector's families
 // (the collectors' definitions, with the WAF forwarder's: the daemon's store with waf_events on). No WAF counter is
 // published and there are no self-metrics here, so every snapshot is empty and the OTLP pipes push the counted buckets
-// only, as remote-write does: in the daemon the exporter's own and the process' families add a few hundred points a minute.
+// only, as remote-write does: in the daemon the exporter's own and the process' families are pushed too, every interval.
 const families = new FamilyStore({ maxLabelValueLength: limits.label_value_length, maxSeriesPerFamily: limits.series_per_family });
 families.define([...ACCESS_V2_FAMILIES, ...WAF_EVENTS_FAMILIES]);
 const wafFamilies = new Set(WAF_EVENTS_FAMILIES.map((def) => def.name));
