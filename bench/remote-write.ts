@@ -1,9 +1,10 @@
 // Remote-write benchmark: the real history (CounterLedger with a HistoryQueues
 // over a StateStore in a temporary directory) and RemoteWriteSender, pushing
 // to a counting receiver in another process (bench/lib/rw-receiver.ts), with
-// the config defaults (2,000 samples per request). The account: --domains=N
-// (default 1,000) with the access collector's 15 series per domain (8
-// counters, 7 gauges) at 1-minute buckets, one bucket per cycle.
+// the config defaults (2,000 samples per request). The account
+// (lib/access-cycles.ts, also bench/otlp-metrics.ts's): --domains=N (default
+// 1,000) with the access collector's 15 series per domain (8 counters, 7
+// gauges) at 1-minute buckets, one bucket per cycle.
 //
 // 1. Steady state: --cycles=N (default 20) cycles, each applied to the ledger,
 //    saved and pushed (flush), beside the same cycles with remote_write
@@ -17,53 +18,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { accessCounters } from '../src/collectors/access/convert.js';
-import { DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_P95, DOMAIN_BANDWIDTH_PEAK, DOMAIN_REQUEST_TIME, SOURCES } from '../src/collectors/access/metrics.js';
 import { HistoryQueues, REMOTE_WRITE_PIPE } from '../src/counters/history/index.js';
 import { CounterLedger } from '../src/counters/ledger.js';
-import type { CollectOutput, Sample } from '../src/collectors/collector.js';
 import { remoteWriteSchema } from '../src/config/sections/remote-write.js';
 import { RemoteWriteSender } from '../src/exporters/remote-write/index.js';
 import { directEndpoint } from '../src/outbound/index.js';
 import { StateStore } from '../src/state/store.js';
+import { applyCycle, cycleOutput, MIN, samplesOf } from './lib/access-cycles.js';
 import { startChild } from './lib/child.js';
-import { domainsFor, SERIES_PER_DOMAIN, value as spread } from './lib/series.js';
+import { domainsFor, SERIES_PER_DOMAIN } from './lib/series.js';
 import { fmtBytes, fmtInt, fmtMs, median, table } from './lib/stats.js';
 
 const { values } = parseArgs({ options: { domains: { type: 'string' }, cycles: { type: 'string' }, backlog: { type: 'string' } }, strict: false });
 const DOMAINS = Number(values.domains ?? '1000');
 const CYCLES = Number(values.cycles ?? '20');
 const BACKLOG = Number(values.backlog ?? '60');
-const MIN = 60_000;
-const T0 = Date.UTC(2026, 2, 2, 4, 0);
 const defaults = remoteWriteSchema.parse({ url: 'http://127.0.0.1:1/api/v1/write' });
 const domains = domainsFor(DOMAINS * SERIES_PER_DOMAIN);
-
-/** One access cycle counting the bucket at minute `m`: 8 counters (one bucket each) and 7 gauges per domain. */
-function cycleOutput(m: number): CollectOutput {
-  const bucket = T0 + m * MIN;
-  const increments: Sample[] = [];
-  const watermarks: Record<string, number> = {};
-  const counted = new Map<string, { values: Array<readonly [number, number]> }>();
-  for (const [i, domain] of domains.entries()) {
-    for (const [k, spec] of accessCounters(domain).entries()) {
-      const v = spread(i * 17 + k + m, spec.family.includes('bytes') ? 1e9 : 1e5, false);
-      increments.push({ name: spec.family, labels: spec.labels, value: v });
-      watermarks[spec.key] = bucket;
-      counted.set(spec.key, { values: [[bucket, v]] });
-    }
-  }
-  const gauges = new Map<string, Sample[]>();
-  for (const def of [DOMAIN_BANDWIDTH, DOMAIN_BANDWIDTH_PEAK, DOMAIN_BANDWIDTH_P95]) {
-    gauges.set(def.name, domains.flatMap((domain, i) => SOURCES.map((source, s) => ({ name: def.name, labels: { domain, source }, value: spread(i * 31 + s + m, 1e9, false), bucketStartMs: bucket }))));
-  }
-  gauges.set(DOMAIN_REQUEST_TIME.name, domains.map((domain, i) => ({ name: DOMAIN_REQUEST_TIME.name, labels: { domain }, value: spread(i + m, 2000, false) / 1000, bucketStartMs: bucket })));
-  return { increments, watermarks, gauges, errors: [], counted: [counted], bucketMs: MIN };
-}
-
-function apply(ledger: CounterLedger, out: CollectOutput, now: number): void {
-  ledger.apply('access', out, { gauges: out.gauges, now, counted: out.counted ?? [], bucketMs: MIN });
-}
 
 const cpuMs = (since: NodeJS.CpuUsage): number => {
   const d = process.cpuUsage(since);
@@ -97,14 +68,14 @@ try {
   let pushed = 0;
   const before = await stats();
   for (let c = 0; c < CYCLES; c++) {
-    const out = cycleOutput(c);
+    const out = cycleOutput(domains, c);
     let t = process.cpuUsage();
-    apply(off, out, T0 + (c + 3) * MIN);
+    applyCycle(off, out, c);
     await off.save(offStore, 'access');
     offMs.push(cpuMs(t));
     t = process.cpuUsage();
-    pushed += out.increments.length + [...out.gauges.values()].reduce((n, g) => n + g.length, 0);
-    apply(on, out, T0 + (c + 3) * MIN);
+    pushed += samplesOf(out);
+    applyCycle(on, out, c);
     await on.save(onStore, 'access');
     await sender.flush();
     onMs.push(cpuMs(t));
@@ -131,7 +102,7 @@ try {
   const queues = new HistoryQueues({ pipe: REMOTE_WRITE_PIPE, store: backlogStore, pageSize: defaults.max_samples_per_send, maxPendingSamples: 50_000_000 });
   const ledger = new CounterLedger([queues]);
   await ledger.load(backlogStore, 'access');
-  for (let m = 0; m < BACKLOG; m++) apply(ledger, cycleOutput(m), T0 + (m + 3) * MIN);
+  for (let m = 0; m < BACKLOG; m++) applyCycle(ledger, cycleOutput(domains, m), m);
   let t = performance.now();
   await ledger.save(backlogStore, 'access');
   const saveMs = performance.now() - t;
