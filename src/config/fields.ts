@@ -216,3 +216,16 @@ function tlsBlock(at: string, server: string) {
 }
 
 export type TlsBlock = z.output<ReturnType<typeof tlsBlock>>;
+
+/**
+ * The most samples (points) one push pipe may keep waiting. They are kept in
+ * the collectors' ledger files, each written as one JSON string, and Node's
+ * longest string is 2^29 - 24 characters (536,870,888): a row is at most 43
+ * characters for remote-write and 57 for OTLP metrics (wide values, 13-digit
+ * times), so with both pipes at this cap one file's rows stay under 400 MB,
+ * with room for its series and counters (measured: both pipes at the cap with
+ * 100k series each, 418 M characters, 78 % of the limit). At 100k series, 125 minutes of OTLP
+ * backlog (12.5 M points) failed to save with `RangeError: Invalid string
+ * length` (docs/benchmarks.md, "OTLP metrics").
+ */
+export const MAX_PENDING_PER_PIPE = 4_000_000;

@@ -100,6 +100,8 @@ describe('otlp_metrics: problems at their YAML path', () => {
     [['otlp_metrics: { max_points_per_send: 0 }'], 'otlp_metrics.max_points_per_send', />= 1/],
     [['otlp_metrics: { max_points_per_send: 100001 }'], 'otlp_metrics.max_points_per_send', /<= 100000/],
     [['otlp_metrics: { max_pending_points: 10 }'], 'otlp_metrics.max_pending_points', />= 1000/],
+    // One ledger file is one JSON string: beyond 4,000,000 a backlog could no longer be saved (MAX_PENDING_PER_PIPE).
+    [['otlp_metrics: { max_pending_points: 4000001 }'], 'otlp_metrics.max_pending_points', /<= 4000000/],
     [['otlp_metrics: { enabled: "yes" }'], 'otlp_metrics.enabled', /expected true or false/],
     [['otlp_metrics: { proxy_url: "socks5://p:1" }'], 'otlp_metrics.proxy_url', /http:\/\/ or https:\/\/ proxy URL/],
     [['otlp_metrics: { proxy_url: "http://p:1", proxy_url_file: /x }'], 'otlp_metrics.proxy_url_file', /otlp_metrics.proxy_url and otlp_metrics.proxy_url_file are mutually exclusive/],

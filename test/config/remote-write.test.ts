@@ -53,6 +53,7 @@ describe('remote_write: problems at their YAML path', () => {
     [['remote_write: { url: "http://p", min_backoff: 2s, max_backoff: 1s }'], 'remote_write.max_backoff', /at least min_backoff/],
     [['remote_write: { url: "http://p", max_samples_per_send: 0 }'], 'remote_write.max_samples_per_send', />= 1/],
     [['remote_write: { url: "http://p", max_pending_samples: 10 }'], 'remote_write.max_pending_samples', />= 1000/],
+    [['remote_write: { url: "http://p", max_pending_samples: 4000001 }'], 'remote_write.max_pending_samples', /<= 4000000/],
     [['remote_write: { url: "http://p", timeout: 2h }'], 'remote_write.timeout', /at most|too long|1h/],
     [['remote_write: { url: "http://p", queue: {} }'], 'remote_write.queue', /unknown key/],
   ])('%j', (lines, path, message) => {

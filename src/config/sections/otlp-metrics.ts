@@ -5,7 +5,7 @@
 // min/max_backoff, max_pending_*), so the two pushes read alike.
 import { z } from 'zod';
 import { MAX_LAG_MS, MAX_REQUEST_TIMEOUT_MS, duration } from '../duration.js';
-import { headerMap, httpUrl, integer, outboundFields, proxyExclusive, urlHasCredentials } from '../fields.js';
+import { headerMap, httpUrl, integer, MAX_PENDING_PER_PIPE, outboundFields, proxyExclusive, urlHasCredentials } from '../fields.js';
 
 /** The OpenTelemetry default: where metrics go when neither otlp_metrics.endpoint nor otlp.endpoint says. */
 const DEFAULT_OTLP_METRICS_ENDPOINT = 'http://localhost:4318/v1/metrics';
@@ -66,10 +66,10 @@ export const otlpMetricsSchema = z
     max_backoff: duration({ min: 1, max: MAX_LAG_MS }).prefault('5s').describe('Longest wait between retries (default 5s).'),
     max_pending_points: integer()
       .min(1_000)
-      .max(50_000_000)
+      .max(MAX_PENDING_PER_PIPE)
       .default(1_000_000)
       .describe(
-        'Most points kept waiting for the receiver, in memory and in the state directory (default 1000000). Beyond it the oldest ' +
+        'Most points kept waiting for the receiver, in memory and in the state directory (default 1000000). At most 4000000: they are saved in the collectors\' state files, each one JSON string, which Node limits to 512 MiB. Beyond it the oldest ' +
           'are dropped and counted (edge_exporter_otlp_metrics_points_failed_total{reason="overflow"}).',
       ),
     ...outboundFields('otlp_metrics', 'receiver'),

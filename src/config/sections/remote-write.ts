@@ -5,7 +5,7 @@
 // SRE reads them as they already know them.
 import { z } from 'zod';
 import { MAX_LAG_MS, MAX_REQUEST_TIMEOUT_MS, duration } from '../duration.js';
-import { basicAuth, headerMap, httpUrl, integer, outboundFields, proxyExclusive, secret, urlHasCredentials } from '../fields.js';
+import { basicAuth, headerMap, httpUrl, integer, MAX_PENDING_PER_PIPE, outboundFields, proxyExclusive, secret, urlHasCredentials } from '../fields.js';
 
 /** Headers the client sets itself: a config that names them is refused rather than silently overridden. */
 const REMOTE_WRITE_RESERVED_HEADERS: readonly string[] = [
@@ -57,11 +57,11 @@ export const remoteWriteSchema = z
     max_backoff: duration({ min: 1, max: MAX_LAG_MS }).prefault('5s').describe('Longest wait between retries (default 5s). 5xx, 429 and network errors are retried until they succeed.'),
     max_pending_samples: integer()
       .min(1_000)
-      .max(50_000_000)
+      .max(MAX_PENDING_PER_PIPE)
       .default(1_000_000)
       .describe(
         'Most samples kept waiting for the receiver, in memory and in the state files (default 1000000, about an hour of a 1,000-domain ' +
-          'account at 1-minute buckets). Beyond it the oldest are dropped and counted (edge_exporter_remote_write_samples_failed_total{reason="overflow"}).',
+          'account at 1-minute buckets). At most 4000000: they are saved in the collectors\' state files, each one JSON string, which Node limits to 512 MiB. Beyond it the oldest are dropped and counted (edge_exporter_remote_write_samples_failed_total{reason="overflow"}).',
       ),
   })
   .superRefine((rw, ctx) => {
