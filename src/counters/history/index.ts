@@ -1,2 +1,2 @@
-export { HistoryQueues } from './queues.js';
+export { HistoryQueues, type HistoryPipe } from './queues.js';
 export { REMOTE_WRITE_PIPE, otlpMetricsPipe } from './pipes.js';
