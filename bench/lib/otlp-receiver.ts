@@ -15,20 +15,21 @@
 // ready.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { compressSync } from 'snappy';
 
 let requests = 0;
 let bytes = 0;
-let kept: Buffer[] | undefined;
+/** Each request of the sample, as sent and as decoded (a gzip body unzipped). */
+let kept: Array<{ readonly sent: number; readonly body: Buffer }> | undefined;
 const server = createServer((req, res) => {
   if (req.method === 'GET') {
     if (req.url === '/sample/start') kept = [];
     if (req.url === '/sample') {
       const sizes = { requests: 0, sent: 0, raw: 0, snappy: 0, gzip: 0 };
-      for (const body of kept ?? []) {
+      for (const { sent, body } of kept ?? []) {
         sizes.requests++;
-        sizes.sent += body.length;
+        sizes.sent += sent;
         sizes.raw += body.length;
         sizes.snappy += compressSync(body).length;
         sizes.gzip += gzipSync(body).length;
@@ -51,7 +52,7 @@ const server = createServer((req, res) => {
     requests++;
     const body = Buffer.concat(chunks);
     bytes += body.length;
-    kept?.push(body);
+    kept?.push({ sent: body.length, body: req.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body });
     res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/x-protobuf', 'content-length': '0' }).end();
   });
 });

@@ -47,6 +47,8 @@ export const ENV_OVERRIDES: readonly EnvOverride[] = [
   { name: 'OTEL_EXPORTER_OTLP_METRICS_PROTOCOL', path: ['otlp_metrics', 'protocol'], clears: [] },
   { name: 'OTEL_EXPORTER_OTLP_TIMEOUT', path: ['otlp_metrics', 'timeout'], clears: [] },
   { name: 'OTEL_EXPORTER_OTLP_METRICS_TIMEOUT', path: ['otlp_metrics', 'timeout'], clears: [] },
+  { name: 'OTEL_EXPORTER_OTLP_COMPRESSION', path: ['otlp_metrics', 'compression'], clears: [] },
+  { name: 'OTEL_EXPORTER_OTLP_METRICS_COMPRESSION', path: ['otlp_metrics', 'compression'], clears: [] },
   { name: 'OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE', path: ['otlp_metrics', 'temporality'], clears: [], value: temporality },
   { name: 'OTEL_METRIC_EXPORT_INTERVAL', path: ['otlp_metrics', 'interval'], clears: [] },
   { name: 'EDGE_REMOTE_WRITE_URL', path: ['remote_write', 'url'], clears: [] },

@@ -20,6 +20,7 @@ describe('otlp_metrics: defaults', () => {
     expect(load([]).otlp_metrics).toEqual({
       enabled: false,
       protocol: 'http/protobuf',
+      compression: 'none',
       headers: {},
       timeout: 10_000,
       temporality: 'cumulative',
@@ -177,6 +178,8 @@ describe('OTEL_* variables win over the file; the METRICS_ variant over the gene
     ['temporality in any case', { OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: 'Cumulative' }, 'temporality', 'cumulative'],
     ['temporality lowmemory is delta for these counters', { OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: 'LowMemory' }, 'temporality', 'delta'],
     ['export interval in milliseconds', { OTEL_METRIC_EXPORT_INTERVAL: '15000' }, 'interval', 15_000],
+    ['compression', { OTEL_EXPORTER_OTLP_COMPRESSION: 'gzip' }, 'compression', 'gzip'],
+    ['metrics compression wins', { OTEL_EXPORTER_OTLP_COMPRESSION: 'gzip', OTEL_EXPORTER_OTLP_METRICS_COMPRESSION: 'none' }, 'compression', 'none'],
   ])('%s', (_name, env, key, expected) => {
     expect(load(FILE, env).otlp_metrics[key as keyof Config['otlp_metrics']]).toEqual(expected);
   });
@@ -208,6 +211,8 @@ describe('OTEL_* variables win over the file; the METRICS_ variant over the gene
     [{ OTEL_EXPORTER_OTLP_METRICS_TIMEOUT: 'soon' }, 'otlp_metrics.timeout', 'OTEL_EXPORTER_OTLP_METRICS_TIMEOUT', /expected a duration/],
     [{ OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: 'sometimes' }, 'otlp_metrics.temporality', 'OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE', /expected one of: cumulative, delta/],
     [{ OTEL_METRIC_EXPORT_INTERVAL: 'often' }, 'otlp_metrics.interval', 'OTEL_METRIC_EXPORT_INTERVAL', /expected a duration/],
+    [{ OTEL_EXPORTER_OTLP_METRICS_COMPRESSION: 'zstd' }, 'otlp_metrics.compression', 'OTEL_EXPORTER_OTLP_METRICS_COMPRESSION', /expected one of/],
+    [{ OTEL_EXPORTER_OTLP_METRICS_HEADERS: 'content-encoding=br' }, 'otlp_metrics.headers.content-encoding', 'OTEL_EXPORTER_OTLP_METRICS_HEADERS', /set by the exporter/],
     [{ OTEL_METRIC_EXPORT_INTERVAL: '500' }, 'otlp_metrics.interval', 'OTEL_METRIC_EXPORT_INTERVAL', /at least 1000ms/],
   ])('%j: named in the problem', (env, path, variable, message) => {
     const problem = problemAt(loadError({ text: yaml(SIM), env }), path);

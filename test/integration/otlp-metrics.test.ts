@@ -40,9 +40,9 @@ async function receiver(): Promise<Receiver> {
   return r;
 }
 
-function otlpMetricsSection(url: string, temporality: 'delta' | 'cumulative', protocol: 'http/protobuf' | 'http/json'): string {
+function otlpMetricsSection(url: string, temporality: 'delta' | 'cumulative', protocol: 'http/protobuf' | 'http/json', compression = 'none'): string {
   // Small requests (several per cycle) and quick retries; the snapshot of the exporter's own families every second.
-  return `otlp_metrics: { enabled: true, endpoint: "${url}", temporality: ${temporality}, protocol: ${protocol}, ` +
+  return `otlp_metrics: { enabled: true, endpoint: "${url}", temporality: ${temporality}, protocol: ${protocol}, compression: ${compression}, ` +
     'max_points_per_send: 40, batch_send_deadline: 0s, min_backoff: 10ms, max_backoff: 100ms, interval: 1s }';
 }
 
@@ -118,10 +118,10 @@ describe('OTLP metrics: delta', () => {
 
 describe('OTLP metrics: cumulative', () => {
   /** One run of the scenario; the receiver answers `script` first. */
-  async function run(protocol: 'http/protobuf' | 'http/json', script: Parameters<Receiver['script']>[0] = []) {
+  async function run(protocol: 'http/protobuf' | 'http/json', script: Parameters<Receiver['script']>[0] = [], compression = 'none') {
     const r = await receiver();
     r.script(script);
-    const rig = await rigs({ domains: 3, extra: [otlpMetricsSection(r.url, 'cumulative', protocol)] });
+    const rig = await rigs({ domains: 3, extra: [otlpMetricsSection(r.url, 'cumulative', protocol, compression)] });
     await cycles(rig, 8);
     const scraped = pick(await rig.scrape(), ACCESS_COUNTER_FAMILIES);
     await rig.daemon.stop();
@@ -170,15 +170,18 @@ describe('OTLP metrics: cumulative', () => {
     });
   }, 60_000);
 
-  it('the JSON encoding carries the same points as protobuf', async () => {
+  it('the JSON encoding, and protobuf under gzip, carry the same points as protobuf', async () => {
     const counters = (points: readonly Point[]) => points
       .filter((p) => p.metric.startsWith('edge_domain_') && p.kind === 'sum')
       .map((p) => ({ series: p.series, start: p.startNs, time: p.timeNs, value: p.value, unit: p.unit, temporality: p.temporality }))
       .sort((a, b) => (a.series < b.series ? -1 : a.series > b.series ? 1 : Number(a.time - b.time)));
     const protobuf = await run('http/protobuf');
     const json = await run('http/json');
+    const gzipped = await run('http/protobuf', [], 'gzip');
     expect(json.r.delivered().every((p) => p.encoding === 'json')).toBe(true);
+    expect(gzipped.r.delivered().every((p) => p.contentEncoding === 'gzip' && p.rawBody.length < p.body.length)).toBe(true);
     expect(counters(json.points).length).toBeGreaterThan(0);
     expect(counters(json.points)).toEqual(counters(protobuf.points));
+    expect(counters(gzipped.points)).toEqual(counters(protobuf.points));
   }, 60_000);
 });

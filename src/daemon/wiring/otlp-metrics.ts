@@ -45,6 +45,7 @@ export function wireOtlpMetrics(config: Config, version: string, parts: OtlpMetr
   const sender = new OtlpMetricsSender(history, {
     endpoint,
     encoding: om.protocol,
+    compression: om.compression,
     temporality: om.temporality,
     intervalMs: om.interval,
     timeoutMs: om.timeout,

@@ -6,12 +6,14 @@ import type { FamilyDef, FamilySnapshot } from '../prometheus/serialize.js';
 import type { PushSenderOptions } from '../push/options.js';
 import { PushSender } from '../push/sender.js';
 import type { HistorySource } from '../push/source.js';
-import { otlpMetricsProtocol, type OtlpMetricsEncoding } from './protocol.js';
+import { otlpMetricsProtocol, type OtlpCompression, type OtlpMetricsEncoding } from './protocol.js';
 import { SnapshotSource } from './snapshot.js';
 import { bothSources } from './sources.js';
 
 interface OtlpMetricsSenderOptions extends PushSenderOptions {
   readonly encoding: OtlpMetricsEncoding;
+  /** Default none. */
+  readonly compression?: OtlpCompression;
   readonly temporality: Temporality;
   /** How often the families without buckets are pushed. */
   readonly intervalMs: number;
@@ -39,7 +41,7 @@ export class OtlpMetricsSender {
     this.snapshots = new SnapshotSource({ families: options.snapshot, temporality: options.temporality, startMs: options.startMs ?? Math.round(performance.timeOrigin), now });
     const protocol = otlpMetricsProtocol(options.encoding, {
       resource: options.resource, scope: options.scope, temporality: options.temporality, def: options.def, maxLabelValueLength: options.maxLabelValueLength,
-    });
+    }, options.compression);
     this.sender = new PushSender(bothSources(history, this.snapshots), protocol, options, deps);
   }
 
