@@ -8,7 +8,7 @@
 import { StateError } from '../state/store.js';
 import type { HistoryQueues } from './history/queues.js';
 import type { HistoryFile } from './history/file.js';
-import { seriesStart, type HistoryInput } from './history/samples.js';
+import { seriesStarts, type HistoryInput } from './history/samples.js';
 import { ledgerFileName, ledgerFileSchema, type LedgerFile, type LedgerStorage } from './ledger-file.js';
 import { seriesKey, type Labels } from '../collectors/series/keys.js';
 import type { CollectOutput, SavedCounters, Sample } from '../collectors/collector.js';
@@ -235,12 +235,13 @@ export class CounterLedger {
       for (const history of this.histories) history.add(collector, input, context);
     }
     let rejected = 0;
+    const starts = input === undefined ? undefined : seriesStarts(input);
     for (const inc of output.increments) {
       const key = seriesKey(inc.name, inc.labels);
       const ok = Number.isFinite(inc.value) && inc.value >= 0 && counts.counters.add(inc.name, inc.labels, inc.value, inc.timestampMs, key);
       if (!ok) rejected++;
       // The start the history's points were given, kept with the total (a series from an older file gets it now).
-      else if (input !== undefined) counts.counters.startAt(key, seriesStart(input, key));
+      else if (starts !== undefined && counts.counters.start(key) === undefined) counts.counters.startAt(key, starts(key));
     }
     for (const [key, ms] of Object.entries(output.watermarks)) counts.watermarks.set(key, ms);
     return { rejected };

@@ -70,7 +70,8 @@ export function pointSampler(temporality: Temporality): Sampler {
   return (input, { before, lastGauge, startOf }) => {
     const gauges = gaugeSamples(input, lastGauge).map((s) => ({ ...s, startMs: s.timestampMs }));
     if (temporality === 'cumulative') {
-      const counters = counterSamples(input, before).map((s) => ({ ...s, startMs: startOf(s.key) ?? seriesStart(input, s.key) }));
+      const starts = seriesStarts(input);
+      const counters = counterSamples(input, before).map((s) => ({ ...s, startMs: startOf(s.key) ?? starts(s.key) }));
       return [...counters, ...gauges];
     }
     return [...deltaSamples(input, before), ...gauges];
@@ -81,14 +82,24 @@ export function pointSampler(temporality: Temporality): Sampler {
  * Where a counter series first counted by this cycle starts: its first
  * bucket's start, else (a series seen with its 0 only) the start of the
  * settled bucket its 0 closes, else the cycle's time. The ledger keeps it
- * with the series' total, so it never moves.
+ * with the series' total, so it never moves. The first buckets are gathered
+ * once, on the first call: `counted` holds a map per target, and asking
+ * each of them for each series was quadratic in the targets.
  */
-export function seriesStart(input: Pick<HistoryInput, 'counted' | 'watermarks' | 'now'>, key: string): number {
-  for (const map of input.counted ?? []) {
-    const first = map.get(key)?.values[0];
-    if (first !== undefined) return first[0];
-  }
-  return input.watermarks[key] ?? input.now;
+export function seriesStarts(input: Pick<HistoryInput, 'counted' | 'watermarks' | 'now'>): (key: string) => number {
+  let firsts: Map<string, number> | undefined;
+  return (key) => {
+    if (firsts === undefined) {
+      firsts = new Map();
+      for (const map of input.counted ?? []) {
+        for (const [k, range] of map) {
+          const first = range.values[0];
+          if (first !== undefined && !firsts.has(k)) firsts.set(k, first[0]);
+        }
+      }
+    }
+    return firsts.get(key) ?? input.watermarks[key] ?? input.now;
+  };
 }
 
 /** One counter series of a cycle, as both pipes' counter samples start from it. */
