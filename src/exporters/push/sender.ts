@@ -73,7 +73,8 @@ function classify(outcome: SendOutcome): RequestOutcome {
  *
  * Retry policy (Prometheus'): 5xx, 429, no answer and local errors are
  * retried with exponential backoff from minBackoffMs to maxBackoffMs until
- * they succeed or the sender stops; any other answer that is not 2xx (a 4xx:
+ * they succeed or the sender stops, a 429's or 503's Retry-After (capped at
+ * 5 minutes) waited out before the backoff; any other answer that is not 2xx (a 4xx:
  * the receiver will refuse the same body again) settles the pages `refused`.
  * Pages never confirmed stay in the source, which persists them.
  */
