@@ -7,8 +7,9 @@
 // the transports, and no client or wiring in between changes.
 //
 // A request timeout is not part of it: the clients' timeouts are three things
-// (one upstream attempt; one OTLP export with the SDK's retries; one
-// remote-write POST), each checked and documented by its client.
+// (one upstream attempt; one OTLP logs export with the SDK's retries; one
+// push POST, remote-write's or OTLP metrics'), each checked and documented by
+// its client.
 import { DIRECT, type ProxyRoute } from './proxy-route.js';
 import type { TlsFiles } from './tls-files.js';
 
