@@ -3,7 +3,7 @@
 // self-metric table. A test fails when the committed file differs.
 import { allCollectors } from './wiring/collectors.js';
 import { configSchema, resolveCollectorOptions } from '../config/index.js';
-import { renderAllMetricsDocs } from '../exporters/prometheus/index.js';
+import { renderAllMetricsDocs } from '../exporters/metrics-docs.js';
 import { WAF_EVENTS_JOB, WAF_EVENTS_FAMILIES } from '../forwarder/index.js';
 
 export function renderMetricsReference(): string {

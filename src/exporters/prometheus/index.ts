@@ -4,4 +4,3 @@ export { Exposition } from './exposition.js';
 export { negotiate } from './negotiate.js';
 export { SelfMetrics, type SelfReadings } from './self-metrics.js';
 export { type ExpositionFormat, type FamilySnapshot } from './serialize.js';
-export { renderAllMetricsDocs } from './docs.js';

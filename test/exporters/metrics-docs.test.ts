@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricDef } from '../../../src/collectors/collector.js';
-import { renderAllMetricsDocs, renderMetricsDocs, renderSelfMetricsDocs } from '../../../src/exporters/prometheus/docs.js';
-import { SELF_METRICS } from '../../../src/exporters/prometheus/self-metric-defs.js';
+import type { MetricDef } from '../../src/collectors/collector.js';
+import { renderAllMetricsDocs, renderMetricsDocs, renderSelfMetricsDocs } from '../../src/exporters/metrics-docs.js';
+import { SELF_METRICS } from '../../src/exporters/prometheus/self-metric-defs.js';
 
 const traffic: MetricDef = {
   name: 'edge_domain_traffic_bytes_total',

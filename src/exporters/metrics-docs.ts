@@ -1,9 +1,10 @@
-// Renders docs/metrics.md from the collectors' MetricDefs and the self-metric constants; pure.
-import type { Collector, MetricDef } from '../../collectors/index.js';
-import { otlpMetricName } from '../otlp-metrics/naming.js';
-import { EXCLUDED_PROCESS_METRICS } from './process-metrics.js';
-import { SELF_METRICS } from './self-metric-defs.js';
-import type { FamilyDef } from './serialize.js';
+// Renders docs/metrics.md from the collectors' MetricDefs and the self-metric constants, each family with
+// its Prometheus name and its OTLP metric; pure. Above both exporters, as it reads both.
+import type { Collector, MetricDef } from '../collectors/index.js';
+import { otlpMetricName } from './otlp-metrics/naming.js';
+import { EXCLUDED_PROCESS_METRICS } from './prometheus/process-metrics.js';
+import { SELF_METRICS } from './prometheus/self-metric-defs.js';
+import type { FamilyDef } from './prometheus/serialize.js';
 
 /** What the docs need of a collector (a Collector satisfies it). */
 type CollectorFamilies = Pick<Collector, 'name' | 'families'>;
