@@ -7,7 +7,7 @@
 // series on every pipe.
 import { ValueType, type HrTime } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
-import { AggregationTemporality, DataPointType, type MetricData, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { AggregationTemporality, DataPointType, type DataPoint, type Histogram, type MetricData, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import type { Temporality } from '../../counters/index.js';
 import { capLabelValue, wellFormedLabelValue } from '../prometheus/naming.js';
 import type { FamilyDef } from '../prometheus/serialize.js';
@@ -50,10 +50,12 @@ function fallbackDef(name: string): FamilyDef {
   return { name, type: name.endsWith('_total') ? 'counter' : 'gauge', help: '', unit: '', labels: [] };
 }
 
+/** One metric of the request as it is gathered: a histogram family's points carry histograms, every other's numbers. */
 interface Building {
   readonly def: FamilyDef;
   readonly temporality: Temporality;
-  readonly points: Array<{ startTime: HrTime; endTime: HrTime; attributes: Record<string, string>; value: unknown }>;
+  readonly numbers: DataPoint<number>[];
+  readonly histograms: DataPoint<Histogram>[];
 }
 
 export function toResourceMetrics(pages: readonly OtlpPage[], context: PointsContext): ResourceMetrics {
@@ -69,7 +71,7 @@ export function toResourceMetrics(pages: readonly OtlpPage[], context: PointsCon
     const key = `${def.name} ${temporality}`;
     let building = families.get(key);
     if (building === undefined) {
-      building = { def, temporality, points: [] };
+      building = { def, temporality, numbers: [], histograms: [] };
       families.set(key, building);
     }
     return building;
@@ -78,29 +80,32 @@ export function toResourceMetrics(pages: readonly OtlpPage[], context: PointsCon
     const temporality = page.tag === 'delta' || page.tag === 'cumulative' ? page.tag : context.temporality;
     if (page.snapshot !== undefined) {
       for (const p of page.snapshot) {
-        const value = p.histogram === undefined ? p.value : {
-          buckets: { boundaries: [...(p.def.buckets ?? [])], counts: [...p.histogram.counts] }, sum: p.histogram.sum, count: p.value,
-        };
-        family(p.def, temporality).points.push({ startTime: hrTime(p.startMs), endTime: hrTime(p.timeMs), attributes: attributes(p.labels), value });
+        const at = { startTime: hrTime(p.startMs), endTime: hrTime(p.timeMs), attributes: attributes(p.labels) };
+        const building = family(p.def, temporality);
+        if (p.histogram === undefined) building.numbers.push({ ...at, value: p.value });
+        else {
+          const buckets = { boundaries: [...(p.def.buckets ?? [])], counts: [...p.histogram.counts] };
+          building.histograms.push({ ...at, value: { buckets, sum: p.histogram.sum, count: p.value } });
+        }
       }
       continue;
     }
     for (const s of page.samples) {
       const def = context.def(s.name) ?? fallbackDef(s.name);
-      family(def, temporality).points.push({ startTime: hrTime(s.startMs ?? s.timestampMs), endTime: hrTime(s.timestampMs), attributes: attributes(s.labels), value: s.value });
+      family(def, temporality).numbers.push({ startTime: hrTime(s.startMs ?? s.timestampMs), endTime: hrTime(s.timestampMs), attributes: attributes(s.labels), value: s.value });
     }
   }
-  const metrics: MetricData[] = [...families.values()].map(({ def, points, temporality: kind }) => {
+  const metrics: MetricData[] = [...families.values()].map(({ def, numbers, histograms, temporality: kind }) => {
     const temporality = kind === 'delta' ? AggregationTemporality.DELTA : AggregationTemporality.CUMULATIVE;
     const { name, unit, description } = otlpMetricName(def);
     const descriptor = { name, unit, description, valueType: ValueType.DOUBLE };
     switch (def.type) {
       case 'counter':
-        return { descriptor, aggregationTemporality: temporality, dataPointType: DataPointType.SUM, isMonotonic: true, dataPoints: points as never };
+        return { descriptor, aggregationTemporality: temporality, dataPointType: DataPointType.SUM, isMonotonic: true, dataPoints: numbers };
       case 'histogram':
-        return { descriptor, aggregationTemporality: temporality, dataPointType: DataPointType.HISTOGRAM, dataPoints: points as never };
+        return { descriptor, aggregationTemporality: temporality, dataPointType: DataPointType.HISTOGRAM, dataPoints: histograms };
       case 'gauge':
-        return { descriptor, aggregationTemporality: AggregationTemporality.CUMULATIVE, dataPointType: DataPointType.GAUGE, dataPoints: points as never };
+        return { descriptor, aggregationTemporality: AggregationTemporality.CUMULATIVE, dataPointType: DataPointType.GAUGE, dataPoints: numbers };
     }
   });
   return { resource: context.resource, scopeMetrics: [{ scope: context.scope, metrics }] };
