@@ -97,6 +97,11 @@ export class DeliveryState {
     return this.current?.cursorMs;
   }
 
+  /** Where the checkpoint's stream began, and so what the denied counter counts from; undefined before it is loaded. */
+  get originMs(): number | undefined {
+    return this.current?.originMs;
+  }
+
   /** Events left out of the denied counter by its series cap. */
   get droppedFromCounter(): number {
     return this.counts.dropped;

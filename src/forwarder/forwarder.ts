@@ -102,6 +102,15 @@ export class WafEventForwarder implements EventJob {
       : undefined;
   }
 
+  /**
+   * Where edge_waf_denied_requests_total counts from (epoch ms): the
+   * checkpoint's origin, kept with the totals across restarts; undefined
+   * before the checkpoint is loaded. OTLP metrics' cumulative start for it.
+   */
+  countingSince(): number | undefined {
+    return this.delivery.originMs;
+  }
+
   stats(): WafEventsStats {
     const cursor = this.delivery.cursorMs;
     return {

@@ -145,8 +145,11 @@ export async function wire(options: WiringOptions): Promise<Components> {
   const otlp = config.waf_events.enabled ? otlpEndpoint(config, options.local) : undefined;
   logExporterRoutes(config, otlp, logger);
   const remoteWrite = wireRemoteWrite(config, outbound.watch('remote_write', logger.child({ component: 'remote_write' })), options.version, self, store, recovery, options.clock ?? SYSTEM_CLOCK);
+  // The WAF forwarder is wired after the collectors; the OTLP sender asks it for its counter's start only once running.
+  const waf: { forwarder?: WafEventForwarder } = {};
   const otlpMetrics = wireOtlpMetrics(config, options.version, {
     families, self, store, recovery, clock: options.clock ?? SYSTEM_CLOCK, logger: outbound.watch('otlp_metrics', logger.child({ component: 'otlp_metrics' })),
+    wafCountingSince: () => waf.forwarder?.countingSince(),
   });
   const context = {
     client: upstream.client,
@@ -174,6 +177,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
     ? undefined
     : wireWafEvents(options, { upstream, store, targets, recovery, otlp, otlpLogger: outbound.watch('otlp', logger.child({ component: 'otlp' })) });
   if (wafEvents) jobs.push(wafEvents.forwarder);
+  if (wafEvents) waf.forwarder = wafEvents.forwarder;
   const engine = new Scheduler({
     jobs,
     tz,

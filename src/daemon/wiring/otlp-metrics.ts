@@ -30,6 +30,8 @@ interface OtlpMetricsParts {
   readonly recovery: StateRecovery;
   readonly clock: Clock;
   readonly logger: OutboundLogger;
+  /** Where the WAF denied counter counts from (its checkpoint's origin), once the forwarder is wired and restored. */
+  readonly wafCountingSince: () => number | undefined;
 }
 
 export function wireOtlpMetrics(config: Config, version: string, parts: OtlpMetricsParts): OtlpMetrics | undefined {
@@ -67,6 +69,8 @@ export function wireOtlpMetrics(config: Config, version: string, parts: OtlpMetr
     def: (name) => families.def(name),
     // The families no collector counts in buckets: the WAF forwarder's, the exporter's own and the process'.
     snapshot: async () => [...families.snapshot().filter((f) => wafFamilies.has(f.def.name)), ...(await self.snapshot())],
+    // The WAF counter's total is kept across restarts: it counts from the checkpoint's origin, not from this process' start.
+    startOf: (family) => (wafFamilies.has(family) ? parts.wafCountingSince() : undefined),
     logger,
     observer: watchedObserver(self.otlpMetrics, watch),
     // The engine's clock, which stamped the pages: snapshots and batch deadlines are read against it too.

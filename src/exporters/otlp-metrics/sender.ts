@@ -29,6 +29,8 @@ interface OtlpMetricsSenderOptions extends PushSenderOptions {
   readonly maxLabelValueLength: number;
   /** Where the process' own counters start (epoch ms). Default: the process' start. */
   readonly startMs?: number;
+  /** A snapshot family's own cumulative start, where its total outlives the process (SnapshotSource). */
+  readonly startOf?: (family: string) => number | undefined;
 }
 
 export class OtlpMetricsSender {
@@ -38,7 +40,10 @@ export class OtlpMetricsSender {
 
   constructor(history: HistorySource, private readonly options: OtlpMetricsSenderOptions, deps?: ConstructorParameters<typeof PushSender>[3]) {
     const now = deps?.now ?? Date.now;
-    this.snapshots = new SnapshotSource({ families: options.snapshot, temporality: options.temporality, startMs: options.startMs ?? Math.round(performance.timeOrigin), now });
+    this.snapshots = new SnapshotSource({
+      families: options.snapshot, temporality: options.temporality, startMs: options.startMs ?? Math.round(performance.timeOrigin), now,
+      ...(options.startOf === undefined ? {} : { startOf: options.startOf }),
+    });
     const protocol = otlpMetricsProtocol(options.encoding, {
       resource: options.resource, scope: options.scope, temporality: options.temporality, def: options.def, maxLabelValueLength: options.maxLabelValueLength,
     }, options.compression);

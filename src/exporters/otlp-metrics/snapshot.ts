@@ -22,6 +22,8 @@ interface SnapshotSourceOptions {
   readonly temporality: Temporality;
   /** Where a cumulative counter of the process starts (epoch ms). */
   readonly startMs: number;
+  /** A family's own cumulative start where its total outlives the process (the WAF counter's, kept in its checkpoint); undefined: startMs. */
+  readonly startOf?: (family: string) => number | undefined;
   readonly now: () => number;
 }
 
@@ -90,6 +92,7 @@ export class SnapshotSource implements HistorySource {
     const points: SnapshotPoint[] = [];
     const reached = new Map<string, Last>();
     for (const { def, series } of families) {
+      const familyStart = this.options.startOf?.(def.name) ?? this.options.startMs;
       for (const s of series) {
         const labels: Record<string, string> = {};
         def.labels.forEach((name, i) => (labels[name] = s.labelValues[i] ?? ''));
@@ -102,7 +105,7 @@ export class SnapshotSource implements HistorySource {
         // A total below the last one was reset (a series forgotten and seen again): its delta is the whole total.
         const reset = prev !== undefined && s.value < prev.value;
         const base = prev === undefined || reset ? undefined : prev;
-        const startMs = delta ? (prev?.timeMs ?? this.options.startMs) : this.options.startMs;
+        const startMs = delta ? (prev?.timeMs ?? this.options.startMs) : familyStart;
         if (def.type === 'counter') {
           reached.set(key, { timeMs: now, value: s.value });
           points.push({ def, labels, startMs, timeMs: now, value: s.value - (base?.value ?? 0) });

@@ -22,7 +22,7 @@ interface Now {
   histogram?: { cumulative: [number, number]; count: number; sum: number };
 }
 
-function rig(temporality: Temporality, first: Now) {
+function rig(temporality: Temporality, first: Now, startOf?: (family: string) => number | undefined) {
   const clock = { now: T };
   const state = { current: first, calls: 0 };
   const families = (): Promise<FamilySnapshot[]> => {
@@ -37,7 +37,7 @@ function rig(temporality: Temporality, first: Now) {
     }
     return Promise.resolve(out);
   };
-  const source = new SnapshotSource({ families, temporality, startMs: S, now: () => clock.now });
+  const source = new SnapshotSource({ families, temporality, startMs: S, now: () => clock.now, ...(startOf === undefined ? {} : { startOf }) });
   let woken = 0;
   source.onPages(() => woken++);
   return { source, clock, state, woken: () => woken };
@@ -59,6 +59,17 @@ const points = (page: OtlpPage) =>
   });
 
 describe('SnapshotSource: cumulative', () => {
+  it('a family whose total outlives the process (the WAF counter) starts where it counts from, the others at startMs', async () => {
+    const origin = T - 7 * 24 * 3_600_000;
+    const r = rig('cumulative', { denied: { 'a.com': 10 }, up: 1 }, (family) => (family === DENIED.name ? origin : undefined));
+    r.clock.now = T + 30_000;
+    await r.source.take();
+    expect(points(head(r.source))).toEqual([
+      [DENIED.name, 'a.com', (origin - T) / 1000, 30, 10],
+      [UP.name, 'access', 30, 30, 1],
+    ]);
+  });
+
   it('counters and histograms start at startMs with their totals; gauges at now; settled or not, the start stays', async () => {
     const r = rig('cumulative', { denied: { 'a.com': 10 }, up: 1, histogram: { cumulative: [1, 3], count: 4, sum: 0.5 } });
     await r.source.baseline(); // nothing in cumulative
