@@ -6,8 +6,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { EdgeClient, platformClock } from '../../src/api/index.js';
+import { afterEach, beforeEach } from 'vitest';
+import { platformClock, type EdgeClient } from '../../src/api/index.js';
 import type { JobLogger } from '../../src/engine/job.js';
 import { Scheduler } from '../../src/engine/scheduler.js';
 import type { Sample, SampleSink } from '../../src/collectors/collector.js';
@@ -18,7 +18,8 @@ import { type WafEventForwarderOptions } from '../../src/forwarder/options.js';
 import { type WafEventsStats } from '../../src/forwarder/metrics.js';
 import { SEVERITY_LABEL } from '../../src/collectors/waf-trend/metrics.js';
 import { StateStore, type StateStoreOptions } from '../../src/state/store.js';
-import { createSimulator, type Simulator } from '../../src/simulator/index.js';
+import type { Simulator } from '../../src/simulator/index.js';
+import { useSim } from '../collectors/series/sim-driver.js';
 import { type SimulatorOptions } from '../../src/simulator/simulator.js';
 
 export const T0 = Date.UTC(2026, 2, 2, 4, 0, 0);
@@ -151,10 +152,9 @@ export const BASE: Omit<WafEventForwarderOptions, 'client' | 'tz' | 'sink' | 'sa
   retry: { minDelayMs: 0, maxDelayMs: 0 },
 };
 
-/** One simulator for the file; per test: clock back at T0, a fresh world and state directory; forwarders stopped after. */
+/** One simulator for the file (useSim); per test: clock back at T0, a fresh world and state directory; forwarders stopped after. */
 export function useRig(options: SimulatorOptions = {}): Rig {
-  let sim: Simulator | undefined;
-  let client: EdgeClient | undefined;
+  const simulator = useSim(options);
   let dir: string | undefined;
   const logs: LogLine[] = [];
   const started: Forwarding[] = [];
@@ -162,14 +162,7 @@ export function useRig(options: SimulatorOptions = {}): Rig {
     if (v === undefined) throw new Error('rig not started');
     return v;
   };
-  beforeAll(async () => {
-    sim = createSimulator({ clock: { mode: 'fixed', start: T0 }, domains: 6, ...options });
-    const { url } = await sim.listen('127.0.0.1', 0);
-    client = new EdgeClient({ apiUrl: url, token: 'sim-token', retry: { attempts: 1 }, timeoutMs: 5000 });
-  });
   beforeEach(() => {
-    need(sim).reset();
-    need(sim).clock.set(T0);
     dir = mkdtempSync(join(tmpdir(), 'waf-events-'));
     logs.length = 0;
   });
@@ -177,16 +170,12 @@ export function useRig(options: SimulatorOptions = {}): Rig {
     await Promise.all(started.splice(0).map((f) => f.stop()));
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
-  afterAll(async () => {
-    await client?.close();
-    await sim?.close();
-  });
   return {
     get sim() {
-      return need(sim);
+      return simulator.sim;
     },
     get client() {
-      return need(client);
+      return simulator.client;
     },
     get dir() {
       return need(dir);
@@ -195,13 +184,13 @@ export function useRig(options: SimulatorOptions = {}): Rig {
     forwarder(sink, samples, extra = {}, store = {}) {
       const f = forwarding({
         ...BASE,
-        client: need(client),
+        client: simulator.client,
         tz: platformClock('+08:00'),
         sink,
         samples,
         store: new StateStore(need(dir), store),
         log: recordingLogger(logs),
-        clock: need(sim).clock,
+        clock: simulator.sim.clock,
         ...extra,
       });
       started.push(f);
