@@ -123,7 +123,11 @@ export class CounterTotals {
   fileEntries(): LedgerFile['counters'] {
     const out: Array<LedgerFile['counters'][number]> = [];
     for (const { name, labels, value, timestampMs, startMs } of this.entries.values()) {
-      out.push({ name, labels, value, ...(timestampMs === undefined ? {} : { timestampMs }), ...(startMs === undefined ? {} : { startMs }) });
+      // Keys set in place rather than spread in: no throwaway objects per series at every save.
+      const entry: LedgerFile['counters'][number] = { name, labels, value };
+      if (timestampMs !== undefined) entry.timestampMs = timestampMs;
+      if (startMs !== undefined) entry.startMs = startMs;
+      out.push(entry);
     }
     return out;
   }
