@@ -22,7 +22,8 @@ export function logExporterRoutes(config: Config, otlp: Endpoint | undefined, lo
     logger.info({ endpoint, proxy: via(route, endpoint), proxySource: route.source }, `otlp: ${endpoint} via ${via(route, endpoint)}${demo}`);
   }
   for (const name of ['remote_write', 'otlp_metrics'] as const) {
-    const endpoint = name === 'otlp_metrics' && !config.otlp_metrics.enabled ? undefined : outboundEndpoint(config, name);
+    // Undefined for a pipe that is off.
+    const endpoint = outboundEndpoint(config, name);
     if (endpoint === undefined) continue;
     const { url, route } = endpoint;
     const temporality = name === 'otlp_metrics' ? ` (${config.otlp_metrics.temporality}, ${config.otlp_metrics.protocol})` : '';

@@ -36,7 +36,8 @@ interface OtlpMetricsParts {
 
 export function wireOtlpMetrics(config: Config, version: string, parts: OtlpMetricsParts): OtlpMetrics | undefined {
   const om = config.otlp_metrics;
-  const endpoint = om.enabled ? outboundEndpoint(config, 'otlp_metrics') : undefined;
+  // Undefined while otlp_metrics is off (config/endpoints.ts).
+  const endpoint = outboundEndpoint(config, 'otlp_metrics');
   if (endpoint === undefined) return undefined;
   const { families, self, store, recovery, logger } = parts;
   const history = pipeHistory({
