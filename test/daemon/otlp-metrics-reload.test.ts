@@ -68,7 +68,9 @@ describe('otlp_metrics across reloads', () => {
       const points = [];
       for (const post of receiver.delivered()) points.push(...flattenPoints(await decodeMetricsWithProtoc(post.body)));
       const first = lastSettled(T0);
-      for (const domain of sim.world.domains.map((d) => d.domainName)) {
+      const domains = sim.world.domains.map((d) => d.domainName);
+      expect(domains).toHaveLength(2);
+      for (const domain of domains) {
         const own = points
           .filter((p) => p.metric === 'edge_domain_requests' && p.attributes.domain === domain)
           .map((p) => ({ temporality: p.temporality, start: (p.startMs - first) / MIN, end: (p.timeMs - first) / MIN, value: p.value }))

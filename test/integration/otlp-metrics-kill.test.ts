@@ -114,6 +114,7 @@ describe('OTLP metrics across a kill -9 mid-push', () => {
     const last = lastSettled(sim.clock.now());
     const buckets = Array.from({ length: (last - first) / MIN + 2 }, (_, i) => first - MIN + i * MIN);
     expect(buckets.length).toBe(6);
+    expect(domains).toHaveLength(3);
     for (const domain of domains) {
       const own = delivered.filter((p) => p.metric === 'edge_domain_requests' && p.attributes.domain === domain);
       const byBucket = new Map<number, number>();

@@ -91,6 +91,7 @@ describe('OTLP metrics: delta', () => {
     const first = lastSettled(rig.firstCycleAt) + MIN;
     const last = lastSettled(now);
     let corrections = 0;
+    expect(rig.sim.truth.domains()).toHaveLength(3);
     for (const domain of rig.sim.truth.domains()) {
       for (const [otlp, prometheus, labels, metric] of COUNTERS) {
         const own = seriesPoints(points, otlp, domain, labels);
@@ -141,12 +142,15 @@ describe('OTLP metrics: cumulative', () => {
     expect((posts[2]?.receivedAt ?? 0) - (posts[1]?.answeredAt ?? Infinity)).toBeGreaterThanOrEqual(1000);
 
     const first = lastSettled(rig.firstCycleAt) + MIN;
+    expect(rig.sim.truth.domains()).toHaveLength(3);
     for (const domain of rig.sim.truth.domains()) {
       for (const [otlp, prometheus, labels, metric] of COUNTERS) {
         const own = seriesPoints(points, otlp, domain, labels).sort((a, b) => a.timeMs - b.timeMs);
         const name = `${otlp} ${domain} ${JSON.stringify(labels)}`;
         expect(own.every((p) => p.kind === 'sum' && p.temporality === 'cumulative' && p.monotonic === true), name).toBe(true);
         // Every point once: one per bucket end, none twice though a request was sent three times.
+        // The series' 0, then the 8 buckets the cycles counted.
+        expect(own, name).toHaveLength(9);
         expect(new Set(own.map((p) => p.timeMs)).size, `${name}: no point twice`).toBe(own.length);
         expect(own.map((p) => p.timeMs), `${name}: a point at each bucket's end`).toEqual(Array.from({ length: own.length }, (_, i) => first + i * MIN));
         expect(new Set(own.map((p) => p.startMs)), `${name}: the start never moves`).toEqual(new Set([first - MIN]));
