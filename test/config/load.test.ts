@@ -126,6 +126,9 @@ describe('loadConfig: each mistake is reported at its YAML path', () => {
     ['bad listen', yaml('simulator:', '  enabled: true', '  listen: localhost'), 'simulator.listen', 3, 3, /HOST:PORT/],
     ['domains out of range', yaml('simulator:', '  enabled: true', '  domains: 100001'), 'simulator.domains', 3, 3, /<= 100000/],
     ['section of wrong shape', yaml(SIM, 'log: [info]'), 'log', 2, 1, /expected a mapping, got a list/],
+    // Left empty, a section is null: its cross-field rules run on it anyway and must not throw.
+    ['empty upstream', yaml(SIM, 'upstream:'), 'upstream', 2, 1, /expected a mapping, got null/],
+    ['empty upstream.retry', yaml(SIM, 'upstream:', '  retry:'), 'upstream.retry', 3, 3, /expected a mapping, got null/],
     ['token and token_file', yaml('upstream:', '  api_url: https://a.example', '  token: abcd', '  token_file: /x'), 'upstream.token_file', 4, 3, /upstream\.token and upstream\.token_file are mutually exclusive/],
     ['no token for a real account', yaml('upstream:', '  api_url: https://a.example'), 'upstream.token', 1, 1, /set upstream\.token, upstream\.token_file or EDGE_API_TOKEN/],
     ['neither api_url nor simulator', yaml('log: { level: info }'), 'upstream.api_url', undefined, undefined, /set upstream\.api_url \(or EDGE_API_URL\), or enable the bundled simulator/],

@@ -19,7 +19,9 @@ const retrySchema = z
       .describe('Upper bound of one backoff delay (default 10s).'),
   })
   .superRefine(
-    (retry: { min_delay?: unknown; max_delay?: unknown }, ctx) => {
+    (retry: { min_delay?: unknown; max_delay?: unknown } | null, ctx) => {
+      // Runs even when the block failed, so it may be `retry:` left empty (null): already reported.
+      if (typeof retry !== 'object' || retry === null) return;
       const { min_delay: min, max_delay: max } = retry;
       if (typeof min === 'number' && typeof max === 'number' && min > max) {
         ctx.addIssue({ code: 'custom', path: ['min_delay'], message: 'must not be greater than upstream.retry.max_delay' });
@@ -117,7 +119,9 @@ export const upstreamSchema = z
     ...outboundFields('upstream', 'upstream'),
   })
   .superRefine(
-    (upstream: { token?: unknown; token_file?: unknown; proxy_url?: unknown; proxy_url_file?: unknown }, ctx) => {
+    (upstream: { token?: unknown; token_file?: unknown; proxy_url?: unknown; proxy_url_file?: unknown } | null | undefined, ctx) => {
+      // Runs even when the section failed, so it may be `upstream:` left empty (null) or an entry's missing one: already reported.
+      if (typeof upstream !== 'object' || upstream === null) return;
       if (upstream.token !== undefined && upstream.token_file !== undefined) {
         ctx.addIssue({
           code: 'custom',
