@@ -9,7 +9,7 @@ import { applyEnvOverrides, interpolate } from './env.js';
 import type { Env, EnvOverride, PathProblem } from './env.js';
 import { ConfigError } from './errors.js';
 import type { ConfigProblem } from './errors.js';
-import { isUsableSecret } from './fields.js';
+import { tokenFromUpstream } from './token-file.js';
 import { PROXY_VARIABLES, readProxyFiles, withProxyFiles } from './proxy-files.js';
 import { resolveProxies } from './endpoints.js';
 import { dottedPath, issueMessage, issueProblems } from './issues.js';
@@ -63,7 +63,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   const interpolated = interpolate(yaml.data ?? {}, env);
   const { document, applied } = applyEnvOverrides(interpolated.value, env);
-  const tokenFile = tokenFromDocument(document);
+  const tokenFile = tokenFromUpstream(document, ['upstream']);
   const serverFiles = options.serverFiles === true ? [...serverFileProblems(document), ...clientFileProblems(document)] : [];
   const proxyFiles = readProxyFiles(document);
   const parsed = configSchema.safeParse(document, { error: issueMessage });
@@ -106,37 +106,6 @@ function readConfigFile(file: string): string {
   } catch (err) {
     throw new ConfigError(file, [{ path: '', message: `cannot read the config file: ${errnoText(err)}` }], { cause: err });
   }
-}
-
-/** Reads upstream.token_file when it is the token's source; problems never include the content. */
-function tokenFromDocument(document: unknown): { token?: string; problems: PathProblem[] } {
-  const upstream = get(document, 'upstream');
-  const file = get(upstream, 'token_file');
-  if (typeof file !== 'string' || file === '' || get(upstream, 'token') !== undefined) return { problems: [] };
-  const read = readTokenFile(file);
-  if (read.problem === undefined) return { token: read.token, problems: [] };
-  return { ...(read.token === undefined ? {} : { token: read.token }), problems: [{ path: ['upstream', 'token_file'], message: read.problem }] };
-}
-
-/** What {@link readTokenFile} found: the token, or a problem that never includes the content (`token` is then what to mask, if anything was read). */
-type TokenFileRead = { token: string; problem?: undefined } | { token?: string; problem: string };
-
-/**
- * Reads a token file as upstream.token_file is read at load: the content
- * trimmed, one line without control characters, not empty. Also what the
- * daemon reads again when the upstream answers 401.
- */
-export function readTokenFile(file: string): TokenFileRead {
-  let content: string;
-  try {
-    content = readFileSync(file, 'utf8').trim();
-  } catch (err) {
-    return { problem: `cannot read the token file ${file}: ${errnoText(err)}` };
-  }
-  if (!isUsableSecret(content)) {
-    return { token: content, problem: content === '' ? 'the token file is empty' : 'the token file must hold one line without control characters' };
-  }
-  return { token: content };
 }
 
 /** Every secret value the messages must not show. */
