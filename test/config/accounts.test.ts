@@ -178,6 +178,12 @@ describe('accounts: mistakes', () => {
     expect(problemAt(loadError({ text: yaml(SINGLE, 'account:', '  name: Main') }), 'account.name').message).toMatch(/lower-case/);
   });
 
+  it('refuses an empty list, saying what to do', () => {
+    expect(problemAt(loadError({ text: yaml('accounts: []') }), 'accounts').message).toBe(
+      'list at least one account, or leave accounts: out to read the top-level upstream',
+    );
+  });
+
   it('names the entry whose upstream has no api_url', () => {
     const err = loadError({ text: yaml('accounts:', ...entry('a'), '  - name: b', '    upstream:', '      token: b-token-1') });
     expect(problemAt(err, 'accounts.1.upstream.api_url').message).toMatch(/^required/);

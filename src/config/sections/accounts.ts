@@ -42,7 +42,7 @@ const entrySchema = z.strictObject({
 
 export const accountsSchema = z
   .array(entrySchema)
-  .min(1)
+  .min(1, { error: 'list at least one account, or leave accounts: out to read the top-level upstream' })
   .superRefine((entries, ctx) => {
     const first = new Map<string, number>();
     entries.forEach((entry, i) => {
