@@ -127,8 +127,9 @@ export function accountEnv(document: unknown, env: Env): { env: Env; refused: { 
     return {
       name: o.name,
       path: o.path,
+      // Set at all, the variable is refused, so it cannot be the one an entry interpolates either.
       message: `${o.name} sets the upstream of a config without accounts:; with accounts: set, set accounts[i].upstream.${key} per account ` +
-        `(\${${o.name}} interpolation works there)`,
+        `(from a variable through \${NAME} if need be, one per account, named other than ${o.name})`,
     };
   });
   const names = new Set(set.map((o) => o.name));

@@ -59,7 +59,8 @@ export const ACCOUNTS_DESCRIPTION =
   '`collectors: { topn: { enabled: false } }` changes that key alone; a list (targets.domains.static, a regex list) replaces ' +
   'the top-level list whole; an entry\'s proxy_url or proxy_url_file replaces both inherited ones. The top-level `upstream` is then ' +
   'the shared default (timeout, retry, proxy, TLS, ...) and may not set api_url, login_url, token or token_file, which each account ' +
-  'sets itself; EDGE_API_URL, EDGE_LOGIN_URL and EDGE_API_TOKEN are refused too (use `${VAR}` in the entry instead). Each account ' +
+  'sets itself; EDGE_API_URL, EDGE_LOGIN_URL and EDGE_API_TOKEN are refused too (write `${VAR}` in each entry instead, one variable ' +
+  'per account under another name). Each account ' +
   'keeps its state in `<state_dir>/accounts/<name>/`.';
 
 export type AccountEntry = z.output<typeof entrySchema>;
