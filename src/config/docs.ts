@@ -45,7 +45,8 @@ export function renderConfigDocs(): string {
     '|---|---|',
     ...ENV_OVERRIDES.map((o) => {
       const clears = o.clears.map((c) => `; clears \`${c.join('.')}\``).join('');
-      return `| \`${o.name}\` | \`${o.path.join('.')}\`${clears} |`;
+      const single = o.path[0] === 'upstream' ? '; refused with `accounts:` (set it per account)' : '';
+      return `| \`${o.name}\` | \`${o.path.join('.')}\`${clears}${single} |`;
     }),
     '',
     ...sections,
@@ -53,11 +54,13 @@ export function renderConfigDocs(): string {
 }
 
 function renderSection(key: string, schema: JsonSchema): string {
-  const rows = schema.properties ? rowsOf(key, schema, false) : [row(key, schema)];
+  const items = itemRows(key, schema);
+  const list = items.length > 0;
+  const rows = schema.properties ? rowsOf(key, schema, false) : list ? [{ ...row(key, schema), description: 'A list of mappings, each with the keys below.' }, ...items] : [row(key, schema)];
   return [
     `## \`${key}\``,
     '',
-    ...(schema.properties && schema.description ? [schema.description, ''] : []),
+    ...((schema.properties || list) && schema.description ? [schema.description, ''] : []),
     '| Key | Type | Default | Description |',
     '|---|---|---|---|',
     ...rows.map((r) => `| \`${r.key}\` | ${r.type} | ${r.default} | ${cell(r.description)} |`),
@@ -78,6 +81,16 @@ function rowsOf(prefix: string, schema: JsonSchema, includeSelf: boolean): Row[]
     ];
   }
   return self;
+}
+
+/**
+ * A list of mappings (`accounts`): a row per key of its items, `key[].name`,
+ * one level deep; a nested section's keys are those of the top-level section
+ * of the same name, documented there.
+ */
+function itemRows(key: string, schema: JsonSchema): Row[] {
+  const items = Array.isArray(schema.items) ? undefined : asSchema(schema.items);
+  return Object.entries(items?.properties ?? {}).map(([name, value]) => row(`${key}[].${name}`, asSchema(value) ?? {}));
 }
 
 function recordOrLeaf(key: string, schema: JsonSchema): Row {

@@ -1,6 +1,7 @@
 // Loading is one pass at start-up: read the file, parse YAML, interpolate
-// ${VAR}, apply the EDGE_* overrides, read the token file, validate with the
-// schema. Every problem found is collected and thrown as one ConfigError.
+// ${VAR}, apply the EDGE_* overrides, merge each `accounts:` entry over the
+// top level, read the token and proxy files, validate with the schema. Every
+// problem found is collected and thrown as one ConfigError.
 // This is the only module that reads process.env.
 import { readFileSync } from 'node:fs';
 import { redactSecrets } from '../log/redact.js';
@@ -9,8 +10,11 @@ import { applyEnvOverrides, interpolate } from './env.js';
 import type { Env, EnvOverride, PathProblem } from './env.js';
 import { ConfigError } from './errors.js';
 import type { ConfigProblem } from './errors.js';
-import { isUsableSecret } from './fields.js';
-import { PROXY_VARIABLES, readProxyFiles, withProxyFiles } from './proxy-files.js';
+import { accountEnv, isInheritedProblem, topLevelAccountProblems, withAccountDefaults } from './account-input.js';
+import { loadAccounts } from './accounts.js';
+import type { AccountFiles } from './accounts.js';
+import { tokenFromUpstream } from './token-file.js';
+import { PROXY_VARIABLES, readAccountProxyFiles, readProxyFiles, withProxyFiles } from './proxy-files.js';
 import { resolveProxies } from './endpoints.js';
 import { dottedPath, issueMessage, issueProblems } from './issues.js';
 import { configJsonSchema } from './json-schema.js';
@@ -62,27 +66,56 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
 
   const interpolated = interpolate(yaml.data ?? {}, env);
-  const { document, applied } = applyEnvOverrides(interpolated.value, env);
-  const tokenFile = tokenFromDocument(document);
+  // With accounts: the upstream variables are refused, not applied (account-input.ts).
+  const upstreamEnv = accountEnv(interpolated.value, env);
+  const { document: overridden, applied } = applyEnvOverrides(interpolated.value, upstreamEnv.env);
+  const document = withAccountDefaults(overridden);
+  const tokenFile = tokenFromUpstream(document, ['upstream']);
   const serverFiles = options.serverFiles === true ? [...serverFileProblems(document), ...clientFileProblems(document)] : [];
   const proxyFiles = readProxyFiles(document);
+  const accountFiles = readAccountFiles(document);
   const parsed = configSchema.safeParse(document, { error: issueMessage });
 
   const interpolationPaths = new Set(interpolated.problems.map((p) => dottedPath(p.path)));
   const schemaProblems = parsed.success
     ? []
     : issueProblems(parsed.error.issues, configJsonSchema()).filter((p) => !interpolationPaths.has(dottedPath(p.path)));
-  const problems = [...interpolated.problems, ...schemaProblems, ...tokenFile.problems, ...serverFiles, ...proxyFiles.problems];
+  const found = [
+    ...interpolated.problems,
+    ...topLevelAccountProblems(overridden),
+    ...schemaProblems,
+    ...tokenFile.problems,
+    ...serverFiles,
+    ...proxyFiles.problems,
+    ...accountFiles.problems,
+  ];
+  // A top-level value an entry inherits is reported once, at the top-level key.
+  const problems = found.filter((p) => !isInheritedProblem(p, overridden, found));
 
-  if (problems.length > 0 || !parsed.success) {
-    const secrets = [...secretsIn(document, env), ...(tokenFile.token === undefined ? [] : [tokenFile.token]), ...proxyFiles.secrets];
+  if (problems.length > 0 || upstreamEnv.refused.length > 0 || !parsed.success) {
+    const secrets = [...secretsIn(document, env), ...(tokenFile.token === undefined ? [] : [tokenFile.token]), ...proxyFiles.secrets, ...accountFiles.secrets];
     const located = problems.map((p) => locate(p, yaml, applied, secrets));
-    throw new ConfigError(source, located.sort(byPosition));
+    const refused = upstreamEnv.refused.map((r) => ({ path: dottedPath(r.path), message: r.message, env: r.name }));
+    throw new ConfigError(source, [...located, ...refused].sort(byPosition));
   }
-  const parsedConfig = parsed.data;
-  const withProxies = { ...parsedConfig, ...withProxyFiles(parsedConfig, proxyFiles.urls), proxies: resolveProxies(parsedConfig, proxyFiles.urls, env) };
-  const config = tokenFile.token === undefined ? withProxies : { ...withProxies, upstream: { ...withProxies.upstream, token: tokenFile.token } };
+  const { accounts: entries, ...parsedConfig } = parsed.data;
+  const withProxies = { ...parsedConfig, ...withProxyFiles(parsed.data, proxyFiles.urls), proxies: resolveProxies(parsed.data, proxyFiles.urls, env) };
+  const single = tokenFile.token === undefined ? withProxies : { ...withProxies, upstream: { ...withProxies.upstream, token: tokenFile.token } };
+  const config: Config = entries === undefined ? single : { ...single, accounts: loadAccounts(single, entries, accountFiles.files, proxyFiles.urls, env) };
   return options.webConfigFile === undefined ? config : withWebConfig(config, options.webConfigFile, source, yaml);
+}
+
+/** Each entry's token_file and proxy_url_file, read as the top level's are; `files` by the entry's index. */
+function readAccountFiles(document: unknown): { files: AccountFiles[]; problems: PathProblem[]; secrets: string[] } {
+  const entries = get(document, 'accounts');
+  const proxyFiles = readAccountProxyFiles(document);
+  const tokens = Array.isArray(entries) ? entries.map((_, i) => tokenFromUpstream(document, ['accounts', i, 'upstream'])) : [];
+  const files = tokens.map((t, i) => ({
+    ...(t.token === undefined || t.problems.length > 0 ? {} : { token: t.token }),
+    ...(proxyFiles.urls[i] === undefined ? {} : { proxyUrl: proxyFiles.urls[i] }),
+  }));
+  const secrets = [...tokens.flatMap((t) => (t.token === undefined ? [] : [t.token])), ...proxyFiles.secrets];
+  return { files, problems: [...tokens.flatMap((t) => t.problems), ...proxyFiles.problems], secrets };
 }
 
 /** The config with the web config file added; one place sets TLS and one sets basic auth, so neither silently wins. */
@@ -108,37 +141,6 @@ function readConfigFile(file: string): string {
   }
 }
 
-/** Reads upstream.token_file when it is the token's source; problems never include the content. */
-function tokenFromDocument(document: unknown): { token?: string; problems: PathProblem[] } {
-  const upstream = get(document, 'upstream');
-  const file = get(upstream, 'token_file');
-  if (typeof file !== 'string' || file === '' || get(upstream, 'token') !== undefined) return { problems: [] };
-  const read = readTokenFile(file);
-  if (read.problem === undefined) return { token: read.token, problems: [] };
-  return { ...(read.token === undefined ? {} : { token: read.token }), problems: [{ path: ['upstream', 'token_file'], message: read.problem }] };
-}
-
-/** What {@link readTokenFile} found: the token, or a problem that never includes the content (`token` is then what to mask, if anything was read). */
-type TokenFileRead = { token: string; problem?: undefined } | { token?: string; problem: string };
-
-/**
- * Reads a token file as upstream.token_file is read at load: the content
- * trimmed, one line without control characters, not empty. Also what the
- * daemon reads again when the upstream answers 401.
- */
-export function readTokenFile(file: string): TokenFileRead {
-  let content: string;
-  try {
-    content = readFileSync(file, 'utf8').trim();
-  } catch (err) {
-    return { problem: `cannot read the token file ${file}: ${errnoText(err)}` };
-  }
-  if (!isUsableSecret(content)) {
-    return { token: content, problem: content === '' ? 'the token file is empty' : 'the token file must hold one line without control characters' };
-  }
-  return { token: content };
-}
-
 /** Every secret value the messages must not show. */
 function secretsIn(document: unknown, env: Env): string[] {
   const candidates = [
@@ -146,9 +148,19 @@ function secretsIn(document: unknown, env: Env): string[] {
     env.EDGE_REMOTE_WRITE_BEARER_TOKEN,
     get(get(document, 'upstream'), 'token'),
     get(get(document, 'simulator'), 'token'),
+    ...accountUpstreams(document).map((upstream) => get(upstream, 'token')),
   ];
-  const proxies = [...OUTBOUND_NAMES.map((section) => get(get(document, section), 'proxy_url')), ...PROXY_VARIABLES.map((name) => env[name])];
+  const proxies = [
+    ...OUTBOUND_NAMES.map((section) => get(get(document, section), 'proxy_url')),
+    ...accountUpstreams(document).map((upstream) => get(upstream, 'proxy_url')),
+    ...PROXY_VARIABLES.map((name) => env[name]),
+  ];
   return [...candidates.filter((s): s is string => typeof s === 'string'), ...proxies.flatMap(proxyCredentials)];
+}
+
+function accountUpstreams(document: unknown): unknown[] {
+  const entries = get(document, 'accounts');
+  return Array.isArray(entries) ? entries.map((entry: unknown) => get(entry, 'upstream')) : [];
 }
 
 /** Adds where the value came from: the overriding variable, or the key's line:col in the file. */

@@ -10,12 +10,13 @@ export function asSchema(value: z.core.JSONSchema._JSONSchema | undefined): Json
   return typeof value === 'object' ? value : undefined;
 }
 
-/** The sub-schema at a YAML path (a record's entries share one schema). */
+/** The sub-schema at a YAML path (a record's entries share one schema, as a list's items do). */
 function schemaAt(root: JsonSchema, path: readonly (string | number)[]): JsonSchema | undefined {
   let node: JsonSchema | undefined = root;
   for (const segment of path) {
     if (node === undefined) return undefined;
-    node = asSchema(node.properties?.[String(segment)]) ?? asSchema(node.additionalProperties);
+    const items: JsonSchema | undefined = typeof segment === 'number' && !Array.isArray(node.items) ? asSchema(node.items) : undefined;
+    node = items ?? asSchema(node.properties?.[String(segment)]) ?? asSchema(node.additionalProperties);
   }
   return node;
 }

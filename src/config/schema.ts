@@ -4,6 +4,9 @@
 // line in `configSchema` below; cross-section rules live in `crossSectionRules`.
 import { z } from 'zod';
 import type { ProxyRoutes } from '../outbound/index.js';
+import { accountProblems } from './account-input.js';
+import { ACCOUNTS_DESCRIPTION, accountSchema, accountsSchema } from './sections/accounts.js';
+import type { AccountEntry } from './sections/accounts.js';
 import { COLLECTORS_DESCRIPTION, collectorsSchema } from './sections/collectors.js';
 import { limitsSchema } from './sections/limits.js';
 import { serverSchema } from './sections/server.js';
@@ -21,17 +24,20 @@ import { OTLP_DESCRIPTION, otlpSchema, WAF_EVENTS_DESCRIPTION, wafEventsSchema }
 /** Rules spanning sections. Runs even when other fields failed, so every problem is reported at once. */
 function crossSectionRules(config: unknown, ctx: z.RefinementCtx): void {
   if (typeof config !== 'object' || config === null || Array.isArray(config)) return; // already reported
+  for (const problem of accountProblems(config)) ctx.addIssue({ code: 'custom', path: [...problem.path], message: problem.message });
   const upstream = field(config, 'upstream');
   const apiUrl = field(upstream, 'api_url');
   const simulatorEnabled = field(field(config, 'simulator'), 'enabled') === true;
-  if (apiUrl === undefined && !simulatorEnabled) {
+  // With accounts: each entry is its own upstream (accountProblems); the top-level one is only their shared default.
+  const single = field(config, 'accounts') === undefined;
+  if (single && apiUrl === undefined && !simulatorEnabled) {
     ctx.addIssue({
       code: 'custom',
       path: ['upstream', 'api_url'],
       message: 'set upstream.api_url (or EDGE_API_URL), or enable the bundled simulator (simulator.enabled: true)',
     });
   }
-  if (apiUrl !== undefined && field(upstream, 'token') === undefined && field(upstream, 'token_file') === undefined) {
+  if (single && apiUrl !== undefined && field(upstream, 'token') === undefined && field(upstream, 'token_file') === undefined) {
     ctx.addIssue({
       code: 'custom',
       path: ['upstream', 'token'],
@@ -50,7 +56,11 @@ function field(value: unknown, key: string): unknown {
 
 export const configSchema = z
   .strictObject({
-    upstream: upstreamSchema.prefault({}).describe('The platform management API and how to call it.'),
+    account: accountSchema.prefault({}).describe('The one account read when `accounts:` is not set.'),
+    accounts: accountsSchema.optional().describe(ACCOUNTS_DESCRIPTION),
+    upstream: upstreamSchema
+      .prefault({})
+      .describe('The platform management API and how to call it; with `accounts:` set, the default each account\'s upstream is merged over.'),
     simulator: simulatorSchema.prefault({}).describe('The bundled simulator, used when upstream.api_url is not set.'),
     log: logSchema.prefault({}).describe("The exporter's own log."),
     collectors: collectorsSchema.prefault({}).describe(COLLECTORS_DESCRIPTION),
@@ -69,7 +79,8 @@ export const configSchema = z
       .default('./state')
       .describe(
         'Directory for persisted state (watermarks, checkpoints), relative to the working directory (default ./state). ' +
-          'One per replica: shards must not share it (see shard).',
+          'One per replica: shards must not share it (see shard). With `accounts:` set, each account keeps its state in ' +
+          '`<state_dir>/accounts/<name>/`; without, in state_dir itself.',
       ),
     state_recovery: z
       .enum(['fail', 'reset'])
@@ -91,6 +102,15 @@ export const configSchema = z
  * The validated configuration: defaults filled, durations in milliseconds,
  * token and proxy_url files read, each outbound client's proxy resolved
  * from its proxy_url and the environment (`proxies`, not a YAML key), and the
- * `run --web.config.file` file when one was given.
+ * `run --web.config.file` file when one was given. Each of `accounts` is
+ * loaded the same way (its files read, its own `proxies`); resolveAccounts
+ * (accounts.ts) turns them into one Config each.
  */
-export type Config = z.output<typeof configSchema> & { readonly proxies: ProxyRoutes; readonly web_config?: WebConfig };
+export type Config = Omit<z.output<typeof configSchema>, 'accounts'> & {
+  readonly accounts?: readonly LoadedAccount[];
+  readonly proxies: ProxyRoutes;
+  readonly web_config?: WebConfig;
+};
+
+/** An `accounts:` entry as loaded: merged over the top level, its token and proxy_url files read, its clients' proxies resolved. */
+export type LoadedAccount = AccountEntry & { readonly proxies: ProxyRoutes };
