@@ -10,13 +10,23 @@ import type { ProxyRoutes } from '../outbound/index.js';
 import type { Env } from './env.js';
 import { resolveProxies } from './endpoints.js';
 import type { Config, LoadedAccount } from './schema.js';
-import type { AccountEntry } from './sections/accounts.js';
+import { DEFAULT_ACCOUNT_NAME, type AccountEntry } from './sections/accounts.js';
 
 export interface ResolvedAccount {
   /** `account.name`, or the entry's name. */
   readonly name: string;
   /** The account's whole config, as the daemon consumed one before `accounts:`. */
   readonly config: Config;
+}
+
+/**
+ * Whether every series carries the `account` label: with `accounts:`, or a
+ * one-account config whose `account.name` is not the default. A config that
+ * names no account serves its series as before accounts existed, so an
+ * upgrade changes no series and no dashboard query.
+ */
+export function accountsNamed(config: Config): boolean {
+  return config.accounts !== undefined || config.account.name !== DEFAULT_ACCOUNT_NAME;
 }
 
 /** Where an account keeps its state under the top-level state_dir when `accounts:` is set. */

@@ -10,5 +10,5 @@ export type { ResolvedCollectorOptions } from './collector-options.js';
 export type { CollectorsConfig } from './sections/collectors.js';
 export { insecureTlsKeys, otlpMetricsUrl, outboundEndpoint } from './endpoints.js';
 export { wafAudit, wafOverlap } from './sections/waf-events.js';
-export { resolveAccounts } from './accounts.js';
+export { accountsNamed, resolveAccounts } from './accounts.js';
 export type { ResolvedAccount } from './accounts.js';

@@ -1,7 +1,10 @@
-// Starting and stopping one config's components (the engine, its jobs, the
-// sinks, the upstream connections): the daemon does it at start and stop, and
-// a reload does it to swap one config's components for another's.
-import type { Components } from './wiring/index.js';
+// Starting and stopping what one config runs (every account's engine, jobs,
+// log sink and upstream connections, and the push pipes' senders they share):
+// the daemon does it at start and stop, a reload does it to swap them, and
+// to add, rebuild or remove one account (startAccount, stopAccount) while the
+// others run on.
+import type { Account, Components } from './accounts.js';
+import type { Pipes } from './wiring/pipes.js';
 
 /** How long a stop waits for each push receiver to take what is pending, and then for the request in flight. */
 const PUSH_STOP_FLUSH_MS = 5_000;
@@ -13,29 +16,54 @@ interface StoppingSender {
   stop(options?: { readonly deadlineMs?: number }): Promise<void>;
 }
 
-/** Restores the jobs' state and starts them; the sink before the engine, as the WAF job delivers from its first run. */
+/**
+ * Restores every account's jobs, starts the log sinks (the WAF job delivers
+ * from its first run), then the senders (after restore: the ledgers have
+ * restored what was counted but not yet confirmed, and it goes first), then
+ * the engines.
+ */
 export async function startComponents(components: Components): Promise<void> {
-  await components.engine.restore();
-  await components.wafEvents?.logSink.start();
-  // After restore: the ledgers have restored what was counted but not yet confirmed, and it goes first.
-  await components.remoteWrite?.sender.start();
-  await components.otlpMetrics?.sender.start();
-  await components.engine.start();
+  const { accounts, pipes } = components;
+  await Promise.all(accounts.map((a) => a.parts.engine.restore()));
+  await Promise.all(accounts.map((a) => a.parts.wafEvents?.logSink.start()));
+  await startSenders(pipes);
+  await Promise.all(accounts.map((a) => a.parts.engine.start()));
+}
+
+/** The push pipes' senders (idempotent: `run --once` starts them after its cycle). */
+export async function startSenders(pipes: Pipes): Promise<void> {
+  await pipes.remoteWrite?.sender.start();
+  await pipes.otlpMetrics?.sender.start();
+}
+
+/** One account added or rebuilt by a reload, beside the running ones. */
+export async function startAccount(account: Account): Promise<void> {
+  await account.parts.engine.restore();
+  await account.parts.wafEvents?.logSink.start();
+  await account.parts.engine.start();
+}
+
+/** One account removed or rebuilt by a reload: its jobs save their state, its sink delivers, its connections close. */
+export async function stopAccount(account: Account): Promise<void> {
+  await account.parts.engine.stop();
+  await account.parts.wafEvents?.logSink.stop();
+  await account.parts.upstream.stop();
 }
 
 /**
  * Producers first: every job saves its state (the WAF job its checkpoint),
- * then the sinks deliver what they accepted: the OTLP log sink, and the
+ * then the sinks deliver what they accepted: the OTLP log sinks, and the
  * remote-write and OTLP metrics senders, side by side, which push the last
  * cycles' samples for up to PUSH_STOP_FLUSH_MS (what they cannot push is in
  * the state files and goes first at the next start).
  */
 export async function stopComponents(components: Components): Promise<void> {
-  await components.engine.stop();
-  await components.wafEvents?.logSink.stop();
-  const senders = [components.remoteWrite?.sender, components.otlpMetrics?.sender].filter((s) => s !== undefined);
+  const { accounts, pipes } = components;
+  await Promise.all(accounts.map((a) => a.parts.engine.stop()));
+  await Promise.all(accounts.map((a) => a.parts.wafEvents?.logSink.stop()));
+  const senders = [pipes.remoteWrite?.sender, pipes.otlpMetrics?.sender].filter((s) => s !== undefined);
   await Promise.all(senders.map(stopSender));
-  await components.upstream.stop();
+  await Promise.all(accounts.map((a) => a.parts.upstream.stop()));
 }
 
 async function stopSender(sender: StoppingSender): Promise<void> {

@@ -14,21 +14,25 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from '../shared/clock.js';
 import type { RunReport } from '../engine/index.js';
 import type { PollReport } from '../forwarder/index.js';
-import type { Config } from '../config/index.js';
+import { accountsNamed, resolveAccounts, type Config } from '../config/index.js';
 import { parseHostPort } from '../config/fields.js';
-import { negotiate, type Exposition, type ExpositionFormat, type FamilyStore, type SelfMetrics } from '../exporters/prometheus/index.js';
+import { AccountsView, Exposition, negotiate, type ExpositionFormat, type FamilyStore, type SelfMetrics } from '../exporters/prometheus/index.js';
+import { ACCOUNT_LABEL } from '../counters/index.js';
 import type { Logger } from '../log/logger.js';
 import { HttpServer, type DaemonStatus, type MetricsSource, type ReloadOutcome, type ReloadStatus } from '../server/index.js';
 import { displayUrl, TlsFileError } from '../outbound/index.js';
-import { startComponents, stopComponents } from './components.js';
+import { startAccount, startComponents, startSenders, stopComponents } from './components.js';
+import { Accounts, type Account, type Components } from './accounts.js';
 import { applyReload, refuseReload, ReloadRefusedError } from './reload.js';
 import { fingerprint, type Fingerprint } from './reload-changes.js';
 import { readServerCredentials, ServerFileError } from './server-secrets.js';
 import { holdStateDir } from './state-dir.js';
 import { move, statusOf, type Held, type State } from './state.js';
 import type { StartLocalUpstream } from './wiring/upstream.js';
-import { buildExports, wire, type Components } from './wiring/index.js';
+import { buildExports } from './wiring/index.js';
 import { OutboundNotices } from './wiring/network.js';
+import { wirePipes, type Pipes } from './wiring/pipes.js';
+import { SYSTEM_CLOCK } from './wiring/job-watch.js';
 import { errnoText } from '../shared/errno-text.js';
 import { EdgeError, InternalError } from '../shared/errors.js';
 
@@ -64,9 +68,16 @@ export interface DaemonOptions {
 }
 
 export class Daemon {
+  /** The daemon's own families: its self-metrics (build, config, push pipes) and nothing an account publishes. */
   readonly families: FamilyStore;
   readonly exposition: Exposition;
+  /** The daemon's own self-metrics; each account records its own (accounts.ts). */
   readonly self: SelfMetrics;
+  /** Every account's families and self-metrics as /metrics serves them. */
+  readonly view: AccountsView;
+  /** Accounts are named (`accounts:` or `account.name`): their series carry `account`. */
+  private readonly labelled: boolean;
+  private readonly accounts: Accounts;
   private config: Config;
   /** The config's files as they were when it was applied (reload-changes.ts). */
   private applied: Fingerprint;
@@ -76,7 +87,7 @@ export class Daemon {
   private stopping: Promise<void> | undefined;
   /** Reloads run one after another. */
   private reloads: Promise<unknown> = Promise.resolve();
-  /** The OTLP and remote-write clients' last connection failures, for the status page; kept across reloads. */
+  /** The OTLP metrics and remote-write clients' last connection failures, for the status page; kept across reloads. */
   private readonly outbound = new OutboundNotices();
   /** The last reload's outcome, for the status page. */
   private lastReload: ReloadStatus | undefined;
@@ -84,7 +95,16 @@ export class Daemon {
   constructor(private readonly options: DaemonOptions) {
     this.config = options.config;
     this.applied = fingerprint(options.config);
-    ({ families: this.families, self: this.self, exposition: this.exposition } = buildExports(options.config, options.version, options.clock));
+    ({ families: this.families, self: this.self } = buildExports(options.config, options.version, options.clock, true));
+    this.labelled = accountsNamed(options.config);
+    this.view = new AccountsView(this.self, this.labelled);
+    this.exposition = new Exposition({ families: this.view, self: this.view });
+    this.accounts = new Accounts({
+      logger: options.logger, version: options.version, labelled: this.labelled, view: this.view,
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+    });
   }
 
   /** The config in force: the one started with, or the last reload applied. */
@@ -121,26 +141,27 @@ export class Daemon {
     return next;
   }
 
-  /** Runs every enabled collector once, then starts pushing its history when remote_write is on; for `run --once`. */
+  /** Runs every account's enabled collectors once, then starts pushing their history when a push pipe is on; for `run --once`. */
   async runOnce(): Promise<RunReport[]> {
-    const { engine, remoteWrite, otlpMetrics } = await this.components();
-    const reports = await engine.runSamples();
+    const { accounts, pipes } = await this.components();
+    const reports = await Promise.all(accounts.map((a) => a.parts.engine.runSamples()));
     // What was pending and what this run counted go out now; stop() waits for them (stopComponents).
-    await remoteWrite?.sender.start();
-    await otlpMetrics?.sender.start();
-    return reports;
+    await startSenders(pipes);
+    return reports.flat();
   }
 
   /**
-   * One WAF event poll (every window due), starting the log sink if needed;
-   * undefined when waf_events is off. For tests that drive forwarding on a
-   * fake clock with `schedules: false`, as runOnce() drives the collectors.
+   * One WAF event poll of `account` (the first by default: every window
+   * due), starting its log sink if needed; undefined when waf_events is off.
+   * For tests that drive forwarding on a fake clock with `schedules: false`,
+   * as runOnce() drives the collectors.
    */
-  async forwardOnce(): Promise<PollReport | undefined> {
-    const { engine, wafEvents } = await this.components();
-    if (!wafEvents) return undefined;
-    await wafEvents.logSink.start();
-    return engine.runJob(wafEvents.forwarder);
+  async forwardOnce(account?: string): Promise<PollReport | undefined> {
+    const { accounts } = await this.components();
+    const parts = (account === undefined ? accounts[0] : accounts.find((a) => a.name === account))?.parts;
+    if (!parts?.wafEvents) return undefined;
+    await parts.wafEvents.logSink.start();
+    return parts.engine.runJob(parts.wafEvents.forwarder);
   }
 
   /** The exposition as the text format, for `run --once`. */
@@ -156,11 +177,18 @@ export class Daemon {
   private status(): DaemonStatus {
     const { state, config } = this;
     const local = 'held' in state ? state.held.local?.url : undefined;
-    const upstream = config.upstream.api_url ?? local;
     return statusOf(state, {
       notices: this.outbound.notices(config),
       readings: this.self.readings(),
-      upstream: upstream === undefined ? undefined : displayUrl(upstream),
+      labelled: this.labelled,
+      account: (account) => {
+        const upstream = account.config.upstream.api_url ?? local;
+        return {
+          readings: account.exports.self.readings(),
+          notices: account.notices.notices(account.config),
+          upstream: upstream === undefined ? undefined : displayUrl(upstream),
+        };
+      },
       reload: this.lastReload,
     });
   }
@@ -231,28 +259,44 @@ export class Daemon {
   }
 
   private async takeStateDir(held: Held): Promise<void> {
-    held.dir = await holdStateDir(this.config.state_dir, this.options.logger, (file) => this.self.recordStateSaveFailure(file));
+    // Without `accounts:` the one account's state is in this directory, so its saves are the account's.
+    const saves = (): SelfMetrics => (this.config.accounts === undefined ? this.accounts.selfOf(this.config.account.name, this.config) : this.self);
+    held.dir = await holdStateDir(this.config.state_dir, this.options.logger, (file) => saves().recordStateSaveFailure(file));
   }
 
-  /** Starts the bundled simulator if the config has no upstream.api_url, and builds the config's components. */
+  /** Starts the bundled simulator if an account has no upstream.api_url (they share it), and builds the config's components. */
   private async open(held: Held): Promise<Components> {
-    const { config } = this;
-    if (config.upstream.api_url === undefined && this.options.startLocal) held.local = await this.options.startLocal(config, this.options.logger);
-    return this.build(config, held);
+    const local = resolveAccounts(this.config).find((a) => a.config.upstream.api_url === undefined);
+    if (local !== undefined && this.options.startLocal) held.local = await this.options.startLocal(local.config, this.options.logger);
+    const components = await this.build(this.config, held);
+    this.accounts.publish(components.accounts, components.pipes);
+    return components;
   }
 
-  private build(config: Config, held: Held): Promise<Components> {
-    const { logger, version, clock, dispatcher, lookup } = this.options;
-    if (!held.dir) throw new InternalError('the state directory is not held');
-    return wire({
-      config, logger, version, outbound: this.outbound,
-      ...(lookup ? { lookup } : {}),
-      exports: { families: this.families, self: this.self, exposition: this.exposition },
-      ...(clock ? { clock } : {}),
-      ...(dispatcher ? { dispatcher } : {}),
-      ...(held.local ? { local: held.local } : {}),
-      store: held.dir.store,
+  /** Every account of `config` over the push pipes they share, built in the config's order, not started. */
+  private async build(config: Config, held: Held): Promise<Components> {
+    const pipes = wirePipes(config, {
+      version: this.options.version, self: this.self, view: this.view, clock: this.options.clock ?? SYSTEM_CLOCK,
+      logger: this.options.logger, outbound: this.outbound, labelled: this.labelled,
+      wafCountingSince: (labels) => this.forwarderOf(labels[ACCOUNT_LABEL])?.countingSince(),
     });
+    const accounts: Account[] = [];
+    try {
+      for (const account of resolveAccounts(config)) accounts.push(await this.accounts.build(account, pipes, held));
+    } catch (err) {
+      // What the accounts built so far opened (their upstream connections) closes.
+      await Promise.all(accounts.map((a) => a.parts.upstream.stop()));
+      throw err;
+    }
+    return { accounts, pipes };
+  }
+
+  /** The WAF forwarder of the account named `name` (the only one when accounts are not named). */
+  private forwarderOf(name: string | undefined) {
+    const { state } = this;
+    const accounts = 'components' in state ? state.components?.accounts ?? [] : [];
+    const account = name === undefined ? accounts[0] : accounts.find((a) => a.name === name);
+    return account?.parts.wafEvents?.forwarder;
   }
 
   /** Starts built components, unless cycles run only through runOnce (`schedules: false`). */
@@ -284,6 +328,14 @@ export class Daemon {
         listenOverridden: this.options.listen !== undefined,
         build: async (config) => (latest = await this.build(config, held)),
         start: (components) => this.startJobs(components),
+        buildAccount: (account, pipes: Pipes) => this.accounts.build(account, pipes, held),
+        startAccount: async (account) => {
+          if (this.options.schedules !== false) await startAccount(account);
+        },
+        publish: (components) => {
+          latest = components;
+          this.accounts.publish(components.accounts, components.pipes);
+        },
       });
       if (reloaded.credentials) held.server?.setCredentials(reloaded.credentials);
       this.config = reloaded.inForce.config;

@@ -9,10 +9,10 @@
 // A start without a server (the first runOnce/forwardOnce: `run --once`,
 // tests) passes through the same states; `held.server` is then undefined.
 import type { SelfReadings } from '../exporters/prometheus/index.js';
-import type { DaemonStatus, HttpServer, ReloadStatus } from '../server/index.js';
-import { jobRows } from './status.js';
+import type { AccountStatus, DaemonStatus, HttpServer, ReloadStatus } from '../server/index.js';
+import { accountRows, senderRows } from './status.js';
 import type { HeldDir } from './state-dir.js';
-import type { Components } from './wiring/index.js';
+import type { Account, Components } from './accounts.js';
 import type { LocalUpstream } from './wiring/upstream.js';
 import { InternalError } from '../shared/errors.js';
 
@@ -61,31 +61,59 @@ export function move(from: State, to: State): State {
 
 /** What the status shows besides the jobs' run state: the daemon supplies it. */
 interface StatusExtras {
+  /** The daemon's own notices (the push pipes' connection failures). */
   readonly notices: readonly string[];
+  /** The daemon's own self-metrics' readings (the push pipes' lags). */
   readonly readings: SelfReadings;
-  /** The upstream URL in force, credentials masked. */
-  readonly upstream: string | undefined;
+  /** An account's readings, notices and upstream URL in force (credentials masked). */
+  readonly account: (account: Account) => AccountExtras;
+  /** Accounts are named: each has a section of its own. */
+  readonly labelled: boolean;
   readonly reload: ReloadStatus | undefined;
+}
+
+interface AccountExtras {
+  readonly readings: SelfReadings;
+  readonly notices: readonly string[];
+  readonly upstream: string | undefined;
 }
 
 /** The one status: every job of the components in force, and whether /readyz says ready. */
 export function statusOf(state: State, extras: StatusExtras): DaemonStatus {
   const components = 'components' in state ? state.components : undefined;
-  const collectors = components?.engine.status('samples') ?? [];
+  const collectors = components?.accounts.flatMap((a) => a.parts.engine.status('samples')) ?? [];
   // With every metric collector disabled (only WAF events forwarded) there is no cycle to wait for. A
   // reload that rebuilt the engine (or restarted every collector) has run nothing yet, so /readyz then waits
-  // for a first success again; collectors a reload left running keep theirs.
+  // for a first success again; collectors a reload left running keep theirs. With several accounts one
+  // account's first success is enough: an account down must not take the others' series out of service.
   const serving = state.name === 'running' || state.name === 'reloading';
   const ready = serving && (collectors.length === 0 || collectors.some((s) => s.lastSuccessAt !== undefined));
+  const accounts = (components?.accounts ?? []).map((account) => accountStatus(account, extras.account(account)));
+  const senders = components === undefined ? [] : senderRows(components.pipes, extras.readings);
+  const base = { state: state.name, ready, ...(extras.reload === undefined ? {} : { reload: extras.reload }) };
+  const [only] = accounts;
+  if (!extras.labelled && accounts.length <= 1) {
+    // One account, not named: the page as before accounts existed.
+    return {
+      ...base,
+      jobs: [...(only?.jobs ?? []), ...senders],
+      notices: [...(only?.notices ?? []), ...extras.notices],
+      contractMismatches: only?.contractMismatches ?? [],
+      ...(only?.wafEvents === undefined ? {} : { wafEvents: only.wafEvents }),
+      ...(only?.upstream === undefined ? {} : { upstream: only.upstream }),
+    };
+  }
+  return { ...base, jobs: senders, notices: extras.notices, contractMismatches: [], accounts };
+}
+
+function accountStatus(account: Account, extras: AccountExtras): AccountStatus {
   const contractMismatches = [...extras.readings.contractMismatches].map(([check, count]) => ({ check, count }));
   return {
-    state: state.name,
-    ready,
-    jobs: jobRows(components, extras.readings),
+    name: account.name,
+    jobs: accountRows(account, extras.readings),
     notices: extras.notices,
     contractMismatches,
-    ...(components?.wafEvents === undefined ? {} : { wafEvents: extras.readings.wafEvents }),
+    ...(account.parts.wafEvents === undefined ? {} : { wafEvents: extras.readings.wafEvents }),
     ...(extras.upstream === undefined ? {} : { upstream: extras.upstream }),
-    ...(extras.reload === undefined ? {} : { reload: extras.reload }),
   };
 }

@@ -1,29 +1,35 @@
-// The status page's rows: every job the engine runs, from what each already
-// keeps (the engine's run state, the delivery and push watches) and the lag
-// its self-metric would show at this moment (SelfMetrics.readings, the same
-// series /metrics serves), so the page and a scrape never disagree.
+// The status page's rows: every job an account's engine runs and every push
+// sender, from what each already keeps (the engine's run state, the delivery
+// and push watches) and the lag its self-metric would show at this moment
+// (SelfMetrics.readings, the same series /metrics serves: the account's for
+// its jobs, the daemon's for the senders), so the page and a scrape never disagree.
 import type { CollectorStatus } from '../engine/index.js';
 import type { SelfReadings } from '../exporters/prometheus/index.js';
 import type { JobStatus } from '../server/index.js';
 import { jobError, type Watched } from './wiring/job-watch.js';
-import type { Components } from './wiring/index.js';
+import type { Account } from './accounts.js';
+import type { Pipes } from './wiring/pipes.js';
 
-/** Collectors first (the engine's order), then the WAF event forwarder, the remote-write and OTLP metrics senders when configured. */
-export function jobRows(components: Components | undefined, readings: SelfReadings): JobStatus[] {
-  if (components === undefined) return [];
-  const { engine, wafEvents, remoteWrite, otlpMetrics } = components;
+/** An account's collectors (the engine's order), then its WAF event forwarder. */
+export function accountRows(account: Account, readings: SelfReadings): JobStatus[] {
+  const { engine, wafEvents } = account.parts;
   const collectors = engine.status('samples').map((c) => ({ ...ranRow(c, 'collector'), ...lag(readings.dataLagSeconds.get(c.name)) }));
   const audit = wafEvents?.forwarder.stats().audit;
   const forwarder = engine.status('events').map((c) => ({
     ...forwarderRow(c, wafEvents?.delivery.watched ?? {}, readings.wafCheckpointLagSeconds),
     ...(audit === undefined ? {} : { audit: { ...readings.wafAudit, bucketsShort: audit.bucketsShort, ...(audit.checkedMs === undefined ? {} : { checkedAt: audit.checkedMs }) } }),
   }));
+  return [...collectors, ...forwarder];
+}
+
+/** The remote-write and OTLP metrics senders when configured; `readings` the daemon's own. */
+export function senderRows(pipes: Pipes, readings: SelfReadings): JobStatus[] {
+  const { remoteWrite, otlpMetrics } = pipes;
   const sender = (name: string, watched: Watched, lagSeconds: number | undefined): JobStatus => ({ name, kind: 'sender', running: false, ...watchedFields(watched), ...lag(lagSeconds) });
-  const senders = [
+  return [
     ...(remoteWrite === undefined ? [] : [sender('remote-write', remoteWrite.watch.watched, readings.remoteWriteLagSeconds)]),
     ...(otlpMetrics === undefined ? [] : [sender('otlp-metrics', otlpMetrics.watch.watched, readings.otlpMetricsLagSeconds)]),
   ];
-  return [...collectors, ...forwarder, ...senders];
 }
 
 /**

@@ -6,7 +6,7 @@
 // It reloads itself (a meta refresh: no script needed) and stacks its table
 // into cards on a narrow screen. Everything shown is escaped: error messages
 // can carry upstream text.
-import type { AuditStatus, DaemonStatus, JobStatus } from './types.js';
+import type { AccountStatus, AuditStatus, DaemonStatus, JobStatus, WafEventsStatus } from './types.js';
 
 /** Seconds between the page's own reloads. */
 const REFRESH_SECONDS = 10;
@@ -91,14 +91,14 @@ function reloadText(status: DaemonStatus): string {
   return `<span class="error">refused</span> at ${stamp(r.at)}; the previous configuration still runs: ${escapeHtml(r.message ?? '')}`;
 }
 
-function mismatchText(status: DaemonStatus): string {
+function mismatchText(status: Pick<DaemonStatus, 'contractMismatches'>): string {
   const found = status.contractMismatches.filter((m) => m.count > 0);
   if (found.length === 0) return 'none';
   return found.map((m) => `<span class="error">${escapeHtml(m.check)}: ${m.count}</span>`).join(', ');
 }
 
 /** What became of the deny events read, each count the self-metric's: summarized ones stand out, failed attempts in red. */
-function wafEventsText(events: NonNullable<DaemonStatus['wafEvents']>): string {
+function wafEventsText(events: WafEventsStatus): string {
   const summarized = `${events.summarized} summarized into summary records (beyond waf_events.max_rate)`;
   const failed = `${events.exportFailures} failed delivery attempts (retried)`;
   return [
@@ -110,7 +110,44 @@ function wafEventsText(events: NonNullable<DaemonStatus['wafEvents']>): string {
   ].join(', ');
 }
 
+/** What one account reads and forwards (the whole page's, without named accounts): its terms, notices and jobs. */
+function body(part: Pick<AccountStatus, 'upstream' | 'contractMismatches' | 'wafEvents' | 'notices' | 'jobs'>, head: string, id: string): string {
+  return `<dl>
+${head}<dt>upstream</dt><dd>${part.upstream === undefined ? '—' : `<code>${escapeHtml(part.upstream)}</code>`}</dd>
+<dt>contract mismatches</dt><dd>${mismatchText(part)}</dd>
+${part.wafEvents === undefined ? '' : `<dt>WAF events since start</dt><dd id="waf-events${id}">${wafEventsText(part.wafEvents)}</dd>\n`}</dl>
+${notices(part.notices)}${table(part.jobs)}`;
+}
+
+function notices(lines: readonly string[]): string {
+  return lines.map((n) => `<p class="error">${escapeHtml(n)}</p>\n`).join('');
+}
+
+function table(jobs: readonly JobStatus[]): string {
+  return `<table><thead><tr><th>job</th><th>last run</th><th>last success</th><th>outcome</th><th>lag</th><th>last error</th></tr></thead>
+<tbody>
+${jobs.map(row).join('\n')}
+</tbody></table>
+`;
+}
+
+/** Named accounts: the daemon's terms and the shared senders, then a section per account. */
+function accountsBody(status: DaemonStatus, accounts: readonly AccountStatus[], head: string): string {
+  const shared = status.jobs.length === 0 ? '' : `<h2>shared push pipes</h2>\n${table(status.jobs)}`;
+  const sections = accounts.map((a) => `<section id="account-${escapeHtml(a.name)}">
+<h2>account ${escapeHtml(a.name)}</h2>
+${body(a, '', `-${escapeHtml(a.name)}`)}</section>
+`).join('');
+  return `<dl>
+${head}<dt>accounts</dt><dd>${accounts.map((a) => `<a href="#account-${escapeHtml(a.name)}">${escapeHtml(a.name)}</a>`).join(', ')}</dd>
+</dl>
+${notices(status.notices)}${shared}${sections}`;
+}
+
 export function renderLanding(version: string, status: DaemonStatus): string {
+  const head = `<dt>state</dt><dd>${escapeHtml(status.state)}, ${status.ready ? 'ready' : 'not ready'}</dd>
+<dt>last reload</dt><dd>${reloadText(status)}</dd>
+`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="refresh" content="${REFRESH_SECONDS}"><title>edge-exporter</title>
@@ -118,17 +155,7 @@ export function renderLanding(version: string, status: DaemonStatus): string {
 </head><body>
 <h1>edge-exporter ${escapeHtml(version)}</h1>
 <p><a href="/metrics">/metrics</a> · <a href="/healthz">/healthz</a> · <a href="/readyz">/readyz</a></p>
-<dl>
-<dt>state</dt><dd>${escapeHtml(status.state)}, ${status.ready ? 'ready' : 'not ready'}</dd>
-<dt>upstream</dt><dd>${status.upstream === undefined ? '—' : `<code>${escapeHtml(status.upstream)}</code>`}</dd>
-<dt>last reload</dt><dd>${reloadText(status)}</dd>
-<dt>contract mismatches</dt><dd>${mismatchText(status)}</dd>
-${status.wafEvents === undefined ? '' : `<dt>WAF events since start</dt><dd id="waf-events">${wafEventsText(status.wafEvents)}</dd>\n`}</dl>
-${status.notices.map((n) => `<p class="error">${escapeHtml(n)}</p>\n`).join('')}<table><thead><tr><th>job</th><th>last run</th><th>last success</th><th>outcome</th><th>lag</th><th>last error</th></tr></thead>
-<tbody>
-${status.jobs.map(row).join('\n')}
-</tbody></table>
-<p><small>Lag: a collector's data lag (edge_exporter_collector_data_lag_seconds), the WAF forwarder's checkpoint lag
+${status.accounts === undefined ? body(status, head, '') : accountsBody(status, status.accounts, head)}<p><small>Lag: a collector's data lag (edge_exporter_collector_data_lag_seconds), the WAF forwarder's checkpoint lag
 (edge_exporter_waf_checkpoint_lag_seconds), the age of the newest sample remote-write pushed (edge_exporter_remote_write_lag_seconds)
 or point the OTLP metrics push did (edge_exporter_otlp_metrics_lag_seconds), as a scrape now would read them. This page reloads every ${REFRESH_SECONDS} s.</small></p>
 </body></html>

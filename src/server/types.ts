@@ -84,13 +84,35 @@ export interface DaemonStatus {
   /** edge_exporter_contract_mismatches_total, by check. */
   readonly contractMismatches: readonly { readonly check: string; readonly count: number }[];
   /** The WAF forwarder's counters since start (edge_exporter_waf_events_*_total), when it is configured. */
-  readonly wafEvents?: {
-    readonly read: number;
-    readonly deduplicated: number;
-    readonly forwarded: number;
-    readonly summarized: number;
-    readonly exportFailures: number;
-  };
+  readonly wafEvents?: WafEventsStatus;
+  /**
+   * When accounts are named: a section per account (its upstream, jobs,
+   * notices, mismatches and WAF events), and the fields above hold only what
+   * the accounts share (the push senders' rows, the daemon's notices).
+   */
+  readonly accounts?: readonly AccountStatus[];
+}
+
+/** The WAF forwarder's counters since start (edge_exporter_waf_events_*_total). */
+export interface WafEventsStatus {
+  readonly read: number;
+  readonly deduplicated: number;
+  readonly forwarded: number;
+  readonly summarized: number;
+  readonly exportFailures: number;
+}
+
+/** One account's section of the status page. */
+export interface AccountStatus {
+  readonly name: string;
+  /** Where its collectors read from, credentials masked. */
+  readonly upstream?: string;
+  /** Its collectors, then its WAF event forwarder. */
+  readonly jobs: readonly JobStatus[];
+  /** Its certificate-check warnings, throttling and OTLP log sink failures. */
+  readonly notices: readonly string[];
+  readonly contractMismatches: readonly { readonly check: string; readonly count: number }[];
+  readonly wafEvents?: WafEventsStatus;
 }
 
 export interface StatusSource {

@@ -10,11 +10,11 @@ import { targetsSchema } from './targets.js';
 import { upstreamSchema } from './upstream.js';
 import { wafEventsSchema } from './waf-events.js';
 
-/** What an account's name may hold: it names a directory under state_dir and, later, the `account` label. */
+/** What an account's name may hold: it names a directory under state_dir and is the `account` label's value. */
 const ACCOUNT_NAME_RE = /^[a-z0-9-]+$/;
 
 /** The name of the one account of a config without `accounts:`. */
-const DEFAULT_ACCOUNT_NAME = 'default';
+export const DEFAULT_ACCOUNT_NAME = 'default';
 
 const accountName = () =>
   z.string().regex(ACCOUNT_NAME_RE, { error: 'expected lower-case letters, digits and -, like eu-shop' });
@@ -24,6 +24,7 @@ export const accountSchema = z.strictObject({
     .default(DEFAULT_ACCOUNT_NAME)
     .describe(
       `Name of the one account read when \`accounts:\` is not set: lower-case letters, digits and - (default \`${DEFAULT_ACCOUNT_NAME}\`). ` +
+        'Set to another name, every series carries it as the `account` label (as under `accounts:`); left at the default, series carry no `account` label, as before accounts existed. ' +
         'Mutually exclusive with `accounts:`, which names each account itself.',
     ),
 });

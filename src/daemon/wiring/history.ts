@@ -6,6 +6,9 @@ import type { SelfMetrics } from '../../exporters/prometheus/index.js';
 import type { StateRecovery, StateStore } from '../../state/index.js';
 import type { OutboundLogger } from './network.js';
 
+/** How an account keeps one pipe's history in its state directory. */
+export type MakeHistory = (store: StateStore, recovery: StateRecovery) => HistoryQueues;
+
 interface PipeHistoryOptions {
   readonly pipe: ConstructorParameters<typeof HistoryQueues>[0]['pipe'];
   readonly store: StateStore;
@@ -18,6 +21,8 @@ interface PipeHistoryOptions {
   readonly logger: OutboundLogger;
   /** What waits, in the log line: `samples`, `points`. */
   readonly unit: string;
+  /** The pending count changed: the pipe's gauge is every account's sum (AccountHistories.pendingSamples). */
+  readonly pending: () => void;
 }
 
 export function pipeHistory(o: PipeHistoryOptions): HistoryQueues {
@@ -27,7 +32,7 @@ export function pipeHistory(o: PipeHistoryOptions): HistoryQueues {
     pageSize: o.pageSize,
     maxPendingSamples: o.maxPending,
     onDropped: (n) => o.recorder.samplesFailed(n, 'overflow'),
-    onPending: (n) => o.recorder.pending(n),
+    onPending: () => o.pending(),
     recovery: o.recovery,
     onReset: (reset) => o.logger.error(
       { file: reset.file, keptAs: reset.keptAs, problem: reset.problem },

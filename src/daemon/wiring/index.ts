@@ -1,81 +1,87 @@
-// Config into components, in one place: the Prometheus side (family store,
-// self-metrics, exposition) and, for a start, the upstream client
+// One account's config into its parts, in one place: its upstream client
 // (upstream.ts), the collectors with their resolved options and placement
-// (collectors.ts), the OTLP log sink with the WAF event job
-// (waf-events.ts), and the one engine running them all. What is started
-// when, and stopped in which order, is daemon.ts's.
+// (collectors.ts), the OTLP log sink with the WAF event job (waf-events.ts),
+// its ledger with each push pipe's history, and the engine running its jobs.
+// What every account shares (the server, the push pipes' senders, the
+// exposition) is pipes.ts's and daemon.ts's; what is started when, and
+// stopped in which order, is components.ts's.
 import type { LookupFunction } from 'node:net';
 import { basename } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { platformClock } from '../../api/index.js';
-import { CounterLedger } from '../../counters/index.js';
+import { CounterLedger, type HistoryQueues } from '../../counters/index.js';
 import { DEFAULT_STOP_TIMEOUT_MS, Scheduler, sampleJobs, type Job, type JobRun } from '../../engine/index.js';
 import { claimStateDir, MetricFilter, TargetDiscovery, TargetForgetter } from '../../collectors/index.js';
 import { type Clock } from '../../shared/clock.js';
 import { WAF_EVENTS_FAMILIES, type WafEventForwarder } from '../../forwarder/index.js';
 import { insecureTlsKeys, resolveCollectorOptions, type Config } from '../../config/index.js';
 import type { OtlpLogSink } from '../../exporters/otel-logs/index.js';
-import { Exposition, FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';
+import { FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';
 import type { Logger } from '../../log/logger.js';
 import { stateRecovery, type StateStore } from '../../state/index.js';
 import { buildCollectors } from './collectors.js';
 import { openUpstream, type LocalUpstream, type Upstream } from './upstream.js';
-import { wireRemoteWrite, type RemoteWrite } from './remote-write.js';
-import { wireOtlpMetrics, type OtlpMetrics } from './otlp-metrics.js';
+import type { PipeHistories } from './pipes.js';
 import { otlpEndpoint, wireWafEvents } from './waf-events.js';
 import { logRequestEstimate, requestEstimate } from './requests.js';
-import { insecureWarning, logExporterRoutes, OutboundNotices } from './network.js';
-import { SYSTEM_CLOCK, type JobWatch } from './job-watch.js';
+import { insecureWarning, logExporterRoutes, type OutboundNotices } from './network.js';
+import type { JobWatch } from './job-watch.js';
 
 /** Time left after the sink's deadline for a confirmed WAF batch's checkpoint save, at stop. */
 const RECORD_MARGIN_MS = 3_000;
 
-/** What /metrics serves: the families, the self-metrics and their exposition. */
-interface Exports {
+/** A family store and the self-metrics recorded beside it. */
+export interface Exports {
   readonly families: FamilyStore;
   readonly self: SelfMetrics;
-  readonly exposition: Exposition;
 }
 
-/** `clock`: the engine's, which the live gauges (…_lag_seconds, …_age_seconds) are read against at scrape. */
-export function buildExports(config: Config, version: string, clock?: Clock): Exports {
+/**
+ * A family store and self-metrics: the daemon's own (with the process
+ * metrics), or one account's (`processMetrics: false`). `clock`: the
+ * engine's, which the live gauges (…_lag_seconds, …_age_seconds) are read
+ * against at scrape.
+ */
+export function buildExports(config: Config, version: string, clock: Clock | undefined, processMetrics: boolean): Exports {
   const { limits } = config;
   const families = new FamilyStore({ maxLabelValueLength: limits.label_value_length, maxSeriesPerFamily: limits.series_per_family });
-  const self = new SelfMetrics({ families, version, ...(clock ? { clock } : {}) });
-  const exposition = new Exposition({ families, self });
-  return { families, self, exposition };
+  const self = new SelfMetrics({ families, version, processMetrics, ...(clock ? { clock } : {}) });
+  return { families, self };
 }
 
 interface WiringOptions {
-  readonly config: Config;
+  /** The account's whole config (config/accounts.ts), its name and whether its series carry it. */
+  readonly account: { readonly name: string; readonly config: Config; readonly labelled: boolean };
+  /** The account's logger (with `account` bound when accounts are named). */
   readonly logger: Logger;
   readonly version: string;
+  /** The account's own families and self-metrics. */
   readonly exports: Exports;
   /** The engine's clock; the system clock by default. */
   readonly clock?: Clock;
   readonly dispatcher?: Dispatcher;
-  /** The state directory's store, held by the daemon for its whole life (reloads included). */
+  /** The account's state store (the state directory, or its subdirectory under `accounts:`), held by the daemon. */
   readonly store: StateStore;
   /** The stand-in upstream (the bundled simulator) for a config without upstream.api_url; the caller owns it. */
   readonly local?: LocalUpstream;
   /** Host name resolution of the upstream's connections (tests: a name that must not resolve, without asking DNS). */
   readonly lookup?: LookupFunction;
-  /** Where the OTLP and remote-write clients' connection failures are kept for the status page (the daemon's, across reloads). */
-  readonly outbound?: OutboundNotices;
+  /** Where the account's throttling and OTLP log sink failures are kept for its status section. */
+  readonly outbound: OutboundNotices;
+  /** How each configured push pipe keeps its history in an account's state directory (pipes.ts). */
+  readonly histories: PipeHistories;
 }
 
-/** The running parts of one daemon, built but not started. */
-export interface Components {
+/** The running parts of one account, built but not started. */
+export interface AccountParts {
   readonly upstream: Upstream;
   readonly engine: Scheduler;
   /** With waf_events enabled: its job and the sink it delivers to. */
   readonly wafEvents?: { readonly forwarder: WafEventForwarder; readonly logSink: OtlpLogSink; readonly delivery: JobWatch };
   /** The metric collectors this replica runs, by name. */
   readonly collectors: ReadonlySet<string>;
-  /** With remote_write.url set: the collectors' history and the sender pushing it. */
-  readonly remoteWrite?: RemoteWrite;
-  /** With otlp_metrics on: its own history of the collectors' buckets and the sender pushing it. */
-  readonly otlpMetrics?: OtlpMetrics;
+  /** Each configured push pipe's history of this account's buckets, which the pipe's one sender reads. */
+  readonly histories: { readonly remoteWrite?: HistoryQueues; readonly otlpMetrics?: HistoryQueues };
   /**
    * The collectors' jobs for `config`, sharing this build's client, targets,
    * ledger and sinks, with the data families made `config`'s: for a reload
@@ -92,20 +98,20 @@ interface CollectorJobs {
 }
 
 /**
- * Claims the state directory (before anything reads or writes state: a
- * directory this replica does not own must stay untouched), opens the upstream,
- * makes the data families those of this config (a reload drops the families
- * of collectors it removed), and builds the jobs and the engine.
+ * Claims the account's state directory (before anything reads or writes
+ * state: a directory this replica does not own must stay untouched), opens
+ * its upstream, makes the data families those of its config (a reload drops
+ * the families of collectors it removed), and builds its jobs and engine.
  */
-export async function wire(options: WiringOptions): Promise<Components> {
-  const { config, logger, exports } = options;
+export async function wireAccount(options: WiringOptions): Promise<AccountParts> {
+  const { logger, exports } = options;
+  const { config } = options.account;
   const { shard } = config;
   const { self, families } = exports;
-  const { store } = options;
+  const { store, outbound } = options;
   const recovery = stateRecovery(store, config.state_recovery, (reset) => self.recordStateReset(basename(reset.file)));
   await claimStateDir(store, shard, logger, recovery);
   for (const key of insecureTlsKeys(config)) logger.warn({ key }, insecureWarning(key));
-  const outbound = options.outbound ?? new OutboundNotices();
   const upstream = await openUpstream(config, logger, {
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.lookup ? { lookup: options.lookup } : {}),
@@ -144,18 +150,15 @@ export async function wire(options: WiringOptions): Promise<Components> {
   });
   const otlp = config.waf_events.enabled ? otlpEndpoint(config, options.local) : undefined;
   logExporterRoutes(config, otlp, logger);
-  const remoteWrite = wireRemoteWrite(config, outbound.watch('remote_write', logger.child({ component: 'remote_write' })), options.version, self, store, recovery, options.clock ?? SYSTEM_CLOCK);
-  // The WAF forwarder is wired after the collectors; the OTLP sender asks it for its counter's start only once running.
-  const waf: { forwarder?: WafEventForwarder } = {};
-  const otlpMetrics = wireOtlpMetrics(config, options.version, {
-    families, self, store, recovery, clock: options.clock ?? SYSTEM_CLOCK, logger: outbound.watch('otlp_metrics', logger.child({ component: 'otlp_metrics' })),
-    wafCountingSince: () => waf.forwarder?.countingSince(),
-  });
+  const histories = {
+    ...(options.histories.remoteWrite ? { remoteWrite: options.histories.remoteWrite(store, recovery) } : {}),
+    ...(options.histories.otlpMetrics ? { otlpMetrics: options.histories.otlpMetrics(store, recovery) } : {}),
+  };
   const context = {
     client: upstream.client,
     tz,
     sink: families,
-    ledger: new CounterLedger([remoteWrite?.history, otlpMetrics?.history].filter((h) => h !== undefined)),
+    ledger: new CounterLedger([histories.remoteWrite, histories.otlpMetrics].filter((h) => h !== undefined)),
     store,
     targets,
     filter: new MetricFilter({ allow: config.metrics.allow, deny: config.metrics.deny }),
@@ -173,11 +176,14 @@ export async function wire(options: WiringOptions): Promise<Components> {
   };
   const built = collectorJobs(config);
   const jobs: Job[] = [...built.jobs];
+  const { name, labelled } = options.account;
   const wafEvents = otlp === undefined
     ? undefined
-    : wireWafEvents(options, { upstream, store, targets, recovery, otlp, otlpLogger: outbound.watch('otlp', logger.child({ component: 'otlp' })) });
+    : wireWafEvents(
+      { config, logger, version: options.version, exports, ...(options.clock ? { clock: options.clock } : {}), ...(labelled ? { account: name } : {}) },
+      { upstream, store, targets, recovery, otlp, otlpLogger: outbound.watch('otlp', logger.child({ component: 'otlp' })) },
+    );
   if (wafEvents) jobs.push(wafEvents.forwarder);
-  if (wafEvents) waf.forwarder = wafEvents.forwarder;
   const engine = new Scheduler({
     jobs,
     tz,
@@ -195,7 +201,7 @@ export async function wire(options: WiringOptions): Promise<Components> {
     // Long enough for a WAF batch handed to the receiver to be answered (the sink's deadline) and recorded (see deliver.ts).
     stopTimeoutMs: Math.max(DEFAULT_STOP_TIMEOUT_MS, (wafEvents?.logSink.ackDeadlineMs ?? 0) + RECORD_MARGIN_MS),
   });
-  return { upstream, engine, collectors: built.collectors, collectorJobs, ...(wafEvents ? { wafEvents } : {}), ...(remoteWrite ? { remoteWrite } : {}), ...(otlpMetrics ? { otlpMetrics } : {}) };
+  return { upstream, engine, collectors: built.collectors, collectorJobs, histories, ...(wafEvents ? { wafEvents } : {}) };
 }
 
 /** Retry-After for a log record, in seconds (null when the answer named none). */

@@ -1,33 +1,38 @@
-// The remote-write part of the wiring: the history the collectors' ledgers
-// keep (pages in their state files, confirmations in remote-write-acks.json)
-// and the sender pushing it, configured from `remote_write`.
-import { REMOTE_WRITE_PIPE, type HistoryQueues } from '../../counters/index.js';
-import { pipeHistory } from './history.js';
+// The remote-write part of the wiring: the history each account's ledger
+// keeps (pages in its state files, confirmations in remote-write-acks.json)
+// and the one sender pushing every account's, configured from `remote_write`.
+import { REMOTE_WRITE_PIPE, type AccountHistories } from '../../counters/index.js';
+import { pipeHistory, type MakeHistory } from './history.js';
 import { outboundEndpoint, type Config } from '../../config/index.js';
 import type { SelfMetrics } from '../../exporters/prometheus/index.js';
 import { RemoteWriteSender, type PushAuth } from '../../exporters/remote-write/index.js';
 import type { OutboundLogger } from './network.js';
 import { JobWatch, watchedObserver } from './job-watch.js';
 import type { Clock } from '../../shared/clock.js';
-import type { StateRecovery, StateStore } from '../../state/index.js';
 
-/** The history and its sender; absent when remote_write.url is not set. */
+/** The sender; absent when remote_write.url is not set. */
 export interface RemoteWrite {
-  readonly history: HistoryQueues;
   readonly sender: RemoteWriteSender;
   /** Its pushes' outcomes, for the status page. */
   readonly watch: JobWatch;
 }
 
+/** How an account keeps its remote-write history; undefined when remote_write.url is not set. */
+export function remoteWriteHistory(config: Config, self: Pick<SelfMetrics, 'remoteWrite'>, logger: OutboundLogger, pending: () => void): MakeHistory | undefined {
+  if (outboundEndpoint(config, 'remote_write') === undefined) return undefined;
+  const rw = config.remote_write;
+  return (store, recovery) => pipeHistory({
+    pipe: REMOTE_WRITE_PIPE, store, recovery, pageSize: rw.max_samples_per_send, maxPending: rw.max_pending_samples, recorder: self.remoteWrite, logger, unit: 'samples', pending,
+  });
+}
+
+/** The one sender of every account's remote-write history (`history`). */
 export function wireRemoteWrite(
-  config: Config, logger: OutboundLogger, version: string, self: Pick<SelfMetrics, 'remoteWrite'>, store: StateStore, recovery: StateRecovery, clock: Clock,
+  config: Config, history: AccountHistories, logger: OutboundLogger, version: string, self: Pick<SelfMetrics, 'remoteWrite'>, clock: Clock,
 ): RemoteWrite | undefined {
   const rw = config.remote_write;
   const endpoint = outboundEndpoint(config, 'remote_write');
   if (endpoint === undefined) return undefined;
-  const history = pipeHistory({
-    pipe: REMOTE_WRITE_PIPE, store, recovery, pageSize: rw.max_samples_per_send, maxPending: rw.max_pending_samples, recorder: self.remoteWrite, logger, unit: 'samples',
-  });
   const auth = authOf(rw);
   const watch = new JobWatch(clock);
   const sender = new RemoteWriteSender(history, {
@@ -45,7 +50,7 @@ export function wireRemoteWrite(
     logger,
     observer: watchedObserver(self.remoteWrite, watch),
   });
-  return { history, sender, watch };
+  return { sender, watch };
 }
 
 function authOf(rw: Config['remote_write']): PushAuth | undefined {

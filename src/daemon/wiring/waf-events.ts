@@ -1,6 +1,7 @@
 // The WAF deny events -> OTLP logs part of the wiring: the log sink, and the
 // forwarder job with its checkpoint in the state directory, reading the
 // domains the sharding room's scope gives from the discovery the collectors use.
+import { ACCOUNT_LABEL } from '../../counters/index.js';
 import { hostname } from 'node:os';
 import { platformClock } from '../../api/index.js';
 import { domainScope, type TargetDiscovery } from '../../collectors/index.js';
@@ -22,6 +23,8 @@ interface WafWiringOptions {
   readonly version: string;
   readonly exports: { readonly families: FamilyStore; readonly self: Pick<SelfMetrics, 'wafEvents' | 'recordWafUpstreamRetention' | 'recordWafAuditOn'> };
   readonly clock?: Clock;
+  /** The account's name, when accounts are named: the `account` resource attribute of every record. */
+  readonly account?: string;
 }
 
 /** What the WAF job shares with the collectors. */
@@ -57,7 +60,10 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     headers: otlp.headers,
     timeoutMs: otlp.timeout,
     maxBatch: otlp.max_batch,
-    resource: { serviceName: 'edge-exporter', serviceVersion: version, serviceInstanceId: `${hostname()}:${process.pid}` },
+    resource: {
+      serviceName: 'edge-exporter', serviceVersion: version, serviceInstanceId: `${hostname()}:${process.pid}`,
+      ...(options.account === undefined ? {} : { attributes: { [ACCOUNT_LABEL]: options.account } }),
+    },
     logger: shared.otlpLogger,
   });
   // Deliveries are retried inside one long poll: the status page learns of them from the sink.

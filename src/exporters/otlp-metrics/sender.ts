@@ -30,7 +30,7 @@ interface OtlpMetricsSenderOptions extends PushSenderOptions {
   /** Where the process' own counters start (epoch ms). Default: the process' start. */
   readonly startMs?: number;
   /** A snapshot family's own cumulative start, where its total outlives the process (SnapshotSource). */
-  readonly startOf?: (family: string) => number | undefined;
+  readonly startOf?: (family: string, labels: Readonly<Record<string, string>>) => number | undefined;
 }
 
 export class OtlpMetricsSender {

@@ -23,7 +23,7 @@ interface SnapshotSourceOptions {
   /** Where a cumulative counter of the process starts (epoch ms). */
   readonly startMs: number;
   /** A family's own cumulative start where its total outlives the process (the WAF counter's, kept in its checkpoint); undefined: startMs. */
-  readonly startOf?: (family: string) => number | undefined;
+  readonly startOf?: (family: string, labels: Readonly<Record<string, string>>) => number | undefined;
   readonly now: () => number;
 }
 
@@ -92,10 +92,10 @@ export class SnapshotSource implements HistorySource {
     const points: SnapshotPoint[] = [];
     const reached = new Map<string, Last>();
     for (const { def, series } of families) {
-      const familyStart = this.options.startOf?.(def.name) ?? this.options.startMs;
       for (const s of series) {
         const labels: Record<string, string> = {};
         def.labels.forEach((name, i) => (labels[name] = s.labelValues[i] ?? ''));
+        const familyStart = this.options.startOf?.(def.name, labels) ?? this.options.startMs;
         if (def.type === 'gauge') {
           points.push({ def, labels, startMs: now, timeMs: now, value: s.value });
           continue;

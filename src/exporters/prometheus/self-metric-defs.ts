@@ -369,3 +369,15 @@ export const SELF_METRICS = {
     labels: ['version', 'node_version'],
   },
 } as const satisfies Record<string, FamilyDef>;
+
+/**
+ * The self-metrics about the daemon as a whole, never by account: its build,
+ * its config, and the push pipes every account's history shares. Every other
+ * self-metric is an account's (its collectors, its upstream, its WAF events,
+ * its series, its state files) and carries `account` where accounts are named.
+ */
+export const DAEMON_SELF_METRICS: ReadonlySet<string> = new Set(
+  Object.values(SELF_METRICS)
+    .map((def) => def.name)
+    .filter((name) => /^edge_exporter_(remote_write|otlp_metrics|config)_/.test(name) || name === 'edge_exporter_build_info'),
+);
