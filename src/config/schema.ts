@@ -56,8 +56,6 @@ function field(value: unknown, key: string): unknown {
 
 export const configSchema = z
   .strictObject({
-    account: accountSchema.prefault({}).describe('The one account read when `accounts:` is not set.'),
-    accounts: accountsSchema.optional().describe(ACCOUNTS_DESCRIPTION),
     upstream: upstreamSchema
       .prefault({})
       .describe('The platform management API and how to call it; with `accounts:` set, the default each account\'s upstream is merged over.'),
@@ -95,6 +93,8 @@ export const configSchema = z
           '`waf_events.delay` (events not forwarded yet before that are skipped, none is sent twice). A file that cannot be ' +
           'read (permissions, disk) and another shard\'s directory still stop start-up.',
       ),
+    account: accountSchema.prefault({}).describe('The one account read when `accounts:` is not set.'),
+    accounts: accountsSchema.optional().describe(ACCOUNTS_DESCRIPTION),
   })
   .superRefine(crossSectionRules, { when: () => true });
 

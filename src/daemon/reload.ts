@@ -236,7 +236,7 @@ async function rebuildAll(running: InForce, next: Config, ctx: ReloadContext): P
  */
 async function applyAccounts(components: Components, plan: readonly AccountChange[], ctx: ReloadContext): Promise<Applied> {
   const accounts: Account[] = [];
-  const failures: string[] = [];
+  const failures: { readonly name: string; readonly error: unknown }[] = [];
   for (const change of plan) {
     if (change.kind === 'same') accounts.push(change.running);
     else if (change.kind === 'remove') {
@@ -247,7 +247,7 @@ async function applyAccounts(components: Components, plan: readonly AccountChang
         accounts.push(await applyAccount(change, components.pipes, ctx));
       } catch (err) {
         const name = change.kind === 'add' ? change.next.name : change.running.name;
-        failures.push(`account ${name}: ${describe(err)}`);
+        failures.push({ name, error: err });
         ctx.logger.error({ account: name, error: describe(err) }, 'the account\'s new configuration failed to start; going back to its previous one');
         if (change.kind !== 'add') {
           const back = await ctx.buildAccount({ name, config: change.running.config }, components.pipes);
@@ -259,7 +259,13 @@ async function applyAccounts(components: Components, plan: readonly AccountChang
   }
   const applied = { accounts, pipes: components.pipes };
   ctx.publish(applied);
-  if (failures.length > 0) return { ok: false, error: new Error(`${failures.join('; ')} (every other account's change was applied)`), components: applied };
+  const [onlyFailure] = failures;
+  // One account (as before accounts existed): its own error, as it was.
+  if (plan.length === 1 && onlyFailure !== undefined) return { ok: false, error: onlyFailure.error, components: applied };
+  if (failures.length > 0) {
+    const text = failures.map((f) => `account ${f.name}: ${describe(f.error)}`).join('; ');
+    return { ok: false, error: new ReloadRefusedError(`${text} (every other account's change was applied)`), components: applied };
+  }
   return { ok: true, components: applied };
 }
 

@@ -6,4 +6,4 @@
 // daemon counts at run time.
 export { runDoctor, DOCTOR_DEADLINE_MS } from './runner.js';
 export { setupFrom } from './setup.js';
-export { renderJson, renderText } from './render.js';
+export { renderText } from './render.js';

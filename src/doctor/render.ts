@@ -34,6 +34,3 @@ export function renderText(report: DoctorReport): string {
   return `${blocks.join('\n\n')}\n\n${summaryLine(report)}\n`;
 }
 
-export function renderJson(report: DoctorReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
-}

@@ -155,14 +155,14 @@ describe('an upstream that does not answer', () => {
 describe('usage and config errors exit 2 before anything is sent', () => {
   it.each([
     [['doctor', 'now'], /unexpected argument "now"/],
-    [['doctor', '--frobnicate'], /unknown option --frobnicate; options: --config, --json/],
+    [['doctor', '--frobnicate'], /unknown option --frobnicate; options: --config, --account, --json/],
     [['doctor', '--config'], /argument missing/],
   ])('%j', async (argv, message) => {
     const r = await cli(argv, d.env, undefined, { clock: d.sim.clock });
     expect(r.code).toBe(2);
     expect(r.err).toMatch(message);
     // The doctor's own usage, not the list of every command.
-    expect(r.err).toContain('\n\nusage: edge-exporter doctor [--config FILE] [--json]\n');
+    expect(r.err).toContain('\n\nusage: edge-exporter doctor [--config FILE] [--account NAME] [--json]\n');
     expect(r.err).not.toContain('commands:');
     expect(requestsSeen(d.sim)).toBe(0);
   });
@@ -195,7 +195,7 @@ describe('usage and config errors exit 2 before anything is sent', () => {
   it('--help prints the usage and exits 0', async () => {
     const r = await doctorText(d, ['--help']);
     expect(r.code).toBe(0);
-    expect(r.out).toBe('usage: edge-exporter doctor [--config FILE] [--json]\n');
+    expect(r.out).toBe('usage: edge-exporter doctor [--config FILE] [--account NAME] [--json]\n');
     expect(requestsSeen(d.sim)).toBe(0);
   });
 });

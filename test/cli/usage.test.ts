@@ -76,8 +76,8 @@ describe('did you mean', () => {
         checked++;
       }
     }
-    // run 4, simulate 5, call 3, check-config 2, doctor 2.
-    expect(checked).toBe(16);
+    // run 4, simulate 5, call 3, check-config 2, doctor 3.
+    expect(checked).toBe(17);
   });
 
   it('an option nothing is near lists the real ones: run --retries', async () => {

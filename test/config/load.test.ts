@@ -113,7 +113,7 @@ describe('loadConfig: each mistake is reported at its YAML path', () => {
     // A plural is a typo of its singular ('retries' is three edits from 'retry', too far for the distance alone).
     ['unknown key (plural)', yaml(SIM, 'upstream:', '  retries: 3'), 'upstream.retries', 3, 3, /unknown key \(did you mean "retry"\?\)/],
     ['unknown key (nothing near)', yaml(SIM, 'upstream:', '  zzz: 3'), 'upstream.zzz', 3, 3, /^unknown key; expected one of: api_url/],
-    ['unknown top-level key', yaml(SIM, 'loggging: {}'), 'loggging', 2, 1, /unknown key.*expected one of: account, accounts, upstream, simulator, log, .*state_dir/],
+    ['unknown top-level key', yaml(SIM, 'loggging: {}'), 'loggging', 2, 1, /unknown key.*expected one of: upstream, simulator, log, .*state_dir, state_recovery, account, accounts/],
     ['bad URL', yaml('upstream:', '  api_url: not a url', '  token: abcd'), 'upstream.api_url', 2, 3, /http:\/\/ or https:\/\/ URL/],
     ['non-http URL', yaml('upstream:', '  api_url: ftp://x.example', '  token: abcd'), 'upstream.api_url', 2, 3, /http:\/\/ or https:\/\/ URL/],
     ['bad timezone', yaml(SIM, 'upstream:', '  timezone: Asia/Shanghai'), 'upstream.timezone', 3, 3, /UTC offset like \+08:00/],

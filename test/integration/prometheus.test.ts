@@ -99,7 +99,7 @@ describe('a real Prometheus scraping the daemon while it polls the simulator', (
 
   /** The daemon's own published requests counters: how many series and their sum. */
   function published(): { count: number; sum: number } {
-    const family = running(daemon, 'daemon').families.snapshot().find((f) => f.def.name === REQUESTS);
+    const family = running(daemon, 'daemon').view.snapshot().find((f) => f.def.name === REQUESTS);
     const series = family?.series ?? [];
     return { count: series.length, sum: series.reduce((acc, s) => acc + s.value, 0) };
   }
