@@ -13,7 +13,10 @@
 // (runOnce, forwardOnce) a minute of simulated time apart, on a healthy
 // account first. Every query of every panel, with the variables substituted
 // as Grafana does, once with "All" selected and once with one value of each
-// variable, must parse and return at least one series, as an instant query
+// variable (but `$account`: the demo is a single-account daemon, whose series
+// carry no account label, so the list is empty and "All", `.*`, is what
+// Grafana uses: the queries must match series without the label),
+// must parse and return at least one series, as an instant query
 // and, for time-series panels, as a range query, except the panels listed in
 // EXPECTED_EMPTY, which must then have no data. A second run turns on what
 // each of those panels shows (an upstream 5xx that is retried, a 429 with
@@ -284,6 +287,15 @@ const EXPECTED_EMPTY: ReadonlyMap<string, string> = new Map([
  */
 const EMPTY_FOR_ONE_VALUE: ReadonlyMap<string, string> = new Map([['Edge / Inventory / Domains not active', 'the picked domain is active']]);
 
+/**
+ * Variables whose list is empty on the demo, and why. Grafana then offers
+ * "All" alone and substitutes its allValue in both runs; the test fails once
+ * the demo fills one, so the entry is dropped and its values are tried too.
+ */
+const EMPTY_VARIABLES: ReadonlyMap<string, string> = new Map([
+  ['account', 'the demo is a single-account daemon with the default name, whose series carry no account label'],
+]);
+
 /** The demo with every collector on 1-minute buckets and WAF forwarding on. */
 function configText(apiUrl: string, otlpUrl: string, metricsUrl: string, stateDir: string): string {
   return `
@@ -466,6 +478,13 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
       if (v.type === 'datasource') continue; // used only in datasource references, never in an expression
       if (v.type !== 'query') throw new Error(`${d.title}: variable ${v.name} has unsupported type ${v.type}`);
       const values = await labelValues(interpolate(variableQuery(v), vars), w);
+      const emptyBecause = EMPTY_VARIABLES.get(v.name);
+      if (emptyBecause !== undefined) {
+        if (values.length > 0) problems.push(`${d.title} / variable $${v.name} (${mode}): lists ${values.join(', ')}, expected none: ${emptyBecause}`);
+        if (v.includeAll !== true || !v.allValue) problems.push(`${d.title} / variable $${v.name}: no "All" with an allValue to fall back on`);
+        vars.set(v.name, v.allValue ?? '');
+        continue;
+      }
       if (values.length === 0) problems.push(`${d.title} / variable $${v.name} (${mode}): ${variableQuery(v)} returned no values`);
       const saved = typeof v.current?.value === 'string' && values.includes(v.current.value) ? v.current.value : undefined;
       if (mode === 'all' && v.includeAll === true) vars.set(v.name, v.allValue ? v.allValue : formatValue(v, values));
