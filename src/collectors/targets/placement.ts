@@ -5,17 +5,22 @@
 // - a per-target collector (its series carry a `domain` or `package` label)
 //   runs on every shard, over the targets that shard owns (discovery.ts);
 // - an account-wide one (a figure with no such label, or one not additive
-//   over parts of the account) runs on shard 0 alone, over every target.
+//   over parts of the account) runs on one shard alone, over every target:
+//   shard 0, or for a named account the owner of the account's name.
 // The collector table (daemon/wiring/collectors.ts) says which each collector
 // is, and why; the collectors themselves never learn of shards.
 import type { CollectContext, Collector } from '../collector.js';
-import { checkShard, type Shard } from './shard.js';
+import { checkShard, shardOf, type Shard } from './shard.js';
 
 export type Placement = 'per-target' | 'account-wide';
 
-/** Whether this replica computes the figures of the whole account: shard 0 (the unsharded one too). */
+/**
+ * Whether this replica computes the figures of the whole account: shard 0
+ * (the unsharded one too); for a named account, the owner of its name, so
+ * several accounts' account-wide collectors spread over the replicas.
+ */
 export function holdsAccount(shard: Shard): boolean {
-  return shard.index === 0;
+  return shard.account === undefined ? shard.index === 0 : shardOf(shard.account, shard.count) === shard.index;
 }
 
 /**

@@ -15,10 +15,17 @@
 import { ArgumentError } from '../../shared/errors.js';
 
 export interface Shard {
-  /** 0-based; shard 0 also runs the account-wide collectors. */
+  /** 0-based; shard 0 also runs the account-wide collectors (of an unnamed account; placement.ts). */
   readonly index: number;
   /** Replicas the targets are spread over; 1 = unsharded. */
   readonly count: number;
+  /**
+   * The named account whose targets are placed: a target's owner is then
+   * that of `<account>/<name>`, so two accounts' targets of one name are
+   * placed apart like any two targets. Unset for a config that names no
+   * account, whose owners stay those pinned in the tests.
+   */
+  readonly account?: string;
 }
 
 export const UNSHARDED: Shard = Object.freeze({ index: 0, count: 1 });
@@ -74,7 +81,9 @@ export function checkShard(shard: Shard): void {
 /** A predicate for the names `shard` owns (every name when unsharded, without hashing). */
 export function ownedBy(shard: Shard): (name: string) => boolean {
   checkShard(shard);
-  return shard.count === 1 ? () => true : (name) => shardOf(name, shard.count) === shard.index;
+  if (shard.count === 1) return () => true;
+  const { account } = shard;
+  return account === undefined ? (name) => shardOf(name, shard.count) === shard.index : (name) => shardOf(`${account}/${name}`, shard.count) === shard.index;
 }
 
 /** The names `shard` owns, in their order. */

@@ -49,4 +49,7 @@ export const SHARD_DESCRIPTION =
   'same by every shard that read a deny event of the rule (join it through `max by (rule_id, description, ' +
   'category)`). Each shard needs its own `state_dir`: the first start records the shard ' +
   "in `<state_dir>/shard.json`, and a replica with another index refuses to start there (two shards would overwrite " +
-  "each other's counters and WAF checkpoint); a changed `count` (scaling) is accepted and recorded.";
+  "each other's counters and WAF checkpoint); a changed `count` (scaling) is accepted and recorded. " +
+  'With named accounts (`accounts:`, or `account.name` set) a target is placed by `<account>/<name>`, so two accounts\' ' +
+  'targets of one name are placed apart like any two targets, and each account\'s account-wide collectors run on the ' +
+  'shard its name hashes to rather than all on shard 0.';

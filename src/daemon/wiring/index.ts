@@ -105,12 +105,13 @@ interface CollectorJobs {
  */
 export async function wireAccount(options: WiringOptions): Promise<AccountParts> {
   const { logger, exports } = options;
-  const { config } = options.account;
-  const { shard } = config;
+  const { config, name, labelled } = options.account;
+  // A named account's targets are placed with its name (shard.ts); the state directory's owner is the replica alone.
+  const shard = labelled ? { ...config.shard, account: name } : config.shard;
   const { self, families } = exports;
   const { store, outbound } = options;
   const recovery = stateRecovery(store, config.state_recovery, (reset) => self.recordStateReset(basename(reset.file)));
-  await claimStateDir(store, shard, logger, recovery);
+  await claimStateDir(store, config.shard, logger, recovery);
   for (const key of insecureTlsKeys(config)) logger.warn({ key }, insecureWarning(key));
   const upstream = await openUpstream(config, logger, {
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
@@ -176,12 +177,11 @@ export async function wireAccount(options: WiringOptions): Promise<AccountParts>
   };
   const built = collectorJobs(config);
   const jobs: Job[] = [...built.jobs];
-  const { name, labelled } = options.account;
   const wafEvents = otlp === undefined
     ? undefined
     : wireWafEvents(
       { config, logger, version: options.version, exports, ...(options.clock ? { clock: options.clock } : {}), ...(labelled ? { account: name } : {}) },
-      { upstream, store, targets, recovery, otlp, otlpLogger: outbound.watch('otlp', logger.child({ component: 'otlp' })) },
+      { upstream, store, targets, recovery, otlp, shard, otlpLogger: outbound.watch('otlp', logger.child({ component: 'otlp' })) },
     );
   if (wafEvents) jobs.push(wafEvents.forwarder);
   const engine = new Scheduler({

@@ -4,7 +4,7 @@
 import { ACCOUNT_LABEL } from '../../counters/index.js';
 import { hostname } from 'node:os';
 import { platformClock } from '../../api/index.js';
-import { domainScope, type TargetDiscovery } from '../../collectors/index.js';
+import { domainScope, type Shard, type TargetDiscovery } from '../../collectors/index.js';
 import { AUDIT_OUTCOMES, WAF_EVENTS_JOB, WafEventForwarder, wafQuery } from '../../forwarder/index.js';
 import { OtlpLogSink, type OtlpSinkLogger } from '../../exporters/otel-logs/index.js';
 import { outboundEndpoint, wafAudit, wafOverlap, type Config } from '../../config/index.js';
@@ -33,6 +33,8 @@ interface SharedParts {
   readonly store: StateStore;
   readonly targets: TargetDiscovery;
   readonly recovery: StateRecovery;
+  /** The replica's shard, with the account's name when accounts are named (shard.ts). */
+  readonly shard: Shard;
   /** The OTLP sink's logger (its connection failures also kept for the status page). */
   readonly otlpLogger: OtlpSinkLogger;
   /** Where the records go: otlp.endpoint, else the demo's receiver beside the bundled simulator (otlpEndpoint). */
@@ -83,7 +85,7 @@ export function wireWafEvents(options: WafWiringOptions, shared: SharedParts): {
     startBackMs: waf.start_from,
     query: wafQuery(waf),
     // None when unsharded: the query reads waf_events.domains (or every domain) as configured.
-    scope: domainScope({ shard: config.shard, configured: waf.domains, targets }),
+    scope: domainScope({ shard: shared.shard, configured: waf.domains, targets }),
     headers: waf.headers,
     volume: { maxRate: waf.max_rate, overRate: waf.over_rate },
     maxSeries: config.limits.series_per_family,
