@@ -6,4 +6,4 @@
 export { CounterLedger } from './ledger.js';
 export { HistoryQueues, REMOTE_WRITE_PIPE, otlpMetricsPipe } from './history/index.js';
 export type { TimedSample, Temporality } from './history/samples.js';
-export { AccountHistories, ACCOUNT_LABEL, withAccount } from './history/accounts.js';
+export { AccountHistories, ACCOUNT_LABEL } from './history/accounts.js';

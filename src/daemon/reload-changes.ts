@@ -58,11 +58,6 @@ export function reloadChanges(a: Fingerprint, b: Fingerprint): ReloadChanges {
   };
 }
 
-/** True when nothing is to be restarted or applied again. */
-export function unchanged(changes: ReloadChanges): boolean {
-  return !changes.shared && !changes.server && !changes.log && changes.collectors.length === 0;
-}
-
 /** A config by the parts reloads compare, its files' contents as they were read. */
 export interface Fingerprint {
   readonly shared: unknown;

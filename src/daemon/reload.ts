@@ -39,7 +39,8 @@ interface Fixed {
   readonly why?: string;
 }
 
-const bundled = (config: Config): boolean => config.upstream.api_url === undefined;
+/** Some account reads the bundled simulator (no upstream.api_url of its own). */
+const bundled = (config: Config): boolean => resolveAccounts(config).some((a) => a.config.upstream.api_url === undefined);
 /** The TLS block in force, from `server.tls` or the web config file. */
 const servedTls = (config: Config) => config.server.tls ?? config.web_config?.tls;
 
@@ -57,7 +58,7 @@ const FIXED: readonly Fixed[] = [
   { key: 'state_dir', value: (c) => c.state_dir },
   { key: 'shard', value: (c) => c.shard },
   {
-    key: 'upstream.api_url', value: (c) => c.upstream.api_url === undefined,
+    key: 'upstream.api_url', value: bundled,
     why: 'switching between the bundled simulator and a real account needs a restart',
   },
   { key: 'simulator', value: (c) => c.simulator, when: bundled },
@@ -65,7 +66,10 @@ const FIXED: readonly Fixed[] = [
     key: 'accounts', value: (c) => ({ list: c.accounts !== undefined, named: accountsNamed(c) }),
     why: 'starting or ending the accounts: list, or naming the one account, changes every series\' labels and where state is kept: a restart applies it',
   },
-  { key: 'account.name', value: (c) => (c.accounts === undefined ? c.account.name : undefined), why: 'renaming the one account changes every series\' account label: a restart applies it' },
+  {
+    key: 'account.name', value: (c) => c.account.name, when: (c) => c.accounts === undefined,
+    why: 'renaming the one account changes every series\' account label: a restart applies it',
+  },
 ];
 
 /**

@@ -21,6 +21,10 @@ import { createLogger } from '../../src/log/logger.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { StatMetric } from '../../src/simulator/stats.js';
 import { lineSink } from '../support/capture.js';
+import { decodeMetricsWithProtoc, flattenPoints } from '../support/otlp-metrics-decode.js';
+import { startOtlpMetricsReceiver } from '../support/otlp-metrics-receiver.js';
+import { startOtlpReceiver } from '../support/otlp-receiver.js';
+import { labelsOf, startReceiver } from '../exporters/remote-write/support.js';
 import { parseExposition, type Series } from './fault-rig.js';
 
 /** 2026-03-02 12:00:00 at UTC+8. */
@@ -98,7 +102,7 @@ function accountYaml(up: Upstream): string {
   ].join('\n');
 }
 
-function configText(ups: readonly Upstream[], stateDir: string): string {
+function configText(ups: readonly Upstream[], stateDir: string, extra: readonly string[] = []): string {
   return `
 upstream:
   timeout: 1000ms
@@ -115,6 +119,7 @@ collectors:
 targets: { refresh: 1m }
 server: { listen: "127.0.0.1:0" }
 state_dir: ${JSON.stringify(stateDir)}
+${extra.join('\n')}
 accounts:
 ${ups.map(accountYaml).join('\n')}
 `;
@@ -156,7 +161,7 @@ async function upstream(spec: AccountSpec): Promise<Upstream> {
 }
 
 /** A daemon over `specs` (all simulators started; the config lists `listed`, all by default). */
-async function rig(specs: readonly AccountSpec[], listed?: readonly string[]): Promise<Rig> {
+async function rig(specs: readonly AccountSpec[], listed?: readonly string[], extra: readonly string[] = []): Promise<Rig> {
   const ups = await Promise.all(specs.map(upstream));
   const stateDir = await mkdtemp(join(tmpdir(), 'edge-accounts-'));
   const log: string[] = [];
@@ -173,7 +178,7 @@ async function rig(specs: readonly AccountSpec[], listed?: readonly string[]): P
       reloadConfig: read,
     });
   };
-  const text = configText(ups.filter((u) => listed?.includes(u.spec.name) ?? true), stateDir);
+  const text = configText(ups.filter((u) => listed?.includes(u.spec.name) ?? true), stateDir, extra);
   const r: Rig = {
     ups, stateDir, log, text,
     daemon: make(text),
@@ -338,5 +343,105 @@ describe('several accounts in one daemon', () => {
     expect(euSection).toMatch(/EDGE_AUTH|401|token/i);
     const usSection = page.slice(page.indexOf('id="account-us"'));
     expect(usSection).not.toMatch(/class="error">error/);
+  }, 60_000);
+
+  it('pushes every account over one remote-write and one OTLP metrics pipe, each sample with its account; WAF records carry it as a resource attribute', async () => {
+    const rw = await startReceiver();
+    const om = await startOtlpMetricsReceiver();
+    const logs = await startOtlpReceiver();
+    try {
+      const r = await rig([EU, US], undefined, [
+        `remote_write: { url: "${rw.url}", batch_send_deadline: 0s, min_backoff: 10ms, max_backoff: 50ms }`,
+        `otlp_metrics: { enabled: true, endpoint: "${om.url}", temporality: cumulative, batch_send_deadline: 0s, min_backoff: 10ms, max_backoff: 50ms, interval: 1s }`,
+        `otlp: { endpoint: "${logs.url}", timeout: 5s }`,
+        'waf_events: { enabled: true, interval: 30s, start_from: 10m, page_size: 100 }',
+      ]);
+      await r.cycle();
+      await r.cycle(MIN);
+      await r.cycle(MIN);
+      for (const name of ['eu', 'us']) await r.daemon.forwardOnce(name);
+      const m = await r.scrape();
+      await r.daemon.stop();
+
+      // Remote-write: the newest sample of each requests series is its account's counter; none without an account.
+      const newest = new Map<string, number>();
+      for (const series of rw.requests.flatMap((req) => req.series)) {
+        const labels = labelsOf(series);
+        if (labels.__name__ !== DOMAIN_REQUESTS.name) continue;
+        expect(labels.account === 'eu' || labels.account === 'us', JSON.stringify(labels)).toBe(true);
+        const { __name__: name, job, ...rest } = labels;
+        expect(job).toBe('edge-exporter');
+        for (const x of series.samples) newest.set(seriesKey(name ?? '', rest), x.value);
+      }
+      const requests = (account: string) => Object.fromEntries(Object.entries(countersOf(m, account)).filter(([k]) => k.startsWith(`${DOMAIN_REQUESTS.name}{`)));
+      const expected = { ...requests('eu'), ...requests('us') };
+      expect(Object.keys(expected)).toHaveLength(EU.domains + US.domains);
+      expect(Object.fromEntries(newest)).toEqual(expected);
+
+      // OTLP metrics: the same numbers, the account an attribute of each point.
+      const points = [];
+      for (const post of om.delivered()) points.push(...flattenPoints(await decodeMetricsWithProtoc(post.body)));
+      const last = new Map<string, number>();
+      for (const p of points.filter((x) => x.metric === 'edge_domain_requests')) {
+        last.set(seriesKey(DOMAIN_REQUESTS.name, { account: String(p.attributes.account), domain: String(p.attributes.domain) }), Number(p.value));
+      }
+      expect(Object.fromEntries(last)).toEqual(expected);
+      // Per-account self-metrics carry it there too; the pipes' own do not.
+      expect(points.some((p) => p.metric === 'edge_exporter_collector_up' && p.attributes.account === 'us')).toBe(true);
+      expect(points.filter((p) => p.metric.startsWith('edge_exporter_otlp_metrics_')).every((p) => p.attributes.account === undefined)).toBe(true);
+
+      // OTLP logs: every record's resource names its account, and its domain is that account's.
+      const records = logs.records();
+      const accounts = new Set(records.map((x) => x.resource.account));
+      expect(accounts).toEqual(new Set(['eu', 'us']));
+      for (const record of records) {
+        const world = up(r, String(record.resource.account)).sim.world.domains.map((d) => d.domainName);
+        expect(world).toContain(record.attributes['server.address']);
+      }
+    } finally {
+      await Promise.all([rw.close(), om.close(), logs.close()]);
+    }
+  }, 90_000);
+
+  it('a reload that breaks one account keeps that one on its previous config, naming it, and applies the other\'s change', async () => {
+    const r = await rig([EU, US]);
+    await r.cycle();
+    await r.cycle(MIN);
+    const before = await r.scrape();
+    const us = up(r, 'us');
+    const asked = us.sim.budget.received().length;
+    // eu names a CA file that is not there; us turns its usage collector off.
+    r.text = r.text
+      .replace(`      timezone: "${EU.offset}"`, `      timezone: "${EU.offset}"\n      tls: { ca_file: ${JSON.stringify(join(r.stateDir, 'no-such-ca.pem'))} }`)
+      .replace(`      timezone: "${US.offset}"`, `      timezone: "${US.offset}"\n    collectors:\n      usage: { enabled: false }`);
+    const outcome = await r.daemon.reload();
+    expect(outcome.ok).toBe(false);
+    expect(outcome.ok ? '' : outcome.message).toMatch(/^account eu: cannot read upstream\.tls\.ca_file .*no-such-ca\.pem: no such file or directory \(ENOENT\) \(every other account's change was applied\)$/);
+    // us swapped one collector out in place: nothing asked again, its usage series gone, its access counters as they were.
+    expect(us.sim.budget.received().length).toBe(asked);
+    const after = await r.scrape();
+    expect(Object.keys(after).filter((k) => k.startsWith(`${PACKAGE_TRAFFIC_BYTES.name}{account="us"`))).toEqual([]);
+    expect(Object.keys(after).filter((k) => k.startsWith(`${PACKAGE_TRAFFIC_BYTES.name}{account="eu"`)).length).toBeGreaterThan(0);
+    // eu runs on, on its previous config: its next cycle counts exactly.
+    await r.cycle(MIN);
+    const m = await r.scrape();
+    expect(countersOf(m, 'eu')).toEqual(truth(up(r, 'eu'), T0, T0 + 2 * MIN));
+    expect(countersOf(before, 'us')).not.toEqual({});
+  }, 60_000);
+
+  it('refuses a reload that starts or ends the accounts: list, naming it, and runs on', async () => {
+    const r = await rig([EU]);
+    await r.cycle();
+    const eu = up(r, 'eu');
+    r.text = `
+upstream:
+  api_url: ${JSON.stringify(eu.url)}
+  token: ${EU.token}
+server: { listen: "127.0.0.1:0" }
+state_dir: ${JSON.stringify(r.stateDir)}
+`;
+    const outcome = await r.daemon.reload();
+    expect(outcome).toEqual({ ok: false, message: expect.stringMatching(/^accounts: starting or ending the accounts: list/) as unknown as string });
+    expect((await r.scrape())[seriesKey('edge_exporter_collector_up', { account: 'eu', collector: 'access' })]).toBe(1);
   }, 60_000);
 });

@@ -106,6 +106,6 @@ export class AccountHistories {
 }
 
 /** `labels` with `account` first, as every account's series carries it. */
-export function withAccount(account: string, labels: Labels): Labels {
+function withAccount(account: string, labels: Labels): Labels {
   return { [ACCOUNT_LABEL]: account, ...labels };
 }

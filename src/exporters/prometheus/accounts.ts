@@ -15,7 +15,7 @@ import { DAEMON_SELF_METRICS } from './self-metric-defs.js';
 import { serialize, type ExpositionFormat, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
 
 /** One account's exports. */
-export interface AccountExports {
+interface AccountExports {
   readonly name: string;
   readonly families: FamilyStore;
   readonly self: SelfMetrics;

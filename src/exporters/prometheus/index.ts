@@ -4,4 +4,4 @@ export { Exposition } from './exposition.js';
 export { negotiate } from './negotiate.js';
 export { SelfMetrics, type SelfReadings } from './self-metrics.js';
 export { type ExpositionFormat, type FamilySnapshot } from './serialize.js';
-export { AccountsView, type AccountExports } from './accounts.js';
+export { AccountsView } from './accounts.js';
