@@ -4,7 +4,7 @@
 // runs. --web.config.file reads exporter-toolkit's web config (TLS, client
 // certificates, bcrypt users), as the other exporters take it.
 import { readFileSync } from 'node:fs';
-import { loadConfig, type Config } from '../config/index.js';
+import { loadConfig, resolveAccounts, type Config } from '../config/index.js';
 import { addLogSecret, createLogger } from '../log/logger.js';
 import { credentialParts } from '../log/redact.js';
 import { Daemon } from '../daemon/daemon.js';
@@ -78,6 +78,8 @@ export async function runCommand(argv: string[], io: Io, signal: AbortSignal): P
 /** Every secret value a config holds, for the log's masking. */
 function configSecrets(config: Config): string[] {
   return [
+    // Every account's token: the top level's is only the shared default under `accounts:`.
+    ...resolveAccounts(config).map((a) => a.config.upstream.token ?? ''),
     config.upstream.token ?? '', config.simulator.token, config.server.basic_auth?.password ?? '',
     passwordFromFile(config.server.basic_auth?.password_file),
     // A bcrypt hash can be attacked offline, so no log shows one either.

@@ -3,7 +3,7 @@
 import type { Collector, MetricDef } from '../collectors/index.js';
 import { otlpMetricName } from './otlp-metrics/naming.js';
 import { EXCLUDED_PROCESS_METRICS } from './prometheus/process-metrics.js';
-import { SELF_METRICS } from './prometheus/self-metric-defs.js';
+import { DAEMON_SELF_METRICS, SELF_METRICS } from './prometheus/self-metric-defs.js';
 import type { FamilyDef } from './prometheus/serialize.js';
 
 /** What the docs need of a collector (a Collector satisfies it). */
@@ -49,6 +49,11 @@ export function renderAllMetricsDocs(collectors: readonly CollectorFamilies[]): 
     'annotation (`{request}`), labels as attributes. Prometheus\' OTLP receiver (its default translation, which appends',
     'the unit\'s suffix and `_total`) stores each under the name this page gives it. A counter\'s Sum carries one point per',
     'upstream bucket, cumulative or delta as `otlp_metrics.temporality` says; see docs/otlp-metrics.md.',
+    '',
+    'With named accounts (`accounts:`, or `account.name` set), every family on this page carries one more label,',
+    '`account`, first, on `/metrics`, remote-write and OTLP metrics (an attribute) alike, but for the daemon\'s own:',
+    `${[...DAEMON_SELF_METRICS].map(code).join(', ')}, and the process metrics. A config that names no account`,
+    'serves every family with exactly the labels listed here.',
     '',
     ...sections,
     '## Exporter self-metrics',

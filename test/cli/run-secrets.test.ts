@@ -31,4 +31,27 @@ describe('run secrets', () => {
     expect(secrets).toEqual(expect.arrayContaining(['run-secrets-token-1', 'file-password-7731', 'otlp-key-5521', 'otlp-metrics-key-6632']));
     expect(stdout.text).not.toContain('file-password-7731');
   });
+
+  it('includes every account\'s token, from the config and from its token_file, under accounts:', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'edge-run-secrets-'));
+    writeFileSync(join(dir, 'us-token'), 'us-file-token-4418\n');
+    const config = join(dir, 'config.yaml');
+    writeFileSync(config, [
+      `state_dir: ${join(dir, 'state')}`,
+      'server: { listen: "127.0.0.1:0" }',
+      'accounts:',
+      '  - { name: eu, upstream: { api_url: "http://127.0.0.1:9", token: "eu-inline-token-2207" } }',
+      `  - { name: us, upstream: { api_url: "http://127.0.0.1:9", token_file: "${join(dir, 'us-token')}" } }`,
+    ].join('\n'));
+    const secrets: string[] = [];
+    const stop = new AbortController();
+    const stdout = new Capture();
+    const ran = main(['run', '--config', config], { stdout, stderr: new Capture(), env: {}, secrets }, stop.signal);
+    await expect.poll(() => stdout.text, { timeout: 10_000 }).toContain('serving metrics');
+    stop.abort();
+    expect(await ran).toBe(0);
+    expect(secrets).toEqual(expect.arrayContaining(['eu-inline-token-2207', 'us-file-token-4418']));
+    expect(stdout.text).not.toContain('eu-inline-token-2207');
+    expect(stdout.text).not.toContain('us-file-token-4418');
+  });
 });
