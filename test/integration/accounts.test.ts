@@ -245,6 +245,8 @@ describe('several accounts in one daemon', () => {
     expect(Object.keys(m).some((k) => k.startsWith('edge_exporter_build_info{') && k.includes('account='))).toBe(false);
     // Each account's state in a directory of its own.
     expect((await readdir(join(r.stateDir, 'accounts'))).sort()).toEqual(['ap', 'eu', 'us']);
+    // Each account's log lines say whose they are.
+    for (const name of ['eu', 'us', 'ap']) expect(r.log.some((l) => l.includes(`"account":"${name}"`) && l.includes('"component":"targets"'))).toBe(true);
   }, 60_000);
 
   it('one account throttled at 429 and one down leave the third\'s counts and freshness as they would be alone', async () => {
@@ -306,6 +308,14 @@ describe('several accounts in one daemon', () => {
     expect(countersOf(removed, 'eu')).toEqual(countersOf(both, 'eu'));
     // Its state stays on disk, for its return or for removal by hand.
     expect(await readdir(join(r.stateDir, 'accounts', 'us'))).toContain('ledger-access.json');
+
+    // Listed again, it resumes from that state: the minutes it was away are back-filled, nothing counted twice.
+    r.text = configText(r.ups, r.stateDir);
+    expect(await r.daemon.reload()).toEqual({ ok: true });
+    await r.cycle(MIN);
+    const back = await r.scrape();
+    expect(countersOf(back, 'us')).toEqual(truth(up(r, 'us'), usStart, usStart + 2 * MIN));
+    expect(countersOf(back, 'eu')).toEqual(truth(eu, T0, T0 + 4 * MIN));
   }, 90_000);
 
   it('a restart restores every account\'s state: counters continue where they were', async () => {
@@ -443,5 +453,58 @@ state_dir: ${JSON.stringify(r.stateDir)}
     const outcome = await r.daemon.reload();
     expect(outcome).toEqual({ ok: false, message: expect.stringMatching(/^accounts: starting or ending the accounts: list/) as unknown as string });
     expect((await r.scrape())[seriesKey('edge_exporter_collector_up', { account: 'eu', collector: 'access' })]).toBe(1);
+  }, 60_000);
+
+  it('keeps each account\'s schedule: a small account runs on every tick while a large one\'s run hangs', async () => {
+    // Real clocks and real schedules: every second for access, the only collector.
+    const big = createSimulator({ seed: 4, domains: 40, tokens: [{ token: 'big-token-6b1e', permissions: '*' }] });
+    const small = createSimulator({ seed: 5, domains: 2, tokens: [{ token: 'small-token-0c7d', permissions: '*' }] });
+    const stateDir = await mkdtemp(join(tmpdir(), 'edge-accounts-fair-'));
+    const [bigUrl, smallUrl] = [(await big.listen('127.0.0.1', 0)).url, (await small.listen('127.0.0.1', 0)).url];
+    // The large account's upstream holds every statistics answer for a minute: its first access run stays in flight.
+    big.faults.set([{ latencyMs: 60_000, operations: ['describeL7DataV2'] }]);
+    const daemon = new Daemon({
+      config: loadConfig({
+        text: `
+upstream: { retry: { attempts: 1 } }
+log: { level: warn }
+collectors:
+  defaults: { jitter: 0s }
+  access: { schedule: "* * * * * *" }
+  usage: { enabled: false }
+  topn: { enabled: false }
+  cc_attack: { enabled: false }
+  waf_trend: { enabled: false }
+  inventory: { enabled: false }
+server: { listen: "127.0.0.1:0" }
+state_dir: ${JSON.stringify(stateDir)}
+accounts:
+  - name: big
+    upstream: { api_url: ${JSON.stringify(bigUrl)}, token: big-token-6b1e, timeout: 120s }
+  - name: small
+    upstream: { api_url: ${JSON.stringify(smallUrl)}, token: small-token-0c7d }
+`,
+        env: {},
+      }),
+      logger: createLogger({ level: 'warn', destination: lineSink([]) }),
+      version: '0.0.0-test',
+    });
+    try {
+      const url = await daemon.start();
+      const runs = async (account: string): Promise<number> => {
+        const m = parseExposition(await (await fetch(`${url}/metrics`)).text());
+        return m[seriesKey('edge_exporter_collector_runs_total', { account, collector: 'access', outcome: 'success' })] ?? 0;
+      };
+      // Three runs of the small account after its first: three ticks kept while the large one's first run hangs.
+      await expect.poll(() => runs('small'), { timeout: 20_000, interval: 200 }).toBeGreaterThanOrEqual(4);
+      expect(await runs('big')).toBe(0);
+      const page = await (await fetch(`${url}/`)).text();
+      const bigSection = page.slice(page.indexOf('id="account-big"'), page.indexOf('id="account-small"'));
+      expect(bigSection).toMatch(/class="running">running/);
+    } finally {
+      await daemon.stop();
+      await Promise.all([big.close(), small.close()]);
+      await rm(stateDir, { recursive: true, force: true });
+    }
   }, 60_000);
 });
