@@ -12,7 +12,7 @@ import type { FamilyStore } from './family-store.js';
 import { SELF_PREFIX } from './naming.js';
 import type { SelfMetrics } from './self-metrics.js';
 import { DAEMON_SELF_METRICS } from './self-metric-defs.js';
-import { serialize, type ExpositionFormat, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
+import { renderCache, serializeCached, type ExpositionFormat, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
 
 /** One account's exports. */
 interface AccountExports {
@@ -33,6 +33,7 @@ export class AccountsView {
   private changes = 0;
   private readonly defs = new WeakMap<FamilyDef, FamilyDef>();
   private readonly joined = new Map<string, Joined>();
+  private readonly rendered = renderCache();
 
   /** `labelled`: accounts are named (`accounts:` or `account.name`), so every account's series carries `account`. */
   constructor(private readonly daemon: SelfMetrics, private readonly labelled: boolean) {}
@@ -78,9 +79,14 @@ export class AccountsView {
     return own.map((family) => (ownFamily(family.def.name) ? family : byName.get(family.def.name) ?? { def: this.labelledDef(family.def), series: [] }));
   }
 
-  /** The self-metrics and the process metrics in `format`, without `# EOF` (the exposition's SelfSource). */
+  /**
+   * The self-metrics and the process metrics in `format`, without `# EOF`
+   * (the exposition's SelfSource). A family whose series did not change since
+   * the last scrape (the same array: SelfFamily's, or the joined one) is not
+   * rendered again, as SelfMetrics.render does for one account.
+   */
   async render(format: ExpositionFormat): Promise<string> {
-    return serialize(await this.selfSnapshot(), { format, keepEmpty: true });
+    return serializeCached(await this.selfSnapshot(), format, this.rendered);
   }
 
   /**

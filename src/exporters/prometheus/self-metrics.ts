@@ -7,7 +7,7 @@ import type { FamilyStats } from './family-store.js';
 import { ProcessMetrics } from './process-metrics.js';
 import { LIVE, type SelfFamily } from './self-family.js';
 import { SELF_METRICS } from './self-metric-defs.js';
-import { serialize, type ExpositionFormat, type FamilyDef, type FamilySnapshot, type SeriesSnapshot } from './serialize.js';
+import { renderCache, serialize, serializeCached, type ExpositionFormat, type FamilyDef, type FamilySnapshot } from './serialize.js';
 
 /** The FamilyStore, as the self-metrics use it: where their families are held, and what the series self-metrics read at scrape time. */
 interface SelfMetricsStore {
@@ -125,7 +125,7 @@ export class SelfMetrics implements CollectorObserver {
   /** The live gauges, aged at every scrape (see SelfFamily.since). */
   private readonly live: readonly SelfFamily[];
   /** Each family's rendering, kept while its snapshot's series array is the same (it is replaced on every change). */
-  private readonly rendered: Record<ExpositionFormat, WeakMap<readonly SeriesSnapshot[], string>> = { text: new WeakMap(), openmetrics: new WeakMap() };
+  private readonly rendered = renderCache();
 
   constructor(options: SelfMetricsOptions) {
     this.store = options.families;
@@ -308,18 +308,8 @@ export class SelfMetrics implements CollectorObserver {
 
   async render(format: ExpositionFormat): Promise<string> {
     this.readStore();
-    const cache = this.rendered[format];
-    let body = '';
-    for (const snapshot of this.store.selfSnapshot()) {
-      let text = cache.get(snapshot.series);
-      if (text === undefined) {
-        text = serialize([snapshot], { format, keepEmpty: true });
-        cache.set(snapshot.series, text);
-      }
-      body += text;
-    }
     const processText = this.process === undefined ? '' : serialize(await this.process.snapshot(), { format, keepEmpty: true });
-    return body + processText;
+    return serializeCached(this.store.selfSnapshot(), format, this.rendered) + processText;
   }
 
   /** The lags and mismatch counts as a scrape now would give them, for the status page. */

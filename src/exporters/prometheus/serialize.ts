@@ -109,6 +109,33 @@ function writeSampleText(out: string[], def: FamilyDef, series: readonly SeriesS
  * the escaped labels are not built again. Kept as bytes, back to back, so a
  * render copies them into its output instead of encoding strings again.
  */
+/** Each self family's rendering per format, kept while its series array is the same one (replaced on every change). */
+export type RenderCache = Record<ExpositionFormat, WeakMap<readonly SeriesSnapshot[], string>>;
+
+export function renderCache(): RenderCache {
+  return { text: new WeakMap(), openmetrics: new WeakMap() };
+}
+
+/**
+ * `families` in `format`, every one listed even when empty (a dashboard or
+ * `absent()` may look for it), in the order given; a family whose series
+ * array is in `cache` is not rendered again. Empty arrays are not kept: one
+ * may be shared by several families.
+ */
+export function serializeCached(families: readonly FamilySnapshot[], format: ExpositionFormat, cache: RenderCache): string {
+  const byFormat = cache[format];
+  let body = '';
+  for (const family of families) {
+    let text = byFormat.get(family.series);
+    if (text === undefined) {
+      text = serialize([family], { format, keepEmpty: true });
+      if (family.series.length > 0) byFormat.set(family.series, text);
+    }
+    body += text;
+  }
+  return body;
+}
+
 export interface SampleHeads {
   /** The series the heads were built for, sorted. */
   readonly series: readonly SeriesSnapshot[];
