@@ -20,15 +20,17 @@
 // variable for each account in turn (`$account` that one, the other variables
 // one of its values), must parse and return at least one series, as an
 // instant query and, for time-series panels, as a range query, except the
-// panels listed in EXPECTED_EMPTY, which must then have no data. A second
-// run turns on, in both accounts, what each of the expected-empty panels
-// shows (an upstream 5xx that is retried, a 429 with Retry-After that holds
-// the next requests back, a failed delivery while the receiver is down, deny
-// records ingested late that the delivery audit recovers; and OTLP metrics
-// points refused, daemon-wide) and then they must return data too, at "All"
-// and with each account selected. The daemon also pushes its metrics over
-// OTLP to a test receiver, so the OTLP metrics panels read what the real
-// sender reported.
+// panels listed in EXPECTED_EMPTY, which must then have no data. With one
+// account selected, a per-domain panel shows that account's series and none
+// of the other's (the two worlds share domain names), so a query that ignored
+// `$account` would fail. A second run turns on, in both accounts, what each
+// of the expected-empty panels shows (an upstream 5xx that is retried, a 429
+// with Retry-After that holds the next requests back, a failed delivery while
+// the receiver is down, deny records ingested late that the delivery audit
+// recovers; and OTLP metrics points refused, daemon-wide) and then they must
+// return data too, at "All" and with each account selected. The daemon also
+// pushes its metrics over OTLP to a test receiver, so the OTLP metrics panels
+// read what the real sender reported.
 import { readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -626,6 +628,35 @@ describe('every dashboard panel against a real Prometheus scraping a daemon of t
     const { problems, count, values } = await runPanels(healthy, run, () => true, empty);
     expect(problems, `${problems.length} of ${count} panel queries failed, with\n${values.join('\n')}\n\n${problems.join('\n')}`).toEqual([]);
   }, 30_000);
+
+  it('with one account selected, a per-domain panel shows that account\'s series and none of the other\'s', async () => {
+    const d = await load('edge-overview.json');
+    const [peak] = queriesOf(d).filter(({ panel, target }) => panel.title === 'Peak and 95th-percentile bandwidth by domain' && target.refId === 'A');
+    if (!peak) throw new Error('no peak bandwidth query');
+    /** The domains the panel shows, by account. */
+    const shown = async (run: Run): Promise<Map<string, Set<string>>> => {
+      const problems: string[] = [];
+      const vars = await resolveVariables(d, healthy, run, problems);
+      expect(problems).toEqual([]);
+      const out = new Map<string, Set<string>>();
+      for (const row of await running(prometheus, 'Prometheus').query(interpolate(peak.expr, vars), healthy.endS)) {
+        const account = row.metric.account ?? '(none)';
+        out.set(account, (out.get(account) ?? new Set()).add(row.metric.domain ?? ''));
+      }
+      return out;
+    };
+    // At All, both accounts' domains, some of the same name: a query that ignored $account would show the other's with one selected.
+    const all = await shown({ label: 'all', mode: 'all' });
+    expect([...all.keys()].sort()).toEqual(ACCOUNTS.map((a) => a.name).sort());
+    const [eu, us] = ACCOUNTS.map((a) => [...(all.get(a.name) ?? [])]);
+    expect(eu?.filter((domain) => us?.includes(domain)).length).toBeGreaterThan(0);
+    // Every other variable at All, the account alone selected: its domains, none of the other account's.
+    for (const a of ACCOUNTS) {
+      const one = await shown({ label: `all but account ${a.name}`, mode: 'all', account: a.name });
+      expect([...one.keys()], a.name).toEqual([a.name]);
+      expect(one.get(a.name), a.name).toEqual(all.get(a.name));
+    }
+  });
 
   it.each(RUNS)('the WAF rule panels name every rule they show by its description and category (edge_waf_rule_info), variables at $label', async (run) => {
     const d = await load('edge-overview.json');
