@@ -5,26 +5,32 @@
 // text panel saying how late the data is, and its queries use only documented
 // metric families, `$__rate_interval` for rates, `$job` in every selector, and
 // the `$domain` / `$package` / `$l4_package` variables wherever a family has
-// those labels. (The schema check is dashboards-schema.test.ts.)
+// those labels. (The schema check, `$account` included, is dashboards-schema.test.ts.)
 //
-// Against the demo: a real Prometheus (loopback, 250 ms scrapes) scrapes a daemon
-// that polls the simulator on a pinned clock with every collector enabled and
-// forwards the WAF deny events to a test OTLP receiver; the test drives both
-// (runOnce, forwardOnce) a minute of simulated time apart, on a healthy
-// account first. Every query of every panel, with the variables substituted
-// as Grafana does, once with "All" selected and once with one value of each
-// variable (but `$account`: the demo is a single-account daemon, whose series
-// carry no account label, so the list is empty and "All", `.*`, is what
-// Grafana uses: the queries must match series without the label),
-// must parse and return at least one series, as an instant query
-// and, for time-series panels, as a range query, except the panels listed in
-// EXPECTED_EMPTY, which must then have no data. A second run turns on what
-// each of those panels shows (an upstream 5xx that is retried, a 429 with
-// Retry-After that holds the next requests back, a failed delivery while the
-// receiver is down, deny records ingested late that the delivery audit
-// recovers, OTLP metrics points refused) and then they must return data too.
-// The demo also pushes its metrics over OTLP to a test receiver, so the OTLP
-// metrics panels read what the real sender reported.
+// Against two accounts: a real Prometheus (loopback, 250 ms scrapes) scrapes
+// one daemon serving two named accounts, `eu` and `us`, each against a
+// simulator of its own (other seed, time zone and token), both on pinned
+// clocks moved together (the daemon reads the first one's), with every
+// collector enabled; each account forwards its WAF deny events to the same
+// test OTLP receiver. The test drives the daemon (runOnce, then forwardOnce
+// for each account) a minute of simulated time apart, on healthy accounts
+// first. The `$account` variable of every dashboard lists exactly the two
+// accounts. Every query of every panel, with the variables substituted as
+// Grafana does, once with "All" selected and then once with one value of each
+// variable for each account in turn (`$account` that one, the other variables
+// one of its values), must parse and return at least one series, as an
+// instant query and, for time-series panels, as a range query, except the
+// panels listed in EXPECTED_EMPTY, which must then have no data. With one
+// account selected, a per-domain panel shows that account's series and none
+// of the other's (the two worlds share domain names), so a query that ignored
+// `$account` would fail. A second run turns on, in both accounts, what each
+// of the expected-empty panels shows (an upstream 5xx that is retried, a 429
+// with Retry-After that holds the next requests back, a failed delivery while
+// the receiver is down, deny records ingested late that the delivery audit
+// recovers; and OTLP metrics points refused, daemon-wide) and then they must
+// return data too, at "All" and with each account selected. The daemon also
+// pushes its metrics over OTLP to a test receiver, so the OTLP metrics panels
+// read what the real sender reported.
 import { readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -46,8 +52,25 @@ import { lineSink } from '../support/capture.js';
 const GRAFANA_DIR = fileURLToPath(new URL('../../grafana/', import.meta.url));
 const DATASOURCE = { type: 'prometheus', uid: '${datasource}' };
 const MIN = 60_000;
-const TOKEN = 'sim-token';
 const JOB = 'edge-exporter';
+
+interface AccountSpec {
+  readonly name: string;
+  readonly seed: number;
+  /** The platform's UTC offset, and so the account's upstream.timezone. */
+  readonly tz: string;
+  readonly token: string;
+}
+
+/**
+ * The daemon's accounts, in config order: the first is the one the daemon's
+ * clock reads. Both worlds hold domains of the same names (the default 20 of
+ * each seed), with traffic of their own.
+ */
+const ACCOUNTS: readonly AccountSpec[] = [
+  { name: 'eu', seed: 1, tz: '+08:00', token: 'eu-token' },
+  { name: 'us', seed: 2, tz: '+09:00', token: 'us-token' },
+];
 /** Query step, and so $__interval, in seconds. */
 const STEP_S = 2;
 /**
@@ -256,16 +279,28 @@ function formatValue(v: Variable, selected: readonly string[]): string {
 /**
  * The one-value run picks, where listed here, the value named by the first
  * series of this query (the variables before it substituted), so that one
- * value can show data in every panel it filters: a domain with a hosted
- * certificate, among the most attacked and with WAF denies, and its package.
- * Other variables take their saved value, else the first listed.
+ * value can show data in every panel it filters: a domain of the selected
+ * account with a hosted certificate, among the most attacked and with WAF
+ * denies, and its package. (Joined on the account too: both accounts hold
+ * domains of the same names.) The account is the run's; other variables take
+ * their saved value, else the first listed.
  */
 const BUSY_DOMAIN =
-  'edge_domain_info{job="$job"} and on (domain) edge_domain_certificate_expiry_timestamp_seconds{job="$job"} and on (domain) edge_cc_top_domain_attack_requests{job="$job"} and on (domain) edge_waf_denied_requests_total{job="$job"}';
+  'edge_domain_info{job="$job", account=~"$account"} and on (account, domain) edge_domain_certificate_expiry_timestamp_seconds{job="$job"} and on (account, domain) edge_cc_top_domain_attack_requests{job="$job"} and on (account, domain) edge_waf_denied_requests_total{job="$job"}';
 const PICK: ReadonlyMap<string, string> = new Map([
   ['package', BUSY_DOMAIN],
-  ['domain', `${BUSY_DOMAIN} and on (package) edge_domain_info{job="$job", package=~"$package"}`],
+  ['domain', `${BUSY_DOMAIN} and on (account, package) edge_domain_info{job="$job", account=~"$account", package=~"$package"}`],
 ]);
+
+/** How a run sets the variables: "all" (All where offered) or "one" (one value each), with one account selected or, undefined, All. */
+interface Run {
+  readonly label: string;
+  readonly mode: 'all' | 'one';
+  readonly account?: string;
+}
+
+/** The runs every panel query goes through: All, then one value of each variable with each account selected in turn. */
+const RUNS: readonly Run[] = [{ label: 'all', mode: 'all' }, ...ACCOUNTS.map((a): Run => ({ label: `one, account ${a.name}`, mode: 'one', account: a.name }))];
 
 /**
  * Panels with no data on a healthy account, by dashboard and title, with what
@@ -281,30 +316,30 @@ const EXPECTED_EMPTY: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
- * Panels that must have no data in the one-value run, and why: the picked
- * domain is an active one (with traffic), and the demo has no inactive domain
- * with traffic, attacks and denies. The "All" run shows its inactive domains.
+ * Panels that must have no data in the one-value runs, and why: the domain
+ * picked in each account is an active one (it has traffic, attacks and
+ * denies). The "All" run shows the accounts' inactive domains.
  */
 const EMPTY_FOR_ONE_VALUE: ReadonlyMap<string, string> = new Map([['Edge / Inventory / Domains not active', 'the picked domain is active']]);
 
-/**
- * Variables whose list is empty on the demo, and why. Grafana then offers
- * "All" alone and substitutes its allValue in both runs; the test fails once
- * the demo fills one, so the entry is dropped and its values are tried too.
- */
-const EMPTY_VARIABLES: ReadonlyMap<string, string> = new Map([
-  ['account', 'the demo is a single-account daemon with the default name, whose series carry no account label'],
-]);
+/** One entry of `accounts:`: the account's own upstream, the rest inherited. */
+function accountYaml(spec: AccountSpec, apiUrl: string): string {
+  return [
+    `  - name: ${spec.name}`,
+    '    upstream:',
+    `      api_url: ${JSON.stringify(apiUrl)}`,
+    `      token: ${spec.token}`,
+    `      timezone: "${spec.tz}"`,
+  ].join('\n');
+}
 
-/** The demo with every collector on 1-minute buckets and WAF forwarding on. */
-function configText(apiUrl: string, otlpUrl: string, metricsUrl: string, stateDir: string): string {
+/** The two accounts, each with every collector on 1-minute buckets and WAF forwarding on (inherited from the top level). */
+function configText(apiUrls: readonly string[], otlpUrl: string, metricsUrl: string, stateDir: string): string {
   return `
 upstream:
-  api_url: ${JSON.stringify(apiUrl)}
-  token: ${TOKEN}
   timeout: 5s
   retry: { attempts: 2, min_delay: 10ms, max_delay: 50ms }
-  # A budget far above what the demo sends, so a 429 halves it to a rate that still holds nothing back
+  # A budget far above what an account sends, so a 429 halves it to a rate that still holds nothing back
   # but its Retry-After. With none, a 429 halves the rate the daemon was sending at that moment (to ~5/s
   # here): the cycle's remaining ~60 requests then took 12 s. Every panel shows the same series either way.
   rate_limit: 10000
@@ -321,12 +356,20 @@ otlp: { endpoint: ${JSON.stringify(otlpUrl)}, timeout: 2s }
 otlp_metrics: { enabled: true, endpoint: ${JSON.stringify(metricsUrl)}, batch_send_deadline: 0s, min_backoff: 10ms, max_backoff: 100ms }
 server: { listen: "127.0.0.1:0" }
 state_dir: ${JSON.stringify(stateDir)}
+accounts:
+${ACCOUNTS.map((a, i) => accountYaml(a, apiUrls[i] ?? '')).join('\n')}
 `;
 }
 
-describe('every dashboard panel against a real Prometheus scraping the demo', () => {
+/** A sample line of `family` for `account` in an exposition, with a value of 1 or more. */
+function positive(exposition: string, family: string, account: string): boolean {
+  return new RegExp(`^${family}\\{(?:[^}]*,)?account="${account}"[,}].* [1-9]`, 'm').test(exposition);
+}
+
+describe('every dashboard panel against a real Prometheus scraping a daemon of two accounts', () => {
   const log: string[] = [];
-  let sim: Simulator | undefined;
+  /** Each account's simulator, in ACCOUNTS order. */
+  const sims: Simulator[] = [];
   let receiver: OtlpReceiver | undefined;
   let metricsReceiver: Awaited<ReturnType<typeof startOtlpMetricsReceiver>> | undefined;
   let daemon: Daemon | undefined;
@@ -368,9 +411,21 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     await until('the OTLP metrics push', async () => /^edge_exporter_otlp_metrics_points_pending 0$/m.test(await running(daemon, 'daemon').renderText()));
   }
 
-  async function forward(): Promise<void> {
-    const report = await running(daemon, 'daemon').forwardOnce();
-    if (!report?.ok) throw new Error(`WAF forwarding failed: ${JSON.stringify(report)}\n${log.join('')}`);
+  /** Polls the WAF events of the account named `account`. */
+  async function forward(account: string): Promise<void> {
+    const report = await running(daemon, 'daemon').forwardOnce(account);
+    if (!report?.ok) throw new Error(`WAF forwarding of ${account} failed: ${JSON.stringify(report)}\n${log.join('')}`);
+  }
+
+  /** Every account's WAF events, one account after the other. */
+  async function forwardAll(): Promise<void> {
+    for (const a of ACCOUNTS) await forward(a.name);
+  }
+
+  /** Moves every simulator's clock on by the same amount: the daemon reads the first one's. */
+  function advance(ms: number): void {
+    if (sims.length === 0) throw new Error('simulators not started');
+    for (const s of sims) s.clock.advance(ms);
   }
 
   /**
@@ -386,56 +441,64 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
   /** `count` cycles a simulated minute apart, each forwarded and scraped. */
   async function minutes(count: number): Promise<void> {
     for (let i = 0; i < count; i++) {
-      running(sim, 'simulator').clock.advance(MIN);
+      advance(MIN);
       await cycle();
       await otlpMetricsPushed();
-      await forward();
+      await forwardAll();
       await scraped();
     }
     await settled();
   }
 
   /**
-   * A start near the wall clock, whole hours back until the simulator's CC
+   * A start near the wall clock, whole hours back until both simulators' CC
    * attacks (bursts in some hours only) fall inside the 1-hour summary window
    * of every cycle run below; otherwise the ranking panels have no data at
-   * some times of day.
+   * some times of day, or for one account.
    */
   function startWithAttacks(): number {
-    const probe = createSimulator({});
+    const probes = ACCOUNTS.map((a) => createSimulator({ seed: a.seed, tz: a.tz }));
     const now = Math.floor(Date.now() / MIN) * MIN - 20 * MIN;
     for (let back = 0; back < 48; back++) {
       const start = now - back * 60 * MIN;
-      if (probe.truth.total('ccAttacks', start - 50 * MIN, start - 10 * MIN) > 0) return start;
+      if (probes.every((p) => p.truth.total('ccAttacks', start - 50 * MIN, start - 10 * MIN) > 0)) return start;
     }
-    throw new Error('the simulator had no CC attack in the last 48 hours');
+    throw new Error('the simulators had no CC attack in the same hour in the last 48 hours');
   }
 
   beforeAll(async () => {
     // Pinned near the wall clock, so panels built on time() (days to expiry, age of the last success) read sensibly.
-    sim = createSimulator({ clock: { mode: 'fixed', start: startWithAttacks() } });
-    const { url } = await sim.listen('127.0.0.1', 0);
+    const start = startWithAttacks();
+    const urls: string[] = [];
+    for (const a of ACCOUNTS) {
+      const s = createSimulator({ seed: a.seed, tz: a.tz, clock: { mode: 'fixed', start }, tokens: [{ token: a.token, permissions: '*' }] });
+      sims.push(s);
+      urls.push((await s.listen('127.0.0.1', 0)).url);
+    }
     receiver = await startOtlpReceiver();
     metricsReceiver = await startOtlpMetricsReceiver();
     stateDir = await mkdtemp(join(tmpdir(), 'edge-exporter-dash-'));
-    const config = loadConfig({ text: configText(url, receiver.url, metricsReceiver.url, stateDir), env: {} });
+    const config = loadConfig({ text: configText(urls, receiver.url, metricsReceiver.url, stateDir), env: {} });
     const logger = createLogger({
       level: config.log.level,
       destination: lineSink(log),
     });
-    const simulator = sim;
-    daemon = new Daemon({ config, logger, version: '0.0.0-test', clock: { now: () => simulator.clock.now() }, schedules: false });
+    const [first] = sims;
+    if (!first) throw new Error('no account');
+    // One engine clock for every account: the first simulator's, and every simulator is moved by the same amount.
+    daemon = new Daemon({ config, logger, version: '0.0.0-test', clock: { now: () => first.clock.now() }, schedules: false });
     const metrics = new URL(await daemon.start());
     prometheus = await startPrometheus([{ name: JOB, target: metrics.host, path: '/metrics' }], { scrapeIntervalMs: SCRAPE_MS });
     const startS = Math.floor(Date.now() / 1000);
 
-    // A healthy account: every request answered at once, every delivery taken.
+    // Healthy accounts: every request answered at once, every delivery taken.
     await cycle();
     await otlpMetricsPushed();
-    await forward();
+    await forwardAll();
     await scraped();
     await minutes(4);
-    if (receiver.records().length === 0) throw new Error('no WAF deny event was delivered');
+    const records = receiver.records();
+    for (const a of ACCOUNTS) if (!records.some((r) => r.resource.account === a.name)) throw new Error(`no WAF deny event of ${a.name} was delivered`);
     healthy = { startS, endS: Date.now() / 1000 };
   }, 60_000);
 
@@ -444,7 +507,7 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     await daemon?.stop();
     await receiver?.close();
     await metricsReceiver?.close();
-    await sim?.close();
+    await Promise.all(sims.map((s) => s.close()));
     if (stateDir !== undefined) await rm(stateDir, { recursive: true, force: true });
   });
 
@@ -468,26 +531,25 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
 
   /**
    * The dashboard's variables, each in turn as Grafana resolves it (a
-   * variable's query sees the ones before it). "all": "All" where the variable
+   * variable's query sees the ones before it). `$account` is the run's
+   * account, where it names one. Otherwise "all": "All" where the variable
    * has it (allValue where set, else every value), else its saved value.
    * "one": a single value, as PICK says, else the saved one, else the first listed.
    */
-  async function resolveVariables(d: Dashboard, w: Window, mode: 'all' | 'one', problems: string[]): Promise<Map<string, string>> {
+  async function resolveVariables(d: Dashboard, w: Window, run: Run, problems: string[]): Promise<Map<string, string>> {
     const vars = builtins(w);
     for (const v of d.templating.list) {
       if (v.type === 'datasource') continue; // used only in datasource references, never in an expression
       if (v.type !== 'query') throw new Error(`${d.title}: variable ${v.name} has unsupported type ${v.type}`);
       const values = await labelValues(interpolate(variableQuery(v), vars), w);
-      const emptyBecause = EMPTY_VARIABLES.get(v.name);
-      if (emptyBecause !== undefined) {
-        if (values.length > 0) problems.push(`${d.title} / variable $${v.name} (${mode}): lists ${values.join(', ')}, expected none: ${emptyBecause}`);
-        if (v.includeAll !== true || !v.allValue) problems.push(`${d.title} / variable $${v.name}: no "All" with an allValue to fall back on`);
-        vars.set(v.name, v.allValue ?? '');
+      if (values.length === 0) problems.push(`${d.title} / variable $${v.name} (${run.label}): ${variableQuery(v)} returned no values`);
+      if (v.name === 'account' && run.account !== undefined) {
+        if (!values.includes(run.account)) problems.push(`${d.title} / variable $account (${run.label}): lists ${values.join(', ')}, not ${run.account}`);
+        vars.set(v.name, formatValue(v, [run.account]));
         continue;
       }
-      if (values.length === 0) problems.push(`${d.title} / variable $${v.name} (${mode}): ${variableQuery(v)} returned no values`);
       const saved = typeof v.current?.value === 'string' && values.includes(v.current.value) ? v.current.value : undefined;
-      if (mode === 'all' && v.includeAll === true) vars.set(v.name, v.allValue ? v.allValue : formatValue(v, values));
+      if (run.mode === 'all' && v.includeAll === true) vars.set(v.name, v.allValue ? v.allValue : formatValue(v, values));
       else vars.set(v.name, formatValue(v, [(await pick(v.name, vars, w)) ?? saved ?? values[0] ?? '']));
     }
     return vars;
@@ -507,22 +569,22 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
   }
 
   /**
-   * Every query of the panels `which` selects, with the variables in `mode`:
-   * the problems found and how many query runs there were. A panel expected
-   * empty must have no data; every other one, data.
+   * Every query of the panels `which` selects, with the variables as `run`
+   * sets them: the problems found and how many query runs there were. A panel
+   * expected empty must have no data; every other one, data.
    */
-  async function runPanels(w: Window, mode: 'all' | 'one', which: (key: string) => boolean, expectEmpty: (key: string) => boolean): Promise<{ problems: string[]; count: number; values: string[] }> {
+  async function runPanels(w: Window, run: Run, which: (key: string) => boolean, expectEmpty: (key: string) => boolean): Promise<{ problems: string[]; count: number; values: string[] }> {
     const problems: string[] = [];
     const values: string[] = [];
     let count = 0;
     for (const file of FILES) {
       const d = await load(file);
-      const vars = await resolveVariables(d, w, mode, problems);
+      const vars = await resolveVariables(d, w, run, problems);
       values.push(...d.templating.list.filter((v) => v.type === 'query').map((v) => `${d.title} $${v.name}=${vars.get(v.name)}`));
       for (const { panel, target, expr } of queriesOf(d)) {
         const key = `${d.title} / ${panel.title}`;
         if (!which(key)) continue;
-        const where = `${key} / ${target.refId} (${mode})`;
+        const where = `${key} / ${target.refId} (${run.label})`;
         let promql: string;
         try {
           promql = interpolate(expr, vars);
@@ -553,58 +615,102 @@ describe('every dashboard panel against a real Prometheus scraping the demo', ()
     expect([...EXPECTED_EMPTY.keys(), ...EMPTY_FOR_ONE_VALUE.keys()].filter((k) => !keys.has(k))).toEqual([]);
   });
 
-  it.each(['all', 'one'] as const)('healthy account, variables at %s: every panel has data except the expected-empty ones, which have none', async (mode) => {
-    const empty = (key: string): boolean => EXPECTED_EMPTY.has(key) || (mode === 'one' && EMPTY_FOR_ONE_VALUE.has(key));
-    const { problems, count, values } = await runPanels(healthy, mode, () => true, empty);
+  it.each(FILES)('%s: the $account variable lists the two accounts', async (file) => {
+    const d = await load(file);
+    const account = d.templating.list.find((v) => v.name === 'account');
+    if (!account) throw new Error(`${d.title}: no account variable`);
+    const vars = await resolveVariables(d, healthy, { label: 'all', mode: 'all' }, []);
+    expect((await labelValues(interpolate(variableQuery(account), vars), healthy)).sort()).toEqual(ACCOUNTS.map((a) => a.name).sort());
+  });
+
+  it.each(RUNS)('healthy accounts, variables at $label: every panel has data except the expected-empty ones, which have none', async (run) => {
+    const empty = (key: string): boolean => EXPECTED_EMPTY.has(key) || (run.mode === 'one' && EMPTY_FOR_ONE_VALUE.has(key));
+    const { problems, count, values } = await runPanels(healthy, run, () => true, empty);
     expect(problems, `${problems.length} of ${count} panel queries failed, with\n${values.join('\n')}\n\n${problems.join('\n')}`).toEqual([]);
   }, 30_000);
 
-  it.each(['all', 'one'] as const)('the WAF rule panels name every rule they show by its description and category (edge_waf_rule_info), variables at %s', async (mode) => {
+  it('with one account selected, a per-domain panel shows that account\'s series and none of the other\'s', async () => {
     const d = await load('edge-overview.json');
-    const vars = await resolveVariables(d, healthy, mode, []);
+    const [peak] = queriesOf(d).filter(({ panel, target }) => panel.title === 'Peak and 95th-percentile bandwidth by domain' && target.refId === 'A');
+    if (!peak) throw new Error('no peak bandwidth query');
+    /** The domains the panel shows, by account. */
+    const shown = async (run: Run): Promise<Map<string, Set<string>>> => {
+      const problems: string[] = [];
+      const vars = await resolveVariables(d, healthy, run, problems);
+      expect(problems).toEqual([]);
+      const out = new Map<string, Set<string>>();
+      for (const row of await running(prometheus, 'Prometheus').query(interpolate(peak.expr, vars), healthy.endS)) {
+        const account = row.metric.account ?? '(none)';
+        out.set(account, (out.get(account) ?? new Set()).add(row.metric.domain ?? ''));
+      }
+      return out;
+    };
+    // At All, both accounts' domains, some of the same name: a query that ignored $account would show the other's with one selected.
+    const all = await shown({ label: 'all', mode: 'all' });
+    expect([...all.keys()].sort()).toEqual(ACCOUNTS.map((a) => a.name).sort());
+    const [eu, us] = ACCOUNTS.map((a) => [...(all.get(a.name) ?? [])]);
+    expect(eu?.filter((domain) => us?.includes(domain)).length).toBeGreaterThan(0);
+    // Every other variable at All, the account alone selected: its domains, none of the other account's.
+    for (const a of ACCOUNTS) {
+      const one = await shown({ label: `all but account ${a.name}`, mode: 'all', account: a.name });
+      expect([...one.keys()], a.name).toEqual([a.name]);
+      expect(one.get(a.name), a.name).toEqual(all.get(a.name));
+    }
+  });
+
+  it.each(RUNS)('the WAF rule panels name every rule they show by its description and category (edge_waf_rule_info), variables at $label', async (run) => {
+    const d = await load('edge-overview.json');
+    const vars = await resolveVariables(d, healthy, run, []);
     const joins = queriesOf(d).filter(({ expr }) => expr.includes('edge_waf_rule_info'));
     expect(joins.map(({ panel }) => panel.title).sort()).toEqual(['Denied requests by rule (top 10)', 'Top denied rules']);
     for (const { panel, expr } of joins) {
       const rows = await running(prometheus, 'Prometheus').query(interpolate(expr, vars), healthy.endS);
       expect(rows.length, panel.title).toBeGreaterThan(0);
-      // The join matched: no rule fell through to the fallback without its description (the demo stays under the series cap).
+      // The join matched: no rule fell through to the fallback without its description (each account stays under the series cap).
       for (const row of rows) expect(row.metric.description, `${panel.title}: rule ${row.metric.rule_id}`).toMatch(/\S/);
       if (expr.includes('category')) for (const row of rows) expect(row.metric.category, `${panel.title}: rule ${row.metric.rule_id}`).toMatch(/\S/);
     }
   });
 
   it('with upstream errors, throttling, a failed delivery, late deny records and refused OTLP metrics points, the expected-empty panels have data', async () => {
-    const [s, rx, d] = [running(sim, 'simulator'), running(receiver, 'receiver'), running(daemon, 'daemon')];
-    // A third of the deny records is ingested 4 minutes late, past delay + overlap (3 minutes here): the final
+    const [rx, d] = [running(receiver, 'receiver'), running(daemon, 'daemon')];
+    // In both accounts, a third of the deny records is ingested 4 minutes late, past delay + overlap (3 minutes here): the final
     // pass misses them, and a check of the delivery audit once they are in finds their buckets short and delivers them.
-    s.readings.merge({ wafLateIngest: { fraction: 1 / 3, minMs: 4 * MIN, maxMs: 4 * MIN } });
-    const recovered = async (): Promise<boolean> => /^edge_exporter_waf_events_recovered_total [1-9]/m.test(await d.renderText());
+    for (const s of sims) s.readings.merge({ wafLateIngest: { fraction: 1 / 3, minMs: 4 * MIN, maxMs: 4 * MIN } });
+    const recovered = async (): Promise<boolean> => {
+      const text = await d.renderText();
+      return ACCOUNTS.every((a) => positive(text, 'edge_exporter_waf_events_recovered_total', a.name));
+    };
     for (let i = 0; i < 10 && !(await recovered()); i++) {
-      s.clock.advance(MIN);
-      await forward();
+      advance(MIN);
+      await forwardAll();
     }
-    if (!(await recovered())) throw new Error(`the audit recovered no late deny record in 10 minutes\n${log.join('')}`);
-    // The first attempt of a getPackages fails with a 503 and is retried.
-    s.faults.add({ status5xx: 503, count: 1, operations: ['getPackages'] });
-    // One access request is throttled (429, Retry-After 1 s): the exporter pauses (the requests after it wait), lowers its rate and recovers.
-    s.faults.add({ retryAfter: 1, count: 1, operations: ['describeL7DataV2'] });
+    if (!(await recovered())) throw new Error(`the audit recovered no late deny record of some account in 10 minutes\n${log.join('')}`);
+    for (const s of sims) {
+      // The first attempt of a getPackages fails with a 503 and is retried.
+      s.faults.add({ status5xx: 503, count: 1, operations: ['getPackages'] });
+      // One access request is throttled (429, Retry-After 1 s): the exporter pauses (the requests after it wait), lowers its rate and recovers.
+      s.faults.add({ retryAfter: 1, count: 1, operations: ['describeL7DataV2'] });
+    }
     // The OTLP metrics receiver refuses the cycle's first request (a 4xx other than 429): its points are given up.
     running(metricsReceiver, 'OTLP metrics receiver').script([400]);
-    s.clock.advance(MIN);
+    advance(MIN);
     await cycle();
     await until('OTLP metrics points refused', async () => (await d.renderText()).includes('edge_exporter_otlp_metrics_points_failed_total{reason="refused"}'));
-    // The receiver is down for a delivery, which fails and is retried once it is back.
-    rx.setDown(true);
-    const forwarding = forward();
-    await until('a failed WAF delivery', async () => (await d.renderText()).includes('edge_exporter_waf_export_failures_total{'));
-    rx.setDown(false);
-    await forwarding;
+    // The receiver is down for a delivery of each account, which fails and is retried once it is back.
+    for (const a of ACCOUNTS) {
+      rx.setDown(true);
+      const forwarding = forward(a.name);
+      await until(`a failed WAF delivery of ${a.name}`, async () => positive(await d.renderText(), 'edge_exporter_waf_export_failures_total', a.name));
+      rx.setDown(false);
+      await forwarding;
+    }
     await settled();
     const w = { startS: healthy.startS, endS: Date.now() / 1000 };
     const problems: string[] = [];
     let count = 0;
-    for (const mode of ['all', 'one'] as const) {
-      const run = await runPanels(w, mode, (key) => EXPECTED_EMPTY.has(key), () => false);
+    for (const r of RUNS) {
+      const run = await runPanels(w, r, (key) => EXPECTED_EMPTY.has(key), () => false);
       problems.push(...run.problems);
       count += run.count;
     }
