@@ -30,7 +30,7 @@ import { holdStateDir } from './state-dir.js';
 import { move, statusOf, type Held, type State } from './state.js';
 import type { StartLocalUpstream } from './wiring/upstream.js';
 import { buildExports } from './wiring/index.js';
-import { OutboundNotices } from './wiring/network.js';
+import { ACCOUNT_CLIENTS, OutboundNotices, PIPE_CLIENTS } from './wiring/network.js';
 import { wirePipes, type Pipes } from './wiring/pipes.js';
 import { SYSTEM_CLOCK } from './wiring/job-watch.js';
 import { errnoText } from '../shared/errno-text.js';
@@ -178,14 +178,14 @@ export class Daemon {
     const { state, config } = this;
     const local = 'held' in state ? state.held.local?.url : undefined;
     return statusOf(state, {
-      notices: this.outbound.notices(config),
+      notices: this.outbound.notices(config, PIPE_CLIENTS),
       readings: this.self.readings(),
       labelled: this.labelled,
       account: (account) => {
         const upstream = account.config.upstream.api_url ?? local;
         return {
           readings: account.exports.self.readings(),
-          notices: account.notices.notices(account.config),
+          notices: account.notices.notices(account.config, ACCOUNT_CLIENTS),
           upstream: upstream === undefined ? undefined : displayUrl(upstream),
         };
       },

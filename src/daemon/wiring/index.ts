@@ -14,7 +14,7 @@ import { DEFAULT_STOP_TIMEOUT_MS, Scheduler, sampleJobs, type Job, type JobRun }
 import { claimStateDir, MetricFilter, TargetDiscovery, TargetForgetter } from '../../collectors/index.js';
 import { type Clock } from '../../shared/clock.js';
 import { WAF_EVENTS_FAMILIES, type WafEventForwarder } from '../../forwarder/index.js';
-import { insecureTlsKeys, resolveCollectorOptions, type Config } from '../../config/index.js';
+import { resolveCollectorOptions, type Config } from '../../config/index.js';
 import type { OtlpLogSink } from '../../exporters/otel-logs/index.js';
 import { FamilyStore, SelfMetrics } from '../../exporters/prometheus/index.js';
 import type { Logger } from '../../log/logger.js';
@@ -24,7 +24,7 @@ import { openUpstream, type LocalUpstream, type Upstream } from './upstream.js';
 import type { PipeHistories } from './pipes.js';
 import { otlpEndpoint, wireWafEvents } from './waf-events.js';
 import { logRequestEstimate, requestEstimate } from './requests.js';
-import { insecureWarning, logExporterRoutes, type OutboundNotices } from './network.js';
+import { ACCOUNT_CLIENTS, insecureKeysOf, insecureWarning, logExporterRoutes, type OutboundNotices } from './network.js';
 import type { JobWatch } from './job-watch.js';
 
 /** Time left after the sink's deadline for a confirmed WAF batch's checkpoint save, at stop. */
@@ -112,7 +112,8 @@ export async function wireAccount(options: WiringOptions): Promise<AccountParts>
   const { store, outbound } = options;
   const recovery = stateRecovery(store, config.state_recovery, (reset) => self.recordStateReset(basename(reset.file)));
   await claimStateDir(store, config.shard, logger, recovery);
-  for (const key of insecureTlsKeys(config)) logger.warn({ key }, insecureWarning(key));
+  // Its own clients' (the push pipes' are the daemon's: pipes.ts).
+  for (const key of insecureKeysOf(config, ACCOUNT_CLIENTS)) logger.warn({ key }, insecureWarning(key));
   const upstream = await openUpstream(config, logger, {
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.lookup ? { lookup: options.lookup } : {}),

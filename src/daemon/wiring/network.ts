@@ -78,9 +78,14 @@ export class OutboundNotices {
     this.throttled = started === undefined ? undefined : { at: Date.now(), ...started };
   }
 
-  /** The lines for the status page under `config` (the one in force). */
-  notices(config: Config): string[] {
-    const warnings = insecureTlsKeys(config).map(insecureWarning);
+  /**
+   * The lines for the status page under `config` (the one in force): the
+   * certificate-check warnings of the clients `clients` names (an account's:
+   * its upstream and OTLP log sink; the daemon's: the push pipes), throttling
+   * and the failures kept here.
+   */
+  notices(config: Config, clients: readonly OutboundClient[]): string[] {
+    const warnings = insecureKeysOf(config, clients).map(insecureWarning);
     const t = this.throttled;
     const throttled = t === undefined ? [] : [
       `upstream: throttled since ${new Date(t.at).toISOString()} (HTTP ${t.status} from ${t.host}): requests wait for Retry-After and the request rate is lowered ` +
@@ -89,6 +94,16 @@ export class OutboundNotices {
     const failures = [...this.failures].map(([client, f]) => `${client}: last connection failure at ${new Date(f.at).toISOString()}: ${f.text}`);
     return [...warnings, ...throttled, ...failures];
   }
+}
+
+/** The outbound clients by config section: an account's own, and the push pipes every account shares. */
+type OutboundClient = 'upstream' | 'otlp' | 'otlp_metrics' | 'remote_write';
+export const ACCOUNT_CLIENTS: readonly OutboundClient[] = ['upstream', 'otlp'];
+export const PIPE_CLIENTS: readonly OutboundClient[] = ['otlp_metrics', 'remote_write'];
+
+/** `insecureTlsKeys` of the named clients only. */
+export function insecureKeysOf(config: Config, clients: readonly OutboundClient[]): string[] {
+  return insecureTlsKeys(config).filter((key) => clients.some((client) => key.startsWith(`${client}.`)));
 }
 
 function failureText(obj: object): string | undefined {
