@@ -79,7 +79,8 @@ export class Accounts {
   /** Makes `accounts` the ones served and pushed; the exports of any other account go (a reload removed it). */
   publish(accounts: readonly Account[], pipes: Pipes): void {
     const names = new Set(accounts.map((a) => a.name));
-    for (const map of [this.exports, this.notices, this.stores]) {
+    // Stores stay: a removed account's last push may still settle into its directory, and one listed again reuses its store.
+    for (const map of [this.exports, this.notices]) {
       for (const name of [...map.keys()]) if (!names.has(name)) map.delete(name);
     }
     this.options.view.set(accounts.map((a) => ({ name: a.name, families: a.exports.families, self: a.exports.self })));

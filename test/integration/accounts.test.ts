@@ -507,4 +507,36 @@ accounts:
       await rm(stateDir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('sends a page once when its account is rebuilt by a reload while the page is on the wire', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The first request is answered only after the reload; every other at once.
+    const rw = await startReceiver(async (index) => {
+      if (index === 0) await held;
+      return { status: 204 };
+    });
+    try {
+      const r = await rig([EU, US], undefined, [`remote_write: { url: "${rw.url}", batch_send_deadline: 0s, min_backoff: 10ms, max_backoff: 50ms }`]);
+      await r.cycle();
+      await r.cycle(MIN);
+      await rw.received(1);
+      // eu's upstream changes (a longer timeout): its parts are rebuilt, its ledger restored, while its page is on the wire.
+      r.text = r.text.replace(`      timezone: "${EU.offset}"`, `      timezone: "${EU.offset}"\n      timeout: 2000ms`);
+      expect(await r.daemon.reload()).toEqual({ ok: true });
+      expect(r.log.some((l) => l.includes('"configuration reloaded"') && l.includes('"eu":"rebuilt"'))).toBe(true);
+      release();
+      await r.cycle(MIN);
+      await r.daemon.stop();
+      const sent = rw.requests.flatMap((req) => req.series.flatMap((series) => series.samples.map((x) => `${JSON.stringify(labelsOf(series))}@${x.timestamp}`)));
+      expect(sent.length).toBeGreaterThan(0);
+      expect(sent.filter((key, i) => sent.indexOf(key) !== i)).toEqual([]);
+      // And nothing was lost: eu's requests counter reached the receiver at every bucket counted.
+      const euRequests = new Set(sent.filter((k) => k.includes('"account":"eu"') && k.includes(DOMAIN_REQUESTS.name)).map((k) => k.split('@')[1]));
+      expect(euRequests.size).toBe(3);
+    } finally {
+      release();
+      await rw.close();
+    }
+  }, 60_000);
 });

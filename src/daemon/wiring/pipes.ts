@@ -56,8 +56,10 @@ export function wirePipes(config: Config, parts: PipeParts): Pipes {
   const otlpMetrics = wireOtlpMetrics(config, parts.version, omJoin, {
     view: parts.view, self, clock: parts.clock, logger: omLog, wafCountingSince: parts.wafCountingSince,
   });
+  const rwKept = rwHistory && keptPerStore(rwHistory);
+  const omKept = omHistory && keptPerStore(omHistory);
   return {
-    histories: { ...(rwHistory ? { remoteWrite: rwHistory } : {}), ...(omHistory ? { otlpMetrics: omHistory } : {}) },
+    histories: { ...(rwKept ? { remoteWrite: rwKept } : {}), ...(omKept ? { otlpMetrics: omKept } : {}) },
     join: (accounts) => {
       rwJoin.set(only(accounts, 'remoteWrite'));
       omJoin.set(only(accounts, 'otlpMetrics'));
@@ -66,6 +68,22 @@ export function wirePipes(config: Config, parts: PipeParts): Pipes {
     },
     ...(remoteWrite ? { remoteWrite } : {}),
     ...(otlpMetrics ? { otlpMetrics } : {}),
+  };
+}
+
+/**
+ * One history per account state store for these pipes' life: an account's
+ * rebuild (a reload) restores its new ledger into the queues the sender may
+ * be pushing a page of right now, so that page settles where the new ledger
+ * sees it, never pushed a second time (a duplicate delta point would count
+ * twice in the receiver).
+ */
+function keptPerStore(make: MakeHistory): MakeHistory {
+  const kept = new WeakMap<Parameters<MakeHistory>[0], HistoryQueues>();
+  return (store, recovery) => {
+    let history = kept.get(store);
+    if (history === undefined) kept.set(store, (history = make(store, recovery)));
+    return history;
   };
 }
 
