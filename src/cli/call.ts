@@ -1,20 +1,21 @@
-// `edge-exporter call OPERATION [--body JSON | --body-file FILE] [--config FILE]`:
+// `edge-exporter call OPERATION [--body JSON | --body-file FILE] [--config FILE] [--account NAME]`:
 // a shell for every operation, the management ones included (push URLs, set
-// certificates, add layer-4 rules, manage orders).
+// certificates, add layer-4 rules, manage orders), against one account.
 import { readFile } from 'node:fs/promises';
 import { OPERATION_NAMES, isOperationName } from '../api/index.js';
 import type { RequestOf } from '../api/index.js';
-import { loadConfig } from '../config/index.js';
+import { loadConfig, resolveAccounts, type Config } from '../config/index.js';
 import { createLogger } from '../log/logger.js';
 import { parseCommandLine, unknownName, UsageError, type Io } from './args.js';
 import { openUpstream } from '../daemon/wiring/upstream.js';
 import { startBundledSimulator } from './bundled-simulator.js';
 import { errnoText } from '../shared/errno-text.js';
 
-export const CALL_USAGE = `usage: edge-exporter call OPERATION [--body JSON | --body-file FILE] [--config FILE]
+export const CALL_USAGE = `usage: edge-exporter call OPERATION [--body JSON | --body-file FILE] [--config FILE] [--account NAME]
 
 Runs one upstream operation and prints its answer as JSON. Without --config the
-upstream comes from EDGE_API_URL, EDGE_LOGIN_URL and EDGE_API_TOKEN.
+upstream comes from EDGE_API_URL, EDGE_LOGIN_URL and EDGE_API_TOKEN. With a
+config listing several accounts, --account names the one to call.
 A path parameter (getPackageDetails' oid) goes in the body like any other field.
 Operations: ${OPERATION_NAMES.join(', ')}`;
 
@@ -22,7 +23,7 @@ export async function callCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandLine({
     args: argv,
     allowPositionals: true,
-    options: { body: { type: 'string' }, 'body-file': { type: 'string' }, config: { type: 'string', short: 'c' } },
+    options: { body: { type: 'string' }, 'body-file': { type: 'string' }, config: { type: 'string', short: 'c' }, account: { type: 'string' } },
   });
   const operation = positionals[0];
   if (operation === undefined || positionals.length > 1) throw new UsageError('call takes exactly one OPERATION');
@@ -35,7 +36,8 @@ export async function callCommand(argv: string[], io: Io): Promise<number> {
   } catch (err) {
     throw new UsageError(`the request body is not valid JSON: ${(err as Error).message}`);
   }
-  const config = loadConfig({ ...(values.config === undefined ? { text: '{}' } : { file: values.config }), ...(io.env ? { env: io.env } : {}) });
+  const loaded = loadConfig({ ...(values.config === undefined ? { text: '{}' } : { file: values.config }), ...(io.env ? { env: io.env } : {}) });
+  const config = accountOf(loaded, values.account);
   // Logs go to stderr so stdout stays pure JSON for pipes (jq).
   io.secrets?.push(config.upstream.token ?? '');
   const logger = createLogger({ level: 'warn', secrets: [config.upstream.token ?? ''], destination: io.stderr });
@@ -47,6 +49,20 @@ export async function callCommand(argv: string[], io: Io): Promise<number> {
   } finally {
     await upstream.stop();
   }
+}
+
+/** The config of the account `name` names; without a name, the one account (a list of several must be chosen from). */
+function accountOf(config: Config, name: string | undefined): Config {
+  const all = resolveAccounts(config);
+  const names = all.map((a) => a.name).join(', ');
+  if (name === undefined) {
+    const [only] = all;
+    if (all.length > 1 || only === undefined) throw new UsageError(`the config lists ${all.length} accounts (${names}): name the one to call with --account`);
+    return only.config;
+  }
+  const found = all.find((a) => a.name === name);
+  if (found === undefined) throw new UsageError(`--account ${name}: no such account in the config (it has ${names})`);
+  return found.config;
 }
 
 async function readBodyFile(file: string): Promise<string> {

@@ -76,8 +76,8 @@ describe('did you mean', () => {
         checked++;
       }
     }
-    // run 4, simulate 5, call 3, check-config 2, doctor 3.
-    expect(checked).toBe(17);
+    // run 4, simulate 5, call 4, check-config 2, doctor 3.
+    expect(checked).toBe(18);
   });
 
   it('an option nothing is near lists the real ones: run --retries', async () => {

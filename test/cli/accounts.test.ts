@@ -1,8 +1,9 @@
-// `doctor` over several accounts, each against its own simulator on loopback:
-// every account by default, one with --account, an unknown name refused
-// before anything is sent; each account's requests reach its own simulator
-// only, one account's refused token is that account's verdict alone, and no
-// token is printed.
+// `doctor` and `call` over several accounts, each against its own simulator
+// on loopback: the doctor checks every account by default, one with
+// --account, an unknown name refused before anything is sent; each
+// account's requests reach its own simulator only, one account's refused
+// token is that account's verdict alone, and no token is printed. `call`
+// asks the account --account names, and refuses to guess among several.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,5 +104,30 @@ describe('doctor with accounts:', () => {
       expect(out).not.toContain(EU.token);
       expect(out).not.toContain('us-token-revoked-0000');
     }
+  });
+});
+
+describe('call with accounts:', () => {
+  it('asks the account --account names, and only it', async () => {
+    eu.sim.reset();
+    us.sim.reset();
+    const r = await cli(['call', 'getPackages', '--config', config(), '--account', 'us'], {});
+    expect(r.code, r.err).toBe(0);
+    expect(requestsSeen(us.sim)).toBe(1);
+    expect(requestsSeen(eu.sim)).toBe(0);
+    const packages = (JSON.parse(r.out) as { data: { alias?: string }[] }).data;
+    expect(packages.length).toBe(us.sim.world.l7Packages.length + us.sim.world.l4Packages.length);
+  });
+
+  it('refuses to guess among several accounts, and an unknown name, before anything is sent', async () => {
+    eu.sim.reset();
+    us.sim.reset();
+    const none = await cli(['call', 'getPackages', '--config', config()], {});
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/the config lists 2 accounts \(eu, us\): name the one to call with --account/);
+    const unknown = await cli(['call', 'getPackages', '--config', config(), '--account', 'apac'], {});
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/--account apac: no such account in the config \(it has eu, us\)/);
+    expect(requestsSeen(eu.sim) + requestsSeen(us.sim)).toBe(0);
   });
 });
