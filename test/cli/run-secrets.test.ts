@@ -8,6 +8,18 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { Capture } from './helpers.js';
 
+/** `run` on `config` until it serves (the secrets list is complete then), stopped cleanly: the list main was handed, and stdout. */
+async function runUntilServing(config: string): Promise<{ secrets: string[]; stdout: Capture }> {
+  const secrets: string[] = [];
+  const stop = new AbortController();
+  const stdout = new Capture();
+  const ran = main(['run', '--config', config], { stdout, stderr: new Capture(), env: {}, secrets }, stop.signal);
+  await expect.poll(() => stdout.text, { timeout: 10_000 }).toContain('serving metrics');
+  stop.abort();
+  expect(await ran).toBe(0);
+  return { secrets, stdout };
+}
+
 describe('run secrets', () => {
   it('includes the password read from server.basic_auth.password_file and the OTLP header values (logs and metrics)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'edge-run-secrets-'));
@@ -20,14 +32,7 @@ describe('run secrets', () => {
       'otlp: { headers: { x-api-key: "otlp-key-5521" } }',
       'otlp_metrics: { headers: { x-api-key: "otlp-metrics-key-6632" } }',
     ].join('\n'));
-    const secrets: string[] = [];
-    const stop = new AbortController();
-    const stdout = new Capture();
-    const ran = main(['run', '--config', config], { stdout, stderr: new Capture(), env: {}, secrets }, stop.signal);
-    // Once it serves, the list is complete; stop it.
-    await expect.poll(() => stdout.text, { timeout: 10_000 }).toContain('serving metrics');
-    stop.abort();
-    expect(await ran).toBe(0);
+    const { secrets, stdout } = await runUntilServing(config);
     expect(secrets).toEqual(expect.arrayContaining(['run-secrets-token-1', 'file-password-7731', 'otlp-key-5521', 'otlp-metrics-key-6632']));
     expect(stdout.text).not.toContain('file-password-7731');
   });
@@ -43,13 +48,7 @@ describe('run secrets', () => {
       '  - { name: eu, upstream: { api_url: "http://127.0.0.1:9", token: "eu-inline-token-2207" } }',
       `  - { name: us, upstream: { api_url: "http://127.0.0.1:9", token_file: "${join(dir, 'us-token')}" } }`,
     ].join('\n'));
-    const secrets: string[] = [];
-    const stop = new AbortController();
-    const stdout = new Capture();
-    const ran = main(['run', '--config', config], { stdout, stderr: new Capture(), env: {}, secrets }, stop.signal);
-    await expect.poll(() => stdout.text, { timeout: 10_000 }).toContain('serving metrics');
-    stop.abort();
-    expect(await ran).toBe(0);
+    const { secrets, stdout } = await runUntilServing(config);
     expect(secrets).toEqual(expect.arrayContaining(['eu-inline-token-2207', 'us-file-token-4418']));
     expect(stdout.text).not.toContain('eu-inline-token-2207');
     expect(stdout.text).not.toContain('us-file-token-4418');
