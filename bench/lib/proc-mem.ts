@@ -3,7 +3,7 @@
 // sampling interval can miss.
 import { readFile } from 'node:fs/promises';
 
-export interface ProcMemory {
+interface ProcMemory {
   /** Bytes resident now (VmRSS). */
   readonly rss: number;
   /** Peak bytes resident so far (VmHWM). */
