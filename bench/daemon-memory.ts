@@ -9,7 +9,7 @@
 // peak RSS over the whole run (the kernel's VmHWM), the RSS after the last
 // cycle, and both per series. Linux only (reads /proc). Targets (issue 12):
 // peak under 300 MB and under 1 KB per series at 100k series.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,6 +18,7 @@ import { startChild } from './lib/child.js';
 import { NODE_FLAGS } from '../src/cli/node-flags.js';
 import { startDaemon } from './lib/daemon-process.js';
 import { processCpu } from './lib/proc-cpu.js';
+import { procMemory } from './lib/proc-mem.js';
 import { fmtBytes, fmtInt, fmtMs, since, table } from './lib/stats.js';
 
 const SERIES_PER_DOMAIN = 15;
@@ -41,12 +42,6 @@ const BUILT = values.built === true;
 const NODE_FLAGS_RUN: readonly string[] = typeof values['node-flags'] === 'string' ? values['node-flags'].split(' ').filter((a) => a !== '') : NODE_FLAGS;
 
 interface Row { series: number; domains: number; peak: number; last: number; cycles: number; wallMs: number; cpuMs: number }
-
-async function status(pid: number): Promise<{ rss: number; hwm: number }> {
-  const text = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? Number.NaN) * 1024;
-  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-}
 
 function configYaml(url: string, stateDir: string): string {
   const others = EVERY
@@ -83,7 +78,7 @@ async function measure(series: number): Promise<Row> {
   let last = 0;
   let runs = 0;
   try {
-    const sampler = setInterval(() => void status(daemon.pid).then((s) => { last = s.rss; }, () => undefined), SAMPLE_MS);
+    const sampler = setInterval(() => void procMemory(daemon.pid).then((s) => { last = s.rss; }, () => undefined), SAMPLE_MS);
     // A cycle at 6,667 domains takes well under a minute; 3 min per cycle only guards against a hang.
     const deadline = Date.now() + CYCLES * 3 * 60_000;
     while (runs < CYCLES && Date.now() < deadline) {
@@ -91,7 +86,7 @@ async function measure(series: number): Promise<Row> {
       runs = await accessRuns(daemon.metricsUrl);
     }
     clearInterval(sampler);
-    const { rss, hwm } = await status(daemon.pid);
+    const { rss, hwm } = await procMemory(daemon.pid);
     last = rss;
     return { series: domains * SERIES_PER_DOMAIN, domains, peak: hwm, last, cycles: runs, wallMs: since(start), cpuMs: await cpuMs(daemon.pid) };
   } finally {
