@@ -110,7 +110,7 @@ function writeSampleText(out: string[], def: FamilyDef, series: readonly SeriesS
  * render copies them into its output instead of encoding strings again.
  */
 /** Each self family's rendering per format, kept while its series array is the same one (replaced on every change). */
-export type RenderCache = Record<ExpositionFormat, WeakMap<readonly SeriesSnapshot[], string>>;
+type RenderCache = Record<ExpositionFormat, WeakMap<readonly SeriesSnapshot[], string>>;
 
 export function renderCache(): RenderCache {
   return { text: new WeakMap(), openmetrics: new WeakMap() };
