@@ -22,7 +22,10 @@ interface AccountExports {
 }
 
 interface Joined {
+  /** Each account's series as its store gave them. */
   readonly parts: readonly (readonly SeriesSnapshot[])[];
+  /** The same with `account` first. */
+  readonly labelled: readonly (readonly SeriesSnapshot[])[];
   readonly series: readonly SeriesSnapshot[];
 }
 
@@ -110,11 +113,15 @@ export class AccountsView {
     if (!this.labelled) return parts[0] ?? [];
     const last = this.joined.get(key);
     if (last !== undefined && last.parts.length === parts.length && last.parts.every((p, i) => p === parts[i])) return last.series;
-    const series = parts.flatMap((list, i) => {
+    // Only the accounts whose series changed are labelled again: one account's cycle would otherwise copy every
+    // account's series of the family (measured in docs/benchmarks.md, "Several accounts in one daemon").
+    const labelled = parts.map((list, i) => {
       const account = this.accounts[i]?.name ?? '';
-      return list.map((s) => ({ ...s, labelValues: [account, ...s.labelValues] }));
+      const kept = last?.parts[i] === list ? last.labelled[i] : undefined;
+      return kept ?? list.map((s) => ({ ...s, labelValues: [account, ...s.labelValues] }));
     });
-    this.joined.set(key, { parts, series });
+    const series = labelled.flat();
+    this.joined.set(key, { parts, labelled, series });
     return series;
   }
 
