@@ -100,4 +100,18 @@ describe('AccountsView', () => {
     expect(view.generation).not.toBe(g2);
     expect(view.snapshot().find((f) => f.def.name === requests.name)?.series.map((s) => [...s.labelValues, s.value])).toEqual([['eu', 'www.example.com', 6]]);
   });
+
+  it('labels again only the series of the account that changed', () => {
+    const view = new AccountsView(daemonSelf(), true);
+    const eu = account('eu', { 'www.example.com': 5 });
+    const us = account('us', { 'www.example.com': 3 });
+    view.set([eu, us]);
+    const series = () => view.snapshot().find((f) => f.def.name === requests.name)?.series ?? [];
+    const [euBefore, usBefore] = series();
+    us.families.publish('access', { counters: [sample(requests.name, { domain: 'www.example.com' }, 4)], gauges: noGauges });
+    const [euAfter, usAfter] = series();
+    expect(euAfter).toBe(euBefore);
+    expect(usAfter).not.toBe(usBefore);
+    expect([euAfter, usAfter].map((s) => [...(s?.labelValues ?? []), s?.value])).toEqual([['eu', 'www.example.com', 5], ['us', 'www.example.com', 4]]);
+  });
 });
