@@ -10,7 +10,8 @@ import type { Logger } from '../log/logger.js';
 import type { Clock } from '../shared/clock.js';
 import { StateStore } from '../state/index.js';
 import { fingerprint, type Fingerprint } from './reload-changes.js';
-import type { Held } from './state.js';
+import type { HeldDir } from './state-dir.js';
+import type { LocalUpstream } from './wiring/upstream.js';
 import { buildExports, wireAccount, type AccountParts, type Exports } from './wiring/index.js';
 import { OutboundNotices } from './wiring/network.js';
 import type { Pipes } from './wiring/pipes.js';
@@ -48,6 +49,12 @@ interface AccountsOptions {
   readonly view: AccountsView;
 }
 
+/** What the daemon holds that accounts are built over: the state directory and the bundled simulator (state.ts's Held). */
+interface Holding {
+  readonly dir?: HeldDir;
+  readonly local?: LocalUpstream;
+}
+
 export class Accounts {
   /** Per account name, kept across rebuilds of its parts. */
   private readonly exports = new Map<string, Exports>();
@@ -57,7 +64,7 @@ export class Accounts {
   constructor(private readonly options: AccountsOptions) {}
 
   /** Builds one account's parts (not started) over its store, feeding the pipes' histories. */
-  async build(account: ResolvedAccount, pipes: Pipes, held: Held): Promise<Account> {
+  async build(account: ResolvedAccount, pipes: Pipes, held: Holding): Promise<Account> {
     const { config, name } = account;
     const { options } = this;
     if (!held.dir) throw new InternalError('the state directory is not held');
@@ -110,7 +117,7 @@ export class Accounts {
    * subdirectory, under the daemon's one lock. One per directory for the
    * daemon's life, so a save of an old engine and one of its rebuild's never overlap.
    */
-  private async storeOf(name: string, config: Config, held: Held, logger: Logger): Promise<StateStore> {
+  private async storeOf(name: string, config: Config, held: Holding, logger: Logger): Promise<StateStore> {
     const top = held.dir?.store;
     if (top === undefined) throw new InternalError('the state directory is not held');
     if (config.state_dir === top.dir) return top;
