@@ -60,7 +60,8 @@ function errorCell(job: JobStatus): string {
   return lines.join('<br>');
 }
 
-function row(job: JobStatus): string {
+/** `prefix`: the account's `<name>-` in its section, so two accounts' rows of one job have ids of their own. */
+function row(job: JobStatus, prefix = ''): string {
   const outcome = outcomeOf(job);
   // [label, html, class: n on one line on a wide screen, t wrapped only between its spans]
   const cells: readonly (readonly [string, string, string])[] = [
@@ -72,7 +73,7 @@ function row(job: JobStatus): string {
     ['last error', errorCell(job), ''],
   ];
   const td = ([label, html, cls]: readonly [string, string, string]): string => `<td${cls === '' ? '' : ` class="${cls}"`} data-label="${escapeHtml(label)}">${html}</td>`;
-  return `<tr id="job-${escapeHtml(job.name)}">${cells.map(td).join('')}</tr>`;
+  return `<tr id="job-${escapeHtml(prefix + job.name)}">${cells.map(td).join('')}</tr>`;
 }
 
 /** The WAF delivery audit under the forwarder's outcome: what is missing now stands out, what is missing for good in red. */
@@ -110,23 +111,29 @@ function wafEventsText(events: WafEventsStatus): string {
   ].join(', ');
 }
 
-/** What one account reads and forwards (the whole page's, without named accounts): its terms, notices and jobs. */
-function body(part: Pick<AccountStatus, 'upstream' | 'contractMismatches' | 'wafEvents' | 'notices' | 'jobs'>, head: string, id: string): string {
+/**
+ * What one account reads and forwards (the whole page's, without named
+ * accounts): its terms, notices and jobs. `account`: its name, which its
+ * elements' ids carry (`waf-events-<name>`, `job-<name>-<job>`), so two
+ * accounts' never clash.
+ */
+function body(part: Pick<AccountStatus, 'upstream' | 'contractMismatches' | 'wafEvents' | 'notices' | 'jobs'>, head: string, account?: string): string {
+  const suffix = account === undefined ? '' : `-${account}`;
   return `<dl>
 ${head}<dt>upstream</dt><dd>${part.upstream === undefined ? '—' : `<code>${escapeHtml(part.upstream)}</code>`}</dd>
 <dt>contract mismatches</dt><dd>${mismatchText(part)}</dd>
-${part.wafEvents === undefined ? '' : `<dt>WAF events since start</dt><dd id="waf-events${id}">${wafEventsText(part.wafEvents)}</dd>\n`}</dl>
-${notices(part.notices)}${table(part.jobs)}`;
+${part.wafEvents === undefined ? '' : `<dt>WAF events since start</dt><dd id="waf-events${escapeHtml(suffix)}">${wafEventsText(part.wafEvents)}</dd>\n`}</dl>
+${notices(part.notices)}${table(part.jobs, account === undefined ? '' : `${account}-`)}`;
 }
 
 function notices(lines: readonly string[]): string {
   return lines.map((n) => `<p class="error">${escapeHtml(n)}</p>\n`).join('');
 }
 
-function table(jobs: readonly JobStatus[]): string {
+function table(jobs: readonly JobStatus[], prefix = ''): string {
   return `<table><thead><tr><th>job</th><th>last run</th><th>last success</th><th>outcome</th><th>lag</th><th>last error</th></tr></thead>
 <tbody>
-${jobs.map(row).join('\n')}
+${jobs.map((job) => row(job, prefix)).join('\n')}
 </tbody></table>
 `;
 }
@@ -136,7 +143,7 @@ function accountsBody(status: DaemonStatus, accounts: readonly AccountStatus[], 
   const shared = status.jobs.length === 0 ? '' : `<h2>shared push pipes</h2>\n${table(status.jobs)}`;
   const sections = accounts.map((a) => `<section id="account-${escapeHtml(a.name)}">
 <h2>account ${escapeHtml(a.name)}</h2>
-${body(a, '', `-${escapeHtml(a.name)}`)}</section>
+${body(a, '', a.name)}</section>
 `).join('');
   return `<dl>
 ${head}<dt>accounts</dt><dd>${accounts.map((a) => `<a href="#account-${escapeHtml(a.name)}">${escapeHtml(a.name)}</a>`).join(', ')}</dd>
@@ -155,7 +162,7 @@ export function renderLanding(version: string, status: DaemonStatus): string {
 </head><body>
 <h1>edge-exporter ${escapeHtml(version)}</h1>
 <p><a href="/metrics">/metrics</a> · <a href="/healthz">/healthz</a> · <a href="/readyz">/readyz</a></p>
-${status.accounts === undefined ? body(status, head, '') : accountsBody(status, status.accounts, head)}<p><small>Lag: a collector's data lag (edge_exporter_collector_data_lag_seconds), the WAF forwarder's checkpoint lag
+${status.accounts === undefined ? body(status, head) : accountsBody(status, status.accounts, head)}<p><small>Lag: a collector's data lag (edge_exporter_collector_data_lag_seconds), the WAF forwarder's checkpoint lag
 (edge_exporter_waf_checkpoint_lag_seconds), the age of the newest sample remote-write pushed (edge_exporter_remote_write_lag_seconds)
 or point the OTLP metrics push did (edge_exporter_otlp_metrics_lag_seconds), as a scrape now would read them. This page reloads every ${REFRESH_SECONDS} s.</small></p>
 </body></html>

@@ -7,6 +7,11 @@
 // failing with its code and the receiver's address, the collectors still
 // green. A 375-px-wide viewport must not scroll sideways.
 //
+// With two named accounts, one of them refusing the token: the page links a
+// section per account, the failing account's rows are red with EDGE_AUTH in
+// its own section while the other's stay green, each row's id its own, and
+// the phone width still holds.
+//
 // Screenshots (healthy and failing) go to a temporary directory, or to
 // SCREENSHOT_DIR: `npm run screenshots` writes the ones docs/operations.md shows
 // into docs/, so `npm test` leaves the work tree clean.
@@ -31,6 +36,7 @@ const COLLECTORS = ['access', 'usage', 'topn', 'cc-attack', 'waf-trend', 'invent
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 let sim: Simulator | undefined;
+let other: Simulator | undefined;
 let receiver: OtlpReceiver | undefined;
 let daemon: Daemon | undefined;
 let browser: Browser | undefined;
@@ -41,7 +47,10 @@ afterEach(async () => {
   await daemon?.stop();
   await receiver?.close();
   await sim?.close();
+  await other?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
+  // Each test starts what it needs: nothing of one is closed again after the next.
+  [browser, daemon, receiver, sim, other, dir] = [undefined, undefined, undefined, undefined, undefined, undefined];
 });
 
 const quiet = new Writable({ write: (_c, _e, done) => done() });
@@ -112,4 +121,46 @@ it('shows the forwarder failing (code, address) beside green collectors, refresh
 
   await daemon.stop();
   expect(await polling).toMatchObject({ ok: false });
+}, 60_000);
+
+it('shows a section per named account: one refusing the token in red in its own section, the other green', async () => {
+  sim = createSimulator({ seed: 1, domains: 3, clock: { mode: 'fixed', start: T0 }, tokens: [{ token: TOKEN, permissions: '*' }] });
+  other = createSimulator({ seed: 2, domains: 3, clock: { mode: 'fixed', start: T0 }, tokens: [{ token: 'someone-else-token-7d1a', permissions: '*' }] });
+  const [euUrl, usUrl] = [(await sim.listen('127.0.0.1', 0)).url, (await other.listen('127.0.0.1', 0)).url];
+  dir = mkdtempSync(join(tmpdir(), 'edge-status-page-'));
+  const text = [
+    `state_dir: ${join(dir, 'state')}`,
+    'server: { listen: "127.0.0.1:0" }',
+    'accounts:',
+    `  - { name: eu, upstream: { api_url: "${euUrl}", token: "${TOKEN}" } }`,
+    // us is given eu's token, which its upstream does not accept.
+    `  - { name: us, upstream: { api_url: "${usUrl}", token: "${TOKEN}", retry: { attempts: 1 } } }`,
+  ].join('\n');
+  daemon = new Daemon({ config: loadConfig({ text, env: {} }), logger: createLogger({ level: 'silent', destination: quiet }), version: '0.1.0', clock: sim.clock, schedules: false });
+  const base = await daemon.start();
+  await daemon.runOnce();
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+  await page.goto(`${base}/`);
+  expect(await page.locator('section h2').allInnerTexts()).toEqual(['account eu', 'account us']);
+  expect(await page.locator('a[href="#account-us"]').innerText()).toBe('us');
+  for (const c of COLLECTORS) {
+    expect(await rowText(page, `eu-${c}`)).toMatch(/\tsuccess\t/);
+    expect(await rowText(page, `us-${c}`)).toMatch(/\terror\t/);
+  }
+  expect(await page.locator('#account-us').innerText()).toContain('EDGE_AUTH');
+  expect(await page.locator('#account-eu').innerText()).not.toContain('EDGE_AUTH');
+  // Every element id once on the page.
+  const ids = await page.evaluate<string[]>('[...document.querySelectorAll("[id]")].map((e) => e.id)');
+  expect(ids.length).toBeGreaterThan(2 * COLLECTORS.length);
+  expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+
+  const phone = await browser.newPage({ viewport: { width: 375, height: 800 } });
+  await phone.goto(`${base}/`);
+  const widths = await phone.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
+  expect(widths.scroll).toBeLessThanOrEqual(widths.client);
 }, 60_000);
