@@ -154,7 +154,10 @@ export async function applyReload(running: InForce, ctx: ReloadContext): Promise
   }
   const applyOutcome = plan === undefined ? await rebuildAll(running, next, ctx) : await applyAccounts(running.components, plan, ctx);
   if (!applyOutcome.ok) {
-    return { outcome: refuseReload(applyOutcome.error, ctx), inForce: { config: running.config, fingerprint: running.fingerprint, components: applyOutcome.components } };
+    // Everything was built again on the previous config, reading its files as they are now; after an account's
+    // failure only that account was (its Account keeps its own fingerprint), the server and pipes as they were.
+    const fingerprintNow = plan === undefined ? fingerprint(running.config) : running.fingerprint;
+    return { outcome: refuseReload(applyOutcome.error, ctx), inForce: { config: running.config, fingerprint: fingerprintNow, components: applyOutcome.components } };
   }
   const { components } = applyOutcome;
   for (const account of components.accounts) account.exports.self.retainCollectors(account.parts.collectors);

@@ -16,6 +16,7 @@ import { Daemon } from '../../src/daemon/daemon.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createSimulator, type Simulator } from '../../src/simulator/index.js';
 import { Capture } from '../support/capture.js';
+import { startReceiver } from '../exporters/remote-write/support.js';
 
 const TOKEN = 'reload-restarts-token-3c9';
 const ROTATED = 'reload-restarts-token-rotated-5d1';
@@ -131,5 +132,37 @@ describe('a reload restarts what changed', () => {
     writeFileSync(join(dir, 'token.token'), ROTATED);
     expect(await daemon!.reload()).toEqual({ ok: true });
     await expect.poll(() => runs(url), { timeout: 20_000 }).toEqual({ access: 2, usage: 2 });
+  });
+
+  it('after a failed reload goes back, the previous config is compared as it was built again: the same file is then unchanged', async () => {
+    const receiver = await startReceiver();
+    try {
+      const { url, file, log } = await start('back');
+      await expect.poll(() => runs(url), { timeout: 20_000 }).toEqual({ access: 1, usage: 1 });
+      // remote-write's bearer token lives in a file the sender is built from; the config holds only its path.
+      const bearer = join(dir, 'back.bearer');
+      writeFileSync(bearer, 'bearer-1');
+      const previous = `${config('back', '1h')}\nremote_write: { url: "${receiver.url}", bearer_token_file: ${JSON.stringify(bearer)} }`;
+      writeFileSync(file, previous);
+      expect(await daemon!.reload()).toEqual({ ok: true });
+      await expect.poll(() => runs(url), { timeout: 20_000 }).toEqual({ access: 2, usage: 2 });
+      // The bearer file rotates; then a reload names an OTLP metrics CA that is not there, which only building finds.
+      writeFileSync(bearer, 'bearer-2');
+      writeFileSync(file, `${previous}\notlp_metrics: { enabled: true, endpoint: "https://127.0.0.1:9/v1/metrics", tls: { ca_file: ${JSON.stringify(join(dir, 'no-such-ca.pem'))} } }`);
+      const refused = await daemon!.reload();
+      expect(refused.ok).toBe(false);
+      expect(refused.ok ? '' : refused.message).toMatch(/otlp_metrics\.tls\.ca_file .*no-such-ca\.pem/);
+      // Back on the previous config, built again with the rotated bearer file: the same file again restarts nothing and asks nothing.
+      await expect.poll(() => runs(url), { timeout: 20_000 }).toEqual({ access: 3, usage: 3 });
+      writeFileSync(file, previous);
+      const before = await received();
+      const lines = log.text.length;
+      expect(await daemon!.reload()).toEqual({ ok: true });
+      expect(log.text.slice(lines)).toMatch(/configuration unchanged/);
+      expect(await received()).toEqual(before);
+    } finally {
+      await daemon?.stop();
+      await receiver.close();
+    }
   });
 });
