@@ -4,7 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import { OPERATION_NAMES, isOperationName } from '../api/index.js';
 import type { RequestOf } from '../api/index.js';
-import { loadConfig, resolveAccounts, type Config } from '../config/index.js';
+import { loadConfig, type Config } from '../config/index.js';
+import { pickAccounts } from './account-option.js';
 import { createLogger } from '../log/logger.js';
 import { parseCommandLine, unknownName, UsageError, type Io } from './args.js';
 import { openUpstream } from '../daemon/wiring/upstream.js';
@@ -53,16 +54,12 @@ export async function callCommand(argv: string[], io: Io): Promise<number> {
 
 /** The config of the account `name` names; without a name, the one account (a list of several must be chosen from). */
 function accountOf(config: Config, name: string | undefined): Config {
-  const all = resolveAccounts(config);
-  const names = all.map((a) => a.name).join(', ');
-  if (name === undefined) {
-    const [only] = all;
-    if (all.length > 1 || only === undefined) throw new UsageError(`the config lists ${all.length} accounts (${names}): name the one to call with --account`);
-    return only.config;
+  const picked = pickAccounts(config, name);
+  const [only] = picked;
+  if (picked.length > 1 || only === undefined) {
+    throw new UsageError(`the config lists ${picked.length} accounts (${picked.map((a) => a.name).join(', ')}): name the one to call with --account`);
   }
-  const found = all.find((a) => a.name === name);
-  if (found === undefined) throw new UsageError(`--account ${name}: no such account in the config (it has ${names})`);
-  return found.config;
+  return only.config;
 }
 
 async function readBodyFile(file: string): Promise<string> {

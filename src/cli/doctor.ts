@@ -13,6 +13,7 @@ import { openUpstream } from '../daemon/wiring/upstream.js';
 import { accountRequestEstimate, renderRequestEstimate } from '../daemon/wiring/requests.js';
 import { startBundledSimulator } from './bundled-simulator.js';
 import { DOCTOR_DEADLINE_MS, renderText, runDoctor, setupFrom } from '../doctor/index.js';
+import { pickAccounts } from './account-option.js';
 import { parseCommandLine, UsageError, type Io } from './args.js';
 
 export const DOCTOR_USAGE = 'usage: edge-exporter doctor [--config FILE] [--account NAME] [--json]';
@@ -33,10 +34,8 @@ export async function doctorCommand(argv: string[], io: Io, signal: AbortSignal)
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   // The doctor serves nothing, so the server's files need not exist (as for `call` and `run --once`).
   const config = loadConfig({ ...(values.config === undefined ? { text: '{}' } : { file: values.config }), ...(io.env ? { env: io.env } : {}) });
-  const all = resolveAccounts(config);
-  const accounts = values.account === undefined ? all : all.filter((a) => a.name === values.account);
-  if (accounts.length === 0) throw new UsageError(`--account ${values.account}: no such account in the config (it has ${all.map((a) => a.name).join(', ')})`);
-  const secrets = [...all.map((a) => a.config.upstream.token ?? ''), config.simulator.token];
+  const accounts = pickAccounts(config, values.account);
+  const secrets = [...resolveAccounts(config).map((a) => a.config.upstream.token ?? ''), config.simulator.token];
   io.secrets?.push(...secrets);
   // stdout carries the report (JSON for pipes); the log, warnings only, goes to stderr.
   const logger = createLogger({ level: 'warn', secrets, destination: io.stderr });
