@@ -370,6 +370,10 @@ describe('several accounts in one daemon', () => {
       await r.cycle(MIN);
       await r.cycle(MIN);
       for (const name of ['eu', 'us']) await r.daemon.forwardOnce(name);
+      // The shared pipes' routes are logged once, not once per account; each account's WAF route with its account.
+      expect(r.log.filter((l) => l.includes('"msg":"remote_write: http'))).toHaveLength(1);
+      expect(r.log.filter((l) => l.includes('"msg":"otlp_metrics: http'))).toHaveLength(1);
+      expect(r.log.filter((l) => l.includes('"msg":"otlp: http')).map((l) => /"account":"(\w+)"/.exec(l)?.[1]).sort()).toEqual(['eu', 'us']);
       const m = await r.scrape();
       await r.daemon.stop();
 

@@ -24,7 +24,7 @@ import { openUpstream, type LocalUpstream, type Upstream } from './upstream.js';
 import type { PipeHistories } from './pipes.js';
 import { otlpEndpoint, wireWafEvents } from './waf-events.js';
 import { logRequestEstimate, requestEstimate } from './requests.js';
-import { ACCOUNT_CLIENTS, insecureKeysOf, insecureWarning, logExporterRoutes, type OutboundNotices } from './network.js';
+import { ACCOUNT_CLIENTS, insecureKeysOf, insecureWarning, logOtlpRoute, type OutboundNotices } from './network.js';
 import type { JobWatch } from './job-watch.js';
 
 /** Time left after the sink's deadline for a confirmed WAF batch's checkpoint save, at stop. */
@@ -151,7 +151,7 @@ export async function wireAccount(options: WiringOptions): Promise<AccountParts>
     onChange: (t) => logRequestEstimate(logger, estimateFor.config, requestEstimate(estimateFor.config, estimateFor.collectors, { domains: t.domains.length, packages: t.packages.length })),
   });
   const otlp = config.waf_events.enabled ? otlpEndpoint(config, options.local) : undefined;
-  logExporterRoutes(config, otlp, logger);
+  logOtlpRoute(otlp, logger);
   const histories = {
     ...(options.histories.remoteWrite ? { remoteWrite: options.histories.remoteWrite(store, recovery) } : {}),
     ...(options.histories.otlpMetrics ? { otlpMetrics: options.histories.otlpMetrics(store, recovery) } : {}),

@@ -15,12 +15,16 @@ export interface OutboundLogger {
 }
 
 /** The OTLP logs (with waf_events enabled), remote-write and OTLP metrics clients' start-up lines (the upstream's is openUpstream's). */
-export function logExporterRoutes(config: Config, otlp: Endpoint | undefined, logger: { info(obj: object, msg?: string): void }): void {
-  if (otlp !== undefined) {
-    const { url: endpoint, route } = otlp;
-    const demo = otlp.local ? ' (the demo\'s receiver: confirms every record, keeps none; set otlp.endpoint for a collector)' : '';
-    logger.info({ endpoint, proxy: via(route, endpoint), proxySource: route.source }, `otlp: ${endpoint} via ${via(route, endpoint)}${demo}`);
-  }
+/** The WAF records' route (an account's OTLP log sink), when it forwards them. */
+export function logOtlpRoute(otlp: Endpoint | undefined, logger: RouteLogger): void {
+  if (otlp === undefined) return;
+  const { url: endpoint, route } = otlp;
+  const demo = otlp.local ? ' (the demo\'s receiver: confirms every record, keeps none; set otlp.endpoint for a collector)' : '';
+  logger.info({ endpoint, proxy: via(route, endpoint), proxySource: route.source }, `otlp: ${endpoint} via ${via(route, endpoint)}${demo}`);
+}
+
+/** The routes of the push pipes that are on (the daemon's, once for every account). */
+export function logPipeRoutes(config: Config, logger: RouteLogger): void {
   for (const name of ['remote_write', 'otlp_metrics'] as const) {
     // Undefined for a pipe that is off.
     const endpoint = outboundEndpoint(config, name);
@@ -29,6 +33,10 @@ export function logExporterRoutes(config: Config, otlp: Endpoint | undefined, lo
     const temporality = name === 'otlp_metrics' ? ` (${config.otlp_metrics.temporality}, ${config.otlp_metrics.protocol})` : '';
     logger.info({ url, proxy: via(route, url), proxySource: route.source }, `${name}: ${url} via ${via(route, url)}${temporality}`);
   }
+}
+
+interface RouteLogger {
+  info(obj: object, msg?: string): void;
 }
 
 export function insecureWarning(key: string): string {

@@ -10,7 +10,7 @@ import type { AccountsView, SelfMetrics } from '../../exporters/prometheus/index
 import type { Logger } from '../../log/logger.js';
 import type { Clock } from '../../shared/clock.js';
 import type { MakeHistory } from './history.js';
-import { insecureKeysOf, insecureWarning, PIPE_CLIENTS, type OutboundNotices } from './network.js';
+import { insecureKeysOf, insecureWarning, logPipeRoutes, PIPE_CLIENTS, type OutboundNotices } from './network.js';
 import { otlpMetricsHistory, wireOtlpMetrics, type OtlpMetrics } from './otlp-metrics.js';
 import { remoteWriteHistory, wireRemoteWrite, type RemoteWrite } from './remote-write.js';
 
@@ -46,6 +46,7 @@ interface PipeParts {
 export function wirePipes(config: Config, parts: PipeParts): Pipes {
   const { self, logger, outbound } = parts;
   for (const key of insecureKeysOf(config, PIPE_CLIENTS)) logger.warn({ key }, insecureWarning(key));
+  logPipeRoutes(config, logger);
   const rwLog = outbound.watch('remote_write', logger.child({ component: 'remote_write' }));
   const omLog = outbound.watch('otlp_metrics', logger.child({ component: 'otlp_metrics' }));
   const rwJoin = new AccountHistories(parts.labelled);
