@@ -8,9 +8,9 @@ import type { Config, ResolvedAccount } from '../config/index.js';
 import type { AccountsView } from '../exporters/prometheus/index.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../shared/clock.js';
-import { StateStore } from '../state/index.js';
+import type { StateStore } from '../state/index.js';
 import { fingerprint, type Fingerprint } from './reload-changes.js';
-import type { HeldDir } from './state-dir.js';
+import { openStore, type HeldDir } from './state-dir.js';
 import type { LocalUpstream } from './wiring/upstream.js';
 import { buildExports, wireAccount, type AccountParts, type Exports } from './wiring/index.js';
 import { OutboundNotices } from './wiring/network.js';
@@ -118,24 +118,13 @@ export class Accounts {
    * daemon's life, so a save of an old engine and one of its rebuild's never overlap.
    */
   private async storeOf(name: string, config: Config, held: Holding, logger: Logger): Promise<StateStore> {
-    const top = held.dir?.store;
-    if (top === undefined) throw new InternalError('the state directory is not held');
-    if (config.state_dir === top.dir) return top;
+    if (held.dir === undefined) throw new InternalError('the state directory is not held');
+    if (config.state_dir === held.dir.store.dir) return held.dir.store;
     let store = this.stores.get(name);
     if (store === undefined) {
       const self = this.exportsOf(name, config).self;
-      const log = logger.child({ component: 'state' });
-      store = new StateStore(config.state_dir, {
-        // The daemon's lock is in the directory above: a save that finds this one gone re-creates it (mkdir -p).
-        onSaveFailure: (file, err) => {
-          self.recordStateSaveFailure(`${file}.json`);
-          log.debug({ file: err.file, problem: err.problem }, 'state save failed');
-        },
-      });
+      store = await openStore(config.state_dir, held.dir.lock, logger.child({ component: 'state' }), (file) => self.recordStateSaveFailure(file));
       this.stores.set(name, store);
-      // Only the lock's holder may: a crashed writer's temporary files, never another live daemon's.
-      const removed = await store.removeLeftoverTemps();
-      if (removed.length > 0) log.info({ files: removed }, 'removed temporary files an earlier crash left in the account\'s state directory');
     }
     return store;
   }

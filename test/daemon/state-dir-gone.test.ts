@@ -19,11 +19,13 @@ import { accessCounters, configText, MIN, TOKEN, truthBetween } from './state-fi
 const T0 = Date.UTC(2026, 2, 2, 4, 0, 10);
 let sim: Simulator;
 let dir: string;
+let url: string;
 let daemon: Daemon | undefined;
 
 beforeAll(async () => {
   sim = createSimulator({ seed: 9, domains: 3, clock: { mode: 'fixed', start: T0 }, tokens: [{ token: TOKEN, permissions: '*' }] });
   dir = mkdtempSync(join(tmpdir(), 'edge-state-gone-'));
+  ({ url } = await sim.listen('127.0.0.1', 0));
 });
 afterAll(async () => {
   await daemon?.stop();
@@ -35,7 +37,6 @@ const failures = (text: string): number => Number(/^edge_exporter_state_save_fai
 
 describe('the state directory removed mid-run', () => {
   it('saves fail and are counted while it cannot be recreated; then it comes back with the lock and the counters are exact', async () => {
-    const { url } = await sim.listen('127.0.0.1', 0);
     const parent = join(dir, 'volume');
     const stateDir = join(parent, 'state');
     const log = new Capture();
@@ -87,5 +88,30 @@ describe('the state directory removed mid-run', () => {
     await daemon.runOnce();
     const resumed = Object.fromEntries(accessCounters(await daemon.renderText()));
     expect(resumed).toEqual(Object.fromEntries(domains.map((d) => [d, truthBetween(sim, d, T0, sim.clock.now())])));
+  });
+
+  it('with accounts: an account\'s save after the whole directory went recreates it with the daemon\'s lock first', async () => {
+    const stateDir = join(dir, 'accounts-volume', 'state');
+    const text = configText({ apiUrl: url, stateDir })
+      .replace(/^upstream: .*$/m, 'upstream: { timeout: 5s, retry: { attempts: 1 } }')
+      .concat(`\naccounts:\n  - { name: eu, upstream: { api_url: "${url}", token: "${TOKEN}" } }`);
+    const log = new Capture();
+    const accounts = new Daemon({
+      config: loadConfig({ text, env: {} }), logger: createLogger({ level: 'info', destination: log }), version: 'test', schedules: false, clock: { now: () => sim.clock.now() },
+    });
+    try {
+      await accounts.start();
+      await accounts.runOnce();
+      expect(existsSync(join(stateDir, 'accounts', 'eu', 'ledger-access.json'))).toBe(true);
+      rmSync(stateDir, { recursive: true });
+      sim.clock.advance(2 * MIN);
+      const [run] = await accounts.runOnce();
+      expect(run?.ok).toBe(true);
+      expect(existsSync(join(stateDir, 'accounts', 'eu', 'ledger-access.json'))).toBe(true);
+      expect(JSON.parse(readFileSync(join(stateDir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: process.pid });
+      expect(log.text).toMatch(/"account":"eu".*"msg":"the state directory had disappeared; recreated it with the lock, saving again"/);
+    } finally {
+      await accounts.stop();
+    }
   });
 });
