@@ -16,7 +16,7 @@ import type { RunReport } from '../engine/index.js';
 import type { PollReport } from '../forwarder/index.js';
 import { accountsNamed, resolveAccounts, type Config } from '../config/index.js';
 import { parseHostPort } from '../config/fields.js';
-import { AccountsView, Exposition, negotiate, type ExpositionFormat, type FamilyStore, type SelfMetrics } from '../exporters/prometheus/index.js';
+import { AccountsView, Exposition, negotiate, type ExpositionFormat, type SelfMetrics } from '../exporters/prometheus/index.js';
 import { ACCOUNT_LABEL } from '../counters/index.js';
 import type { Logger } from '../log/logger.js';
 import { HttpServer, type DaemonStatus, type MetricsSource, type ReloadOutcome, type ReloadStatus } from '../server/index.js';
@@ -68,8 +68,6 @@ export interface DaemonOptions {
 }
 
 export class Daemon {
-  /** The daemon's own families: its self-metrics (build, config, push pipes) and nothing an account publishes. */
-  readonly families: FamilyStore;
   readonly exposition: Exposition;
   /** The daemon's own self-metrics; each account records its own (accounts.ts). */
   readonly self: SelfMetrics;
@@ -95,7 +93,8 @@ export class Daemon {
   constructor(private readonly options: DaemonOptions) {
     this.config = options.config;
     this.applied = fingerprint(options.config);
-    ({ families: this.families, self: this.self } = buildExports(options.config, options.version, options.clock, true));
+    // The daemon's own store holds only its self-metrics (build, config, push pipes): every account publishes into its own.
+    ({ self: this.self } = buildExports(options.config, options.version, options.clock, true));
     this.labelled = accountsNamed(options.config);
     this.view = new AccountsView(this.self, this.labelled);
     this.exposition = new Exposition({ families: this.view, self: this.view });
